@@ -1,0 +1,83 @@
+// Every limit of the engine lives here; their relations are asserted when this module loads.
+// Limits that depend on the block size (as in GridDB's data_store_v4 tables) are computed by
+// blockSizeLimits(); the rest are constants.
+
+import { assert } from './assert.ts';
+import { KiB, MiB } from './units.ts';
+
+export const PARTITION_NUM_MIN = 1;
+export const PARTITION_NUM_MAX = 10_000;
+export const CONCURRENCY_MIN = 1;
+export const CONCURRENCY_MAX = 128;
+
+/** Block sizes the config parser accepts. 32KB is accepted by GridDB's code though its docs omit it. */
+export const STORE_BLOCK_SIZES_BYTES = [
+  32 * KiB, 64 * KiB, 1 * MiB, 4 * MiB, 8 * MiB, 16 * MiB, 32 * MiB,
+] as const;
+
+export const COLUMN_NAME_LENGTH_MAX = 256;
+export const DATA_AFFINITY_LENGTH_MAX = 8;
+export const ROW_KEY_COLUMN_COUNT_MAX = 16;
+/** Fixed-length part of a row (null bitmap excluded): 59 KB, as GridDB. */
+export const ROW_FIXED_PART_BYTES_MAX = 59 * KiB;
+export const BLOB_SIZE_BYTES_MAX = 1024 * MiB - 1;
+
+/** One xlog record; a multi-put larger than this is rejected, never split behind the user's back. */
+export const XLOG_RECORD_BYTES_MAX = 64 * MiB;
+/** Rows in one multi-put request. */
+export const MULTI_PUT_ROW_COUNT_MAX = 1_000_000;
+/** Rows one scan returns at most; callers page with a key bound beyond this. */
+export const SCAN_ROW_COUNT_MAX = 10_000_000;
+
+/** Committed records between append and apply, per partition group: the pipeline's bound. */
+export const PIPELINE_RECORDS_IN_FLIGHT_MAX = 4096;
+export const PIPELINE_BYTES_IN_FLIGHT_MAX = 256 * MiB;
+
+/** Sessions one store keeps open; each may hold one transaction per container. */
+export const SESSION_COUNT_MAX = 65_536;
+/** Changes one open transaction may hold in its private write set. */
+export const TRANSACTION_WRITE_SET_ROW_COUNT_MAX = 1_000_000;
+/** Lock waiters per lock: more is a runaway client, rejected with LIMIT_EXCEEDED. */
+export const LOCK_WAITER_COUNT_MAX = 10_000;
+
+/** xlog writer: append buffer flushed to the file at this size even before a sync is due. */
+export const XLOG_WRITE_BUFFER_BYTES = 1 * MiB;
+
+export interface BlockSizeLimits {
+  blockSizeBytes: number;
+  /** STRING and GEOMETRY values, UTF-8 bytes. */
+  stringSizeBytesMax: number;
+  arrayLengthMax: number;
+  columnCountMax: number;
+  indexCountMax: number;
+  /** Container (and index) names, characters. */
+  containerNameLengthMax: number;
+}
+
+/** GridDB's per-block-size limits (surface.md §4.6, §4.8). */
+export function blockSizeLimits(blockSizeBytes: number): BlockSizeLimits {
+  assert(STORE_BLOCK_SIZES_BYTES.includes(blockSizeBytes as never));
+  if (blockSizeBytes === 32 * KiB) {
+    return {
+      blockSizeBytes, stringSizeBytesMax: 15 * KiB, arrayLengthMax: 2000, columnCountMax: 512,
+      indexCountMax: 512, containerNameLengthMax: 8 * KiB,
+    };
+  }
+  if (blockSizeBytes === 64 * KiB) {
+    return {
+      blockSizeBytes, stringSizeBytesMax: 31 * KiB, arrayLengthMax: 4000, columnCountMax: 1024,
+      indexCountMax: 1024, containerNameLengthMax: 16 * KiB,
+    };
+  }
+  return {
+    blockSizeBytes, stringSizeBytesMax: 128 * KiB, arrayLengthMax: 65_000, columnCountMax: 32_000,
+    indexCountMax: 16_000, containerNameLengthMax: 128 * KiB,
+  };
+}
+
+assert(ROW_FIXED_PART_BYTES_MAX < 64 * KiB);
+assert(XLOG_RECORD_BYTES_MAX <= PIPELINE_BYTES_IN_FLIGHT_MAX);
+assert(XLOG_WRITE_BUFFER_BYTES <= XLOG_RECORD_BYTES_MAX);
+for (const size of STORE_BLOCK_SIZES_BYTES) {
+  assert(blockSizeLimits(size).stringSizeBytesMax < size);
+}

@@ -1,0 +1,43 @@
+// The file system the engine sees. Only lib/io/ touches node:fs; everything else takes a FileSystem,
+// so tests can swap in the fault-injecting SimFileSystem (test/sim/) that tears writes and forgets
+// unsynced data on a simulated crash.
+//
+// Reads, writes and metadata calls are synchronous: a partition group is single-threaded and owns its
+// files, so a short pwrite is cheaper than a round trip through the thread pool. Only datasync is
+// asynchronous, because group commit needs the event loop free while the disk flushes.
+
+export interface FileHandle {
+  readonly path: string;
+  /** Current size in bytes, including data not yet synced. */
+  sizeBytes(): number;
+  /** Writes all of `bytes` at `offsetBytes` (pwrite). */
+  write(bytes: Uint8Array, offsetBytes: number): void;
+  /** Reads up to `into.length` bytes at `offsetBytes`; returns the count read (0 at end of file). */
+  read(into: Uint8Array, offsetBytes: number): number;
+  /** Makes every write before this call durable. Only after it resolves may a commit be acknowledged. */
+  datasync(): Promise<void>;
+  /** Cuts or extends the file to `sizeBytes`. Not durable until datasync. */
+  truncate(sizeBytes: number): void;
+  close(): void;
+}
+
+export type OpenMode =
+  /** Existing file, read only. */
+  | 'read'
+  /** Existing file, read and write. */
+  | 'readWrite'
+  /** Create if missing (never truncates), read and write. */
+  | 'create';
+
+export interface FileSystem {
+  open(path: string, mode: OpenMode): FileHandle;
+  exists(path: string): boolean;
+  /** Names (not paths) of the entries of a directory, sorted; [] if it does not exist. */
+  list(directory: string): string[];
+  /** Creates a directory and its parents; fine if it exists. */
+  mkdirp(directory: string): void;
+  remove(path: string): void;
+  rename(fromPath: string, toPath: string): void;
+  /** Makes a directory's entries (files created, renamed, removed in it) durable. */
+  syncDirectory(directory: string): Promise<void>;
+}

@@ -1,0 +1,44 @@
+// Column types (spec/surface.md §4.2) and the JavaScript shape of their values in the engine.
+//
+//   BOOL → boolean            STRING, GEOMETRY (WKT text) → string      BLOB → Uint8Array
+//   BYTE, SHORT, INTEGER → number (integer)     FLOAT, DOUBLE → number  LONG → bigint (full int64)
+//   TIMESTAMP(ms) → number (integer ms since the epoch)   TIMESTAMP(µs|ns) → bigint (µs|ns since the epoch)
+//   arrays → JavaScript arrays of the element shape (no nulls); NULL → null
+
+export const COLUMN_TYPES = [
+  'BOOL', 'STRING', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP', 'GEOMETRY', 'BLOB',
+] as const;
+export type ColumnType = (typeof COLUMN_TYPES)[number];
+
+export const TIME_PRECISIONS = ['MILLISECOND', 'MICROSECOND', 'NANOSECOND'] as const;
+export type TimePrecision = (typeof TIME_PRECISIONS)[number];
+
+/** Types that may be array elements: everything but GEOMETRY and BLOB. */
+export const ARRAY_ELEMENT_TYPES: readonly ColumnType[] = [
+  'BOOL', 'STRING', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP',
+];
+
+/** Row key types of a collection (any timestamp precision); a time series key is TIMESTAMP(ms). */
+export const ROW_KEY_TYPES: readonly ColumnType[] = ['STRING', 'INTEGER', 'LONG', 'TIMESTAMP'];
+
+/** Bytes a value takes in the fixed-length part of a row; 0 for variable-length types. */
+export const FIXED_SIZE_BYTES: Record<ColumnType, number> = {
+  BOOL: 1, BYTE: 1, SHORT: 2, INTEGER: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, TIMESTAMP: 8,
+  STRING: 0, GEOMETRY: 0, BLOB: 0,
+};
+
+/** Earliest and latest TIMESTAMP: 1970-01-01T00:00:00Z … 9999-12-31T23:59:59.999999999Z. */
+export const TIMESTAMP_MS_MIN = 0;
+export const TIMESTAMP_MS_MAX = 253_402_300_799_999;
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+export type ScalarValue = boolean | number | bigint | string | Uint8Array;
+export type ArrayValue = boolean[] | number[] | bigint[] | string[];
+export type Value = ScalarValue | ArrayValue | null;
+export type Row = Value[];
+
+/** A row key: one value, or one per column of a composite key. */
+export type KeyValue = number | bigint | string;
+export type RowKey = KeyValue | KeyValue[];

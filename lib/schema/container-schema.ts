@@ -1,0 +1,60 @@
+// Container schemas: what a caller asks for (ContainerDefinition) and what the catalog keeps
+// (ContainerSchema, validated and normalised by schema-validate.ts).
+
+import type { ColumnType, TimePrecision } from './column-type.ts';
+
+export type ContainerType = 'COLLECTION' | 'TIME_SERIES';
+export type IndexType = 'TREE' | 'SPATIAL';
+
+export interface ColumnSchema {
+  /** Spelling as created; lookups ignore case. */
+  name: string;
+  type: ColumnType;
+  array: boolean;
+  /** Row key columns are always notNull. */
+  notNull: boolean;
+  /** TIMESTAMP columns only; MILLISECOND unless given. */
+  timePrecision?: TimePrecision;
+}
+
+export interface IndexSchema {
+  name: string;
+  /** Column positions, in index order. */
+  columnIndexes: number[];
+  type: IndexType;
+}
+
+export interface ContainerSchema {
+  /** Spelling as created; lookups ignore case. */
+  name: string;
+  type: ContainerType;
+  columns: ColumnSchema[];
+  /** Leading columns that form the row key: 0 (no key, collections only), 1, or up to 16. */
+  rowKeyColumnCount: number;
+  /** Data affinity hint; `#unique` gives the container blocks of its own. */
+  dataAffinity?: string;
+  indexes: IndexSchema[];
+  /** +1 on every schema change (add or rename column). */
+  schemaVersion: number;
+}
+
+/** What createContainer accepts. Loose on purpose: it is checked member by member. */
+export interface ContainerDefinition {
+  name: string;
+  type: ContainerType;
+  columns: Array<{
+    name: string;
+    type: string;
+    array?: boolean;
+    notNull?: boolean;
+    timePrecision?: string;
+  }>;
+  /** Either a count of leading key columns, or `true` for one key column (the common case). */
+  rowKey?: boolean | number;
+  dataAffinity?: string;
+  indexes?: Array<{ name?: string; columnNames: string[]; type: string }>;
+  // Options that GridDB 5.0 removed; present only so they can be refused with a clear error.
+  timeSeriesProperties?: { compressionMethod?: string; rowExpirationTime?: number; [key: string]: unknown };
+  rowExpiration?: unknown;
+  triggers?: unknown[];
+}
