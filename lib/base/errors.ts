@@ -24,6 +24,8 @@ export const STORAGE_ERROR_NUMBERS = {
   KEY_REQUIRED: 150003,
   ROW_INVALID: 150004,
   VALUE_OUT_OF_RANGE: 150005,
+  /** The container's schema changed while the request waited for a lock; retry with the new schema. */
+  SCHEMA_CHANGED: 150006,
   // transactions
   LOCK_TIMEOUT: 10030,
   TRANSACTION_INVALID: 10031,

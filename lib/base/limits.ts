@@ -81,3 +81,20 @@ assert(XLOG_WRITE_BUFFER_BYTES <= XLOG_RECORD_BYTES_MAX);
 for (const size of STORE_BLOCK_SIZES_BYTES) {
   assert(blockSizeLimits(size).stringSizeBytesMax < size);
 }
+
+/** xlog scan: bytes read per call. A larger record grows the read buffer to fit it, and no further. */
+export const XLOG_READ_BUFFER_BYTES = 1 * MiB;
+/** Commits of one partition group waiting for its fdatasync. A session waits for one at a time. */
+export const GROUP_COMMIT_WAITER_COUNT_MAX = SESSION_COUNT_MAX;
+
+assert(XLOG_READ_BUFFER_BYTES <= XLOG_RECORD_BYTES_MAX);
+assert(GROUP_COMMIT_WAITER_COUNT_MAX >= SESSION_COUNT_MAX);
+
+/**
+ * A ByteWriter grows by doubling up to this; beyond it LIMIT_EXCEEDED. Room for one BLOB of the
+ * largest size with the rest of its row; an xlog record is bounded far lower by
+ * XLOG_RECORD_BYTES_MAX.
+ */
+export const BYTE_WRITER_CAPACITY_BYTES_MAX = 2 * 1024 * MiB;
+assert(BLOB_SIZE_BYTES_MAX < BYTE_WRITER_CAPACITY_BYTES_MAX);
+assert(XLOG_RECORD_BYTES_MAX <= BYTE_WRITER_CAPACITY_BYTES_MAX);

@@ -42,3 +42,36 @@ export type Row = Value[];
 /** A row key: one value, or one per column of a composite key. */
 export type KeyValue = number | bigint | string;
 export type RowKey = KeyValue | KeyValue[];
+
+/** TIMESTAMP(µs) and TIMESTAMP(ns) bounds: the instants of TIMESTAMP_MS_MIN/MAX, full precision. */
+export const TIMESTAMP_US_MIN = 0n;
+export const TIMESTAMP_US_MAX = BigInt(TIMESTAMP_MS_MAX) * 1000n + 999n;
+export const TIMESTAMP_NS_MIN = 0n;
+export const TIMESTAMP_NS_MAX = BigInt(TIMESTAMP_MS_MAX) * 1_000_000n + 999_999n;
+
+/**
+ * A column's value kind: its type with the TIMESTAMP precision folded in, as a small integer for
+ * the hot loops of row-validate.ts and row-codec.ts. An array column has the kind of its elements.
+ */
+export const ValueKind = {
+  BOOL: 0, BYTE: 1, SHORT: 2, INTEGER: 3, LONG: 4, FLOAT: 5, DOUBLE: 6,
+  TIMESTAMP_MS: 7, TIMESTAMP_US: 8, TIMESTAMP_NS: 9, STRING: 10, GEOMETRY: 11, BLOB: 12,
+} as const;
+export type ValueKind = (typeof ValueKind)[keyof typeof ValueKind];
+
+export function valueKind(type: ColumnType, timePrecision?: TimePrecision): ValueKind {
+  if (type !== 'TIMESTAMP') return ValueKind[type];
+  if (timePrecision === 'MICROSECOND') return ValueKind.TIMESTAMP_US;
+  if (timePrecision === 'NANOSECOND') return ValueKind.TIMESTAMP_NS;
+  return ValueKind.TIMESTAMP_MS;
+}
+
+/** `DOUBLE`, `TIMESTAMP(6)`, `INTEGER_ARRAY`: a column's type as messages spell it. */
+export function columnTypeName(
+  type: ColumnType,
+  options: { array: boolean; timePrecision?: TimePrecision },
+): string {
+  const digits = options.timePrecision === 'MICROSECOND' ? '(6)'
+    : options.timePrecision === 'NANOSECOND' ? '(9)' : '';
+  return `${type}${digits}${options.array ? '_ARRAY' : ''}`;
+}

@@ -1,0 +1,251 @@
+// One column's region of a row block image (block-format.ts draws the whole image): the null bitmap,
+// then the fixed values packed little-endian, or each variable-length value as | length u32 | payload |.
+// Writing is our bug if it goes wrong (assert); reading is the disk's (BlockFormatReader.fail).
+
+import { assert } from '../base/assert.ts';
+import type { StorageError } from '../base/errors.ts';
+import type { Value } from '../schema/column-type.ts';
+import type { ColumnData } from './row-block-column.ts';
+import {
+  arrayElementBytes, stringIsUtf16Stored, varPayloadBytes, VAR_LENGTH_MASK, VAR_LENGTH_PREFIX_BYTES,
+  VAR_LENGTH_UTF16_FLAG, ROW_BLOCK_HEADER_BYTES, type ColumnLayout,
+} from './row-block-layout.ts';
+
+interface ColumnRegion {
+  column: ColumnLayout;
+  data: ColumnData;
+  rowCount: number;
+}
+
+/** Writes a column's region at offset; returns the offset after it. */
+export function blockFormatWriteColumn(bytes: Uint8Array, offset: number, region: ColumnRegion): number {
+  const { column, data, rowCount } = region;
+  if (column.nullable) {
+    const nulls = data.nulls!;
+    for (let i = 0; i < rowCount; i++) {
+      if (nulls[i] === 1) bytes[offset + (i >> 3)]! |= 1 << (i & 7);
+    }
+    offset += Math.ceil(rowCount / 8);
+  }
+  if (column.storage === 'i96') {
+    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const values = data.values as Array<bigint | null>;
+    for (let i = 0; i < rowCount; i++, offset += 12) setInt96(view, offset, values[i] ?? 0n);
+    return offset;
+  }
+  if (column.storage !== 'var') {
+    const values = (data.values as Float64Array).subarray(0, rowCount);
+    bytes.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), offset);
+    return offset + values.byteLength;
+  }
+  const image: ImageWriter = {
+    view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+    buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
+  };
+  const values = data.values as Value[];
+  for (let i = 0; i < rowCount; i++) offset = writeVarValue(image, offset, column, values[i] ?? null);
+  return offset;
+}
+
+/** Two views of one image: DataView for numbers, Buffer for strings. */
+interface ImageWriter {
+  view: DataView;
+  buffer: Buffer;
+}
+
+function writeVarValue(image: ImageWriter, offset: number, column: ColumnLayout, value: Value): number {
+  const { view } = image;
+  const payloadBytes = varPayloadBytes(column, value);
+  if (value === null) {
+    view.setUint32(offset, 0, true);
+    return offset + VAR_LENGTH_PREFIX_BYTES;
+  }
+  if (!column.array) {
+    if (column.type === 'BLOB') {
+      view.setUint32(offset, payloadBytes, true);
+      image.buffer.set(value as Uint8Array, offset + 4);
+      return offset + 4 + payloadBytes;
+    }
+    return writeString(image, offset, value as string);
+  }
+  view.setUint32(offset, payloadBytes, true);
+  const end = writeArray(image, offset + 4, column, value as unknown[]);
+  assert(end === offset + 4 + payloadBytes);
+  return end;
+}
+
+function writeString(image: ImageWriter, offset: number, text: string): number {
+  const utf16 = stringIsUtf16Stored(text);
+  const written = image.buffer.write(text, offset + 4, utf16 ? 'utf16le' : 'utf8');
+  // buffer.write stops short when space runs out; the accounting said it would not.
+  assert(written === (utf16 ? text.length * 2 : Buffer.byteLength(text, 'utf8')));
+  image.view.setUint32(offset, (written | (utf16 ? VAR_LENGTH_UTF16_FLAG : 0)) >>> 0, true);
+  return offset + 4 + written;
+}
+
+function writeArray(image: ImageWriter, offset: number, column: ColumnLayout, elements: unknown[]) {
+  image.view.setUint32(offset, elements.length, true);
+  offset += 4;
+  if (column.type === 'STRING') {
+    for (const element of elements as string[]) offset = writeString(image, offset, element);
+    return offset;
+  }
+  const elementBytes = arrayElementBytes(column);
+  for (const element of elements) {
+    writeArrayElement(image.view, offset, column, element);
+    offset += elementBytes;
+  }
+  return offset;
+}
+
+function writeArrayElement(view: DataView, offset: number, column: ColumnLayout, element: unknown) {
+  switch (column.type) {
+    case 'BOOL': view.setUint8(offset, element === true ? 1 : 0); return;
+    case 'BYTE': view.setInt8(offset, element as number); return;
+    case 'SHORT': view.setInt16(offset, element as number, true); return;
+    case 'INTEGER': view.setInt32(offset, element as number, true); return;
+    case 'FLOAT': view.setFloat32(offset, element as number, true); return;
+    case 'DOUBLE': view.setFloat64(offset, element as number, true); return;
+    case 'LONG': view.setBigInt64(offset, element as bigint, true); return;
+    case 'TIMESTAMP':
+      if (column.timePrecision === 'NANOSECOND') setInt96(view, offset, element as bigint);
+      else if (column.bigintTime) view.setBigInt64(offset, element as bigint, true);
+      else view.setFloat64(offset, element as number, true);
+      return;
+    default: assert(false, `${column.type} cannot be an array element`);
+  }
+}
+
+/** Bounds-checked reads over [0, endBytes) of an image; any overrun is corruption. */
+export class BlockFormatReader {
+  offset = 0;
+  readonly view: DataView;
+
+  constructor(
+    readonly image: Uint8Array,
+    private readonly endBytes: number,
+    readonly fail: (problem: string) => StorageError,
+  ) {
+    this.view = new DataView(image.buffer, image.byteOffset, image.byteLength);
+    this.offset = ROW_BLOCK_HEADER_BYTES;
+  }
+
+  take(sizeBytes: number): number {
+    const at = this.offset;
+    if (sizeBytes < 0 || at + sizeBytes > this.endBytes) {
+      throw this.fail(`value at byte ${at} runs past the used bytes`);
+    }
+    this.offset += sizeBytes;
+    return at;
+  }
+
+  bytes(sizeBytes: number): Uint8Array {
+    const at = this.take(sizeBytes);
+    return this.image.subarray(at, at + sizeBytes);
+  }
+
+  u32(): number {
+    return this.view.getUint32(this.take(4), true);
+  }
+}
+
+/** Reads a column's region into data (allocated for rowCount rows); returns its payload bytes. */
+export function blockFormatReadColumn(reader: BlockFormatReader, region: ColumnRegion): number {
+  const { column, data, rowCount } = region;
+  if (column.nullable) {
+    const bitmap = reader.bytes(Math.ceil(rowCount / 8));
+    for (let i = 0; i < rowCount; i++) data.nulls![i] = (bitmap[i >> 3]! >> (i & 7)) & 1;
+  }
+  if (column.storage === 'i96') {
+    const at = reader.take(rowCount * 12);
+    const values = data.values as Array<bigint | null>;
+    for (let i = 0; i < rowCount; i++) {
+      const isNull = data.nulls !== undefined && data.nulls[i] === 1;
+      values.push(isNull ? null : getInt96(reader.view, at + i * 12));
+    }
+    return 0;
+  }
+  if (column.storage !== 'var') {
+    const values = data.values as Float64Array;
+    const raw = reader.bytes(rowCount * values.BYTES_PER_ELEMENT);
+    new Uint8Array(values.buffer, values.byteOffset, raw.byteLength).set(raw);
+    if (column.storage === 'u8' && raw.some((byte) => byte > 1)) throw reader.fail('bad BOOL value');
+    return 0;
+  }
+  const values = data.values as Value[];
+  let payloadBytes = 0;
+  for (let i = 0; i < rowCount; i++) {
+    const isNull = data.nulls !== undefined && data.nulls[i] === 1;
+    const value = readVarValue(reader, column, isNull);
+    values.push(value);
+    payloadBytes += varPayloadBytes(column, value);
+  }
+  return payloadBytes;
+}
+
+function readVarValue(reader: BlockFormatReader, column: ColumnLayout, isNull: boolean): Value {
+  if (isNull) {
+    if (reader.u32() !== 0) throw reader.fail('NULL with a payload');
+    return null;
+  }
+  if (!column.array) {
+    if (column.type === 'BLOB') return reader.bytes(reader.u32()).slice();
+    return readString(reader);
+  }
+  const lengthBytes = reader.u32();
+  const end = reader.offset + lengthBytes;
+  const value = readArray(reader, column);
+  if (reader.offset !== end) throw reader.fail(`array of ${lengthBytes} bytes misread`);
+  return value;
+}
+
+function readString(reader: BlockFormatReader): string {
+  const prefix = reader.u32();
+  const utf16 = (prefix & VAR_LENGTH_UTF16_FLAG) !== 0;
+  const raw = reader.bytes(prefix & VAR_LENGTH_MASK);
+  const buffer = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (utf16 && raw.byteLength % 2 !== 0) throw reader.fail('odd UTF-16 string length');
+  return buffer.toString(utf16 ? 'utf16le' : 'utf8');
+}
+
+function readArray(reader: BlockFormatReader, column: ColumnLayout): Value {
+  const count = reader.u32();
+  if (column.type === 'STRING') {
+    const strings: string[] = [];
+    for (let i = 0; i < count; i++) strings.push(readString(reader));
+    return strings;
+  }
+  const elementBytes = arrayElementBytes(column);
+  const at = reader.take(count * elementBytes);
+  const elements: unknown[] = [];
+  for (let i = 0; i < count; i++) {
+    elements.push(readArrayElement(reader.view, at + i * elementBytes, column));
+  }
+  return elements as Value;
+}
+
+function readArrayElement(view: DataView, offset: number, column: ColumnLayout): unknown {
+  switch (column.type) {
+    case 'BOOL': return view.getUint8(offset) !== 0;
+    case 'BYTE': return view.getInt8(offset);
+    case 'SHORT': return view.getInt16(offset, true);
+    case 'INTEGER': return view.getInt32(offset, true);
+    case 'FLOAT': return view.getFloat32(offset, true);
+    case 'DOUBLE': return view.getFloat64(offset, true);
+    case 'LONG': return view.getBigInt64(offset, true);
+    case 'TIMESTAMP':
+      if (column.timePrecision === 'NANOSECOND') return getInt96(view, offset);
+      return column.bigintTime ? view.getBigInt64(offset, true) : view.getFloat64(offset, true);
+    default: assert(false, `${column.type} cannot be an array element`);
+  }
+}
+
+/** TIMESTAMP(ns): a 96-bit two's complement integer, | low u64 | high i32 |, little-endian. */
+function setInt96(view: DataView, offset: number, value: bigint): void {
+  view.setBigUint64(offset, BigInt.asUintN(64, value), true);
+  view.setInt32(offset + 8, Number(value >> 64n), true);
+}
+
+function getInt96(view: DataView, offset: number): bigint {
+  return (BigInt(view.getInt32(offset + 8, true)) << 64n) | view.getBigUint64(offset, true);
+}

@@ -1,0 +1,168 @@
+// The row block image: what a checkpoint or a swap write puts in a block slot, and reads back.
+//
+/**
+ * Row block image, little-endian, exactly blockSizeBytes long:
+ *
+ *   offset size
+ *    0     2   magic 0x5242 ("RB")
+ *    2     2   format version (ROW_BLOCK_FORMAT_VERSION)
+ *    4     4   checksum: CRC-32C of bytes [8, usedBytes) — the rest of the header and the body
+ *    8     1   kind (1 = row block)
+ *    9     1   flags (bit 0: keyless; a rowId column leads the body)
+ *   10     2   column count
+ *   12     4   owner container id
+ *   16     4   block id (0xFFFF_FFFF: not placed yet)
+ *   20     4   row count
+ *   24     4   used bytes (header + body)
+ *   28     4   schema version of the owner when written
+ *   32         body:
+ *     [rowIds   rowCount × f64]                                       keyless only
+ *     per column, in schema order:
+ *       [null bitmap ⌈rowCount / 8⌉ bytes, bit (i % 8) of byte i / 8 = row i is NULL]  nullable only
+ *       fixed: rowCount × value  BOOL u8 (0/1), BYTE i8, SHORT i16, INTEGER i32, LONG i64,
+ *                                FLOAT f32, DOUBLE f64, TIMESTAMP(ms) f64, TIMESTAMP(µs) i64,
+ *                                TIMESTAMP(ns) i96 = | low u64 | high i32 | (year 9999 > 2^63 ns)
+ *       var:   rowCount × | length u32 | payload |
+ *              STRING, GEOMETRY: UTF-8; when the string holds a lone surrogate, UTF-16LE and bit 31 of
+ *                length set. BLOB: the bytes. Array: | count u32 | elements | with fixed elements
+ *                packed as above and STRING elements each | length u32 | payload |.
+ *   usedBytes … blockSizeBytes: zero, outside the checksum (a compressed or punched slot drops it).
+ *
+ * A NULL is a set bitmap bit with a zero fixed slot or a zero-length var value. Body sizes are the
+ * arithmetic of row-block-layout.ts, which RowBlock.usedBytes tracks. Bump ROW_BLOCK_FORMAT_VERSION to
+ * change any of this; decodeRowBlock refuses versions it does not know.
+ */
+
+import { assert } from '../base/assert.ts';
+import { StorageError } from '../base/errors.ts';
+import { containerId as toContainerId, type BlockId } from '../base/ids.ts';
+import { crc32c } from '../encoding/crc32c.ts';
+import type { ContainerSchema } from '../schema/container-schema.ts';
+import { RowBlock } from './row-block.ts';
+import {
+  blockFormatReadColumn, blockFormatWriteColumn, BlockFormatReader,
+} from './block-format-column.ts';
+import { blockLayout, ROW_BLOCK_HEADER_BYTES } from './row-block-layout.ts';
+
+export const ROW_BLOCK_MAGIC = 0x5242;
+export const ROW_BLOCK_FORMAT_VERSION = 1;
+export const BLOCK_KIND_ROW = 1;
+const FLAG_KEYLESS = 1;
+const BLOCK_ID_NONE = 0xffff_ffff;
+const CHECKSUM_FROM_OFFSET = 8;
+
+// Fixed columns are copied as raw typed-array bytes, which are little-endian only on such hosts.
+assert(new Uint8Array(new Uint16Array([1]).buffer)[0] === 1, 'block images need a little-endian host');
+
+/** The image of a row block: exactly blockSizeBytes, zero after usedBytes. */
+export function encodeRowBlock(block: RowBlock): Uint8Array {
+  const usedBytes = block.usedBytes;
+  assert(usedBytes <= block.blockSizeBytes, 'row block larger than its block');
+  assert(block.containerId >= 0 && block.containerId <= 0xffff_ffff);
+  const bytes = new Uint8Array(block.blockSizeBytes);
+  const view = new DataView(bytes.buffer);
+  const { layout } = block;
+  view.setUint16(0, ROW_BLOCK_MAGIC, true);
+  view.setUint16(2, ROW_BLOCK_FORMAT_VERSION, true);
+  view.setUint8(8, BLOCK_KIND_ROW);
+  view.setUint8(9, layout.keyless ? FLAG_KEYLESS : 0);
+  view.setUint16(10, layout.columns.length, true);
+  view.setUint32(12, block.containerId, true);
+  view.setUint32(16, block.blockId ?? BLOCK_ID_NONE, true);
+  view.setUint32(20, block.rowCount, true);
+  view.setUint32(24, usedBytes, true);
+  view.setUint32(28, layout.schema.schemaVersion, true);
+  let offset = ROW_BLOCK_HEADER_BYTES;
+  if (block.rowIds !== undefined) {
+    offset = copyBytes(bytes, offset, block.rowIds.subarray(0, block.rowCount));
+  }
+  for (let c = 0; c < layout.columns.length; c++) {
+    offset = blockFormatWriteColumn(bytes, offset,
+      { column: layout.columns[c]!, data: block.columns[c]!, rowCount: block.rowCount });
+  }
+  assert(offset === usedBytes, `row block image is ${offset} bytes, accounted ${usedBytes}`);
+  view.setUint32(4, crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes)), true);
+  return bytes;
+}
+
+function copyBytes(bytes: Uint8Array, offset: number, values: Float64Array): number {
+  bytes.set(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), offset);
+  return offset + values.byteLength;
+}
+
+/**
+ * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's fault:
+ * StorageError CORRUPTION naming the block (blockId, when the caller knows it, else the image's own).
+ */
+export function decodeRowBlock(
+  schema: ContainerSchema, bytes: Uint8Array, blockId?: BlockId,
+): RowBlock {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const name = `block ${blockId ?? '?'}`;
+  const corrupt = (problem: string) => new StorageError('CORRUPTION', `${name}: ${problem}`);
+  if (bytes.byteLength < ROW_BLOCK_HEADER_BYTES) throw corrupt(`${bytes.byteLength} bytes is too short`);
+  const magic = view.getUint16(0, true);
+  if (magic !== ROW_BLOCK_MAGIC) throw corrupt(`bad magic 0x${magic.toString(16)}`);
+  const version = view.getUint16(2, true);
+  if (version !== ROW_BLOCK_FORMAT_VERSION) throw corrupt(`unknown format version ${version}`);
+  const usedBytes = view.getUint32(24, true);
+  if (usedBytes < ROW_BLOCK_HEADER_BYTES || usedBytes > bytes.byteLength) {
+    throw corrupt(`used bytes ${usedBytes} outside the ${bytes.byteLength}-byte block`);
+  }
+  const checksum = crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes));
+  if (checksum !== view.getUint32(4, true)) throw corrupt('checksum mismatch');
+  const header = decodeRowBlockHeader(view);
+  const imageName = `block ${blockId ?? header.blockId} of container ${header.containerId}`;
+  const fail = (problem: string) => new StorageError('CORRUPTION', `${imageName}: ${problem}`);
+  const layout = blockLayout(schema);
+  if (header.kind !== BLOCK_KIND_ROW) throw fail(`kind ${header.kind} is not a row block`);
+  if (header.columnCount !== layout.columns.length || header.keyless !== layout.keyless) {
+    throw fail(`${header.columnCount} columns do not match schema ${schema.name}`);
+  }
+  const block = new RowBlock({
+    layout, containerId: toContainerId(header.containerId), blockSizeBytes: bytes.byteLength,
+    capacityRows: Math.max(1, header.rowCount),
+  });
+  if (header.rowCount > 0 && !block.fits(header.rowCount, 0)) {
+    throw fail(`${header.rowCount} rows cannot fit`);
+  }
+  decodeRowBlockBody(block, new BlockFormatReader(bytes, usedBytes, fail), header.rowCount);
+  if (block.usedBytes !== usedBytes) {
+    throw fail(`body is ${block.usedBytes} bytes, header says ${usedBytes}`);
+  }
+  if (header.blockId !== BLOCK_ID_NONE) block.blockId = header.blockId as BlockId;
+  for (let i = 1; i < block.rowCount; i++) {
+    if (block.compareAt(i - 1, block.keyAt(i)) >= 0) throw fail(`keys not increasing at row ${i}`);
+  }
+  return block;
+}
+
+function decodeRowBlockHeader(view: DataView) {
+  return {
+    kind: view.getUint8(8),
+    keyless: (view.getUint8(9) & FLAG_KEYLESS) !== 0,
+    columnCount: view.getUint16(10, true),
+    containerId: view.getUint32(12, true),
+    blockId: view.getUint32(16, true),
+    rowCount: view.getUint32(20, true),
+  };
+}
+
+function decodeRowBlockBody(block: RowBlock, reader: BlockFormatReader, rowCount: number): void {
+  const { layout } = block;
+  if (block.rowIds !== undefined) {
+    const raw = reader.bytes(rowCount * 8);
+    new Uint8Array(block.rowIds.buffer).set(raw);
+    for (let i = 0; i < rowCount; i++) {
+      const rowId = block.rowIds[i]!;
+      if (!Number.isSafeInteger(rowId) || rowId < 0) throw reader.fail(`bad rowId at row ${i}`);
+    }
+  }
+  let payloadBytes = 0;
+  for (let c = 0; c < layout.columns.length; c++) {
+    payloadBytes += blockFormatReadColumn(reader,
+      { column: layout.columns[c]!, data: block.columns[c]!, rowCount });
+  }
+  block.rowCount = rowCount;
+  block.varPayloadBytes = payloadBytes;
+}

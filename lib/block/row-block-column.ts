@@ -1,0 +1,212 @@
+// One column of a row block in memory: a typed array (fixed-size types) or a JS array (strings, BLOBs,
+// arrays), plus a null map when the column is nullable. The null map keeps one byte per row (1 = NULL)
+// so that scans can hand out subarray views at any row offset; the block image packs it into bits.
+//
+// Invariants, for rows [0, rowCount): a NULL has nulls[i] === 1 and a zero fixed slot (0, 0n) or a
+// null var slot, so images are deterministic; var arrays have length rowCount exactly; typed arrays
+// have length >= rowCount (the rest is spare capacity). Mutable values (BLOBs, arrays) are copied on
+// the way in, so a block never aliases a caller's buffer; values read out are shared and read-only.
+
+import { assert } from '../base/assert.ts';
+import type { Row, Value } from '../schema/column-type.ts';
+import { fixedValues, type ColumnLayout, type FixedValues } from './row-block-layout.ts';
+
+export interface ColumnData {
+  values: FixedValues | Value[];
+  nulls: Uint8Array | undefined;
+}
+
+/** A column of a scan batch: views into the block for fixed types, a copied slice for the rest. */
+export type ColumnVector =
+  | {
+    readonly kind: 'fixed';
+    /** Typed-array view of the block (do not write). BOOL is 0/1; NULL slots hold 0 / 0n. */
+    readonly values: FixedValues;
+    /** 1 = NULL at that row; undefined when the column is NOT NULL. */
+    readonly nulls: Uint8Array | undefined;
+  }
+  | {
+    readonly kind: 'var';
+    /** Strings, BLOBs, arrays or TIMESTAMP(ns) bigints (shared: read-only), null for NULL. */
+    readonly values: readonly Value[];
+    readonly nulls: Uint8Array | undefined;
+  };
+
+export function columnAllocate(column: ColumnLayout, capacityRows: number): ColumnData {
+  const nulls = column.nullable ? new Uint8Array(capacityRows) : undefined;
+  if (column.storage === 'var' || column.storage === 'i96') return { values: [], nulls };
+  return { values: fixedValues(column.storage, capacityRows), nulls };
+}
+
+/** Reallocates typed arrays to capacityRows, keeping the first rowCount rows. */
+export function columnGrow(
+  column: ColumnLayout, data: ColumnData, rowCount: number, capacityRows: number,
+): void {
+  assert(capacityRows >= rowCount);
+  if (data.nulls !== undefined) data.nulls = copyPrefix(data.nulls, rowCount, capacityRows);
+  if (column.storage === 'var' || column.storage === 'i96') return;
+  const grown = fixedValues(column.storage, capacityRows);
+  (grown as Float64Array).set((data.values as Float64Array).subarray(0, rowCount));
+  data.values = grown;
+}
+
+function copyPrefix(bytes: Uint8Array, count: number, capacity: number): Uint8Array {
+  const grown = new Uint8Array(capacity);
+  grown.set(bytes.subarray(0, count));
+  return grown;
+}
+
+/** Copies a BLOB or an array so the block never shares a caller's mutable object. */
+function ownedValue(value: Value): Value {
+  if (value instanceof Uint8Array) return value.slice();
+  if (Array.isArray(value)) return value.slice() as Value;
+  return value;
+}
+
+export function columnGet(column: ColumnLayout, data: ColumnData, index: number): Value {
+  if (data.nulls !== undefined && data.nulls[index] === 1) return null;
+  const value = data.values[index];
+  assert(value !== undefined);
+  if (column.storage === 'u8') return value === 1;
+  return value;
+}
+
+/** Stores one value at index (which must already exist: rowCount > index). */
+export function columnSet(column: ColumnLayout, data: ColumnData, index: number, value: Value): void {
+  const isNull = value === null;
+  if (isNull) assert(data.nulls !== undefined, 'NULL in a NOT NULL column');
+  if (data.nulls !== undefined) data.nulls[index] = isNull ? 1 : 0;
+  switch (column.storage) {
+    case 'var': case 'i96': (data.values as Value[])[index] = isNull ? null : ownedValue(value); return;
+    case 'u8': (data.values as Uint8Array)[index] = value === true ? 1 : 0; return;
+    case 'i64': (data.values as BigInt64Array)[index] = isNull ? 0n : (value as bigint); return;
+    default: (data.values as Float64Array)[index] = isNull ? 0 : (value as number);
+  }
+}
+
+/**
+ * The ingest hot path: stores column `columnIndex` of rows[from, to) at rows [at, ...). Column by column,
+ * so each loop stores into one typed array with one element kind.
+ */
+export function columnAppendRows(
+  column: ColumnLayout, data: ColumnData, columnIndex: number,
+  rows: readonly Row[], range: { from: number; to: number; at: number },
+): void {
+  const { from, to, at } = range;
+  const nulls = data.nulls;
+  if (column.jsArray) {
+    const values = data.values as Value[];
+    assert(values.length === at);
+    for (let r = from; r < to; r++) {
+      const value = rows[r]![columnIndex]!;
+      values.push(value === null ? null : ownedValue(value));
+      if (nulls !== undefined) nulls[at + r - from] = value === null ? 1 : 0;
+    }
+    return;
+  }
+  if (column.storage === 'i64') {
+    const values = data.values as BigInt64Array;
+    for (let r = from, i = at; r < to; r++, i++) {
+      const value = rows[r]![columnIndex] as bigint | null;
+      if (nulls !== undefined) nulls[i] = value === null ? 1 : 0;
+      values[i] = value === null ? 0n : value;
+    }
+    return;
+  }
+  if (column.storage === 'u8') {
+    const values = data.values as Uint8Array;
+    for (let r = from, i = at; r < to; r++, i++) {
+      const value = rows[r]![columnIndex];
+      if (nulls !== undefined) nulls[i] = value === null ? 1 : 0;
+      values[i] = value === true ? 1 : 0;
+    }
+    return;
+  }
+  columnAppendNumbers(data.values as Float64Array, nulls, columnIndex, rows, range);
+}
+
+function columnAppendNumbers(
+  values: Float64Array, nulls: Uint8Array | undefined, columnIndex: number,
+  rows: readonly Row[], { from, to, at }: { from: number; to: number; at: number },
+): void {
+  if (nulls === undefined) {
+    for (let r = from, i = at; r < to; r++, i++) values[i] = rows[r]![columnIndex] as number;
+    return;
+  }
+  for (let r = from, i = at; r < to; r++, i++) {
+    const value = rows[r]![columnIndex] as number | null;
+    if (value === null) {
+      nulls[i] = 1;
+      values[i] = 0;
+    } else {
+      nulls[i] = 0;
+      values[i] = value;
+    }
+  }
+}
+
+/** Opens a one-row gap at index by shifting rows [index, rowCount) up; the gap is then set. */
+export function columnOpenGap(
+  column: ColumnLayout, data: ColumnData, index: number, rowCount: number,
+): void {
+  assert(index <= rowCount);
+  if (data.nulls !== undefined) data.nulls.copyWithin(index + 1, index, rowCount);
+  if (column.jsArray) (data.values as Value[]).splice(index, 0, null);
+  else (data.values as Float64Array).copyWithin(index + 1, index, rowCount);
+}
+
+/** Removes row index by shifting rows (index, rowCount) down. */
+export function columnRemoveRow(
+  column: ColumnLayout, data: ColumnData, index: number, rowCount: number,
+): void {
+  assert(index < rowCount);
+  if (data.nulls !== undefined) data.nulls.copyWithin(index, index + 1, rowCount);
+  if (column.jsArray) (data.values as Value[]).splice(index, 1);
+  else (data.values as Float64Array).copyWithin(index, index + 1, rowCount);
+}
+
+/** Rows [from, rowCount) as a new column of capacityRows; the source keeps rows [0, from). */
+export function columnTakeTail(
+  column: ColumnLayout, data: ColumnData, range: { from: number; rowCount: number },
+  capacityRows: number,
+): ColumnData {
+  const { from, rowCount } = range;
+  assert(rowCount - from <= capacityRows);
+  const tail = columnAllocate(column, capacityRows);
+  if (data.nulls !== undefined) tail.nulls!.set(data.nulls.subarray(from, rowCount));
+  if (column.jsArray) {
+    tail.values = (data.values as Value[]).splice(from, rowCount - from);
+  } else {
+    (tail.values as Float64Array).set((data.values as Float64Array).subarray(from, rowCount));
+  }
+  return tail;
+}
+
+/** Appends count rows of source (from sourceFrom) after the target's first targetCount rows. */
+export function columnAppendColumn(
+  column: ColumnLayout, target: ColumnData, targetCount: number,
+  source: { data: ColumnData; from: number; count: number },
+): void {
+  const { data, from, count } = source;
+  if (target.nulls !== undefined) {
+    target.nulls.set(data.nulls!.subarray(from, from + count), targetCount);
+  }
+  if (column.jsArray) {
+    const values = target.values as Value[];
+    assert(values.length === targetCount);
+    for (let i = from; i < from + count; i++) values.push((data.values as Value[])[i]!);
+  } else {
+    (target.values as Float64Array).set(
+      (data.values as Float64Array).subarray(from, from + count), targetCount);
+  }
+}
+
+export function columnVector(
+  column: ColumnLayout, data: ColumnData, start: number, end: number,
+): ColumnVector {
+  const nulls = data.nulls?.subarray(start, end);
+  if (column.jsArray) {
+    return { kind: 'var', values: (data.values as Value[]).slice(start, end), nulls };
+  }
+  return { kind: 'fixed', values: (data.values as Float64Array).subarray(start, end), nulls };
+}

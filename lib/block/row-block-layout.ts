@@ -1,0 +1,209 @@
+// How a schema's columns are laid out in a row block, computed once per schema object, and the
+// arithmetic of a block's encoded size. The encoded size (block-format.ts draws the bytes) is:
+//
+//   ROW_BLOCK_HEADER_BYTES
+//   + rowCount × rowFixedBytes                  (rowId f64 when keyless, each fixed value, and a
+//                                                u32 length prefix per variable-length value)
+//   + nullableColumnCount × ⌈rowCount / 8⌉      (one null bitmap per nullable column)
+//   + varPayloadBytes                           (the bytes after each length prefix)
+//
+// Row blocks keep rowCount and varPayloadBytes up to date, so usedBytes is O(1) and always equals
+// what encodeRowBlock writes.
+
+import { assert } from '../base/assert.ts';
+import type { ColumnType, TimePrecision, Value } from '../schema/column-type.ts';
+import type { ContainerSchema } from '../schema/container-schema.ts';
+import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
+
+/** Magic, version, checksum, kind, flags, column count, owner, block id, row count, used bytes, ... */
+export const ROW_BLOCK_HEADER_BYTES = 32;
+/** Each variable-length value is prefixed by its byte length (u32; the top bit is a flag). */
+export const VAR_LENGTH_PREFIX_BYTES = 4;
+/** Keyless collections keep each row's rowId as a float64 (an integer below 2^53). */
+export const ROW_ID_BYTES = 8;
+
+/**
+ * Where a column's values live in memory. Typed arrays for fixed sizes, except TIMESTAMP(ns): its
+ * range (to year 9999, about 2^68 ns) does not fit an int64, so 'i96' keeps bigints in a JS array and
+ * 12 bytes a value in the image. 'var' is a JS array of variable-length values.
+ */
+export type ColumnStorage = 'f64' | 'f32' | 'i32' | 'i16' | 'i8' | 'u8' | 'i64' | 'i96' | 'var';
+export type TypedStorage = Exclude<ColumnStorage, 'var' | 'i96'>;
+
+export type FixedValues =
+  | Float64Array | Float32Array | Int32Array | Int16Array | Int8Array | Uint8Array | BigInt64Array;
+
+export interface ColumnLayout {
+  readonly type: ColumnType;
+  readonly array: boolean;
+  readonly nullable: boolean;
+  /** MILLISECOND timestamps are numbers; MICROSECOND and NANOSECOND ones are bigints. */
+  readonly bigintTime: boolean;
+  /** TIMESTAMP columns only. */
+  readonly timePrecision: TimePrecision | undefined;
+  readonly storage: ColumnStorage;
+  /** Values in a JS array ('var', 'i96') rather than a typed array. */
+  readonly jsArray: boolean;
+  /** Bytes of one value in the block image; VAR_LENGTH_PREFIX_BYTES for 'var'. */
+  readonly slotBytes: number;
+}
+
+export interface BlockLayout {
+  readonly schema: ContainerSchema;
+  readonly columns: readonly ColumnLayout[];
+  readonly keyless: boolean;
+  readonly keyColumnCount: number;
+  readonly keys: RowKeyOps;
+  readonly rowFixedBytes: number;
+  readonly nullableColumnCount: number;
+  /** Positions of the 'var' columns, so fixed-only schemas skip payload sizing entirely. */
+  readonly varColumnIndexes: readonly number[];
+}
+
+const layouts = new WeakMap<ContainerSchema, BlockLayout>();
+
+/** The layout of a schema; cached per schema object (schemas are immutable once made). */
+export function blockLayout(schema: ContainerSchema): BlockLayout {
+  const cached = layouts.get(schema);
+  if (cached !== undefined) return cached;
+  assert(schema.columns.length > 0);
+  const columns = schema.columns.map((column, index): ColumnLayout => {
+    const precision = column.type === 'TIMESTAMP' ? column.timePrecision ?? 'MILLISECOND' : undefined;
+    const storage = column.array ? 'var' : scalarStorage(column.type, precision);
+    const key = index < schema.rowKeyColumnCount;
+    if (key) assert(column.notNull);
+    return {
+      type: column.type, array: column.array, nullable: !column.notNull,
+      bigintTime: precision !== undefined && precision !== 'MILLISECOND', timePrecision: precision,
+      storage,
+      jsArray: storage === 'var' || storage === 'i96',
+      slotBytes: storage === 'var' ? VAR_LENGTH_PREFIX_BYTES : STORAGE_BYTES[storage],
+    };
+  });
+  const keyless = schema.rowKeyColumnCount === 0;
+  const layout: BlockLayout = {
+    schema, columns, keyless, keyColumnCount: schema.rowKeyColumnCount, keys: rowKeyOps(schema),
+    rowFixedBytes: (keyless ? ROW_ID_BYTES : 0) + columns.reduce((sum, c) => sum + c.slotBytes, 0),
+    nullableColumnCount: columns.filter((c) => c.nullable).length,
+    varColumnIndexes: columns.flatMap((c, i) => (c.storage === 'var' ? [i] : [])),
+  };
+  layouts.set(schema, layout);
+  return layout;
+}
+
+const STORAGE_BYTES: Record<Exclude<ColumnStorage, 'var'>, number> = {
+  f64: 8, f32: 4, i32: 4, i16: 2, i8: 1, u8: 1, i64: 8, i96: 12,
+};
+
+function scalarStorage(type: ColumnType, precision: TimePrecision | undefined): ColumnStorage {
+  switch (type) {
+    case 'BOOL': return 'u8';
+    case 'BYTE': return 'i8';
+    case 'SHORT': return 'i16';
+    case 'INTEGER': return 'i32';
+    case 'LONG': return 'i64';
+    case 'FLOAT': return 'f32';
+    case 'DOUBLE': return 'f64';
+    // Milliseconds up to year 9999 are below 2^53, so a float64 holds them exactly.
+    case 'TIMESTAMP':
+      return precision === 'NANOSECOND' ? 'i96' : precision === 'MICROSECOND' ? 'i64' : 'f64';
+    case 'STRING': case 'GEOMETRY': case 'BLOB': return 'var';
+  }
+}
+
+export function fixedValues(storage: TypedStorage, length: number): FixedValues {
+  switch (storage) {
+    case 'f64': return new Float64Array(length);
+    case 'f32': return new Float32Array(length);
+    case 'i32': return new Int32Array(length);
+    case 'i16': return new Int16Array(length);
+    case 'i8': return new Int8Array(length);
+    case 'u8': return new Uint8Array(length);
+    case 'i64': return new BigInt64Array(length);
+  }
+}
+
+/** Encoded size of a block holding rowCount rows whose variable-length payloads sum to the given bytes. */
+export function rowBlockUsedBytes(
+  layout: BlockLayout, rowCount: number, varPayloadBytes: number,
+): number {
+  return ROW_BLOCK_HEADER_BYTES + rowCount * layout.rowFixedBytes +
+    layout.nullableColumnCount * Math.ceil(rowCount / 8) + varPayloadBytes;
+}
+
+/** The most rows that fit in blockSizeBytes with the given payload; O(1). */
+export function rowBlockRowCountFit(
+  layout: BlockLayout, blockSizeBytes: number, varPayloadBytes: number,
+): number {
+  const freeBytes = blockSizeBytes - ROW_BLOCK_HEADER_BYTES - varPayloadBytes;
+  if (freeBytes <= 0) return 0;
+  // Each row costs rowFixedBytes plus 1/8 byte per nullable column; fix the rounding after.
+  let count = Math.floor((freeBytes * 8) / (layout.rowFixedBytes * 8 + layout.nullableColumnCount));
+  while (rowBlockUsedBytes(layout, count + 1, varPayloadBytes) <= blockSizeBytes) count++;
+  while (count > 0 && rowBlockUsedBytes(layout, count, varPayloadBytes) > blockSizeBytes) count--;
+  return count;
+}
+
+/** Set in a length prefix when a string is stored as UTF-16LE (it holds a lone surrogate). */
+export const VAR_LENGTH_UTF16_FLAG = 0x8000_0000;
+export const VAR_LENGTH_MASK = 0x7fff_ffff;
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** UTF-8 cannot hold a lone surrogate; such strings are stored as UTF-16LE so they round-trip. */
+export function stringIsUtf16Stored(text: string): boolean {
+  return LONE_SURROGATE.test(text);
+}
+
+export function stringPayloadBytes(text: string): number {
+  return stringIsUtf16Stored(text) ? text.length * 2 : Buffer.byteLength(text, 'utf8');
+}
+
+/** Bytes after the length prefix of one variable-length value (block-format.ts writes exactly these). */
+export function varPayloadBytes(column: ColumnLayout, value: Value): number {
+  if (value === null) return 0;
+  if (!column.array) {
+    if (column.type === 'BLOB') return (value as Uint8Array).byteLength;
+    return stringPayloadBytes(value as string);
+  }
+  const elements = value as unknown[];
+  // Arrays: element count u32, then the elements (strings each length-prefixed).
+  if (column.type === 'STRING') {
+    let bytes = 4;
+    for (const element of elements as string[]) {
+      bytes += VAR_LENGTH_PREFIX_BYTES + stringPayloadBytes(element);
+    }
+    return bytes;
+  }
+  return 4 + elements.length * arrayElementBytes(column);
+}
+
+export function arrayElementBytes(column: ColumnLayout): number {
+  assert(column.array);
+  assert(column.type !== 'STRING');
+  return STORAGE_BYTES[scalarStorage(column.type, column.timePrecision) as Exclude<ColumnStorage, 'var'>];
+}
+
+/** Sum of varPayloadBytes over a row's variable-length columns. */
+export function rowVarPayloadBytes(layout: BlockLayout, row: readonly Value[]): number {
+  let bytes = 0;
+  for (const index of layout.varColumnIndexes) {
+    bytes += varPayloadBytes(layout.columns[index]!, row[index] ?? null);
+  }
+  return bytes;
+}
+
+/** The value a NOT NULL column added to existing rows gets (GridDB's empty values). */
+export function columnEmptyValue(column: ColumnLayout): Value {
+  if (column.nullable) return null;
+  if (column.array) return [];
+  switch (column.type) {
+    case 'STRING': return '';
+    case 'GEOMETRY': return 'POINT(EMPTY)';
+    case 'BLOB': return new Uint8Array(0);
+    case 'BOOL': return false;
+    case 'LONG': return 0n;
+    case 'TIMESTAMP': return column.bigintTime ? 0n : 0;
+    default: return 0;
+  }
+}

@@ -1,0 +1,358 @@
+// A row block: the committed rows of ONE container for one key range, sorted by row key (by rowId in
+// a keyless collection), in a columnar (PAX) layout: one typed array per fixed-size column, one JS
+// array per variable-length column, and a null map per nullable column (row-block-column.ts).
+//
+// A block is full when its encoded image (block-format.ts) would exceed blockSizeBytes; usedBytes is
+// exact and O(1) (row-block-layout.ts). Typed arrays start small and double up to the most rows an
+// image can hold, so thousands of tiny containers do not each pin a full block of memory.
+//
+// Keys are strictly increasing within a block. The block knows nothing of its neighbours: RowStore
+// keeps blocks disjoint and ordered, and decides where rows go.
+
+import { assert } from '../base/assert.ts';
+import type { BlockId, ContainerId } from '../base/ids.ts';
+import type { KeyValue, Row, RowKey, Value } from '../schema/column-type.ts';
+import { compareKeyValues } from '../schema/row-key.ts';
+import {
+  columnAllocate, columnAppendColumn, columnAppendRows, columnGet, columnGrow, columnOpenGap,
+  columnRemoveRow, columnSet, columnTakeTail, columnVector, type ColumnData, type ColumnVector,
+} from './row-block-column.ts';
+import {
+  rowBlockRowCountFit, rowBlockUsedBytes, varPayloadBytes as varPayloadBytesOf, type BlockLayout,
+} from './row-block-layout.ts';
+
+const ROW_CAPACITY_INITIAL = 16;
+
+export interface RowBlockOptions {
+  layout: BlockLayout;
+  containerId: ContainerId;
+  blockSizeBytes: number;
+  /** Rows to allocate room for up front; grows by doubling as rows arrive. */
+  capacityRows?: number;
+}
+
+export class RowBlock {
+  layout: BlockLayout;
+  readonly containerId: ContainerId;
+  readonly blockSizeBytes: number;
+  /** The physical block the BlockSpace placed this row block in; undefined until placed. */
+  blockId: BlockId | undefined = undefined;
+  /** The usedBytes the BlockSpace last accounted for this block. */
+  spaceBytes = 0;
+  rowCount = 0;
+  /** Sum of the bytes after each variable-length value's length prefix. */
+  varPayloadBytes = 0;
+  /** Keyless collections only: each row's rowId, increasing. */
+  rowIds: Float64Array | undefined;
+  columns: ColumnData[];
+  private capacityRows: number;
+  /** The most rows an image can hold (every variable-length value empty). */
+  private rowCountMax: number;
+
+  constructor(options: RowBlockOptions) {
+    const { layout, blockSizeBytes } = options;
+    this.layout = layout;
+    this.containerId = options.containerId;
+    this.blockSizeBytes = blockSizeBytes;
+    this.rowCountMax = rowBlockRowCountFit(layout, blockSizeBytes, 0);
+    assert(this.rowCountMax >= 1);
+    const capacityRows = options.capacityRows ?? ROW_CAPACITY_INITIAL;
+    this.capacityRows = Math.max(1, Math.min(capacityRows, this.rowCountMax));
+    this.rowIds = layout.keyless ? new Float64Array(this.capacityRows) : undefined;
+    this.columns = layout.columns.map((column) => columnAllocate(column, this.capacityRows));
+  }
+
+  get usedBytes(): number {
+    return rowBlockUsedBytes(this.layout, this.rowCount, this.varPayloadBytes);
+  }
+
+  /** Would `rowCount` more rows carrying payloadBytes of variable-length data still fit? */
+  fits(rowCount: number, payloadBytes: number): boolean {
+    const usedBytes = rowBlockUsedBytes(
+      this.layout, this.rowCount + rowCount, this.varPayloadBytes + payloadBytes);
+    return usedBytes <= this.blockSizeBytes;
+  }
+
+  /** How many of rows[from, to) fit at the end; payloadBytes[i] is row i's (absent: no var columns). */
+  appendCountFit(range: { from: number; to: number }, payloadBytes: Float64Array | undefined): number {
+    const { from, to } = range;
+    if (payloadBytes === undefined) {
+      const fit = rowBlockRowCountFit(this.layout, this.blockSizeBytes, this.varPayloadBytes);
+      return Math.max(0, Math.min(to - from, fit - this.rowCount));
+    }
+    let count = 0;
+    let bytes = 0;
+    while (from + count < to && this.fits(count + 1, bytes + payloadBytes[from + count]!)) {
+      bytes += payloadBytes[from + count]!;
+      count++;
+    }
+    return count;
+  }
+
+  /** Appends rows[from, to); the caller checked they fit and that their keys follow the last key. */
+  appendRows(
+    rows: readonly Row[], range: { from: number; to: number },
+    extra: { payloadBytes: number; rowIdFirst?: number },
+  ): void {
+    const { from, to } = range;
+    const count = to - from;
+    assert(count >= 0);
+    assert(this.fits(count, extra.payloadBytes));
+    this.reserve(this.rowCount + count);
+    const at = this.rowCount;
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnAppendRows(columns[c]!, this.columns[c]!, c, rows, { from, to, at });
+    }
+    if (this.rowIds !== undefined) {
+      assert(extra.rowIdFirst !== undefined);
+      for (let i = 0; i < count; i++) this.rowIds[at + i] = extra.rowIdFirst + i;
+    }
+    this.rowCount += count;
+    this.varPayloadBytes += extra.payloadBytes;
+  }
+
+  /** Inserts a row at index (keys stay sorted: the caller searched for index). */
+  insertRow(index: number, row: Row, payloadBytes: number): void {
+    assert(!this.layout.keyless, 'keyless collections only append');
+    assert(index >= 0 && index <= this.rowCount);
+    assert(this.fits(1, payloadBytes));
+    this.reserve(this.rowCount + 1);
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnOpenGap(columns[c]!, this.columns[c]!, index, this.rowCount);
+    }
+    this.rowCount++;
+    for (let c = 0; c < columns.length; c++) {
+      columnSet(columns[c]!, this.columns[c]!, index, row[c] ?? null);
+    }
+    this.varPayloadBytes += payloadBytes;
+  }
+
+  /** Would replacing row index with a row of payloadBytes still fit? */
+  fitsReplace(index: number, payloadBytes: number): boolean {
+    return this.fits(0, payloadBytes - this.rowPayloadBytes(index));
+  }
+
+  /** Replaces row index with a row of the same key. */
+  replaceRow(index: number, row: Row, payloadBytes: number): void {
+    assert(index >= 0 && index < this.rowCount);
+    assert(this.fitsReplace(index, payloadBytes));
+    this.varPayloadBytes += payloadBytes - this.rowPayloadBytes(index);
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnSet(columns[c]!, this.columns[c]!, index, row[c] ?? null);
+    }
+  }
+
+  removeRow(index: number): void {
+    assert(index >= 0 && index < this.rowCount);
+    this.varPayloadBytes -= this.rowPayloadBytes(index);
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnRemoveRow(columns[c]!, this.columns[c]!, index, this.rowCount);
+    }
+    if (this.rowIds !== undefined) this.rowIds.copyWithin(index, index + 1, this.rowCount);
+    this.rowCount--;
+    assert(this.varPayloadBytes >= 0);
+  }
+
+  /** Moves rows [index, rowCount) into a new block and returns it (the upper key range). */
+  splitAt(index: number): RowBlock {
+    assert(index > 0 && index < this.rowCount);
+    const tailCount = this.rowCount - index;
+    const tail = new RowBlock({
+      layout: this.layout, containerId: this.containerId, blockSizeBytes: this.blockSizeBytes,
+      capacityRows: tailCount * 2,
+    });
+    // Past rowCountMax only when this block is over its size after addColumn; splits follow.
+    if (tailCount > tail.capacityRows) tail.resizeCapacity(tailCount);
+    const tailPayloadBytes = this.rangePayloadBytes(index, this.rowCount);
+    const range = { from: index, rowCount: this.rowCount };
+    tail.columns = this.layout.columns.map((column, c) =>
+      columnTakeTail(column, this.columns[c]!, range, tail.capacityRows));
+    if (this.rowIds !== undefined) tail.rowIds!.set(this.rowIds.subarray(index, this.rowCount));
+    tail.rowCount = tailCount;
+    tail.varPayloadBytes = tailPayloadBytes;
+    this.rowCount = index;
+    this.varPayloadBytes -= tailPayloadBytes;
+    return tail;
+  }
+
+  /** Appends every row of `next` (whose keys all follow ours); the caller then discards `next`. */
+  appendBlock(next: RowBlock): void {
+    assert(next.layout === this.layout);
+    assert(this.fits(next.rowCount, next.varPayloadBytes));
+    this.reserve(this.rowCount + next.rowCount);
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnAppendColumn(columns[c]!, this.columns[c]!, this.rowCount,
+        { data: next.columns[c]!, from: 0, count: next.rowCount });
+    }
+    if (this.rowIds !== undefined) {
+      this.rowIds.set(next.rowIds!.subarray(0, next.rowCount), this.rowCount);
+    }
+    this.rowCount += next.rowCount;
+    this.varPayloadBytes += next.varPayloadBytes;
+  }
+
+  readRow(index: number): Row {
+    assert(index >= 0 && index < this.rowCount);
+    const columns = this.layout.columns;
+    const row: Row = new Array(columns.length);
+    for (let c = 0; c < columns.length; c++) row[c] = columnGet(columns[c]!, this.columns[c]!, index);
+    return row;
+  }
+
+  /** Views of rows [start, end): typed subarrays for fixed columns (zero-copy). */
+  vectors(range: { start: number; end: number }, columnIndexes?: readonly number[]): ColumnVector[] {
+    const { start, end } = range;
+    assert(start >= 0 && start <= end && end <= this.rowCount);
+    const columns = this.layout.columns;
+    if (columnIndexes === undefined) {
+      return columns.map((column, c) => columnVector(column, this.columns[c]!, start, end));
+    }
+    return columnIndexes.map((c) => columnVector(columns[c]!, this.columns[c]!, start, end));
+  }
+
+  /** The key of row index: its rowId in a keyless collection. */
+  keyAt(index: number): RowKey {
+    assert(index >= 0 && index < this.rowCount);
+    if (this.rowIds !== undefined) return this.rowIds[index]!;
+    if (this.layout.keyColumnCount === 1) return this.columns[0]!.values[index] as KeyValue;
+    const key: KeyValue[] = [];
+    for (let c = 0; c < this.layout.keyColumnCount; c++) {
+      key.push(this.columns[c]!.values[index] as KeyValue);
+    }
+    return key;
+  }
+
+  firstKey(): RowKey {
+    return this.keyAt(0);
+  }
+
+  lastKey(): RowKey {
+    return this.keyAt(this.rowCount - 1);
+  }
+
+  /** Index of the row with this key, or -(insertion index) - 1 when absent. */
+  search(key: RowKey): number {
+    const index = this.lowerBound(key);
+    if (index < this.rowCount && this.compareAt(index, key) === 0) return index;
+    return -index - 1;
+  }
+
+  /** First index whose key is >= key. */
+  lowerBound(key: RowKey): number {
+    let low = 0;
+    let high = this.rowCount;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compareAt(mid, key) < 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** First index whose key is > key. */
+  upperBound(key: RowKey): number {
+    let low = 0;
+    let high = this.rowCount;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if (this.compareAt(mid, key) <= 0) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  /** Orders row index's key against a normalised key. */
+  compareAt(index: number, key: RowKey): number {
+    if (this.rowIds !== undefined) return compareKeyValues(this.rowIds[index]!, key as number);
+    const keyCount = this.layout.keyColumnCount;
+    if (keyCount === 1) return compareKeyValues(this.columns[0]!.values[index] as KeyValue, key as KeyValue);
+    const parts = key as KeyValue[];
+    for (let c = 0; c < keyCount; c++) {
+      const order = compareKeyValues(this.columns[c]!.values[index] as KeyValue, parts[c]!);
+      if (order !== 0) return order;
+    }
+    return 0;
+  }
+
+  /**
+   * Adds the columns a new layout has beyond ours, every row getting `values[i]` for new column i.
+   * The block may then be over its size; the caller splits it.
+   */
+  addColumns(layout: BlockLayout, values: readonly Value[]): void {
+    const oldCount = this.layout.columns.length;
+    assert(layout.columns.length === oldCount + values.length);
+    for (let i = 0; i < values.length; i++) {
+      const column = layout.columns[oldCount + i]!;
+      const data = columnAllocate(column, this.capacityRows);
+      if (column.jsArray) for (let r = 0; r < this.rowCount; r++) (data.values as Row).push(null);
+      for (let r = 0; r < this.rowCount; r++) columnSet(column, data, r, values[i]!);
+      this.columns.push(data);
+      if (column.storage === 'var') this.varPayloadBytes += this.rowCount * varPayloadBytesOf(column, values[i]!);
+    }
+    this.relayout(layout);
+  }
+
+  /** Takes a layout of the same columns (a renamed column) or with columns added by addColumns. */
+  relayout(layout: BlockLayout): void {
+    assert(layout.columns.length === this.columns.length);
+    assert(layout.keyless === this.layout.keyless);
+    this.layout = layout;
+    this.rowCountMax = rowBlockRowCountFit(layout, this.blockSizeBytes, 0);
+    assert(this.rowCountMax >= 1);
+  }
+
+  /** Payload bytes of rows [start, end). */
+  rangePayloadBytes(start: number, end: number): number {
+    let bytes = 0;
+    for (const c of this.layout.varColumnIndexes) {
+      const column = this.layout.columns[c]!;
+      const values = this.columns[c]!.values as Row;
+      for (let i = start; i < end; i++) bytes += varPayloadBytesOf(column, values[i] ?? null);
+    }
+    return bytes;
+  }
+
+  rowPayloadBytes(index: number): number {
+    if (this.layout.varColumnIndexes.length === 0) return 0;
+    return this.rangePayloadBytes(index, index + 1);
+  }
+
+  private reserve(rowCount: number): void {
+    if (rowCount <= this.capacityRows) return;
+    assert(rowCount <= this.rowCountMax);
+    let capacityRows = this.capacityRows;
+    while (capacityRows < rowCount) capacityRows *= 2;
+    this.resizeCapacity(Math.min(capacityRows, this.rowCountMax));
+  }
+
+  private resizeCapacity(capacityRows: number): void {
+    assert(capacityRows >= this.rowCount);
+    const columns = this.layout.columns;
+    for (let c = 0; c < columns.length; c++) {
+      columnGrow(columns[c]!, this.columns[c]!, this.rowCount, capacityRows);
+    }
+    if (this.rowIds !== undefined) {
+      const grown = new Float64Array(capacityRows);
+      grown.set(this.rowIds.subarray(0, this.rowCount));
+      this.rowIds = grown;
+    }
+    this.capacityRows = capacityRows;
+  }
+
+  /** O(n): keys strictly increasing, size within the block, payload count exact. */
+  checkInvariants(): void {
+    assert(this.usedBytes <= this.blockSizeBytes, 'row block over its size');
+    assert(this.rangePayloadBytes(0, this.rowCount) === this.varPayloadBytes, 'payload bytes drift');
+    for (const c of this.layout.varColumnIndexes) {
+      assert((this.columns[c]!.values as Row).length === this.rowCount);
+    }
+    for (let i = 1; i < this.rowCount; i++) {
+      assert(this.compareAt(i - 1, this.keyAt(i)) < 0, `row block keys not increasing at ${i}`);
+    }
+  }
+}

@@ -1,0 +1,111 @@
+// A partition group: a contiguous range of partitions served by one thread (spec/internals.md §1.1).
+// It owns their files and state completely, so nothing in it needs a latch. The group has one
+// group-commit coordinator (one fdatasync round covers every commit waiting in the group) and one block
+// pipeline (records applied in the order they were appended).
+
+import type { SchedulerLike, Subscription } from 'rxjs';
+import { assert } from '../base/assert.ts';
+import { partitionId, type PartitionId } from '../base/ids.ts';
+import {
+  PIPELINE_BYTES_IN_FLIGHT_MAX, PIPELINE_RECORDS_IN_FLIGHT_MAX, type BlockSizeLimits,
+} from '../base/limits.ts';
+import type { StorageOptions } from '../base/options.ts';
+import { BlockPipeline } from '../block/block-pipeline.ts';
+import { ByteWriter } from '../encoding/byte-writer.ts';
+import type { Clock } from '../io/clock.ts';
+import type { FileSystem } from '../io/file-system.ts';
+import { partitionGroupRange } from '../schema/partition-hash.ts';
+import { GroupCommit } from '../../wal/group-commit.ts';
+import { startPeriodicSync } from '../../wal/periodic-sync.ts';
+import { Partition } from './partition.ts';
+import type { PartitionContext } from './partition-context.ts';
+
+export interface PartitionGroupConfig {
+  index: number;
+  options: StorageOptions;
+  limits: BlockSizeLimits;
+  fileSystem: FileSystem;
+  clock: Clock;
+  scheduler: SchedulerLike;
+  transactionLogRoot: string;
+  /** Called when a periodic sync fails: the log of this group can no longer be trusted. */
+  onSyncError(error: unknown): void;
+}
+
+export interface RecoveryReport {
+  partitionCount: number;
+  recordCount: number;
+  rowCount: number;
+  tornBytes: number;
+  durationMs: number;
+}
+
+export class PartitionGroup {
+  readonly startPartitionId: number;
+  readonly partitions: Partition[];
+  readonly groupCommit: GroupCommit;
+  readonly pipeline: BlockPipeline;
+  private periodicSync: Subscription | undefined;
+
+  constructor(private readonly config: PartitionGroupConfig) {
+    const { startPartitionId, partitionCount } = partitionGroupRange(config.index, config.options);
+    this.startPartitionId = startPartitionId;
+    this.groupCommit = new GroupCommit({ clock: config.clock });
+    this.pipeline = new BlockPipeline({
+      recordsInFlightMax: PIPELINE_RECORDS_IN_FLIGHT_MAX,
+      bytesInFlightMax: PIPELINE_BYTES_IN_FLIGHT_MAX,
+    });
+    const context: PartitionContext = {
+      options: config.options,
+      limits: config.limits,
+      fileSystem: config.fileSystem,
+      clock: config.clock,
+      scheduler: config.scheduler,
+      transactionLogRoot: config.transactionLogRoot,
+      groupCommit: this.groupCommit,
+      pipeline: this.pipeline,
+      payloadWriter: new ByteWriter(64 * 1024),
+    };
+    this.partitions = Array.from({ length: partitionCount },
+      (_, i) => new Partition(partitionId(startPartitionId + i), context));
+  }
+
+  /** Replays every partition's xlog, then starts the periodic sync of logWriteMode n >= 1. */
+  async recover(): Promise<RecoveryReport> {
+    const startMs = this.config.clock.monotonicMs();
+    const report: RecoveryReport = {
+      partitionCount: this.partitions.length, recordCount: 0, rowCount: 0, tornBytes: 0, durationMs: 0,
+    };
+    for (const partition of this.partitions) {
+      const result = await partition.log.recover(partition.catalog);
+      report.recordCount += result.recordCount;
+      report.rowCount += result.rowCount;
+      report.tornBytes += result.tornBytes;
+    }
+    const { logWriteMode } = this.config.options;
+    if (logWriteMode >= 1) {
+      this.periodicSync = startPeriodicSync(this.groupCommit, logWriteMode * 1000,
+        this.config.scheduler, (error) => this.config.onSyncError(error));
+    }
+    report.durationMs = this.config.clock.monotonicMs() - startMs;
+    return report;
+  }
+
+  partition(id: PartitionId): Partition {
+    const partition = this.partitions[id - this.startPartitionId];
+    assert(partition !== undefined && partition.id === id);
+    return partition;
+  }
+
+  /** Waits for in-flight records, makes every appended record durable and closes the files. */
+  async close(): Promise<void> {
+    this.periodicSync?.unsubscribe();
+    await this.pipeline.drain();
+    try {
+      if (!this.pipeline.halted) await this.groupCommit.syncAll();
+    } finally {
+      await Promise.all(this.partitions.map((partition) => partition.log.close()));
+      this.pipeline.close();
+    }
+  }
+}

@@ -1,0 +1,406 @@
+// One partition: its catalog, its manual transactions, its locks and its xlog. All of it is owned by
+// the partition group's single thread; nothing here is shared.
+//
+// Every change follows one path: validate (nothing has changed yet, so a bad request leaves the data as
+// it was) → take locks → admit into the pipeline → append one xlog record → the pipeline waits for
+// durability, applies the record to the block images and answers. Replay at open applies the very same
+// records through the same apply functions (partition-apply.ts).
+
+import { StorageError } from '../base/errors.ts';
+import type { ContainerId, PartitionId } from '../base/ids.ts';
+import type { ContainerDefinition } from '../schema/container-schema.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import type { Row, RowKey } from '../schema/column-type.ts';
+import { normalizeName } from '../schema/names.ts';
+import {
+  schemasEqual, validateAddColumn, validateContainerDefinition, validateRenameColumn,
+} from '../schema/schema-validate.ts';
+import { XlogRecordType } from '../../wal/xlog-format.ts';
+import { Catalog, type ContainerEntry, type ContainerInfo } from './catalog.ts';
+import { LockTable, type LockOwner } from './lock-table.ts';
+import type { PartitionContext } from './partition-context.ts';
+import { applyCommit } from './partition-apply.ts';
+import { PartitionLog } from './partition-log.ts';
+import { encodeCommit, encodeDrop, encodeSchemaRecord } from './xlog-payload.ts';
+import {
+  checkWriteSetRoom, transactionCount, transactionGet, transactionScan, writeSetChanges,
+  type ScanRange, type Transaction,
+} from './transaction.ts';
+
+/** Who is asking: the session, and whether its container handle is in auto-commit mode. */
+export interface RequestContext {
+  sessionId: number;
+  autoCommit: boolean;
+  /** This session's transaction timeout, already capped by transactionTimeoutLimit. */
+  transactionTimeoutMs: number;
+}
+
+export class Partition {
+  readonly catalog: Catalog;
+  readonly locks: LockTable;
+  readonly log: PartitionLog;
+  private readonly transactions = new Map<string, Transaction>();
+  rowsWrittenCount = 0;
+  rowsReadCount = 0;
+
+  constructor(
+    readonly id: PartitionId,
+    private readonly context: PartitionContext,
+  ) {
+    this.catalog = new Catalog(id, context.limits);
+    this.locks = new LockTable({ scheduler: context.scheduler });
+    this.log = new PartitionLog(id, context);
+  }
+
+  // ---- catalog -------------------------------------------------------------------------------
+
+  async createContainer(definition: ContainerDefinition, timeoutMs: number): Promise<ContainerInfo> {
+    const schema = validateContainerDefinition(definition, this.context.limits);
+    const owner = this.locks.newOwner();
+    try {
+      await this.locks.lockName(owner, normalizeName(schema.name), timeoutMs);
+      const existing = this.catalog.lookup(schema.name);
+      if (existing !== undefined) {
+        if (schemasEqual(existing.schema, schema)) return this.catalog.info(existing);
+        throw new StorageError('CONTAINER_EXISTS',
+          `container "${existing.schema.name}" exists with a different schema`);
+      }
+      const id = this.catalog.reserveId();
+      await this.commitRecord(XlogRecordType.CREATE_CONTAINER,
+        (writer) => encodeSchemaRecord(writer, id, schema),
+        () => this.catalog.add(id, schema));
+      return this.catalog.info(this.catalog.get(id)!);
+    } finally {
+      this.locks.releaseAll(owner);
+    }
+  }
+
+  /** Drops a container; false when there is none by that name (not an error, as GridDB). */
+  async dropContainer(name: string, timeoutMs: number): Promise<boolean> {
+    return this.withContainerLock(name, timeoutMs, async (entry) => {
+      await this.commitRecord(XlogRecordType.DROP_CONTAINER,
+        (writer) => encodeDrop(writer, entry.id),
+        () => this.catalog.remove(entry.id));
+      this.forgetTransactionsOf(entry.id);
+      return true;
+    }, false);
+  }
+
+  async addColumn(name: string, column: ColumnSchema, timeoutMs: number): Promise<ContainerInfo> {
+    return this.alter(name, timeoutMs, (entry) =>
+      validateAddColumn(entry.schema, column, this.context.limits));
+  }
+
+  async renameColumn(
+    name: string,
+    columns: { fromName: string; toName: string },
+    timeoutMs: number,
+  ): Promise<ContainerInfo> {
+    return this.alter(name, timeoutMs, (entry) =>
+      validateRenameColumn(entry.schema, columns.fromName, columns.toName, this.context.limits));
+  }
+
+  info(name: string): ContainerInfo | undefined {
+    const entry = this.catalog.lookup(name);
+    return entry === undefined ? undefined : this.catalog.info(entry);
+  }
+
+  private async alter(
+    name: string,
+    timeoutMs: number,
+    change: (entry: ContainerEntry) => ContainerEntry['schema'],
+  ): Promise<ContainerInfo> {
+    const info = await this.withContainerLock(name, timeoutMs, async (entry) => {
+      const schema = change(entry);
+      await this.commitRecord(XlogRecordType.ALTER_CONTAINER,
+        (writer) => encodeSchemaRecord(writer, entry.id, schema),
+        () => this.catalog.alter(entry.id, schema));
+      return this.catalog.info(entry);
+    }, undefined);
+    if (info === undefined) throw notFound(name);
+    return info;
+  }
+
+  /** Runs DDL on a container under its name lock and its exclusive lock. */
+  private async withContainerLock<T, U>(
+    name: string,
+    timeoutMs: number,
+    body: (entry: ContainerEntry) => Promise<T>,
+    missing: U,
+  ): Promise<T | U> {
+    const owner = this.locks.newOwner();
+    try {
+      await this.locks.lockName(owner, normalizeName(name), timeoutMs);
+      const entry = this.catalog.lookup(name);
+      if (entry === undefined) return missing;
+      await this.locks.lockContainer(owner, entry.id, timeoutMs);
+      try {
+        return await body(entry);
+      } finally {
+        this.locks.unlockContainer(owner, entry.id);
+      }
+    } finally {
+      this.locks.releaseAll(owner);
+    }
+  }
+
+  // ---- rows ----------------------------------------------------------------------------------
+
+  async put(context: RequestContext, name: string, input: readonly unknown[]): Promise<void> {
+    const entry = this.lookupOrThrow(name);
+    const rows = input.map(entry.validateRow);
+    if (rows.length === 0) return;
+    if (context.autoCommit) {
+      await this.autoCommit(entry, context, () => rows.map((row) => entry.keys!.keyOf(row)), {
+        puts: rows,
+      });
+      return;
+    }
+    const txn = this.transaction(context, entry);
+    checkWriteSetRoom(txn, rows.length);
+    if (entry.keys === undefined) {
+      if (!txn.appendIntent) {
+        this.locks.beginIntent(txn.owner, entry.id);
+        txn.appendIntent = true;
+      }
+      for (const row of rows) txn.appends.push(row);
+      return;
+    }
+    const keys = entry.keys;
+    const rowKeys = rows.map((row) => keys.keyOf(row));
+    const keyStrings = rowKeys.map((key) => keys.keyString(key));
+    await this.lockForTransaction(txn, entry, keyStrings, context);
+    for (let i = 0; i < rows.length; i++) txn.writes.set(keyStrings[i]!, { key: rowKeys[i]!, row: rows[i]! });
+  }
+
+  /** Removes a row by key; false when there was none. */
+  async remove(context: RequestContext, name: string, keyInput: unknown): Promise<boolean> {
+    const entry = this.lookupOrThrow(name);
+    const key = entry.validateKey(keyInput);
+    const keys = entry.keys!;
+    if (context.autoCommit) {
+      if (!entry.rows.has(key)) return false;
+      await this.autoCommit(entry, context, () => [key], { removes: [key] });
+      return true;
+    }
+    const txn = this.transaction(context, entry);
+    checkWriteSetRoom(txn, 1);
+    const keyString = keys.keyString(key);
+    await this.lockForTransaction(txn, entry, [keyString], context);
+    const existed = transactionGet(entry, txn, key) !== undefined;
+    txn.writes.set(keyString, { key, row: null });
+    return existed;
+  }
+
+  get(context: RequestContext, name: string, keyInput: unknown): Row | undefined {
+    const entry = this.lookupOrThrow(name);
+    const key = entry.validateKey(keyInput);
+    const row = transactionGet(entry, this.existingTransaction(context, entry), key);
+    if (row !== undefined) this.rowsReadCount++;
+    return row;
+  }
+
+  scan(context: RequestContext, name: string, range: ScanRange): Row[] {
+    const entry = this.lookupOrThrow(name);
+    const checked = {
+      ...range,
+      from: range.from === undefined ? undefined : entry.validateKey(range.from),
+      to: range.to === undefined ? undefined : entry.validateKey(range.to),
+    };
+    const rows = transactionScan(entry, this.existingTransaction(context, entry), checked);
+    this.rowsReadCount += rows.length;
+    return rows;
+  }
+
+  count(context: RequestContext, name: string): number {
+    const entry = this.lookupOrThrow(name);
+    return transactionCount(entry, this.existingTransaction(context, entry));
+  }
+
+  lookupOrThrow(name: string): ContainerEntry {
+    const entry = this.catalog.lookup(name);
+    if (entry === undefined) throw notFound(name);
+    return entry;
+  }
+
+  // ---- transactions --------------------------------------------------------------------------
+
+  async commit(context: RequestContext, name: string): Promise<void> {
+    const entry = this.catalog.lookup(name);
+    const txn = entry === undefined ? undefined : this.existingTransaction(context, entry);
+    if (entry === undefined || txn === undefined) return;
+    txn.state = 'committing';
+    try {
+      const changes = writeSetChanges(txn);
+      if (changes.puts.length + changes.removes.length > 0) {
+        await this.commitRows(entry, changes);
+      }
+    } finally {
+      this.endTransaction(txn);
+    }
+  }
+
+  abort(context: RequestContext, name: string): void {
+    const entry = this.catalog.lookup(name);
+    const txn = entry === undefined ? undefined : this.existingTransaction(context, entry);
+    if (txn !== undefined) this.endTransaction(txn);
+  }
+
+  /** Aborts every transaction of a session (the session closed). */
+  closeSession(sessionId: number): void {
+    for (const txn of [...this.transactions.values()]) {
+      if (txn.sessionId === sessionId && txn.state === 'active') this.endTransaction(txn);
+    }
+  }
+
+  get openTransactionCount(): number {
+    return this.transactions.size;
+  }
+
+  private transaction(context: RequestContext, entry: ContainerEntry): Transaction {
+    const existing = this.existingTransaction(context, entry);
+    if (existing !== undefined) return existing;
+    const txn: Transaction = {
+      owner: this.locks.newOwner(),
+      sessionId: context.sessionId,
+      containerId: entry.id,
+      writes: new Map(),
+      appends: [],
+      state: 'active',
+      appendIntent: false,
+      timer: undefined,
+    };
+    // An abandoned transaction must not hold its locks forever.
+    txn.timer = this.context.scheduler.schedule(() => {
+      if (txn.state === 'active') this.endTransaction(txn);
+    }, context.transactionTimeoutMs);
+    this.transactions.set(transactionKey(context.sessionId, entry.id), txn);
+    return txn;
+  }
+
+  private existingTransaction(context: RequestContext, entry: ContainerEntry): Transaction | undefined {
+    const txn = this.transactions.get(transactionKey(context.sessionId, entry.id));
+    if (txn !== undefined && txn.state === 'committing') {
+      throw new StorageError('TRANSACTION_INVALID', 'the transaction is being committed');
+    }
+    return txn;
+  }
+
+  private endTransaction(txn: Transaction): void {
+    txn.state = 'ended';
+    txn.timer?.unsubscribe();
+    if (txn.appendIntent) this.locks.endIntent(txn.owner, txn.containerId);
+    this.locks.releaseAll(txn.owner);
+    this.transactions.delete(transactionKey(txn.sessionId, txn.containerId));
+  }
+
+  private forgetTransactionsOf(id: ContainerId): void {
+    for (const txn of [...this.transactions.values()]) {
+      if (txn.containerId === id && txn.state === 'active') this.endTransaction(txn);
+    }
+  }
+
+  private async lockForTransaction(
+    txn: Transaction,
+    entry: ContainerEntry,
+    keyStrings: string[],
+    context: RequestContext,
+  ): Promise<void> {
+    const schemaVersion = entry.schema.schemaVersion;
+    const wait = this.locks.lockRows(txn.owner, entry.id, keyStrings,
+      { hold: true, timeoutMs: context.transactionTimeoutMs });
+    if (wait === undefined) return;
+    await wait;
+    this.checkUnchanged(entry, schemaVersion);
+    if (txn.state !== 'active') {
+      throw new StorageError('TRANSACTION_INVALID', 'the transaction timed out and was aborted');
+    }
+  }
+
+  // ---- the write path ------------------------------------------------------------------------
+
+  /** One auto-commit statement: waits until no other transaction holds its rows, then commits. */
+  private async autoCommit(
+    entry: ContainerEntry,
+    context: RequestContext,
+    keysOf: () => RowKey[],
+    changes: { puts?: Row[]; removes?: RowKey[] },
+  ): Promise<void> {
+    const owner = this.locks.newOwner();
+    const schemaVersion = entry.schema.schemaVersion;
+    const deadlineMs = this.context.clock.monotonicMs() + context.transactionTimeoutMs;
+    let keyStrings: string[] | undefined;
+    for (;;) {
+      if (!this.locks.busy(entry.id, owner)) break;
+      keyStrings ??= entry.keys === undefined ? [] : keysOf().map((key) => entry.keys!.keyString(key));
+      const timeoutMs = Math.max(1, deadlineMs - this.context.clock.monotonicMs());
+      const wait = this.locks.lockRows(owner, entry.id, keyStrings, { hold: false, timeoutMs });
+      if (wait === undefined) break;
+      await wait;
+      this.checkUnchanged(entry, schemaVersion);
+    }
+    this.locks.beginIntent(owner, entry.id);
+    try {
+      await this.commitRows(entry, { puts: changes.puts ?? [], removes: changes.removes ?? [] });
+    } finally {
+      this.locks.endIntent(owner, entry.id);
+    }
+  }
+
+  private commitRows(entry: ContainerEntry, changes: { puts: Row[]; removes: RowKey[] }) {
+    const { schema } = entry;
+    return this.commitRecord(XlogRecordType.COMMIT,
+      (writer) => encodeCommit(writer, schema, {
+        containerId: entry.id, schemaVersion: schema.schemaVersion, ...changes,
+      }),
+      () => {
+        applyCommit(entry, changes);
+        this.rowsWrittenCount += changes.puts.length + changes.removes.length;
+      });
+  }
+
+  /**
+   * Appends one record and waits until the pipeline has made it durable and applied it. Encoding and
+   * appending happen in one synchronous step after admission, so the shared encode buffer is safe.
+   */
+  private async commitRecord(
+    type: XlogRecordType,
+    encode: (writer: PartitionContext['payloadWriter']) => Uint8Array,
+    apply: () => void,
+  ): Promise<void> {
+    const pipeline = this.context.pipeline;
+    const logReady = this.log.ready();
+    if (logReady !== undefined) await logReady;
+    const admitted = pipeline.admit();
+    if (admitted !== undefined) await admitted;
+    let sizeBytes: number;
+    let durable: Promise<void> | undefined;
+    try {
+      const payload = encode(this.context.payloadWriter);
+      sizeBytes = payload.length;
+      durable = this.log.append(type, payload);
+    } catch (error) {
+      pipeline.cancelAdmission();
+      throw error;
+    }
+    await pipeline.submit({ sizeBytes, durable, apply });
+  }
+
+  private checkUnchanged(entry: ContainerEntry, schemaVersion: number): void {
+    if (this.catalog.get(entry.id) !== entry) throw notFound(entry.schema.name);
+    if (entry.schema.schemaVersion !== schemaVersion) {
+      throw new StorageError('SCHEMA_CHANGED',
+        `the schema of "${entry.schema.name}" changed while the request waited; retry`);
+    }
+  }
+}
+
+function transactionKey(sessionId: number, id: ContainerId): string {
+  return `${sessionId}/${id}`;
+}
+
+function notFound(name: string): StorageError {
+  return new StorageError('CONTAINER_NOT_FOUND', `container "${name}" does not exist`);
+}
+
+export type { LockOwner };

@@ -1,0 +1,132 @@
+// Sessions and container handles: the client-facing shape of transactions.
+//
+// A transaction belongs to one session and one container (ACID per container, as GridDB). A container
+// handle is in auto-commit mode until setAutoCommit(false); then its writes stay private to the
+// session until commit() or abort(). Turning auto-commit back on commits what is pending, as GridDB.
+
+import { StorageError } from '../base/errors.ts';
+import { SCAN_ROW_COUNT_MAX } from '../base/limits.ts';
+import type { Row, RowKey } from '../schema/column-type.ts';
+import type { RequestContext } from './partition.ts';
+import type { Store } from './store.ts';
+import type { ScanRange } from './transaction.ts';
+
+export interface SessionOptions {
+  /** Lock waits and open transactions end after this; capped by transactionTimeoutLimit. */
+  transactionTimeoutMs?: number;
+}
+
+export class Session {
+  private readonly handles = new Map<string, ContainerHandle>();
+  private closed = false;
+
+  constructor(
+    readonly store: Store,
+    readonly id: number,
+    readonly transactionTimeoutMs: number,
+    private readonly onClose: () => void,
+  ) {}
+
+  /** A handle on a container by name. No I/O: a missing container is reported by the first call. */
+  container(name: string): ContainerHandle {
+    this.checkOpen();
+    let handle = this.handles.get(name);
+    if (handle === undefined) {
+      handle = new ContainerHandle(this, name);
+      this.handles.set(name, handle);
+    }
+    return handle;
+  }
+
+  /** Aborts every open transaction of the session. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.store.closeSessionTransactions(this.id);
+    this.onClose();
+  }
+
+  checkOpen(): void {
+    if (this.closed) throw new StorageError('CLOSED', `session ${this.id} is closed`);
+  }
+}
+
+export class ContainerHandle {
+  private autoCommit = true;
+
+  constructor(
+    private readonly session: Session,
+    readonly name: string,
+  ) {}
+
+  get isAutoCommit(): boolean {
+    return this.autoCommit;
+  }
+
+  async setAutoCommit(enabled: boolean): Promise<void> {
+    if (enabled && !this.autoCommit) await this.commit();
+    this.autoCommit = enabled;
+  }
+
+  async put(row: Row): Promise<void> {
+    await this.partition().put(this.context(), this.name, [row]);
+  }
+
+  async multiPut(rows: readonly Row[]): Promise<void> {
+    if (!Array.isArray(rows)) throw new StorageError('ROW_INVALID', 'multiPut takes an array of rows');
+    await this.partition().put(this.context(), this.name, rows);
+  }
+
+  async get(key: RowKey): Promise<Row | undefined> {
+    return this.partition().get(this.context(), this.name, key);
+  }
+
+  async remove(key: RowKey): Promise<boolean> {
+    return this.partition().remove(this.context(), this.name, key);
+  }
+
+  async scan(range: Partial<ScanRange> = {}): Promise<Row[]> {
+    return this.partition().scan(this.context(), this.name, checkRange(range));
+  }
+
+  async count(): Promise<number> {
+    return this.partition().count(this.context(), this.name);
+  }
+
+  async commit(): Promise<void> {
+    await this.partition().commit(this.context(), this.name);
+  }
+
+  async abort(): Promise<void> {
+    this.partition().abort(this.context(), this.name);
+  }
+
+  private partition() {
+    this.session.checkOpen();
+    return this.session.store.partitionFor(this.name);
+  }
+
+  private context(): RequestContext {
+    return {
+      sessionId: this.session.id,
+      autoCommit: this.autoCommit,
+      transactionTimeoutMs: this.session.transactionTimeoutMs,
+    };
+  }
+}
+
+function checkRange(range: Partial<ScanRange>): ScanRange {
+  const direction = range.direction ?? 'asc';
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw new StorageError('ROW_INVALID', `scan direction must be "asc" or "desc", not ${String(direction)}`);
+  }
+  const limit = range.limit;
+  if (limit !== undefined && (!Number.isSafeInteger(limit) || limit < 0)) {
+    throw new StorageError('ROW_INVALID', `scan limit must be a non-negative integer, not ${String(limit)}`);
+  }
+  // An unbounded scan still returns at most SCAN_ROW_COUNT_MAX rows; page with `from` for more.
+  const checked: ScanRange = { direction, limit: Math.min(limit ?? SCAN_ROW_COUNT_MAX, SCAN_ROW_COUNT_MAX) };
+  if (range.from !== undefined) checked.from = range.from;
+  if (range.to !== undefined) checked.to = range.to;
+  return checked;
+}

@@ -1,0 +1,174 @@
+// The storage engine's in-process API: open a home directory, create and drop containers, open
+// sessions, read and write rows. The node (lib/server) drives the same partition groups by messages;
+// tests and benchmarks use this facade directly.
+//
+//   const store = await Store.open({ home: './var' });
+//   await store.createContainer({ name: 'cpu', type: 'TIME_SERIES', columns: [...] });
+//   const cpu = store.session().container('cpu');
+//   await cpu.multiPut(rows);
+//   const rows = await cpu.scan({ from: t0, to: t1, direction: 'asc' });
+
+import { isAbsolute, join } from 'node:path';
+import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { StorageError } from '../base/errors.ts';
+import type { PartitionId } from '../base/ids.ts';
+import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
+import { STORAGE_OPTION_DEFAULTS, type StorageOptions } from '../base/options.ts';
+import { systemClock, type Clock } from '../io/clock.ts';
+import type { FileSystem } from '../io/file-system.ts';
+import { NodeFileSystem } from '../io/node-file-system.ts';
+import type { ContainerDefinition } from '../schema/container-schema.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash.ts';
+import type { ContainerInfo } from './catalog.ts';
+import type { Partition } from './partition.ts';
+import { PartitionGroup, type RecoveryReport } from './partition-group.ts';
+import { Session, type SessionOptions } from './session.ts';
+import { checkStoreIdentity } from './store-identity.ts';
+
+export interface StoreConfig {
+  /** GS_HOME: relative dbPath and transactionLogPath are resolved against it. */
+  home: string;
+  options?: StorageOptions;
+  fileSystem?: FileSystem;
+  clock?: Clock;
+  scheduler?: SchedulerLike;
+}
+
+export class Store {
+  private readonly groups: PartitionGroup[];
+  private readonly sessions = new Set<Session>();
+  private nextSessionId = 1;
+  private closed = false;
+  private failure: unknown = undefined;
+  recovery: RecoveryReport | undefined;
+
+  private constructor(
+    readonly options: StorageOptions,
+    readonly fileSystem: FileSystem,
+    readonly clock: Clock,
+    groups: (store: Store) => PartitionGroup[],
+  ) {
+    this.groups = groups(this);
+  }
+
+  static async open(config: StoreConfig): Promise<Store> {
+    const options = config.options ?? STORAGE_OPTION_DEFAULTS;
+    const fileSystem = config.fileSystem ?? new NodeFileSystem();
+    const clock = config.clock ?? systemClock;
+    const scheduler = config.scheduler ?? asyncScheduler;
+    const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
+    const transactionLogRoot = resolve(options.transactionLogPath);
+    await checkStoreIdentity(fileSystem, resolve(options.dbPath), options);
+    fileSystem.mkdirp(transactionLogRoot);
+    const limits = blockSizeLimits(options.storeBlockSizeBytes);
+    const store = new Store(options, fileSystem, clock, (self) =>
+      Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
+        index, options, limits, fileSystem, clock, scheduler, transactionLogRoot,
+        onSyncError: (error) => self.fail(error),
+      })));
+    const reports = await Promise.all(store.groups.map((group) => group.recover()));
+    store.recovery = reports.reduce((total, report) => ({
+      partitionCount: total.partitionCount + report.partitionCount,
+      recordCount: total.recordCount + report.recordCount,
+      rowCount: total.rowCount + report.rowCount,
+      tornBytes: total.tornBytes + report.tornBytes,
+      durationMs: Math.max(total.durationMs, report.durationMs),
+    }));
+    return store;
+  }
+
+  // ---- routing ---------------------------------------------------------------------------------
+
+  partitionIdOf(containerName: string): PartitionId {
+    return containerPartitionId(containerName, this.options.partitionNum);
+  }
+
+  /** The partition that owns a container name; the name is checked for type only here. */
+  partitionFor(containerName: unknown): Partition {
+    this.checkOpen();
+    if (typeof containerName !== 'string' || containerName.length === 0) {
+      throw new StorageError('INVALID_NAME', 'a container name must be a non-empty string');
+    }
+    const id = this.partitionIdOf(containerName);
+    return this.groups[partitionGroupOf(id, this.options)]!.partition(id);
+  }
+
+  // ---- catalog ---------------------------------------------------------------------------------
+
+  async createContainer(definition: ContainerDefinition): Promise<ContainerInfo> {
+    const name = (definition as { name?: unknown } | null)?.name;
+    return this.partitionFor(name).createContainer(definition, this.options.transactionTimeoutLimitMs);
+  }
+
+  async dropContainer(name: string): Promise<boolean> {
+    return this.partitionFor(name).dropContainer(name, this.options.transactionTimeoutLimitMs);
+  }
+
+  async addColumn(name: string, column: ColumnSchema): Promise<ContainerInfo> {
+    return this.partitionFor(name).addColumn(name, column, this.options.transactionTimeoutLimitMs);
+  }
+
+  async renameColumn(name: string, columns: { fromName: string; toName: string }) {
+    return this.partitionFor(name).renameColumn(name, columns, this.options.transactionTimeoutLimitMs);
+  }
+
+  getContainerInfo(name: string): ContainerInfo | undefined {
+    return this.partitionFor(name).info(name);
+  }
+
+  /** Every container name, in UTF-16 code-unit order (as GridDB's container list). */
+  listContainers(): string[] {
+    this.checkOpen();
+    const names = this.groups.flatMap((group) => group.partitions.flatMap((p) => p.catalog.names()));
+    return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  // ---- sessions --------------------------------------------------------------------------------
+
+  session(options: SessionOptions = {}): Session {
+    this.checkOpen();
+    if (this.sessions.size >= SESSION_COUNT_MAX) {
+      throw new StorageError('LIMIT_EXCEEDED', `at most ${SESSION_COUNT_MAX} sessions may be open`);
+    }
+    const timeoutMs = Math.min(options.transactionTimeoutMs ?? Infinity,
+      this.options.transactionTimeoutLimitMs);
+    const session = new Session(this, this.nextSessionId++, timeoutMs, () => this.sessions.delete(session));
+    this.sessions.add(session);
+    return session;
+  }
+
+  /** Aborts the open transactions of a session in every partition (the session closed). */
+  closeSessionTransactions(sessionId: number): void {
+    for (const group of this.groups) {
+      for (const partition of group.partitions) partition.closeSession(sessionId);
+    }
+  }
+
+  // ---- life ------------------------------------------------------------------------------------
+
+  get partitionGroups(): readonly PartitionGroup[] {
+    return this.groups;
+  }
+
+  /** Clean shutdown: open transactions are aborted, every acknowledged record is synced. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (const session of [...this.sessions]) session.close();
+    this.closed = true;
+    await Promise.all(this.groups.map((group) => group.close()));
+  }
+
+  checkOpen(): void {
+    if (this.failure !== undefined) {
+      throw new StorageError('IO', `the store stopped after an I/O error; restart to recover: ${
+        this.failure instanceof Error ? this.failure.message : String(this.failure)}`,
+      { cause: this.failure });
+    }
+    if (this.closed) throw new StorageError('CLOSED', 'the store is closed');
+  }
+
+  private fail(error: unknown): void {
+    this.failure ??= error;
+  }
+}

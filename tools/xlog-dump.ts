@@ -1,0 +1,167 @@
+// xlog-dump: prints a partition's xlog records, one line each, and a summary. Read-only: it never
+// truncates a torn tail, so it is safe to run on the log of a node that is down.
+//
+//   node --import tsx tools/xlog-dump.ts --txnlog <dir> --partition <pId>
+//        [--from-lsn N] [--limit N] [--json] [--hex]
+//   node --import tsx tools/xlog-dump.ts --home <GS_HOME> --partition <pId> ...   (<home>/txnlog)
+//
+// Exit codes: 0 read to the end (a torn tail is reported, not an error), 1 I/O error, 2 bad usage
+// (options, missing directory, no such partition), 3 corruption (after printing what was readable).
+
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isStorageError } from '../lib/base/errors.ts';
+import { partitionId as toPartitionId, type PartitionId } from '../lib/base/ids.ts';
+import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import { xlogPartitionDirectory } from '../wal/xlog-files.ts';
+import { xlogRecordTypeName } from '../wal/xlog-format.ts';
+import { scanXlog, type XlogRecordView, type XlogScanResult } from '../wal/xlog-reader.ts';
+
+/** Payload bytes shown by --hex. */
+const HEX_PREVIEW_BYTES_MAX = 32;
+
+const USAGE = 'usage: xlog-dump (--txnlog <dir> | --home <GS_HOME>) --partition <pId> ' +
+  '[--from-lsn N] [--limit N] [--json] [--hex]';
+
+export interface XlogDumpOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+interface DumpRequest {
+  root: string;
+  partitionId: PartitionId;
+  fromLsn: bigint;
+  /** Records to print at most; the scan still reads to the end for the summary. */
+  limit: number;
+  json: boolean;
+  hex: boolean;
+}
+
+const consoleOutput: XlogDumpOutput = {
+  out: (line) => console.log(line),
+  err: (line) => console.error(line),
+};
+
+/** Runs the tool on `argv` (without node and the script); returns the exit code. */
+export function main(argv: string[], output: XlogDumpOutput = consoleOutput): number {
+  const request = parseRequest(argv, output);
+  if (request === undefined) return 2;
+  const fileSystem = new NodeFileSystem();
+  if (!fileSystem.exists(request.root)) {
+    output.err(`xlog-dump: transaction log directory ${request.root} does not exist`);
+    return 2;
+  }
+  if (!fileSystem.exists(xlogPartitionDirectory(request.root, request.partitionId))) {
+    output.err(`xlog-dump: partition ${request.partitionId} has no xlog directory in ` +
+      request.root);
+    return 2;
+  }
+  let printedCount = 0;
+  try {
+    const scan = scanXlog(fileSystem, {
+      root: request.root,
+      partitionId: request.partitionId,
+      onRecord: (record) => {
+        if (record.lsn < request.fromLsn || printedCount >= request.limit) return;
+        output.out(formatRecord(record, request));
+        printedCount += 1;
+      },
+    });
+    output.out(formatSummary(scan, printedCount, request.json));
+    return 0;
+  } catch (error) {
+    if (!isStorageError(error)) throw error;
+    output.err(`xlog-dump: ${error.code}: ${error.message}`);
+    return error.code === 'CORRUPTION' || error.code === 'NOT_SUPPORTED' ? 3 : 1;
+  }
+}
+
+function parseRequest(argv: string[], output: XlogDumpOutput): DumpRequest | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        txnlog: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
+        'from-lsn': { type: 'string' }, limit: { type: 'string' },
+        json: { type: 'boolean' }, hex: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    output.err(`xlog-dump: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return undefined;
+  }
+  const problems: string[] = [];
+  if ((values.txnlog === undefined) === (values.home === undefined)) {
+    problems.push('give exactly one of --txnlog and --home');
+  }
+  const partition = parseInteger(values.partition);
+  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
+    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
+  }
+  const fromLsnText = values['from-lsn'] ?? '0';
+  const fromLsn = /^\d{1,20}$/.test(fromLsnText) ? BigInt(fromLsnText) : undefined;
+  if (fromLsn === undefined) problems.push('--from-lsn must be a non-negative integer');
+  const limit = values.limit === undefined ? Number.MAX_SAFE_INTEGER : parseInteger(values.limit);
+  if (limit === undefined || limit < 1) problems.push('--limit must be a positive integer');
+  const complete = partition !== undefined && fromLsn !== undefined && limit !== undefined;
+  if (problems.length > 0 || !complete) {
+    output.err(`xlog-dump: ${problems.join('; ')}\n${USAGE}`);
+    return undefined;
+  }
+  return {
+    root: values.txnlog ?? join(values.home ?? '', 'txnlog'),
+    partitionId: toPartitionId(partition),
+    fromLsn,
+    limit,
+    json: values.json ?? false,
+    hex: values.hex ?? false,
+  };
+}
+
+/** A non-negative decimal integer that fits a double exactly; undefined for anything else. */
+function parseInteger(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+function formatRecord(record: XlogRecordView, request: DumpRequest): string {
+  const typeName = xlogRecordTypeName(record.type);
+  const hex = request.hex ? hexPreview(record.payload) : undefined;
+  if (request.json) {
+    return JSON.stringify({
+      generation: record.generation, offsetBytes: record.offsetBytes, lsn: String(record.lsn),
+      type: typeName, payloadBytes: record.payload.length,
+      ...(hex === undefined ? {} : { payloadHex: hex }),
+    });
+  }
+  const line = `generation=${record.generation} offset=${record.offsetBytes} lsn=${record.lsn} ` +
+    `type=${typeName} payloadBytes=${record.payload.length}`;
+  return hex === undefined ? line : `${line} hex=${hex}`;
+}
+
+function hexPreview(payload: Uint8Array): string {
+  const shown = Buffer.from(payload.buffer, payload.byteOffset,
+    Math.min(payload.length, HEX_PREVIEW_BYTES_MAX)).toString('hex');
+  return payload.length > HEX_PREVIEW_BYTES_MAX ? `${shown}...` : shown;
+}
+
+function formatSummary(scan: XlogScanResult, printedCount: number, json: boolean): string {
+  const summary = {
+    records: scan.recordCount, printed: printedCount, baseLsn: String(scan.baseLsn),
+    lastLsn: String(scan.lastLsn), lastGeneration: scan.lastGeneration,
+    tailOffsetBytes: scan.tailOffsetBytes, tornBytes: scan.tornBytes,
+  };
+  if (json) return JSON.stringify({ summary });
+  return `summary: ${Object.entries(summary).map(([key, value]) => `${key}=${value}`).join(' ')}`;
+}
+
+const invokedPath = process.argv[1];
+if (invokedPath !== undefined && import.meta.url === pathToFileURL(invokedPath).href) {
+  process.exitCode = main(process.argv.slice(2));
+}
