@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
 import { partitionId as toPartitionId, type PartitionId } from '../lib/base/ids.ts';
 import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { describeXlogPayload } from '../lib/engine/xlog-payload.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { xlogPartitionDirectory } from '../wal/xlog-files.ts';
 import { xlogRecordTypeName } from '../wal/xlog-format.ts';
@@ -133,16 +134,26 @@ function parseInteger(text: string | undefined): number | undefined {
 function formatRecord(record: XlogRecordView, request: DumpRequest): string {
   const typeName = xlogRecordTypeName(record.type);
   const hex = request.hex ? hexPreview(record.payload) : undefined;
+  const detail = describePayload(record);
   if (request.json) {
     return JSON.stringify({
       generation: record.generation, offsetBytes: record.offsetBytes, lsn: String(record.lsn),
-      type: typeName, payloadBytes: record.payload.length,
+      type: typeName, payloadBytes: record.payload.length, detail,
       ...(hex === undefined ? {} : { payloadHex: hex }),
     });
   }
   const line = `generation=${record.generation} offset=${record.offsetBytes} lsn=${record.lsn} ` +
-    `type=${typeName} payloadBytes=${record.payload.length}`;
+    `type=${typeName} payloadBytes=${record.payload.length}${detail === '' ? '' : ` ${detail}`}`;
   return hex === undefined ? line : `${line} hex=${hex}`;
+}
+
+/** What the engine's payload says (container, row counts, schema); never fails the dump. */
+function describePayload(record: XlogRecordView): string {
+  try {
+    return describeXlogPayload(record.type, record.payload);
+  } catch (error) {
+    return `undecodable payload (${error instanceof Error ? error.message : String(error)})`;
+  }
 }
 
 function hexPreview(payload: Uint8Array): string {

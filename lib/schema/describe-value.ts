@@ -25,7 +25,11 @@ export function describeValue(value: unknown): string {
     case 'undefined':
       return 'undefined';
     case 'object':
-      return describeObject(value);
+      try {
+        return describeObject(value);
+      } catch {
+        return 'object'; // a Proxy or a forged typed array: describing it must not throw
+      }
     default:
       return typeof value;
   }

@@ -112,9 +112,9 @@ export function sortedRowsArbitrary(
   const keyCount = schema.rowKeyColumnCount;
   const valueColumns = schema.columns.slice(keyCount);
   const keyIndexes = keyCount === 0
-    ? fc.array(fc.constant([] as number[]), { maxLength: rowCountMax })
+    ? fc.array(fc.constant([] as number[]), { maxLength: rowCountMax, size: 'medium' })
     : fc.uniqueArray(fc.array(fc.nat({ max: 1000 }), { minLength: keyCount, maxLength: keyCount }),
-      { maxLength: rowCountMax, selector: (key) => key.join(',') });
+      { maxLength: rowCountMax, size: 'medium', selector: (key) => key.join(',') });
   return keyIndexes.chain((keys) => {
     const sorted = [...keys].sort(compareIndexTuples);
     return fc.tuple(...sorted.map(() => fc.tuple(...valueColumns.map(valueArbitrary))))

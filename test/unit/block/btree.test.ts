@@ -76,7 +76,7 @@ function check(tree: BTree<number, number>, model: SortedModel, op: Op) {
 describe('btree', () => {
   for (const nodeEntryCountMax of [4, 5, BTREE_NODE_ENTRY_COUNT_MAX]) {
     it(`matches a sorted array model (fan-out ${nodeEntryCountMax})`, () => {
-      fc.assert(fc.property(fc.array(opArbitrary, { maxLength: 400 }), (ops) => {
+      fc.assert(fc.property(fc.array(opArbitrary, { maxLength: 400, size: 'max' }), (ops) => {
         const tree = new BTree<number, number>({ compare: (a, b) => a - b, nodeEntryCountMax });
         const model = new SortedModel();
         for (const op of ops) check(tree, model, op);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { generation, lsn, partitionId } from '../../../lib/base/ids.ts';
+import { storageOptions } from '../../../lib/base/options.ts';
+import { Store } from '../../../lib/engine/store.ts';
 import { NodeFileSystem } from '../../../lib/io/node-file-system.ts';
 import { main } from '../../../tools/xlog-dump.ts';
 import { xlogFilePath } from '../../../wal/xlog-files.ts';
@@ -43,9 +45,12 @@ describe('xlog-dump', () => {
     const { code, out, err } = run(['--txnlog', txnlog, '--partition', '7', '--hex']);
     assert.equal(code, 0, err.join('\n'));
     assert.deepEqual(out, [
-      'generation=1 offset=31 lsn=1 type=CREATE_CONTAINER payloadBytes=2 hex=cafe',
-      `generation=1 offset=50 lsn=2 type=COMMIT payloadBytes=40 hex=${'ab'.repeat(32)}...`,
-      'generation=2 offset=31 lsn=3 type=COMMIT payloadBytes=1 hex=01',
+      'generation=1 offset=31 lsn=1 type=CREATE_CONTAINER payloadBytes=2 undecodable payload ' +
+        '(read of 4 bytes at 0 passes the end (2 bytes)) hex=cafe',
+      'generation=1 offset=50 lsn=2 type=COMMIT payloadBytes=40 undecodable payload ' +
+        `(varuint at 8 is longer than 8 bytes) hex=${'ab'.repeat(32)}...`,
+      'generation=2 offset=31 lsn=3 type=COMMIT payloadBytes=1 undecodable payload ' +
+        '(read of 4 bytes at 0 passes the end (1 bytes)) hex=01',
       'summary: records=3 printed=3 baseLsn=0 lastLsn=3 lastGeneration=2 tailOffsetBytes=49 ' +
         'tornBytes=0',
     ]);
@@ -56,10 +61,33 @@ describe('xlog-dump', () => {
       ['--home', home, '--partition', '7', '--from-lsn', '2', '--limit', '1', '--json']);
     assert.equal(code, 0);
     assert.deepEqual(out.map((line) => JSON.parse(line)), [
-      { generation: 1, offsetBytes: 50, lsn: '2', type: 'COMMIT', payloadBytes: 40 },
+      { generation: 1, offsetBytes: 50, lsn: '2', type: 'COMMIT', payloadBytes: 40,
+        detail: 'undecodable payload (varuint at 8 is longer than 8 bytes)' },
       { summary: { records: 3, printed: 1, baseLsn: '0', lastLsn: '3', lastGeneration: 2,
         tailOffsetBytes: 49, tornBytes: 0 } },
     ]);
+  });
+
+  it('describes the records a real store writes', async () => {
+    const storeHome = mkdtempSync(join(tmpdir(), 'store-xlog-dump-store-'));
+    try {
+      const store = await Store.open({ home: storeHome, options: storageOptions({ logWriteMode: 0 }) });
+      await store.createContainer({
+        name: 'Dumped', type: 'TIME_SERIES',
+        columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'DOUBLE' }],
+      });
+      await store.session().container('dumped').multiPut([[1, 1.5], [2, 2.5]]);
+      await store.dropContainer('DUMPED');
+      const pId = String(store.partitionIdOf('dumped'));
+      await store.close();
+      const { code, out } = run(['--home', storeHome, '--partition', pId]);
+      assert.equal(code, 0);
+      assert.match(out[0]!, /lsn=1 type=CREATE_CONTAINER .* name="Dumped" type=TIME_SERIES key=1 /);
+      assert.match(out[1]!, /lsn=2 type=COMMIT .* schemaVersion=1 puts=2 removes=0$/);
+      assert.match(out[2]!, /lsn=3 type=DROP_CONTAINER .* container=1$/);
+    } finally {
+      rmSync(storeHome, { recursive: true, force: true });
+    }
   });
 
   it('exits 2 on bad usage, a missing directory or an unknown partition', () => {

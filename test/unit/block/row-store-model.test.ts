@@ -1,0 +1,302 @@
+// RowStore against a model (a Map by key string, sorted on demand; keyless: an array by rowId), on
+// random schemas (composite, STRING, LONG, TIMESTAMP µs/ns keys, keyless) with a large nullable
+// payload column, so 32 KB blocks split, merge and move between shared and private space often.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { containerId } from '../../../lib/base/ids.ts';
+import { BlockSpace } from '../../../lib/block/block-space.ts';
+import type { ColumnVector } from '../../../lib/block/row-block-column.ts';
+import { RowStore } from '../../../lib/block/row-store.ts';
+import {
+  ARRAY_ELEMENT_TYPES, COLUMN_TYPES, INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX,
+  type ColumnType, type KeyValue, type Row, type RowKey, type Value,
+} from '../../../lib/schema/column-type.ts';
+import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
+import { rowKeyOps, type RowKeyOps } from '../../../lib/schema/row-key.ts';
+import { keyValueOf, schemaArbitrary } from './block-test-schemas.ts';
+
+const BLOCK_SIZE_BYTES = 32 * 1024;
+const KEY_INDEX_MAX = 40;
+
+type KeyIndexes = number[];
+type Bounds = { from?: KeyIndexes; to?: KeyIndexes };
+type Op =
+  | { kind: 'put'; rows: Array<{ key: KeyIndexes; seed: number; payloadBytes: number }> }
+  | { kind: 'append'; count: number; seed: number; payloadBytes: number }
+  | { kind: 'remove'; keys: KeyIndexes[] }
+  | { kind: 'get'; key: KeyIndexes }
+  | ({ kind: 'scan'; direction: 'asc' | 'desc'; limit?: number; batches: boolean } & Bounds)
+  | ({ kind: 'count' } & Bounds)
+  | { kind: 'addColumn'; type: ColumnType; array: boolean; notNull: boolean; seed: number }
+  | { kind: 'rename'; seed: number }
+  | { kind: 'clear' };
+
+const record = <T>(shape: { [K in keyof T]: fc.Arbitrary<T[K]> }) =>
+  fc.record(shape, { noNullPrototype: true }) as fc.Arbitrary<T>;
+/** Key indexes of a stored row; bounds may also lie below every key (-1). */
+const keyIndexes = fc.tuple(fc.nat(KEY_INDEX_MAX), fc.nat(3), fc.nat(3)).map((key) => [...key]);
+const boundIndexes = fc.tuple(fc.integer({ min: -1, max: KEY_INDEX_MAX + 1 }), fc.nat(3), fc.nat(3))
+  .map((key) => [...key]);
+const payloadBytes = fc.oneof(fc.constant(0), fc.nat(400), fc.integer({ min: 1000, max: 4000 }));
+const bound = fc.option(boundIndexes, { nil: undefined });
+
+const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: record({ kind: fc.constant('put' as const),
+    rows: fc.array(record({ key: keyIndexes, seed: fc.nat(), payloadBytes }), { maxLength: 12 }) }) },
+  { weight: 3, arbitrary: record({ kind: fc.constant('append' as const), count: fc.integer({ min: 1, max: 30 }),
+    seed: fc.nat(), payloadBytes }) },
+  { weight: 3, arbitrary: record({ kind: fc.constant('remove' as const), keys: fc.array(keyIndexes, { maxLength: 10 }) }) },
+  { weight: 2, arbitrary: record({ kind: fc.constant('get' as const), key: keyIndexes }) },
+  { weight: 3, arbitrary: record({ kind: fc.constant('scan' as const), from: bound, to: bound,
+    direction: fc.constantFrom('asc' as const, 'desc' as const), limit: fc.option(fc.nat(25), { nil: undefined }),
+    batches: fc.boolean() }) },
+  { weight: 1, arbitrary: record({ kind: fc.constant('count' as const), from: bound, to: bound }) },
+  { weight: 1, arbitrary: record({ kind: fc.constant('addColumn' as const), type: fc.constantFrom(...COLUMN_TYPES),
+    array: fc.boolean(), notNull: fc.boolean(), seed: fc.nat() }) },
+  { weight: 1, arbitrary: record({ kind: fc.constant('rename' as const), seed: fc.nat() }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'clear' as const }) },
+);
+
+/** mulberry32: values of a row from its seed, so ops need not know the schema in advance. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(state ^ (state >>> 15), state | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function element(column: ColumnSchema, random: () => number): unknown {
+  const pick = <T>(...choices: T[]): T => choices[Math.floor(random() * choices.length)]!;
+  const int = (max: number) => Math.floor(random() * max);
+  switch (column.type) {
+    case 'BOOL': return random() < 0.5;
+    case 'STRING': return pick('', 'a', 'grüße', '東京🚀', 'x'.repeat(int(20)));
+    case 'BYTE': return int(256) - 128;
+    case 'SHORT': return int(65536) - 32768;
+    case 'INTEGER': return pick(-(2 ** 31), 2 ** 31 - 1, int(2 ** 31) - 2 ** 30);
+    case 'LONG': return pick(INT64_MIN, INT64_MAX, 0n, BigInt(int(2 ** 40)) - 2n ** 39n);
+    case 'FLOAT': return pick(Math.fround(random() * 1000 - 500), Number.NaN, -0);
+    case 'DOUBLE': return pick(random() * 1e6, Number.NaN, -0, Number.NEGATIVE_INFINITY);
+    case 'TIMESTAMP':
+      if (column.timePrecision === 'NANOSECOND') return pick(0n, TIMESTAMP_NS_MAX, BigInt(int(2 ** 50)) * 1000n);
+      if (column.timePrecision === 'MICROSECOND') return BigInt(int(2 ** 50));
+      return pick(0, TIMESTAMP_MS_MAX, int(2 ** 40));
+    case 'GEOMETRY': return pick('POINT(1 2)', 'POINT(EMPTY)');
+    case 'BLOB': return Uint8Array.from({ length: int(8) }, () => int(256));
+  }
+}
+
+function valueOf(column: ColumnSchema, random: () => number, payload: number): Value {
+  if (column.name === 'payload') {
+    if (payload === 0 && !column.notNull) return null;
+    return column.type === 'BLOB' ? new Uint8Array(payload).fill(payload & 255) : 'é'.repeat(payload >> 1);
+  }
+  if (!column.notNull && random() < 0.2) return null;
+  if (!column.array) return element(column, random) as Value;
+  return Array.from({ length: Math.floor(random() * 3) }, () => element(column, random)) as Value;
+}
+
+function keyOf(schema: ContainerSchema, indexes: KeyIndexes): KeyValue[] {
+  return schema.columns.slice(0, schema.rowKeyColumnCount).map((column, i) => keyValueOf(column, indexes[i]!));
+}
+
+function rowOf(schema: ContainerSchema, key: KeyValue[], seed: number, payload: number): Row {
+  const random = prng(seed);
+  return [...key, ...schema.columns.slice(key.length).map((column) => valueOf(column, random, payload))];
+}
+
+/** The model: rows by key string; keyless rows carry their rowId. */
+class Model {
+  rows = new Map<string, { key: RowKey; row: Row }>();
+  nextRowId = 0;
+  constructor(public schema: ContainerSchema, public keys: RowKeyOps) {}
+
+  sorted(): Array<{ key: RowKey; row: Row }> {
+    return [...this.rows.values()].sort((a, b) => this.keys.compare(a.key, b.key));
+  }
+
+  inRange({ from, to }: { from?: RowKey; to?: RowKey }) {
+    return this.sorted().filter(({ key }) =>
+      (from === undefined || this.keys.compare(key, from) >= 0) && (to === undefined || this.keys.compare(key, to) <= 0));
+  }
+}
+
+const stats = { blockCountMax: 0, runs: 0 };
+
+function run(schema: ContainerSchema, ops: readonly Op[]): void {
+  const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
+  const store = new RowStore({ containerId: containerId(9), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space });
+  const model = new Model(schema, rowKeyOps(schema));
+  for (const op of ops) {
+    apply(store, model, op);
+    store.checkInvariants();
+    space.checkInvariants();
+    assert.equal(store.count(), model.rows.size);
+    assert.equal(space.bytesInUse, store.usedBytes);
+    assert.equal(store.blockIds().length, space.blockCount, 'one container: distinct blocks');
+    stats.blockCountMax = Math.max(stats.blockCountMax, store.blockCount);
+  }
+  assert.deepStrictEqual(store.scan({ direction: 'asc' }), model.sorted().map(({ row }) => row));
+  store.drop();
+  assert.equal(space.blockCount, 0);
+  stats.runs++;
+}
+
+/** A key for the store: keyless collections use rowIds, picked from those handed out so far. */
+function keyFor(model: Model, indexes: KeyIndexes): RowKey {
+  if (model.schema.rowKeyColumnCount === 0) return Math.max(0, indexes[0]!) % (model.nextRowId + 2);
+  const key = keyOf(model.schema, indexes);
+  return key.length === 1 ? key[0]! : key;
+}
+
+function apply(store: RowStore, model: Model, op: Op): void {
+  const { schema } = model;
+  switch (op.kind) {
+    case 'put': case 'append': {
+      const rows = op.kind === 'put'
+        ? op.rows.map(({ key, seed, payloadBytes }) => rowOf(schema, keyOf(schema, key), seed, payloadBytes))
+        : appendRows(model, op);
+      store.put(rows);
+      for (const row of rows) {
+        const key = schema.rowKeyColumnCount === 0 ? model.nextRowId++ : model.keys.keyOf(row);
+        model.rows.set(model.keys.keyString(key), { key, row });
+      }
+      return;
+    }
+    case 'remove': {
+      const keys = op.keys.map((indexes) => keyFor(model, indexes));
+      const strings = new Set(keys.map((key) => model.keys.keyString(key)));
+      let expected = 0;
+      for (const keyString of strings) if (model.rows.delete(keyString)) expected++;
+      assert.equal(store.remove(keys), expected);
+      return;
+    }
+    case 'get': {
+      const key = keyFor(model, op.key);
+      const expected = model.rows.get(model.keys.keyString(key))?.row;
+      assert.deepStrictEqual(store.get(key), expected);
+      assert.equal(store.has(key), expected !== undefined);
+      return;
+    }
+    case 'scan': return checkScan(store, model, op);
+    case 'count': {
+      const range = boundsOf(model, op);
+      assert.equal(store.rowCountInRange(range), model.inRange(range).length);
+      return;
+    }
+    case 'addColumn': return addColumn(store, model, op);
+    case 'rename': {
+      const columns = schema.columns.map((column, i) =>
+        i === schema.columns.length - 1 - (op.seed % schema.columns.length) ? { ...column, name: `r${op.seed}` } : column);
+      const renamed = { ...schema, columns, schemaVersion: schema.schemaVersion + 1 };
+      store.renameColumn(renamed);
+      model.schema = renamed;
+      assert.equal(store.schema, renamed);
+      return;
+    }
+    case 'clear':
+      store.clear();
+      model.rows.clear();
+  }
+}
+
+/** Rows whose keys are above every key in the model, in order: the in-order ingest path. */
+function appendRows(model: Model, op: { count: number; seed: number; payloadBytes: number }): Row[] {
+  const { schema } = model;
+  let first = 0;
+  if (schema.rowKeyColumnCount > 0) {
+    // The first key index whose every key lies above the largest key in the model.
+    const last = model.sorted().at(-1);
+    while (last !== undefined && model.keys.compare(keyOf(schema, [first, -1000, -1000]), last.key) <= 0) {
+      first++;
+    }
+  }
+  return Array.from({ length: op.count }, (_, i) =>
+    rowOf(schema, keyOf(schema, [first + i, i % 3, 0]), op.seed + i, (op.payloadBytes * (i + 1)) % 4001));
+}
+
+function boundsOf(model: Model, bounds: Bounds): { from?: RowKey; to?: RowKey } {
+  return {
+    ...(bounds.from === undefined ? {} : { from: keyFor(model, bounds.from) }),
+    ...(bounds.to === undefined ? {} : { to: keyFor(model, bounds.to) }),
+  };
+}
+
+function checkScan(store: RowStore, model: Model, op: Extract<Op, { kind: 'scan' }>): void {
+  const range = boundsOf(model, op);
+  const options = { ...range, direction: op.direction, ...(op.limit === undefined ? {} : { limit: op.limit }) };
+  let expected = model.inRange(range);
+  if (op.direction === 'desc') expected.reverse();
+  if (op.limit !== undefined) expected = expected.slice(0, op.limit);
+  if (!op.batches) {
+    assert.deepStrictEqual(store.scan(options), expected.map(({ row }) => row));
+    return;
+  }
+  const rows: Row[] = [];
+  const rowIds: number[] = [];
+  for (const batch of store.scanBatches(options)) {
+    const batchRows = Array.from({ length: batch.rowCount }, (_, i) =>
+      batch.columns.map((vector, c) => vectorValue(vector, i, model.schema.columns[c]!)));
+    const batchRowIds = batch.rowIds === undefined ? [] : [...batch.rowIds];
+    // Rows inside a batch are ascending, also in a descending scan.
+    if (op.direction === 'desc') {
+      batchRows.reverse();
+      batchRowIds.reverse();
+    }
+    rows.push(...batchRows);
+    rowIds.push(...batchRowIds);
+  }
+  assert.deepStrictEqual(rows, expected.map(({ row }) => row));
+  if (model.schema.rowKeyColumnCount === 0) assert.deepStrictEqual(rowIds, expected.map(({ key }) => key));
+}
+
+function vectorValue(vector: ColumnVector, i: number, column: ColumnSchema): Value {
+  if (vector.nulls !== undefined && vector.nulls[i] === 1) return null;
+  const value = vector.values[i]!;
+  if (vector.kind === 'fixed' && column.type === 'BOOL') return value === 1;
+  return value as Value;
+}
+
+function addColumn(store: RowStore, model: Model, op: Extract<Op, { kind: 'addColumn' }>): void {
+  const { schema } = model;
+  const column: ColumnSchema = {
+    name: `n${schema.schemaVersion}`, type: op.type, notNull: op.notNull,
+    array: op.array && ARRAY_ELEMENT_TYPES.includes(op.type),
+    ...(op.type === 'TIMESTAMP' ? { timePrecision: (['MILLISECOND', 'MICROSECOND', 'NANOSECOND'] as const)[op.seed % 3] } : {}),
+  };
+  const next = { ...schema, columns: [...schema.columns, column], schemaVersion: schema.schemaVersion + 1 };
+  store.addColumn(next);
+  const empty = emptyValue(column);
+  for (const entry of model.rows.values()) entry.row = [...entry.row, empty];
+  model.schema = next;
+  model.keys = rowKeyOps(next);
+}
+
+function emptyValue(column: ColumnSchema): Value {
+  if (!column.notNull) return null;
+  if (column.array) return [];
+  switch (column.type) {
+    case 'STRING': return '';
+    case 'GEOMETRY': return 'POINT(EMPTY)';
+    case 'BLOB': return new Uint8Array(0);
+    case 'BOOL': return false;
+    case 'LONG': return 0n;
+    case 'TIMESTAMP': return (column.timePrecision ?? 'MILLISECOND') === 'MILLISECOND' ? 0 : 0n;
+    default: return 0;
+  }
+}
+
+describe('row-store model', () => {
+  it('matches a Map model under random put / remove / get / scan / schema changes', () => {
+    const schema = schemaArbitrary({ payloadColumn: true, columnCountMax: 4 });
+    fc.assert(fc.property(schema, fc.array(opArbitrary, { minLength: 5, maxLength: 60, size: 'max' }), run),
+      { numRuns: 500 });
+    assert.ok(stats.blockCountMax >= 8, `blocks split (max ${stats.blockCountMax} blocks)`);
+    if (process.env["DEBUG_STATS"]) console.log(stats);
+  });
+});

@@ -1,0 +1,69 @@
+// Checks reviewers would otherwise repeat (STYLE.md rule 20): library code takes time, randomness and
+// files from lib/io only, uses no `any`, leaves no FIXME, and imports only downward through the layers.
+
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, it } from 'node:test';
+
+/** Layer of each library folder; a file may import from its own layer or lower ones. */
+const LAYERS: Record<string, number> = {
+  'lib/base': 0, 'lib/io': 1, 'lib/schema': 2, 'lib/encoding': 3,
+  'wal': 4, 'lib/block': 4, 'compaction': 5, 'lib/engine': 6,
+};
+
+function sourceFiles(root: string): string[] {
+  return readdirSync(root).sort().flatMap((name) => {
+    const path = join(root, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+function layerOf(path: string): string | undefined {
+  return Object.keys(LAYERS).find((layer) => path === layer || path.startsWith(`${layer}/`));
+}
+
+const libraryFiles = ['lib', 'wal', 'compaction'].flatMap(sourceFiles);
+
+describe('tidy', () => {
+  it('finds library files to check', () => {
+    assert.ok(libraryFiles.length > 20);
+  });
+
+  it('only lib/io touches node:fs, the clock or randomness', () => {
+    const problems = libraryFiles.filter((file) => !file.startsWith('lib/io/')).flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [/from 'node:fs/, /Date\.now\(/, /Math\.random\(/, /performance\.now\(/]
+        .filter((pattern) => pattern.test(text))
+        .map((pattern) => `${file}: ${pattern.source}`);
+    });
+    assert.deepEqual(problems, []);
+  });
+
+  it('uses no any and leaves no FIXME', () => {
+    const problems = libraryFiles.flatMap((file) => {
+      const text = readFileSync(file, 'utf8');
+      return [/:\s*any\b/, /\bas any\b/, /<any>/, /FIXME/]
+        .filter((pattern) => pattern.test(text))
+        .map((pattern) => `${file}: ${pattern.source}`);
+    });
+    assert.deepEqual(problems, []);
+  });
+
+  it('imports only from its own layer or lower ones', () => {
+    const problems: string[] = [];
+    for (const file of libraryFiles) {
+      const fromLayer = layerOf(file);
+      if (fromLayer === undefined) continue;
+      for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
+        const target = relative('.', join(file, '..', match[1]!));
+        const toLayer = layerOf(target);
+        if (toLayer !== undefined && LAYERS[toLayer]! > LAYERS[fromLayer]!) {
+          problems.push(`${file} (${fromLayer}) imports ${target} (${toLayer})`);
+        }
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+});
