@@ -98,3 +98,10 @@ assert(GROUP_COMMIT_WAITER_COUNT_MAX >= SESSION_COUNT_MAX);
 export const BYTE_WRITER_CAPACITY_BYTES_MAX = 2 * 1024 * MiB;
 assert(BLOB_SIZE_BYTES_MAX < BYTE_WRITER_CAPACITY_BYTES_MAX);
 assert(XLOG_RECORD_BYTES_MAX <= BYTE_WRITER_CAPACITY_BYTES_MAX);
+
+// Block layer (lib/block/).
+/** Entries per node of a row-block B+tree: 64 keys of 16 8-byte columns plus ids fit a 32 KB block. */
+export const BTREE_NODE_ENTRY_COUNT_MAX = 64;
+/** Partly freed shared blocks each affinity group remembers for reuse (block-space.ts). */
+export const SHARED_BLOCK_REUSE_COUNT_MAX = 8;
+assert(BTREE_NODE_ENTRY_COUNT_MAX * (ROW_KEY_COLUMN_COUNT_MAX * 8 + 8) < STORE_BLOCK_SIZES_BYTES[0]);

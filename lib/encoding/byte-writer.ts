@@ -9,6 +9,8 @@
 //   varuint                                  LEB128: 7 bits a byte, low first, high bit = more;
 //                                            at most 8 bytes (56 bits ≥ 53), shortest form only
 //   string                                   varuint UTF-8 size in bytes, then the UTF-8 bytes
+//                                            (a lone surrogate is written as U+FFFD: validate
+//                                            user text first, as row-validate.ts does)
 //   bytes                                    the raw bytes (the caller writes any length first)
 
 import { Buffer } from 'node:buffer';

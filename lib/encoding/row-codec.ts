@@ -6,7 +6,9 @@
 // NULL and has no value bytes; bits past the last column are 0. Values, little-endian:
 //   BOOL u8 (0 or 1)   BYTE i8   SHORT i16   INTEGER i32   LONG i64   FLOAT f32   DOUBLE f64
 //   TIMESTAMP(ms)      u64 of the ms since the epoch, exact (ByteWriter.u64Number, no float)
-//   TIMESTAMP(µs|ns)   i64 of the µs|ns since the epoch
+//   TIMESTAMP(µs)      i64 of the µs since the epoch
+//   TIMESTAMP(ns)      i64 of the whole µs since the epoch, then u16 of the ns within it (0..999):
+//                      9999-12-31 in ns is about 2^67, beyond an i64
 //   STRING, GEOMETRY   varuint UTF-8 size in bytes, then UTF-8
 //   BLOB               varuint size in bytes, then the bytes
 //   arrays             varuint element count, then each element as its scalar type (never NULL)
@@ -122,7 +124,8 @@ class SchemaRowCodec implements RowCodec {
       for (let i = 0; i < columnCount; i++) {
         const value = row[i]!;
         if (value === null) continue;
-        if (kinds[i] === K_DOUBLE && arrays[i] === 0) writer.f64(value as number); // the common case
+        // DOUBLE is the common case: kept out of the big switch.
+        if (kinds[i] === K_DOUBLE && arrays[i] === 0) writer.f64(value as number);
         else if (arrays[i] === 1) arrayWrite(writer, kinds[i]!, value as ScalarValue[]);
         else scalarWrite(writer, kinds[i]!, value as ScalarValue);
       }
@@ -131,6 +134,7 @@ class SchemaRowCodec implements RowCodec {
 
   readRows(reader: ByteReader, count: number): Row[] {
     assert(Number.isSafeInteger(count) && count >= 0);
+    this.countCheck(reader, count, 'rows');
     const { columnCount, kinds, arrays, nullables, bitmap } = this;
     const rows: Row[] = [];
     for (let r = 0; r < count; r++) {
@@ -177,6 +181,7 @@ class SchemaRowCodec implements RowCodec {
     assert(Number.isSafeInteger(count) && count >= 0);
     const { keyColumnCount, kinds } = this;
     assert(keyColumnCount > 0);
+    this.countCheck(reader, count, 'keys');
     const keys: RowKey[] = [];
     for (let k = 0; k < count; k++) {
       if (keyColumnCount === 1) {
@@ -197,7 +202,9 @@ class SchemaRowCodec implements RowCodec {
       case K_DOUBLE: return reader.f64();
       case K_TIMESTAMP_MS: {
         const ms = reader.u64Number();
-        if (ms > TIMESTAMP_MS_MAX) throw this.corruption(columnIndex, `timestamp ${ms} out of range`);
+        if (ms > TIMESTAMP_MS_MAX) {
+          throw this.corruption(columnIndex, `timestamp ${ms} out of range`);
+        }
         return ms;
       }
       case K_BOOL: {
@@ -210,10 +217,8 @@ class SchemaRowCodec implements RowCodec {
       case K_INTEGER: return reader.i32();
       case K_LONG: return reader.i64();
       case K_FLOAT: return reader.f32();
-      case K_TIMESTAMP_US: return this.preciseTimestampRead(reader, columnIndex,
-        TIMESTAMP_US_MAX);
-      case K_TIMESTAMP_NS: return this.preciseTimestampRead(reader, columnIndex,
-        TIMESTAMP_NS_MAX);
+      case K_TIMESTAMP_US: return this.timestampUsRead(reader, columnIndex);
+      case K_TIMESTAMP_NS: return this.timestampNsRead(reader, columnIndex);
       case K_STRING:
       case K_GEOMETRY: return reader.string();
       case K_BLOB: return reader.bytes(reader.varuint());
@@ -221,19 +226,30 @@ class SchemaRowCodec implements RowCodec {
     }
   }
 
-  private preciseTimestampRead(reader: ByteReader, columnIndex: number, max: bigint): bigint {
-    const value = reader.i64();
-    if (value < 0n || value > max) {
-      throw this.corruption(columnIndex, `timestamp ${value} out of range`);
+  private timestampUsRead(reader: ByteReader, columnIndex: number): bigint {
+    const us = reader.i64();
+    if (us < 0n || us > TIMESTAMP_US_MAX) {
+      throw this.corruption(columnIndex, `timestamp ${us} µs out of range`);
     }
-    return value;
+    return us;
+  }
+
+  private timestampNsRead(reader: ByteReader, columnIndex: number): bigint {
+    const us = reader.i64();
+    const nsWithinUs = reader.u16();
+    const ns = us * 1000n + BigInt(nsWithinUs);
+    if (nsWithinUs > 999 || us < 0n || ns > TIMESTAMP_NS_MAX) {
+      throw this.corruption(columnIndex, `timestamp ${us} µs + ${nsWithinUs} ns out of range`);
+    }
+    return ns;
   }
 
   private arrayRead(reader: ByteReader, columnIndex: number): Value {
     const count = reader.varuint();
     // Every element takes at least one byte: a larger count is damage, not a reason to allocate.
     if (count > reader.remainingBytes) {
-      throw this.corruption(columnIndex, `array of ${count} elements in ${reader.remainingBytes} bytes`);
+      throw this.corruption(columnIndex,
+        `array of ${count} elements in ${reader.remainingBytes} bytes`);
     }
     const kind = this.kinds[columnIndex]!;
     const elements: ScalarValue[] = [];
@@ -241,11 +257,21 @@ class SchemaRowCodec implements RowCodec {
     return elements as Value;
   }
 
+  /** Every row and key takes at least one byte: a larger count (read from disk) is damage. */
+  private countCheck(reader: ByteReader, count: number, what: string): void {
+    if (count > reader.remainingBytes) {
+      throw new StorageError('CORRUPTION', `${count} ${what} of ` +
+        `${JSON.stringify(this.containerName)} in ${reader.remainingBytes} bytes`);
+    }
+  }
+
   private bitmapPaddingCheck(): void {
     const usedBits = this.columnCount & 7;
     if (usedBits === 0) return;
     const last = this.bitmap[this.bitmap.length - 1]!;
-    if ((last >> usedBits) !== 0) throw this.corruption(this.columnCount - 1, 'null bitmap padding');
+    if ((last >> usedBits) !== 0) {
+      throw this.corruption(this.columnCount - 1, 'null bitmap padding');
+    }
   }
 
   private rowAssert(row: Row): void {
@@ -277,8 +303,13 @@ function scalarWrite(writer: ByteWriter, kind: number, value: ScalarValue): void
     case K_SHORT: writer.i16(value as number); return;
     case K_INTEGER: writer.i32(value as number); return;
     case K_LONG:
-    case K_TIMESTAMP_US:
-    case K_TIMESTAMP_NS: writer.i64(value as bigint); return;
+    case K_TIMESTAMP_US: writer.i64(value as bigint); return;
+    case K_TIMESTAMP_NS: {
+      const ns = value as bigint;
+      writer.i64(ns / 1000n); // never negative, so division truncates as floor
+      writer.u16(Number(ns % 1000n));
+      return;
+    }
     case K_FLOAT: writer.f32(value as number); return;
     case K_STRING:
     case K_GEOMETRY: writer.string(value as string); return;

@@ -26,10 +26,17 @@ import { describeValue, quote } from './describe-value.ts';
 export const DATA_AFFINITY_UNIQUE = '#unique';
 
 const NAME_CHARACTERS_ALLOWED = 'ASCII letters, digits, _ - . / =';
+const NON_ASCII = /[^\x00-\x7f]/;
+const ASCII_UPPER_CASE = /[A-Z]/g;
 
-/** Lower-case key for case-insensitive identity; the spelling is kept elsewhere. */
+/**
+ * Lower-case key for case-insensitive identity; the spelling is kept elsewhere. Only ASCII letters
+ * are folded: String.toLowerCase would also fold some other letters into ASCII ones (the Kelvin
+ * sign U+212A becomes "k"), and a lookup by such a name must not find container "key".
+ */
 export function normalizeName(name: string): string {
-  return name.toLowerCase();
+  if (!NON_ASCII.test(name)) return name.toLowerCase();
+  return name.replace(ASCII_UPPER_CASE, (letter) => letter.toLowerCase());
 }
 
 /** Returns the name, or throws INVALID_NAME. */

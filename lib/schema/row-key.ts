@@ -1,12 +1,14 @@
-// Row keys of one container: how to take the key of a row, order two keys, turn a key into a Map key,
-// and normalise a key that came from outside (a query, the web API) to the shape the engine stores.
+// Row keys of one container: how to take the key of a row, order two keys, turn a key into a Map
+// key, and normalise a key that came from outside (a query, the web API) to the shape the engine
+// stores.
 //
 // Ordering: numbers numerically, bigints numerically, strings by UTF-16 code units (JS `<`), and
 // composite keys lexicographically by column. Key values of one column always have one JS type (see
 // column-type.ts), so `<` never compares a number with a bigint once a key is normalised.
 //
-// A keyless collection (rowKeyColumnCount 0) is ordered by its internal rowId, a non-negative integer
-// number the row store assigns; for such a schema a "key" is that rowId, and keyOf() is not available.
+// A keyless collection (rowKeyColumnCount 0) is ordered by its internal rowId, a non-negative
+// integer number the row store assigns; for such a schema a "key" is that rowId, and keyOf() is not
+// available.
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -24,7 +26,7 @@ export interface RowKeyOps {
   compareRows(a: Row, b: Row): number;
   /** A canonical string, equal for equal keys and different for different keys of this schema. */
   keyString(key: RowKey): string;
-  /** Checks a key from outside and returns it in stored shape; throws TYPE_MISMATCH / KEY_REQUIRED. */
+  /** Checks a key from outside and returns it in stored shape; TYPE_MISMATCH, KEY_REQUIRED. */
   normalizeKey(key: RowKey): RowKey;
 }
 
@@ -74,7 +76,8 @@ function rowIdKeyOps(): RowKeyOps {
     normalizeKey(key) {
       const value = Array.isArray(key) && key.length === 1 ? key[0] : key;
       if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-        throw new StorageError('TYPE_MISMATCH', `rowId ${String(value)} is not a non-negative integer`);
+        throw new StorageError('TYPE_MISMATCH',
+          `rowId ${String(value)} is not a non-negative integer`);
       }
       return value === 0 ? 0 : value; // -0 → 0
     },
@@ -141,7 +144,9 @@ function compositeKeyString(key: KeyValue[], kinds: KeyKind[]): string {
   for (let i = 0; i < key.length; i++) {
     const value = key[i]!;
     if (i > 0) text += '|';
-    text += kinds[i] === 'string' ? `${(value as string).length}:${value as string}` : String(value);
+    text += kinds[i] === 'string'
+      ? `${(value as string).length}:${value as string}`
+      : String(value);
   }
   return text;
 }
@@ -153,8 +158,9 @@ function keyArityError(expectedCount: number, actualCount: number): StorageError
 }
 
 /**
- * Exact conversions only: an integer number for a bigint column and a safe bigint for a number column
- * (JSON and the web API have no bigint). Out-of-domain integers stay allowed: they are valid scan bounds.
+ * Exact conversions only: an integer number for a bigint column and a safe bigint for a number
+ * column (JSON and the web API have no bigint). Out-of-domain integers stay allowed: they are valid
+ * scan bounds.
  */
 function normalizeKeyValue(column: ColumnSchema, kind: KeyKind, value: unknown): KeyValue {
   if (kind === 'string') {
@@ -165,7 +171,8 @@ function normalizeKeyValue(column: ColumnSchema, kind: KeyKind, value: unknown):
       if (value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)) {
         return Number(value);
       }
-      throw new StorageError('VALUE_OUT_OF_RANGE', `row key column ${column.name}: ${value} too large`);
+      throw new StorageError('VALUE_OUT_OF_RANGE',
+        `row key column ${column.name}: ${value} too large`);
     }
   } else {
     if (typeof value === 'bigint') return value;
@@ -173,6 +180,7 @@ function normalizeKeyValue(column: ColumnSchema, kind: KeyKind, value: unknown):
   }
   throw new StorageError(
     'TYPE_MISMATCH',
-    `row key column ${column.name} (${column.type}): ${typeof value} ${String(value)} is not a key value`,
+    `row key column ${column.name} (${column.type}): ` +
+      `${typeof value} ${String(value)} is not a key value`,
   );
 }

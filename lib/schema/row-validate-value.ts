@@ -6,7 +6,8 @@
 //   BOOL            boolean
 //   BYTE/SHORT/INT  integral number in range; -0 becomes 0
 //   LONG            bigint in int64 range; a safe-integer number is converted to bigint
-//   FLOAT           number rounded with Math.fround; a finite number beyond FLOAT's range is refused
+//   FLOAT           number rounded with Math.fround; a finite number beyond FLOAT's range is
+//                   refused rather than turned into ±Infinity
 //   DOUBLE          number (NaN, ±Infinity and -0 are values like any other)
 //   TIMESTAMP(ms)   integral number in [TIMESTAMP_MS_MIN, TIMESTAMP_MS_MAX]; a Date gives its ms
 //   TIMESTAMP(µs|ns) bigint in range; a safe-integer number or a Date is converted to bigint
@@ -47,7 +48,7 @@ const K_TIMESTAMP_US = ValueKind.TIMESTAMP_US;
 export interface ValueCheck {
   containerName: string;
   columnName: string;
-  /** The scalar type as messages spell it: `INTEGER`, `TIMESTAMP(6)` (the element type of arrays). */
+  /** The scalar type as messages spell it: `INTEGER`, `TIMESTAMP(6)`; an array's element type. */
   typeName: string;
   kind: ValueKind;
   array: boolean;
@@ -63,7 +64,11 @@ assert(isWellFormedMaybe !== undefined, 'String.prototype.isWellFormed needs Nod
 const isWellFormed = isWellFormedMaybe;
 
 /** The canonical form of a non-null scalar `value`, or throws. */
-export function scalarCanonical(check: ValueCheck, value: unknown, elementIndex: number): ScalarValue {
+export function scalarCanonical(
+  check: ValueCheck,
+  value: unknown,
+  elementIndex: number,
+): ScalarValue {
   switch (check.kind) {
     case K_BOOL:
       if (typeof value !== 'boolean') valueMismatch(check, value, elementIndex);
@@ -107,7 +112,8 @@ export function stringProblem(text: string, sizeBytesMax: number): StringProblem
   if (text.length * 3 > sizeBytesMax) {
     const sizeBytes = Buffer.byteLength(text, 'utf8');
     if (sizeBytes > sizeBytesMax) {
-      return { code: 'LIMIT_EXCEEDED', reason: `takes ${sizeBytes} bytes, more than ${sizeBytesMax}` };
+      const reason = `takes ${sizeBytes} bytes, more than ${sizeBytesMax}`;
+      return { code: 'LIMIT_EXCEEDED', reason };
     }
   }
   return undefined;

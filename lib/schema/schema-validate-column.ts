@@ -82,7 +82,9 @@ function columnTypeParse(type: unknown, where: string): ColumnTypeParsed {
   const array = upper.endsWith('_ARRAY');
   const base = array ? upper.slice(0, -'_ARRAY'.length) : upper;
   const digitsPrecision = TIMESTAMP_DIGITS_PRECISION.get(base);
-  if (digitsPrecision !== undefined) return { type: 'TIMESTAMP', array, timePrecision: digitsPrecision };
+  if (digitsPrecision !== undefined) {
+    return { type: 'TIMESTAMP', array, timePrecision: digitsPrecision };
+  }
   if (!COLUMN_TYPE_SET.has(base)) {
     throw schemaInvalid(`${where}: type ${quote(type)} is not one of ${TYPE_NAMES_ALLOWED}`);
   }
@@ -101,12 +103,15 @@ function columnTimePrecision(
   }
   const precision = text as TimePrecision | undefined;
   if (parsed.type !== 'TIMESTAMP') {
-    if (precision !== undefined) throw schemaInvalid(`${where}: timePrecision is for TIMESTAMP only`);
+    if (precision !== undefined) {
+      throw schemaInvalid(`${where}: timePrecision is for TIMESTAMP only`);
+    }
     return undefined;
   }
   if (precision !== undefined && parsed.timePrecision !== undefined &&
     precision !== parsed.timePrecision) {
-    throw schemaInvalid(`${where}: type says ${parsed.timePrecision}, timePrecision says ${precision}`);
+    throw schemaInvalid(`${where}: type says ${parsed.timePrecision}, timePrecision says ` +
+      precision);
   }
   return precision ?? parsed.timePrecision ?? 'MILLISECOND';
 }

@@ -77,7 +77,8 @@ export function indexesDistinctCheck(indexes: readonly IndexSchema[], containerN
 function indexTypeParse(text: string | undefined, where: string): IndexType {
   if (text === 'TREE' || text === 'SPATIAL') return text;
   if (text === 'HASH') {
-    throw new StorageError('NOT_SUPPORTED', 'HASH index is not supported since 5.0; use a TREE index');
+    throw new StorageError('NOT_SUPPORTED',
+      'HASH index is not supported since 5.0; use a TREE index');
   }
   throw schemaInvalid(`${where}: type must be TREE or SPATIAL, got ${quote(String(text))}`);
 }
@@ -121,8 +122,8 @@ function indexTreeCheck(columnIndexes: readonly number[], where: string, target:
         `${column.array ? ' array' : ''} column ${quote(column.name)}`);
     }
     if (target.type === 'TIME_SERIES' && columnIndex === 0) {
-      throw schemaInvalid(`${where}: the time series key ${quote(column.name)} is indexed already ` +
-        'and cannot be part of an index');
+      throw schemaInvalid(`${where}: the time series key ${quote(column.name)} is indexed ` +
+        'already and cannot be part of an index');
     }
   }
 }

@@ -4,7 +4,8 @@
 //
 //   timeSeriesProperties.compressionMethod  HI or SS refused; NO (no compression) is fine
 //   compressionWindowSize(Unit), specificCompressionColumns   only meaningful with HI/SS: refused
-//   timeSeriesProperties.rowExpirationTime(Unit), expirationDivisionCount, rowExpiration   row expiry
+//   rowExpirationTime(Unit), expirationDivisionCount (in timeSeriesProperties), rowExpiration
+//                                                              row expiry
 //   triggers (a non-empty list)
 
 import { StorageError } from '../base/errors.ts';
@@ -15,7 +16,9 @@ import {
   type DefinitionObject,
 } from './schema-validate-json.ts';
 
-const ROW_EXPIRY_MEMBERS = ['rowExpirationTime', 'rowExpirationTimeUnit', 'expirationDivisionCount'];
+const ROW_EXPIRY_MEMBERS = [
+  'rowExpirationTime', 'rowExpirationTimeUnit', 'expirationDivisionCount',
+];
 const COMPRESSION_MEMBERS = [
   'compressionWindowSize', 'compressionWindowSizeUnit', 'specificCompressionColumns',
 ];

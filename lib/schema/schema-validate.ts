@@ -109,7 +109,7 @@ export function validateAddColumn(
   }
   const columns = [...schema.columns, added];
   fixedPartCheck(columns, where);
-  return { ...schema, columns, indexes: [...schema.indexes], schemaVersion: schema.schemaVersion + 1 };
+  return schemaChanged(schema, columns);
 }
 
 /** Renames column `fromName` (case-insensitive) to `toName`; schemaVersion + 1. */
@@ -128,10 +128,19 @@ export function validateRenameColumn(
   const name = validateColumnName(toName, schema.name);
   const existing = columnIndexByName(schema, name);
   if (existing !== undefined && existing !== columnIndex) {
-    throw new StorageError('DUPLICATE_COLUMN_NAME', `${where}: column ${quote(name)} exists already`);
+    throw new StorageError('DUPLICATE_COLUMN_NAME',
+      `${where}: column ${quote(name)} exists already`);
   }
-  const columns = schema.columns.map((column, i) => (i === columnIndex ? { ...column, name } : column));
-  return { ...schema, columns, indexes: [...schema.indexes], schemaVersion: schema.schemaVersion + 1 };
+  const columns = schema.columns.map((column, i) =>
+    (i === columnIndex ? { ...column, name } : column));
+  return schemaChanged(schema, columns);
+}
+
+/** A new schema with `columns` and the next version; nothing is shared with the old one. */
+function schemaChanged(schema: ContainerSchema, columns: ColumnSchema[]): ContainerSchema {
+  return {
+    ...schema, columns, indexes: [...schema.indexes], schemaVersion: schema.schemaVersion + 1,
+  };
 }
 
 /**
@@ -208,7 +217,11 @@ function rowKeyParse(rowKey: unknown, type: ContainerType, where: string): numbe
 /** Checks the key columns and marks them notNull. */
 function rowKeyCheck(
   columns: ColumnSchema[],
-  { rowKeyColumnCount, type, where }: { rowKeyColumnCount: number; type: ContainerType; where: string },
+  { rowKeyColumnCount, type, where }: {
+    rowKeyColumnCount: number;
+    type: ContainerType;
+    where: string;
+  },
 ): void {
   if (rowKeyColumnCount > columns.length) {
     throw schemaInvalid(`${where}: rowKey covers ${rowKeyColumnCount} columns but there are ` +

@@ -9,7 +9,10 @@ import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 const corruption = (error: unknown) => isStorageError(error, 'CORRUPTION');
 
 type Op =
-  | { kind: 'u8' | 'u16' | 'u32' | 'i8' | 'i16' | 'i32' | 'f32' | 'f64' | 'varuint' | 'u64Number'; value: number }
+  | {
+    kind: 'u8' | 'u16' | 'u32' | 'i8' | 'i16' | 'i32' | 'f32' | 'f64' | 'varuint' | 'u64Number';
+    value: number;
+  }
   | { kind: 'u64' | 'i64'; value: bigint }
   | { kind: 'string'; value: string }
   | { kind: 'bytes'; value: Uint8Array };
@@ -26,7 +29,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   fc.maxSafeNat().map((value) => ({ kind: 'varuint' as const, value })),
   fc.maxSafeNat().map((value) => ({ kind: 'u64Number' as const, value })),
   fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((value) => ({ kind: 'u64' as const, value })),
-  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n }).map((value) => ({ kind: 'i64' as const, value })),
+  fc.bigInt({ min: -(2n ** 63n), max: 2n ** 63n - 1n })
+    .map((value) => ({ kind: 'i64' as const, value })),
   fc.string({ unit: 'binary', maxLength: 80 }).map((value) => ({ kind: 'string' as const, value })),
   fc.uint8Array({ maxLength: 40 }).map((value) => ({ kind: 'bytes' as const, value })),
 );

@@ -4,7 +4,9 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { StorageError, isStorageError, type StorageErrorCode } from '../../../lib/base/errors.ts';
 import { BLOB_SIZE_BYTES_MAX, blockSizeLimits } from '../../../lib/base/limits.ts';
-import { TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX } from '../../../lib/schema/column-type.ts';
+import {
+  TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX,
+} from '../../../lib/schema/column-type.ts';
 import { keyValidator, rowValidator, validateRow } from '../../../lib/schema/row-validate.ts';
 import { validateContainerDefinition } from '../../../lib/schema/schema-validate.ts';
 
@@ -118,13 +120,16 @@ describe('rowValidator: normalisation', () => {
 
 describe('rowValidator: refusals', () => {
   it('not an array of exactly columns.length values is ROW_INVALID', () => {
-    for (const row of [null, undefined, {}, 'x', rowWith('b', null).slice(1), [...rowWith('b', null), 1]]) {
+    const short = rowWith('b', null).slice(1);
+    const long = [...rowWith('b', null), 1];
+    for (const row of [null, undefined, {}, 'x', short, long]) {
       assert.throws(() => validate(row), code('ROW_INVALID'));
     }
   });
 
   it('wrong types are TYPE_MISMATCH with container, column and value in the message', () => {
-    refuses('d', 'abc', 'TYPE_MISMATCH', /^column "d" of "all": expected DOUBLE, got string "abc"$/);
+    refuses('d', 'abc', 'TYPE_MISMATCH',
+      /^column "d" of "all": expected DOUBLE, got string "abc"$/);
     refuses('b', 1, 'TYPE_MISMATCH');
     refuses('b', undefined, 'TYPE_MISMATCH', /got undefined/);
     refuses('i32', 1.5, 'TYPE_MISMATCH');

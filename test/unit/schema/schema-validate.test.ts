@@ -52,7 +52,9 @@ describe('validateContainerDefinition: valid definitions', () => {
       name: 'sensor1',
       type: 'TIME_SERIES',
       columns: [
-        { name: 'ts', type: 'TIMESTAMP', array: false, notNull: true, timePrecision: 'MILLISECOND' },
+        {
+          name: 'ts', type: 'TIMESTAMP', array: false, notNull: true, timePrecision: 'MILLISECOND',
+        },
         { name: 'temp', type: 'DOUBLE', array: false, notNull: false },
         { name: 'status', type: 'STRING', array: false, notNull: true },
         { name: 'shape', type: 'GEOMETRY', array: false, notNull: false },
@@ -75,11 +77,13 @@ describe('validateContainerDefinition: valid definitions', () => {
     }, limits);
     assert.equal(schema.rowKeyColumnCount, 2);
     assert.equal(schema.dataAffinity, '#unique');
-    assert.deepEqual(schema.columns.map((c) => c.notNull), [true, true, false, false, false, false]);
+    assert.deepEqual(schema.columns.map((c) => c.notNull),
+      [true, true, false, false, false, false]);
     assert.deepEqual(schema.columns[2], {
       name: 'born', type: 'TIMESTAMP', array: false, notNull: false, timePrecision: 'MICROSECOND',
     });
-    assert.deepEqual(schema.columns[3], { name: 'tags', type: 'STRING', array: true, notNull: false });
+    assert.deepEqual(schema.columns[3],
+      { name: 'tags', type: 'STRING', array: true, notNull: false });
     assert.deepEqual(schema.indexes, [
       { name: 'byBorn', columnIndexes: [2], type: 'TREE' },
       { name: '', columnIndexes: [5], type: 'SPATIAL' },
@@ -114,7 +118,8 @@ describe('validateContainerDefinition: valid definitions', () => {
 describe('validateContainerDefinition: refusals', () => {
   it('wrong shapes are INVALID_SCHEMA, never a TypeError', () => {
     for (const definition of [null, 1, 'x', [], { ...sensor(), columns: 'ts' },
-      { ...sensor(), columns: [null] }, { ...sensor(), columns: [] }, { ...sensor(), type: 'TABLE' },
+      { ...sensor(), columns: [null] }, { ...sensor(), columns: [] },
+      { ...sensor(), type: 'TABLE' },
       { ...sensor(), type: undefined }, { ...sensor(), indexes: {} }, { ...sensor(), extra: 1 }]) {
       assert.throws(() => validateContainerDefinition(definition, limits), code('INVALID_SCHEMA'));
     }
@@ -132,12 +137,14 @@ describe('validateContainerDefinition: refusals', () => {
 
   it('column types: unknown names, GEOMETRY/BLOB arrays, contradictions', () => {
     const withColumn = (column: object) =>
-      () => validateContainerDefinition({ ...people(), columns: [...people().columns, column] }, limits);
+      () => validateContainerDefinition({ ...people(), columns: [...people().columns, column] },
+        limits);
     assert.throws(withColumn({ name: 'x', type: 'DECIMAL' }), code('INVALID_SCHEMA', /DECIMAL/));
     assert.throws(withColumn({ name: 'x', type: 7 }), code('INVALID_SCHEMA'));
     assert.throws(withColumn({ name: 'x', type: 'GEOMETRY_ARRAY' }), code('INVALID_SCHEMA'));
     assert.throws(withColumn({ name: 'x', type: 'BLOB', array: true }), code('INVALID_SCHEMA'));
-    assert.throws(withColumn({ name: 'x', type: 'LONG_ARRAY', array: false }), code('INVALID_SCHEMA'));
+    assert.throws(withColumn({ name: 'x', type: 'LONG_ARRAY', array: false }),
+      code('INVALID_SCHEMA'));
     assert.throws(withColumn({ name: 'x', type: 'LONG', timePrecision: 'MILLISECOND' }),
       code('INVALID_SCHEMA'));
     assert.throws(withColumn({ name: 'x', type: 'TIMESTAMP', timePrecision: 'SECOND' }),
@@ -158,9 +165,10 @@ describe('validateContainerDefinition: refusals', () => {
     assert.equal(validateContainerDefinition({ name: 'wide', type: 'COLLECTION',
       columns: columns.slice(0, limits.columnCountMax) }, limits).columns.length, 1024);
     const large = blockSizeLimits(1024 * 1024);
-    const longs = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, type: 'LONG' }));
-    assert.equal(validateContainerDefinition({ name: 'w', type: 'COLLECTION', columns: longs(7552) },
-      large).columns.length, 7552);
+    const longs = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ name: `c${i}`, type: 'LONG' }));
+    assert.equal(validateContainerDefinition({ name: 'w', type: 'COLLECTION',
+      columns: longs(7552) }, large).columns.length, 7552);
     assert.throws(() => validateContainerDefinition({ name: 'w', type: 'COLLECTION',
       columns: longs(7553) }, large), code('TOO_MANY_COLUMNS', /fixed-length/));
   });
@@ -195,10 +203,10 @@ describe('validateContainerDefinition: refusals', () => {
     assert.throws(series({ rowKey: false }), code('INVALID_SCHEMA', tsKey));
     assert.throws(series({ rowKey: 0 }), code('INVALID_SCHEMA', tsKey));
     assert.throws(series({ rowKey: 2 }), code('INVALID_SCHEMA', tsKey));
-    assert.throws(series({ columns: [{ name: 'id', type: 'LONG' }, { name: 'v', type: 'DOUBLE' }] }),
-      code('INVALID_SCHEMA', tsKey));
-    assert.throws(series({ columns: [{ name: 'ts', type: 'TIMESTAMP', timePrecision: 'MICROSECOND' }] }),
-      code('INVALID_SCHEMA', tsKey));
+    const longKey = [{ name: 'id', type: 'LONG' }, { name: 'v', type: 'DOUBLE' }];
+    assert.throws(series({ columns: longKey }), code('INVALID_SCHEMA', tsKey));
+    const precise = { name: 'ts', type: 'TIMESTAMP', timePrecision: 'MICROSECOND' };
+    assert.throws(series({ columns: [precise] }), code('INVALID_SCHEMA', tsKey));
     assert.throws(series({ columns: [{ name: 'ts', type: 'TIMESTAMP_ARRAY' }] }),
       code('INVALID_SCHEMA', tsKey));
     assert.equal(series({ rowKey: true })().rowKeyColumnCount, 1);
@@ -231,17 +239,19 @@ describe('validateContainerDefinition: refusals', () => {
       code('INVALID_SCHEMA', /GEOMETRY/));
     assert.throws(withIndex(people, { columnNames: ['first'], type: 'SPATIAL' }),
       code('INVALID_SCHEMA', /SPATIAL/));
-    assert.throws(withIndex(people, { columnNames: ['nope'], type: 'TREE' }), code('COLUMN_NOT_FOUND'));
+    assert.throws(withIndex(people, { columnNames: ['nope'], type: 'TREE' }),
+      code('COLUMN_NOT_FOUND'));
     assert.throws(withIndex(people, { columnNames: ['first', 'FIRST'], type: 'TREE' }),
       code('INVALID_SCHEMA', /twice/));
     assert.throws(withIndex(people, { columnNames: [], type: 'TREE' }), code('INVALID_SCHEMA'));
-    assert.throws(withIndex(people, { columnNames: ['first'], type: 'BTREE' }), code('INVALID_SCHEMA'));
+    assert.throws(withIndex(people, { columnNames: ['first'], type: 'BTREE' }),
+      code('INVALID_SCHEMA'));
     assert.throws(withIndex(people, { name: 'bad name', columnNames: ['first'], type: 'TREE' }),
       code('INVALID_NAME'));
     const wide = { name: 'w', type: 'COLLECTION',
       columns: Array.from({ length: 17 }, (_, i) => ({ name: `c${i}`, type: 'INTEGER' })) };
-    assert.throws(withIndex(() => wide, { columnNames: wide.columns.map((c) => c.name), type: 'TREE' }),
-      code('INVALID_SCHEMA', /more than 16/));
+    const allColumns = { columnNames: wide.columns.map((c) => c.name), type: 'TREE' };
+    assert.throws(withIndex(() => wide, allColumns), code('INVALID_SCHEMA', /more than 16/));
     assert.throws(() => validateContainerDefinition({ ...people(), indexes: [
       { name: 'a', columnNames: ['first'], type: 'TREE' },
       { name: 'A', columnNames: ['last'], type: 'TREE' },
@@ -311,6 +321,9 @@ describe('validateContainerDefinition: refusals', () => {
   });
 });
 
+const patched = (columns: object[], position: number, patch: object) =>
+  columns.map((column, i) => (i === position ? { ...column, ...patch } : column));
+
 describe('schemasEqual', () => {
   const schema = () => validateContainerDefinition(people(), limits);
 
@@ -328,10 +341,10 @@ describe('schemasEqual', () => {
       (d) => ({ ...d, rowKey: 1 }),
       (d) => ({ ...d, dataAffinity: 'g1' }),
       (d) => ({ ...d, columns: d.columns.slice(0, 5) }),
-      (d) => ({ ...d, columns: d.columns.map((c, i) => (i === 4 ? { ...c, notNull: true } : c)) }),
-      (d) => ({ ...d, columns: d.columns.map((c, i) => (i === 2 ? { ...c, timePrecision: 'NANOSECOND' } : c)) }),
-      (d) => ({ ...d, columns: d.columns.map((c, i) => (i === 3 ? { ...c, type: 'STRING' } : c)) }),
-      (d) => ({ ...d, columns: d.columns.map((c, i) => (i === 5 ? { ...c, name: 'away' } : c)) }),
+      (d) => ({ ...d, columns: patched(d.columns, 4, { notNull: true }) }),
+      (d) => ({ ...d, columns: patched(d.columns, 2, { timePrecision: 'NANOSECOND' }) }),
+      (d) => ({ ...d, columns: patched(d.columns, 3, { type: 'STRING' }) }),
+      (d) => ({ ...d, columns: patched(d.columns, 5, { name: 'away' }) }),
       (d) => ({ ...d, name: 'Persons' }),
     ];
     for (const variant of variants) {
@@ -363,8 +376,8 @@ describe('schema changes', () => {
   it('validateAddColumn refuses duplicates, keys and columns beyond the limit', () => {
     assert.throws(() => validateAddColumn(base(), { name: 'Temp', type: 'LONG' }, limits),
       code('DUPLICATE_COLUMN_NAME'));
-    assert.throws(() => validateAddColumn(base(), { name: 'k', type: 'LONG', rowKey: true }, limits),
-      code('INVALID_SCHEMA', /row key/));
+    const key = { name: 'k', type: 'LONG', rowKey: true };
+    assert.throws(() => validateAddColumn(base(), key, limits), code('INVALID_SCHEMA', /row key/));
     assert.throws(() => validateAddColumn(base(), { name: 'k', type: 'NOPE' }, limits),
       code('INVALID_SCHEMA'));
     const full = validateContainerDefinition({ name: 'f', type: 'COLLECTION',
@@ -378,7 +391,8 @@ describe('schema changes', () => {
     assert.equal(after.columns[1]!.name, 'temperature');
     assert.equal(after.schemaVersion, 2);
     assert.equal(validateRenameColumn(base(), 'temp', 'TEMP', limits).columns[1]!.name, 'TEMP');
-    assert.throws(() => validateRenameColumn(base(), 'nope', 'x', limits), code('COLUMN_NOT_FOUND'));
+    assert.throws(() => validateRenameColumn(base(), 'nope', 'x', limits),
+      code('COLUMN_NOT_FOUND'));
     assert.throws(() => validateRenameColumn(base(), 'temp', 'STATUS', limits),
       code('DUPLICATE_COLUMN_NAME'));
     assert.throws(() => validateRenameColumn(base(), 'temp', 'a b', limits), code('INVALID_NAME'));
