@@ -53,7 +53,8 @@ function stampBatch(rows: Row[], firstMs: number): void {
 }
 
 function report(name: string, rowCount: number, ms: number): void {
-  console.log(`${name.padEnd(40)} ${(rowCount / (ms / 1000) / 1e6).toFixed(1).padStart(7)} M rows/s`);
+  const rowsPerSecondM = rowCount / (ms / 1000) / 1e6;
+  console.log(`${name.padEnd(40)} ${rowsPerSecondM.toFixed(1).padStart(7)} M rows/s`);
 }
 
 function ingest(): RowStore {
@@ -62,7 +63,9 @@ function ingest(): RowStore {
   let store: RowStore | undefined;
   for (let round = 0; round < 5; round++) {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    store = new RowStore({ containerId: containerId(1), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space });
+    store = new RowStore({
+      containerId: containerId(1), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space,
+    });
     let putMs = 0;
     for (let b = 0; b < ROW_COUNT / BATCH_ROW_COUNT; b++) {
       const rows = data[b % data.length]!;
@@ -103,7 +106,9 @@ function scanRows(store: RowStore): void {
 
 function putRandom(): void {
   const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-  const store = new RowStore({ containerId: containerId(2), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space });
+  const store = new RowStore({
+    containerId: containerId(2), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space,
+  });
   const rows = batches(100).flat();
   rows.forEach((row, i) => { row[0] = i; });
   for (let i = rows.length - 1; i > 0; i--) {
@@ -111,9 +116,12 @@ function putRandom(): void {
     [rows[i], rows[j]] = [rows[j]!, rows[i]!];
   }
   const start = performance.now();
-  for (let i = 0; i < rows.length; i += BATCH_ROW_COUNT) store.put(rows.slice(i, i + BATCH_ROW_COUNT));
+  for (let i = 0; i < rows.length; i += BATCH_ROW_COUNT) {
+    store.put(rows.slice(i, i + BATCH_ROW_COUNT));
+  }
   report(`row-store/put-random/batch=${BATCH_ROW_COUNT}`, rows.length, performance.now() - start);
-  console.log(`  ${store.blockCount} blocks, ${(store.usedBytes / store.blockCount / BLOCK_SIZE_BYTES * 100).toFixed(0)}% full`);
+  const fullPercent = (store.usedBytes / store.blockCount / BLOCK_SIZE_BYTES) * 100;
+  console.log(`  ${store.blockCount} blocks, ${fullPercent.toFixed(0)}% full`);
 }
 
 const store = ingest();

@@ -1,5 +1,6 @@
-// One column's region of a row block image (block-format.ts draws the whole image): the null bitmap,
-// then the fixed values packed little-endian, or each variable-length value as | length u32 | payload |.
+// One column's region of a row block image (block-format.ts draws the whole image): the null
+// bitmap, then the fixed values packed little-endian, or each variable-length value as
+// | length u32 | payload |.
 // Writing is our bug if it goes wrong (assert); reading is the disk's (BlockFormatReader.fail).
 
 import { assert } from '../base/assert.ts';
@@ -18,7 +19,9 @@ interface ColumnRegion {
 }
 
 /** Writes a column's region at offset; returns the offset after it. */
-export function blockFormatWriteColumn(bytes: Uint8Array, offset: number, region: ColumnRegion): number {
+export function blockFormatWriteColumn(
+  bytes: Uint8Array, offset: number, region: ColumnRegion,
+): number {
   const { column, data, rowCount } = region;
   if (column.nullable) {
     const nulls = data.nulls!;
@@ -43,7 +46,9 @@ export function blockFormatWriteColumn(bytes: Uint8Array, offset: number, region
     buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
   };
   const values = data.values as Value[];
-  for (let i = 0; i < rowCount; i++) offset = writeVarValue(image, offset, column, values[i] ?? null);
+  for (let i = 0; i < rowCount; i++) {
+    offset = writeVarValue(image, offset, column, values[i] ?? null);
+  }
   return offset;
 }
 
@@ -53,7 +58,9 @@ interface ImageWriter {
   buffer: Buffer;
 }
 
-function writeVarValue(image: ImageWriter, offset: number, column: ColumnLayout, value: Value): number {
+function writeVarValue(
+  image: ImageWriter, offset: number, column: ColumnLayout, value: Value,
+): number {
   const { view } = image;
   const payloadBytes = varPayloadBytes(column, value);
   if (value === null) {
@@ -169,7 +176,9 @@ export function blockFormatReadColumn(reader: BlockFormatReader, region: ColumnR
     const values = data.values as Float64Array;
     const raw = reader.bytes(rowCount * values.BYTES_PER_ELEMENT);
     new Uint8Array(values.buffer, values.byteOffset, raw.byteLength).set(raw);
-    if (column.storage === 'u8' && raw.some((byte) => byte > 1)) throw reader.fail('bad BOOL value');
+    if (column.storage === 'u8' && raw.some((byte) => byte > 1)) {
+      throw reader.fail('bad BOOL value');
+    }
     return 0;
   }
   const values = data.values as Value[];

@@ -18,19 +18,19 @@
  *   32         body:
  *     [rowIds   rowCount × f64]                                       keyless only
  *     per column, in schema order:
- *       [null bitmap ⌈rowCount / 8⌉ bytes, bit (i % 8) of byte i / 8 = row i is NULL]  nullable only
+ *       [null bitmap ⌈rowCount / 8⌉ bytes; bit i % 8 of byte ⌊i / 8⌋ set: row i is NULL]  nullable
  *       fixed: rowCount × value  BOOL u8 (0/1), BYTE i8, SHORT i16, INTEGER i32, LONG i64,
  *                                FLOAT f32, DOUBLE f64, TIMESTAMP(ms) f64, TIMESTAMP(µs) i64,
  *                                TIMESTAMP(ns) i96 = | low u64 | high i32 | (year 9999 > 2^63 ns)
  *       var:   rowCount × | length u32 | payload |
- *              STRING, GEOMETRY: UTF-8; when the string holds a lone surrogate, UTF-16LE and bit 31 of
- *                length set. BLOB: the bytes. Array: | count u32 | elements | with fixed elements
- *                packed as above and STRING elements each | length u32 | payload |.
+ *              STRING, GEOMETRY: UTF-8; when the string holds a lone surrogate, UTF-16LE and
+ *                bit 31 of length set. BLOB: the bytes. Array: | count u32 | elements | with fixed
+ *                elements packed as above and STRING elements each | length u32 | payload |.
  *   usedBytes … blockSizeBytes: zero, outside the checksum (a compressed or punched slot drops it).
  *
  * A NULL is a set bitmap bit with a zero fixed slot or a zero-length var value. Body sizes are the
- * arithmetic of row-block-layout.ts, which RowBlock.usedBytes tracks. Bump ROW_BLOCK_FORMAT_VERSION to
- * change any of this; decodeRowBlock refuses versions it does not know.
+ * arithmetic of row-block-layout.ts, which RowBlock.usedBytes tracks. Bump ROW_BLOCK_FORMAT_VERSION
+ * to change any of this; decodeRowBlock refuses versions it does not know.
  */
 
 import { assert } from '../base/assert.ts';
@@ -52,15 +52,20 @@ const BLOCK_ID_NONE = 0xffff_ffff;
 const CHECKSUM_FROM_OFFSET = 8;
 
 // Fixed columns are copied as raw typed-array bytes, which are little-endian only on such hosts.
-assert(new Uint8Array(new Uint16Array([1]).buffer)[0] === 1, 'block images need a little-endian host');
+const HOST_LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+assert(HOST_LITTLE_ENDIAN, 'block images need a little-endian host');
 
-/** The image of a row block: exactly blockSizeBytes, zero after usedBytes. */
-export function encodeRowBlock(block: RowBlock): Uint8Array {
+/**
+ * The image of a row block: exactly blockSizeBytes, zero after usedBytes. Written into `into` (a
+ * pooled buffer of blockSizeBytes) when given, else into a new buffer.
+ */
+export function encodeRowBlock(block: RowBlock, into?: Uint8Array): Uint8Array {
   const usedBytes = block.usedBytes;
   assert(usedBytes <= block.blockSizeBytes, 'row block larger than its block');
   assert(block.containerId >= 0 && block.containerId <= 0xffff_ffff);
-  const bytes = new Uint8Array(block.blockSizeBytes);
-  const view = new DataView(bytes.buffer);
+  if (into !== undefined) assert(into.byteLength === block.blockSizeBytes);
+  const bytes = into?.fill(0) ?? new Uint8Array(block.blockSizeBytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { layout } = block;
   view.setUint16(0, ROW_BLOCK_MAGIC, true);
   view.setUint16(2, ROW_BLOCK_FORMAT_VERSION, true);
@@ -91,16 +96,22 @@ function copyBytes(bytes: Uint8Array, offset: number, values: Float64Array): num
 }
 
 /**
- * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's fault:
- * StorageError CORRUPTION naming the block (blockId, when the caller knows it, else the image's own).
+ * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's
+ * fault: StorageError CORRUPTION naming the block (blockId when the caller knows it, else the
+ * image's own).
  */
 export function decodeRowBlock(
   schema: ContainerSchema, bytes: Uint8Array, blockId?: BlockId,
 ): RowBlock {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const name = `block ${blockId ?? '?'}`;
+  // Before the checksum is verified, the image's own block id is only a hint.
+  const name = blockId !== undefined ? `block ${blockId}`
+    : bytes.byteLength >= ROW_BLOCK_HEADER_BYTES ? `block ${view.getUint32(16, true)} (unverified)`
+      : 'block ?';
   const corrupt = (problem: string) => new StorageError('CORRUPTION', `${name}: ${problem}`);
-  if (bytes.byteLength < ROW_BLOCK_HEADER_BYTES) throw corrupt(`${bytes.byteLength} bytes is too short`);
+  if (bytes.byteLength < ROW_BLOCK_HEADER_BYTES) {
+    throw corrupt(`${bytes.byteLength} bytes is too short`);
+  }
   const magic = view.getUint16(0, true);
   if (magic !== ROW_BLOCK_MAGIC) throw corrupt(`bad magic 0x${magic.toString(16)}`);
   const version = view.getUint16(2, true);
@@ -152,7 +163,7 @@ function decodeRowBlockBody(block: RowBlock, reader: BlockFormatReader, rowCount
   const { layout } = block;
   if (block.rowIds !== undefined) {
     const raw = reader.bytes(rowCount * 8);
-    new Uint8Array(block.rowIds.buffer).set(raw);
+    new Uint8Array(block.rowIds.buffer, block.rowIds.byteOffset, raw.byteLength).set(raw);
     for (let i = 0; i < rowCount; i++) {
       const rowId = block.rowIds[i]!;
       if (!Number.isSafeInteger(rowId) || rowId < 0) throw reader.fail(`bad rowId at row ${i}`);

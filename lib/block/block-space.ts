@@ -3,9 +3,9 @@
 //
 // A container whose dataAffinity is `#unique` gets physical blocks of its own (fast scan and drop).
 // Any other container's small row blocks (usedBytes <= blockSizeBytes / 4) are packed into shared
-// physical blocks, grouped by dataAffinity, so thousands of tiny containers do not each take a whole
-// block. A row block that grows past the share moves to a block of its own; one that shrinks stays
-// where it is (no ping-pong between shared and private on every put and remove).
+// physical blocks, grouped by dataAffinity, so thousands of tiny containers do not each take a
+// whole block. A row block that grows past the share moves to a block of its own; one that shrinks
+// stays where it is (no ping-pong between shared and private on every put and remove).
 //
 // This is accounting only: a physical block here is an id and a byte count. A shared block's bytes
 // are its tenants' row block images plus a slot entry each (the slotted page that checkpoint will
@@ -14,13 +14,12 @@
 import { assert } from '../base/assert.ts';
 import { blockId as toBlockId, type BlockId, type ContainerId } from '../base/ids.ts';
 import { invariants } from '../base/invariants.ts';
+import { SHARED_BLOCK_REUSE_COUNT_MAX } from '../base/limits.ts';
 
 export const UNIQUE_AFFINITY = '#unique';
 /** A shared block's own header, and the slot entry each tenant row block takes in it. */
 export const SHARED_BLOCK_HEADER_BYTES = 32;
 export const SHARED_BLOCK_SLOT_BYTES = 16;
-/** Partly free shared blocks remembered per affinity group for reuse; older ones are forgotten. */
-export const SHARED_BLOCK_REUSE_COUNT_MAX = 8;
 /** Block ids are u32 in block images; 0xFFFF_FFFF means "not placed". */
 export const BLOCK_ID_MAX = 0xffff_fffe;
 
@@ -33,7 +32,9 @@ export interface BlockOwner {
 }
 
 /** The owner record of a container from its dataAffinity. */
-export function blockOwnerOf(containerId: ContainerId, dataAffinity: string | undefined): BlockOwner {
+export function blockOwnerOf(
+  containerId: ContainerId, dataAffinity: string | undefined,
+): BlockOwner {
   return { containerId, unique: dataAffinity === UNIQUE_AFFINITY, affinity: dataAffinity };
 }
 
@@ -90,7 +91,9 @@ export class BlockSpace {
   }
 
   /** A placed row block changed size; returns its block, which differs when it had to move. */
-  resize(owner: BlockOwner, blockId: BlockId, sizes: { fromBytes: number; toBytes: number }): BlockId {
+  resize(
+    owner: BlockOwner, blockId: BlockId, sizes: { fromBytes: number; toBytes: number },
+  ): BlockId {
     const { fromBytes, toBytes } = sizes;
     const block = this.blocks.get(blockId);
     assert(block !== undefined, `block ${blockId} is not in use`);

@@ -1,17 +1,18 @@
 // An in-memory B+tree: an ordered map with bounded fan-out. RowStore maps the first key of each row
 // block to the block; find the block for a key with floor(), walk blocks with entries().
 //
-// Shape: every node holds at most nodeEntryCountMax entries (leaves: keys and values; internal nodes:
-// children, with one separator key fewer). Every node but the root holds at least half that. Child i
-// of an internal node holds the keys k with separators[i - 1] <= k < separators[i]. Leaves are linked
-// both ways so iteration never climbs the tree. The bound is a named constant so that a node will fit
-// in a block when the tree is stored in blocks later.
+// Shape: every node holds at most nodeEntryCountMax entries (leaves: keys and values; internal
+// nodes: children, with one separator key fewer). Every node but the root holds at least half that.
+// Child i of an internal node holds the keys k with separators[i - 1] <= k < separators[i]. Leaves
+// are linked both ways so iteration never climbs the tree. The bound is a named constant so that a
+// node will fit in a block when the tree is stored in blocks later.
 
 import { assert } from '../base/assert.ts';
 import { invariants } from '../base/invariants.ts';
+import { BTREE_NODE_ENTRY_COUNT_MAX } from '../base/limits.ts';
 
-/** Entries per node. 64 keys of a composite row key still fit a 64 KB block comfortably. */
-export const BTREE_NODE_ENTRY_COUNT_MAX = 64;
+export { BTREE_NODE_ENTRY_COUNT_MAX };
+/** The smallest fan-out the shape rules work with (tests use it to reach every rebalance case). */
 export const BTREE_NODE_ENTRY_COUNT_MIN_ALLOWED = 4;
 
 export interface BTreeEntry<K, V> {
@@ -35,6 +36,12 @@ interface Internal<K, V> {
 }
 
 type Node<K, V> = Leaf<K, V> | Internal<K, V>;
+
+/** A node that overflowed: its new right sibling, and the key that separates the two. */
+interface Split<K, V> {
+  separator: K;
+  right: Node<K, V>;
+}
 
 export interface BTreeOptions<K> {
   compare: (a: K, b: K) => number;
@@ -73,7 +80,8 @@ export class BTree<K, V> {
   set(key: K, value: V): void {
     const split = this.insertInto(this.root, key, value);
     if (split !== undefined) {
-      this.root = { leaf: false, separators: [split.separator], children: [this.root, split.right] };
+      const children = [this.root, split.right];
+      this.root = { leaf: false, separators: [split.separator], children };
     }
     if (invariants.enabled) this.checkInvariants();
   }
@@ -196,7 +204,7 @@ export class BTree<K, V> {
     return low;
   }
 
-  private insertInto(node: Node<K, V>, key: K, value: V): { separator: K; right: Node<K, V> } | undefined {
+  private insertInto(node: Node<K, V>, key: K, value: V): Split<K, V> | undefined {
     if (node.leaf) {
       const index = this.indexIn(node.keys, key);
       if (index < node.keys.length && this.compare(node.keys[index]!, key) === 0) {
@@ -251,7 +259,9 @@ export class BTree<K, V> {
   checkInvariants(): void {
     let count = 0;
     let previous: Leaf<K, V> | undefined;
-    const visit = (node: Node<K, V>, low: K | undefined, high: K | undefined, depth: number): number => {
+    type Bound = K | undefined;
+    type Visit = (node: Node<K, V>, low: Bound, high: Bound, depth: number) => number;
+    const visit: Visit = (node, low, high, depth) => {
       const size = nodeSize(node);
       assert(size <= this.entryCountMax, 'node over its fan-out');
       if (node !== this.root) assert(size >= this.entryCountMin, 'node under half full');
@@ -294,7 +304,7 @@ function nodeSize<K, V>(node: Node<K, V>): number {
   return node.leaf ? node.keys.length : node.children.length;
 }
 
-function splitLeaf<K, V>(leaf: Leaf<K, V>): { separator: K; right: Node<K, V> } {
+function splitLeaf<K, V>(leaf: Leaf<K, V>): Split<K, V> {
   const half = Math.ceil(leaf.keys.length / 2);
   const right: Leaf<K, V> = {
     leaf: true, keys: leaf.keys.splice(half), values: leaf.values.splice(half),
@@ -305,7 +315,7 @@ function splitLeaf<K, V>(leaf: Leaf<K, V>): { separator: K; right: Node<K, V> } 
   return { separator: right.keys[0]!, right };
 }
 
-function splitInternal<K, V>(node: Internal<K, V>): { separator: K; right: Node<K, V> } {
+function splitInternal<K, V>(node: Internal<K, V>): Split<K, V> {
   const half = Math.ceil(node.children.length / 2);
   const children = node.children.splice(half);
   const separators = node.separators.splice(half);

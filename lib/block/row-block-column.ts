@@ -1,15 +1,19 @@
-// One column of a row block in memory: a typed array (fixed-size types) or a JS array (strings, BLOBs,
-// arrays), plus a null map when the column is nullable. The null map keeps one byte per row (1 = NULL)
-// so that scans can hand out subarray views at any row offset; the block image packs it into bits.
+// One column of a row block in memory: a typed array (fixed-size types) or a JS array (strings,
+// BLOBs, arrays), plus a null map when the column is nullable. The null map keeps one byte per row
+// (1 = NULL) so that scans can hand out subarray views at any row offset; the block image packs it
+// into bits.
 //
 // Invariants, for rows [0, rowCount): a NULL has nulls[i] === 1 and a zero fixed slot (0, 0n) or a
-// null var slot, so images are deterministic; var arrays have length rowCount exactly; typed arrays
-// have length >= rowCount (the rest is spare capacity). Mutable values (BLOBs, arrays) are copied on
-// the way in, so a block never aliases a caller's buffer; values read out are shared and read-only.
+// null var slot, so images are deterministic; JS arrays ('var', 'i96') have length rowCount
+// exactly; typed arrays have length >= rowCount (the rest is spare capacity). Mutable values
+// (BLOBs, arrays) are copied on the way in, so a block never aliases a caller's buffer; values read
+// out are shared and read-only.
 
 import { assert } from '../base/assert.ts';
 import type { Row, Value } from '../schema/column-type.ts';
-import { fixedValues, type ColumnLayout, type FixedValues } from './row-block-layout.ts';
+import {
+  STORAGE_BYTES, type ColumnLayout, type FixedValues, type TypedStorage,
+} from './row-block-layout.ts';
 
 export interface ColumnData {
   values: FixedValues | Value[];
@@ -32,28 +36,72 @@ export type ColumnVector =
     readonly nulls: Uint8Array | undefined;
   };
 
-export function columnAllocate(column: ColumnLayout, capacityRows: number): ColumnData {
-  const nulls = column.nullable ? new Uint8Array(capacityRows) : undefined;
+/**
+ * One ArrayBuffer for all typed arrays of a block (values, null maps, rowIds): one allocation per
+ * block rather than one per column, which is most of the cost of starting a block during ingest.
+ * Views start at multiples of 8 bytes, as Float64Array and BigInt64Array need.
+ */
+export class ColumnSlab {
+  private readonly buffer: ArrayBuffer;
+  private offsetBytes = 0;
+
+  constructor(
+    columns: readonly ColumnLayout[], capacityRows: number, options: { rowIds: boolean },
+  ) {
+    this.buffer = new ArrayBuffer(columnSlabBytes(columns, capacityRows, options));
+  }
+
+  take(storage: TypedStorage, length: number): FixedValues {
+    const sizeBytes = align8(length * STORAGE_BYTES[storage]);
+    assert(this.offsetBytes + sizeBytes <= this.buffer.byteLength, 'slab overrun');
+    const at = this.offsetBytes;
+    this.offsetBytes += sizeBytes;
+    switch (storage) {
+      case 'f64': return new Float64Array(this.buffer, at, length);
+      case 'f32': return new Float32Array(this.buffer, at, length);
+      case 'i32': return new Int32Array(this.buffer, at, length);
+      case 'i16': return new Int16Array(this.buffer, at, length);
+      case 'i8': return new Int8Array(this.buffer, at, length);
+      case 'u8': return new Uint8Array(this.buffer, at, length);
+      case 'i64': return new BigInt64Array(this.buffer, at, length);
+    }
+  }
+}
+
+const align8 = (sizeBytes: number) => Math.ceil(sizeBytes / 8) * 8;
+
+function columnSlabBytes(
+  columns: readonly ColumnLayout[], capacityRows: number, options: { rowIds: boolean },
+): number {
+  let sizeBytes = options.rowIds ? capacityRows * 8 : 0;
+  for (const column of columns) {
+    if (column.nullable) sizeBytes += align8(capacityRows);
+    if (!column.jsArray) sizeBytes += align8(capacityRows * column.slotBytes);
+  }
+  return sizeBytes;
+}
+
+export function columnAllocate(
+  column: ColumnLayout, capacityRows: number, slab: ColumnSlab,
+): ColumnData {
+  const nulls = column.nullable ? (slab.take('u8', capacityRows) as Uint8Array) : undefined;
   if (column.storage === 'var' || column.storage === 'i96') return { values: [], nulls };
-  return { values: fixedValues(column.storage, capacityRows), nulls };
+  return { values: slab.take(column.storage, capacityRows), nulls };
 }
 
-/** Reallocates typed arrays to capacityRows, keeping the first rowCount rows. */
+/** Moves typed arrays to a slab of capacityRows, keeping the first rowCount rows. */
 export function columnGrow(
-  column: ColumnLayout, data: ColumnData, rowCount: number, capacityRows: number,
+  column: ColumnLayout, data: ColumnData, sizes: { rowCount: number; capacityRows: number },
+  slab: ColumnSlab,
 ): void {
+  const { rowCount, capacityRows } = sizes;
   assert(capacityRows >= rowCount);
-  if (data.nulls !== undefined) data.nulls = copyPrefix(data.nulls, rowCount, capacityRows);
+  const grown = columnAllocate(column, capacityRows, slab);
+  if (data.nulls !== undefined) grown.nulls!.set(data.nulls.subarray(0, rowCount));
+  data.nulls = grown.nulls;
   if (column.storage === 'var' || column.storage === 'i96') return;
-  const grown = fixedValues(column.storage, capacityRows);
-  (grown as Float64Array).set((data.values as Float64Array).subarray(0, rowCount));
-  data.values = grown;
-}
-
-function copyPrefix(bytes: Uint8Array, count: number, capacity: number): Uint8Array {
-  const grown = new Uint8Array(capacity);
-  grown.set(bytes.subarray(0, count));
-  return grown;
+  (grown.values as Float64Array).set((data.values as Float64Array).subarray(0, rowCount));
+  data.values = grown.values;
 }
 
 /** Copies a BLOB or an array so the block never shares a caller's mutable object. */
@@ -72,12 +120,16 @@ export function columnGet(column: ColumnLayout, data: ColumnData, index: number)
 }
 
 /** Stores one value at index (which must already exist: rowCount > index). */
-export function columnSet(column: ColumnLayout, data: ColumnData, index: number, value: Value): void {
+export function columnSet(
+  column: ColumnLayout, data: ColumnData, index: number, value: Value,
+): void {
   const isNull = value === null;
   if (isNull) assert(data.nulls !== undefined, 'NULL in a NOT NULL column');
   if (data.nulls !== undefined) data.nulls[index] = isNull ? 1 : 0;
   switch (column.storage) {
-    case 'var': case 'i96': (data.values as Value[])[index] = isNull ? null : ownedValue(value); return;
+    case 'var': case 'i96':
+      (data.values as Value[])[index] = isNull ? null : ownedValue(value);
+      return;
     case 'u8': (data.values as Uint8Array)[index] = value === true ? 1 : 0; return;
     case 'i64': (data.values as BigInt64Array)[index] = isNull ? 0n : (value as bigint); return;
     default: (data.values as Float64Array)[index] = isNull ? 0 : (value as number);
@@ -85,8 +137,8 @@ export function columnSet(column: ColumnLayout, data: ColumnData, index: number,
 }
 
 /**
- * The ingest hot path: stores column `columnIndex` of rows[from, to) at rows [at, ...). Column by column,
- * so each loop stores into one typed array with one element kind.
+ * The ingest hot path: stores column `columnIndex` of rows[from, to) at rows [at, ...). Column by
+ * column, so each loop stores into one typed array with one element kind.
  */
 export function columnAppendRows(
   column: ColumnLayout, data: ColumnData, columnIndex: number,
@@ -145,6 +197,26 @@ function columnAppendNumbers(
   }
 }
 
+/**
+ * Materialises column c of rows [start, end) into rows[base + i] (descending: from the end), column
+ * by column so each loop reads one array of one element kind.
+ */
+export function columnReadInto(
+  column: ColumnLayout, data: ColumnData, c: number,
+  rows: Row[], range: { start: number; end: number; base: number; descending: boolean },
+): void {
+  const { start, end, base, descending } = range;
+  const nulls = data.nulls;
+  const values = data.values;
+  const last = base + end - start - 1;
+  const bool = column.storage === 'u8';
+  for (let i = start, r = descending ? last : base; i < end; i++, r += descending ? -1 : 1) {
+    const row = rows[r]!;
+    if (nulls !== undefined && nulls[i] === 1) row[c] = null;
+    else row[c] = bool ? values[i] === 1 : values[i]!;
+  }
+}
+
 /** Opens a one-row gap at index by shifting rows [index, rowCount) up; the gap is then set. */
 export function columnOpenGap(
   column: ColumnLayout, data: ColumnData, index: number, rowCount: number,
@@ -165,21 +237,19 @@ export function columnRemoveRow(
   else (data.values as Float64Array).copyWithin(index, index + 1, rowCount);
 }
 
-/** Rows [from, rowCount) as a new column of capacityRows; the source keeps rows [0, from). */
-export function columnTakeTail(
+/** Moves rows [from, rowCount) of data to the empty column tail; data keeps rows [0, from). */
+export function columnMoveTail(
   column: ColumnLayout, data: ColumnData, range: { from: number; rowCount: number },
-  capacityRows: number,
-): ColumnData {
+  tail: ColumnData,
+): void {
   const { from, rowCount } = range;
-  assert(rowCount - from <= capacityRows);
-  const tail = columnAllocate(column, capacityRows);
   if (data.nulls !== undefined) tail.nulls!.set(data.nulls.subarray(from, rowCount));
   if (column.jsArray) {
+    assert((tail.values as Value[]).length === 0);
     tail.values = (data.values as Value[]).splice(from, rowCount - from);
   } else {
     (tail.values as Float64Array).set((data.values as Float64Array).subarray(from, rowCount));
   }
-  return tail;
 }
 
 /** Appends count rows of source (from sourceFrom) after the target's first targetCount rows. */

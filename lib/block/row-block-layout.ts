@@ -15,7 +15,7 @@ import type { ColumnType, TimePrecision, Value } from '../schema/column-type.ts'
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
 
-/** Magic, version, checksum, kind, flags, column count, owner, block id, row count, used bytes, ... */
+/** Magic, version, checksum, kind, flags, column count, owner, block id, rows, used bytes, ... */
 export const ROW_BLOCK_HEADER_BYTES = 32;
 /** Each variable-length value is prefixed by its byte length (u32; the top bit is a flag). */
 export const VAR_LENGTH_PREFIX_BYTES = 4;
@@ -24,8 +24,8 @@ export const ROW_ID_BYTES = 8;
 
 /**
  * Where a column's values live in memory. Typed arrays for fixed sizes, except TIMESTAMP(ns): its
- * range (to year 9999, about 2^68 ns) does not fit an int64, so 'i96' keeps bigints in a JS array and
- * 12 bytes a value in the image. 'var' is a JS array of variable-length values.
+ * range (to year 9999, about 2^68 ns) does not fit an int64, so 'i96' keeps bigints in a JS array
+ * and 12 bytes a value in the image. 'var' is a JS array of variable-length values.
  */
 export type ColumnStorage = 'f64' | 'f32' | 'i32' | 'i16' | 'i8' | 'u8' | 'i64' | 'i96' | 'var';
 export type TypedStorage = Exclude<ColumnStorage, 'var' | 'i96'>;
@@ -68,7 +68,9 @@ export function blockLayout(schema: ContainerSchema): BlockLayout {
   if (cached !== undefined) return cached;
   assert(schema.columns.length > 0);
   const columns = schema.columns.map((column, index): ColumnLayout => {
-    const precision = column.type === 'TIMESTAMP' ? column.timePrecision ?? 'MILLISECOND' : undefined;
+    const precision = column.type === 'TIMESTAMP'
+      ? column.timePrecision ?? 'MILLISECOND'
+      : undefined;
     const storage = column.array ? 'var' : scalarStorage(column.type, precision);
     const key = index < schema.rowKeyColumnCount;
     if (key) assert(column.notNull);
@@ -91,7 +93,7 @@ export function blockLayout(schema: ContainerSchema): BlockLayout {
   return layout;
 }
 
-const STORAGE_BYTES: Record<Exclude<ColumnStorage, 'var'>, number> = {
+export const STORAGE_BYTES: Record<Exclude<ColumnStorage, 'var'>, number> = {
   f64: 8, f32: 4, i32: 4, i16: 2, i8: 1, u8: 1, i64: 8, i96: 12,
 };
 
@@ -111,19 +113,7 @@ function scalarStorage(type: ColumnType, precision: TimePrecision | undefined): 
   }
 }
 
-export function fixedValues(storage: TypedStorage, length: number): FixedValues {
-  switch (storage) {
-    case 'f64': return new Float64Array(length);
-    case 'f32': return new Float32Array(length);
-    case 'i32': return new Int32Array(length);
-    case 'i16': return new Int16Array(length);
-    case 'i8': return new Int8Array(length);
-    case 'u8': return new Uint8Array(length);
-    case 'i64': return new BigInt64Array(length);
-  }
-}
-
-/** Encoded size of a block holding rowCount rows whose variable-length payloads sum to the given bytes. */
+/** Encoded size of a block of rowCount rows whose variable-length payloads sum to given bytes. */
 export function rowBlockUsedBytes(
   layout: BlockLayout, rowCount: number, varPayloadBytes: number,
 ): number {
@@ -159,7 +149,7 @@ export function stringPayloadBytes(text: string): number {
   return stringIsUtf16Stored(text) ? text.length * 2 : Buffer.byteLength(text, 'utf8');
 }
 
-/** Bytes after the length prefix of one variable-length value (block-format.ts writes exactly these). */
+/** Bytes after the length prefix of one variable-length value (block-format.ts writes these). */
 export function varPayloadBytes(column: ColumnLayout, value: Value): number {
   if (value === null) return 0;
   if (!column.array) {
@@ -181,7 +171,9 @@ export function varPayloadBytes(column: ColumnLayout, value: Value): number {
 export function arrayElementBytes(column: ColumnLayout): number {
   assert(column.array);
   assert(column.type !== 'STRING');
-  return STORAGE_BYTES[scalarStorage(column.type, column.timePrecision) as Exclude<ColumnStorage, 'var'>];
+  const storage = scalarStorage(column.type, column.timePrecision);
+  assert(storage !== 'var');
+  return STORAGE_BYTES[storage];
 }
 
 /** Sum of varPayloadBytes over a row's variable-length columns. */

@@ -1,10 +1,11 @@
-// A row block: the committed rows of ONE container for one key range, sorted by row key (by rowId in
-// a keyless collection), in a columnar (PAX) layout: one typed array per fixed-size column, one JS
-// array per variable-length column, and a null map per nullable column (row-block-column.ts).
+// A row block: the committed rows of ONE container for one key range, sorted by row key (by rowId
+// in a keyless collection), in a columnar (PAX) layout: one typed array per fixed-size column, one
+// JS array per variable-length column, and a null map per nullable column (row-block-column.ts).
 //
-// A block is full when its encoded image (block-format.ts) would exceed blockSizeBytes; usedBytes is
-// exact and O(1) (row-block-layout.ts). Typed arrays start small and double up to the most rows an
-// image can hold, so thousands of tiny containers do not each pin a full block of memory.
+// A block is full when its encoded image (block-format.ts) would exceed blockSizeBytes; usedBytes
+// is exact and O(1) (row-block-layout.ts). Typed arrays start small and double up to the most rows
+// an image can hold, so thousands of tiny containers do not each pin a full block of memory; all of
+// a block's typed arrays share one ArrayBuffer (ColumnSlab), one allocation per block and growth.
 //
 // Keys are strictly increasing within a block. The block knows nothing of its neighbours: RowStore
 // keeps blocks disjoint and ordered, and decides where rows go.
@@ -14,8 +15,9 @@ import type { BlockId, ContainerId } from '../base/ids.ts';
 import type { KeyValue, Row, RowKey, Value } from '../schema/column-type.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
 import {
-  columnAllocate, columnAppendColumn, columnAppendRows, columnGet, columnGrow, columnOpenGap,
-  columnRemoveRow, columnSet, columnTakeTail, columnVector, type ColumnData, type ColumnVector,
+  columnAllocate, columnAppendColumn, columnAppendRows, columnGet, columnGrow, columnMoveTail,
+  columnOpenGap, columnReadInto, columnRemoveRow, columnSet, columnVector, ColumnSlab,
+  type ColumnData, type ColumnVector,
 } from './row-block-column.ts';
 import {
   rowBlockRowCountFit, rowBlockUsedBytes, varPayloadBytes as varPayloadBytesOf, type BlockLayout,
@@ -58,8 +60,11 @@ export class RowBlock {
     assert(this.rowCountMax >= 1);
     const capacityRows = options.capacityRows ?? ROW_CAPACITY_INITIAL;
     this.capacityRows = Math.max(1, Math.min(capacityRows, this.rowCountMax));
-    this.rowIds = layout.keyless ? new Float64Array(this.capacityRows) : undefined;
-    this.columns = layout.columns.map((column) => columnAllocate(column, this.capacityRows));
+    const slab = new ColumnSlab(layout.columns, this.capacityRows, { rowIds: layout.keyless });
+    this.rowIds = layout.keyless
+      ? (slab.take('f64', this.capacityRows) as Float64Array)
+      : undefined;
+    this.columns = layout.columns.map((column) => columnAllocate(column, this.capacityRows, slab));
   }
 
   get usedBytes(): number {
@@ -73,8 +78,10 @@ export class RowBlock {
     return usedBytes <= this.blockSizeBytes;
   }
 
-  /** How many of rows[from, to) fit at the end; payloadBytes[i] is row i's (absent: no var columns). */
-  appendCountFit(range: { from: number; to: number }, payloadBytes: Float64Array | undefined): number {
+  /** How many of rows[from, to) fit at the end; payloadBytes[i] is row i's (none: fixed only). */
+  appendCountFit(
+    range: { from: number; to: number }, payloadBytes: Float64Array | undefined,
+  ): number {
     const { from, to } = range;
     if (payloadBytes === undefined) {
       const fit = rowBlockRowCountFit(this.layout, this.blockSizeBytes, this.varPayloadBytes);
@@ -89,7 +96,7 @@ export class RowBlock {
     return count;
   }
 
-  /** Appends rows[from, to); the caller checked they fit and that their keys follow the last key. */
+  /** Appends rows[from, to); the caller checked that they fit and their keys follow the last. */
   appendRows(
     rows: readonly Row[], range: { from: number; to: number },
     extra: { payloadBytes: number; rowIdFirst?: number },
@@ -169,8 +176,9 @@ export class RowBlock {
     if (tailCount > tail.capacityRows) tail.resizeCapacity(tailCount);
     const tailPayloadBytes = this.rangePayloadBytes(index, this.rowCount);
     const range = { from: index, rowCount: this.rowCount };
-    tail.columns = this.layout.columns.map((column, c) =>
-      columnTakeTail(column, this.columns[c]!, range, tail.capacityRows));
+    this.layout.columns.forEach((column, c) => {
+      columnMoveTail(column, this.columns[c]!, range, tail.columns[c]!);
+    });
     if (this.rowIds !== undefined) tail.rowIds!.set(this.rowIds.subarray(index, this.rowCount));
     tail.rowCount = tailCount;
     tail.varPayloadBytes = tailPayloadBytes;
@@ -200,12 +208,28 @@ export class RowBlock {
     assert(index >= 0 && index < this.rowCount);
     const columns = this.layout.columns;
     const row: Row = new Array(columns.length);
-    for (let c = 0; c < columns.length; c++) row[c] = columnGet(columns[c]!, this.columns[c]!, index);
+    for (let c = 0; c < columns.length; c++) {
+      row[c] = columnGet(columns[c]!, this.columns[c]!, index);
+    }
     return row;
   }
 
+  /** Appends rows [start, end) to `rows` as Row arrays, in key order or reversed. */
+  readRows(range: { start: number; end: number; descending: boolean }, rows: Row[]): void {
+    const { start, end, descending } = range;
+    assert(start >= 0 && start <= end && end <= this.rowCount);
+    const columns = this.layout.columns;
+    const base = rows.length;
+    for (let i = start; i < end; i++) rows.push(new Array<Value>(columns.length));
+    for (let c = 0; c < columns.length; c++) {
+      columnReadInto(columns[c]!, this.columns[c]!, c, rows, { start, end, base, descending });
+    }
+  }
+
   /** Views of rows [start, end): typed subarrays for fixed columns (zero-copy). */
-  vectors(range: { start: number; end: number }, columnIndexes?: readonly number[]): ColumnVector[] {
+  vectors(
+    range: { start: number; end: number }, columnIndexes?: readonly number[],
+  ): ColumnVector[] {
     const { start, end } = range;
     assert(start >= 0 && start <= end && end <= this.rowCount);
     const columns = this.layout.columns;
@@ -270,7 +294,9 @@ export class RowBlock {
   compareAt(index: number, key: RowKey): number {
     if (this.rowIds !== undefined) return compareKeyValues(this.rowIds[index]!, key as number);
     const keyCount = this.layout.keyColumnCount;
-    if (keyCount === 1) return compareKeyValues(this.columns[0]!.values[index] as KeyValue, key as KeyValue);
+    if (keyCount === 1) {
+      return compareKeyValues(this.columns[0]!.values[index] as KeyValue, key as KeyValue);
+    }
     const parts = key as KeyValue[];
     for (let c = 0; c < keyCount; c++) {
       const order = compareKeyValues(this.columns[c]!.values[index] as KeyValue, parts[c]!);
@@ -288,11 +314,14 @@ export class RowBlock {
     assert(layout.columns.length === oldCount + values.length);
     for (let i = 0; i < values.length; i++) {
       const column = layout.columns[oldCount + i]!;
-      const data = columnAllocate(column, this.capacityRows);
+      const slab = new ColumnSlab([column], this.capacityRows, { rowIds: false });
+      const data = columnAllocate(column, this.capacityRows, slab);
       if (column.jsArray) for (let r = 0; r < this.rowCount; r++) (data.values as Row).push(null);
       for (let r = 0; r < this.rowCount; r++) columnSet(column, data, r, values[i]!);
       this.columns.push(data);
-      if (column.storage === 'var') this.varPayloadBytes += this.rowCount * varPayloadBytesOf(column, values[i]!);
+      if (column.storage === 'var') {
+        this.varPayloadBytes += this.rowCount * varPayloadBytesOf(column, values[i]!);
+      }
     }
     this.relayout(layout);
   }
@@ -333,24 +362,31 @@ export class RowBlock {
   private resizeCapacity(capacityRows: number): void {
     assert(capacityRows >= this.rowCount);
     const columns = this.layout.columns;
-    for (let c = 0; c < columns.length; c++) {
-      columnGrow(columns[c]!, this.columns[c]!, this.rowCount, capacityRows);
-    }
+    const slab = new ColumnSlab(columns, capacityRows, { rowIds: this.rowIds !== undefined });
     if (this.rowIds !== undefined) {
-      const grown = new Float64Array(capacityRows);
+      const grown = slab.take('f64', capacityRows) as Float64Array;
       grown.set(this.rowIds.subarray(0, this.rowCount));
       this.rowIds = grown;
     }
+    const sizes = { rowCount: this.rowCount, capacityRows };
+    for (let c = 0; c < columns.length; c++) columnGrow(columns[c]!, this.columns[c]!, sizes, slab);
     this.capacityRows = capacityRows;
   }
 
-  /** O(n): keys strictly increasing, size within the block, payload count exact. */
+  /** O(n): keys strictly increasing, size within the block, payload exact, NULL slots zero. */
   checkInvariants(): void {
     assert(this.usedBytes <= this.blockSizeBytes, 'row block over its size');
-    assert(this.rangePayloadBytes(0, this.rowCount) === this.varPayloadBytes, 'payload bytes drift');
-    for (const c of this.layout.varColumnIndexes) {
-      assert((this.columns[c]!.values as Row).length === this.rowCount);
-    }
+    const payloadBytes = this.rangePayloadBytes(0, this.rowCount);
+    assert(payloadBytes === this.varPayloadBytes, 'payload bytes drift');
+    this.layout.columns.forEach((column, c) => {
+      const { values, nulls } = this.columns[c]!;
+      if (column.jsArray) assert(values.length === this.rowCount, 'JS array column length drift');
+      for (let i = 0; nulls !== undefined && i < this.rowCount; i++) {
+        if (nulls[i] !== 1) continue;
+        if (column.jsArray) assert(values[i] === null, 'NULL slot not null');
+        else assert(Number(values[i]) === 0, 'NULL slot not zero');
+      }
+    });
     for (let i = 1; i < this.rowCount; i++) {
       assert(this.compareAt(i - 1, this.keyAt(i)) < 0, `row block keys not increasing at ${i}`);
     }

@@ -1,5 +1,6 @@
 // Key-range scans over a container's row blocks: which rows of which blocks a range covers, in
-// order, trimmed to a limit. RowStore materialises rows from these ranges or hands out column views.
+// order, trimmed to a limit. RowStore materialises rows from these ranges or hands out column
+// views.
 
 import { assert } from '../base/assert.ts';
 import type { RowKey } from '../schema/column-type.ts';
@@ -45,7 +46,9 @@ export interface BlockRange {
 /** The block ranges a scan covers, in scan order; bounds are normalised keys. */
 export function* rowStoreRanges(
   tree: BTree<RowKey, RowBlock>, keys: RowKeyOps,
-  scan: { from: RowKey | undefined; to: RowKey | undefined; direction: 'asc' | 'desc'; limit: number },
+  scan: {
+    from: RowKey | undefined; to: RowKey | undefined; direction: 'asc' | 'desc'; limit: number;
+  },
 ): Generator<BlockRange, undefined, undefined> {
   const { from, to, limit } = scan;
   assert(limit >= 0);

@@ -15,7 +15,9 @@ const BLOCK_SIZE_BYTES = 32 * 1024;
 /** A block of as many of the rows as fit, in order. */
 function blockOf(schema: ContainerSchema, rows: readonly Row[]): RowBlock {
   const layout = blockLayout(schema);
-  const block = new RowBlock({ layout, containerId: containerId(7), blockSizeBytes: BLOCK_SIZE_BYTES });
+  const block = new RowBlock({
+    layout, containerId: containerId(7), blockSizeBytes: BLOCK_SIZE_BYTES,
+  });
   const payloadBytes = Float64Array.from(rows, (row) => rowVarPayloadBytes(layout, row));
   const count = block.appendCountFit({ from: 0, to: rows.length }, payloadBytes);
   let bytes = 0;
@@ -55,7 +57,7 @@ describe('block-format', () => {
     }), { numRuns: 300 });
   });
 
-  it('keeps int64 extremes, NaN, -0, empty and non-ASCII strings, lone surrogates, empty arrays', () => {
+  it('keeps int64 extremes, NaN, -0, empty/non-ASCII/lone-surrogate strings, empty arrays', () => {
     const schema: ContainerSchema = {
       name: 'edge', type: 'COLLECTION', rowKeyColumnCount: 1, indexes: [], schemaVersion: 3,
       columns: [
@@ -70,7 +72,8 @@ describe('block-format', () => {
     };
     const rows: Row[] = [
       [-(2n ** 63n), Number.NaN, '', [], [], new Uint8Array(0), null],
-      [-1n, -0, 'grüße 東京 🚀', [2n ** 63n - 1n, -(2n ** 63n)], ['', 'x\uD800y'], new Uint8Array([0, 255]), 0n],
+      [-1n, -0, 'grüße 東京 🚀', [2n ** 63n - 1n, -(2n ** 63n)], ['', 'x\uD800y'],
+        new Uint8Array([0, 255]), 0n],
       [2n ** 63n - 1n, null, '\uDC00', null, ['\u{10FFFF}'], new Uint8Array([1]), TIMESTAMP_NS_MAX],
     ];
     const decoded = decodeRowBlock(schema, encodeRowBlock(blockOf(schema, rows)));
@@ -95,8 +98,10 @@ describe('block-format', () => {
       name: 'x', type: 'TIME_SERIES', rowKeyColumnCount: 1, indexes: [], schemaVersion: 1,
       columns: [{ name: 't', type: 'TIMESTAMP', array: false, notNull: true }],
     };
-    const wider = { ...schema, columns: [...schema.columns, { name: 'v', type: 'DOUBLE' as const, array: false, notNull: false }] };
+    const value = { name: 'v', type: 'DOUBLE' as const, array: false, notNull: false };
+    const wider = { ...schema, columns: [...schema.columns, value] };
     const image = encodeRowBlock(blockOf(schema, [[1], [2]]));
-    assert.throws(() => decodeRowBlock(wider, image), (error) => isStorageError(error, 'CORRUPTION'));
+    assert.throws(() => decodeRowBlock(wider, image),
+      (error) => isStorageError(error, 'CORRUPTION'));
   });
 });

@@ -53,8 +53,10 @@ describe('block-space', () => {
   it('groups shared blocks by affinity', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
     const plain = space.place(small, 100);
-    const grouped = space.place({ containerId: containerId(5), unique: false, affinity: 'room1' }, 100);
-    const grouped2 = space.place({ containerId: containerId(6), unique: false, affinity: 'room1' }, 100);
+    const room = (id: number) =>
+      ({ containerId: containerId(id), unique: false, affinity: 'room1' });
+    const grouped = space.place(room(5), 100);
+    const grouped2 = space.place(room(6), 100);
     assert.notEqual(plain, grouped);
     assert.equal(grouped, grouped2);
   });
@@ -63,7 +65,8 @@ describe('block-space', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
     const a = space.place(small, 1000);
     space.place(other, 1000);
-    assert.equal(space.resize(small, a, { fromBytes: 1000, toBytes: 16_384 }), a, 'at the share: stays');
+    const atShare = space.resize(small, a, { fromBytes: 1000, toBytes: 16_384 });
+    assert.equal(atShare, a, 'at the share: stays');
     const moved = space.resize(small, a, { fromBytes: 16_384, toBytes: 16_385 });
     assert.notEqual(moved, a);
     assert.equal(space.isShared(moved), false);
@@ -73,7 +76,8 @@ describe('block-space', () => {
 
   it('opens another shared block when one is full, and reuses freed room', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    const owners = Array.from({ length: 10 }, (_, i) => ({ containerId: containerId(100 + i), unique: false }));
+    const owners = Array.from({ length: 10 },
+      (_, i) => ({ containerId: containerId(100 + i), unique: false }));
     const ids = owners.map((owner) => space.place(owner, 15_000));
     assert.equal(new Set(ids).size, 3, '4 + 4 + 2 row blocks of 15 KB');
     space.release(owners[0]!, ids[0]!, 15_000);
@@ -84,7 +88,8 @@ describe('block-space', () => {
   it('a dropped container frees its blocks; shared tenants keep theirs', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
     const open = (id: number, name: string, affinity?: string) => new RowStore({
-      containerId: containerId(id), schema: timeSeries(name, affinity), blockSizeBytes: BLOCK_SIZE_BYTES, space,
+      containerId: containerId(id), schema: timeSeries(name, affinity),
+      blockSizeBytes: BLOCK_SIZE_BYTES, space,
     });
     const tiny1 = open(1, 'a');
     const tiny2 = open(2, 'b');
@@ -119,14 +124,17 @@ describe('block-space', () => {
     }, { noNullPrototype: true });
     fc.assert(fc.property(fc.array(step, { maxLength: 200, size: 'max' }), (steps) => {
       const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-      const owners = Array.from({ length: 6 }, (_, i) => blockOwnerOf(containerId(i), i === 0 ? '#unique' : undefined));
+      const owners = Array.from({ length: 6 },
+        (_, i) => blockOwnerOf(containerId(i), i === 0 ? '#unique' : undefined));
       const placed: Array<{ owner: BlockOwner; id: BlockId; bytes: number }> = [];
       for (const { owner, sizeBytes, action } of steps) {
         const target = placed[owner % Math.max(1, placed.length)];
         if (action === 'place' || target === undefined) {
-          placed.push({ owner: owners[owner]!, id: space.place(owners[owner]!, sizeBytes), bytes: sizeBytes });
+          const id = space.place(owners[owner]!, sizeBytes);
+          placed.push({ owner: owners[owner]!, id, bytes: sizeBytes });
         } else if (action === 'resize') {
-          target.id = space.resize(target.owner, target.id, { fromBytes: target.bytes, toBytes: sizeBytes });
+          const sizes = { fromBytes: target.bytes, toBytes: sizeBytes };
+          target.id = space.resize(target.owner, target.id, sizes);
           target.bytes = sizeBytes;
         } else {
           space.release(target.owner, target.id, target.bytes);

@@ -84,7 +84,8 @@ function elementArbitrary(column: ColumnSchema, type: ColumnType): fc.Arbitrary<
     case 'SHORT': return fc.integer({ min: -32768, max: 32767 });
     case 'INTEGER': return fc.integer();
     case 'LONG':
-      return fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX, 0n));
+      return fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+        fc.constantFrom(INT64_MIN, INT64_MAX, 0n));
     case 'FLOAT': return fc.float();
     case 'DOUBLE': return fc.double();
     case 'TIMESTAMP': {

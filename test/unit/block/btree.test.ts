@@ -10,8 +10,17 @@ type Op =
 
 const KEY_MAX = 300;
 const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
-  { weight: 5, arbitrary: fc.record({ kind: fc.constant('set' as const), key: fc.nat({ max: KEY_MAX }), value: fc.nat() }, { noNullPrototype: true }) },
-  { weight: 3, arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat({ max: KEY_MAX }) }, { noNullPrototype: true }) },
+  {
+    weight: 5,
+    arbitrary: fc.record(
+      { kind: fc.constant('set' as const), key: fc.nat({ max: KEY_MAX }), value: fc.nat() },
+      { noNullPrototype: true }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({ kind: fc.constant('delete' as const), key: fc.nat({ max: KEY_MAX }) },
+      { noNullPrototype: true }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({
@@ -38,8 +47,10 @@ class SortedModel {
   }
   walk(from: number | undefined, direction: 'asc' | 'desc', inclusive: boolean) {
     const ordered = direction === 'asc' ? this.entries : [...this.entries].reverse();
-    return ordered.filter(([k]) => from === undefined ||
-      (direction === 'asc' ? (inclusive ? k >= from : k > from) : (inclusive ? k <= from : k < from)));
+    const after = (k: number, f: number) => (inclusive ? k >= f : k > f);
+    const before = (k: number, f: number) => (inclusive ? k <= f : k < f);
+    return ordered.filter(([k]) =>
+      from === undefined || (direction === 'asc' ? after(k, from) : before(k, from)));
   }
 }
 
@@ -61,7 +72,8 @@ function check(tree: BTree<number, number>, model: SortedModel, op: Op) {
     const { key, direction, inclusive, take } = op;
     assert.deepStrictEqual(pairs(tree.entries({ from: key, direction, inclusive }), take),
       model.walk(key, direction, inclusive).slice(0, take));
-    assert.deepStrictEqual(pairs(tree.entries({ direction }), take), model.walk(undefined, direction, true).slice(0, take));
+    assert.deepStrictEqual(pairs(tree.entries({ direction }), take),
+      model.walk(undefined, direction, true).slice(0, take));
     const entry = (pair: [number, number] | undefined) => pair && { key: pair[0], value: pair[1] };
     assert.deepStrictEqual(tree.floor(key), entry(model.walk(key, 'desc', true)[0]));
     assert.deepStrictEqual(tree.lower(key), entry(model.walk(key, 'desc', false)[0]));
@@ -101,7 +113,7 @@ describe('btree', () => {
     assert.equal(tree.last()!.key, 4999);
     for (let i = 0; i < 5000; i += 2) tree.delete(i);
     tree.checkInvariants();
-    assert.deepStrictEqual([...tree.entries({ from: 4000, direction: 'desc' })].slice(0, 3).map((e) => e.key),
-      [3999, 3997, 3995]);
+    const descending = [...tree.entries({ from: 4000, direction: 'desc' })].slice(0, 3);
+    assert.deepStrictEqual(descending.map((e) => e.key), [3999, 3997, 3995]);
   });
 });

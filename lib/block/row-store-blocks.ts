@@ -1,0 +1,237 @@
+// The ordered row blocks of one container: a B+tree from each block's first key to the block, their
+// places in the partition's BlockSpace, and the structural changes (insert with split, remove with
+// merge, discard) that keep them so.
+//
+// Invariants (checkInvariants): blocks are non-empty, disjoint and ordered; a block's tree key is
+// its first row's key; after settle() every block is placed with spaceBytes equal to its usedBytes.
+// Between the start of an operation and settle(), changed blocks wait in `touched`.
+
+import { assert } from '../base/assert.ts';
+import type { ContainerId } from '../base/ids.ts';
+import type { Row, RowKey } from '../schema/column-type.ts';
+import type { BlockOwner, BlockSpace } from './block-space.ts';
+import { BTree } from './btree.ts';
+import { RowBlock } from './row-block.ts';
+import type { BlockLayout } from './row-block-layout.ts';
+
+/** A block under 1/this of the block size after a remove is merged with a neighbour if both fit. */
+const MERGE_BELOW_FRACTION = 4;
+
+export interface RowStoreBlocksOptions {
+  containerId: ContainerId;
+  blockSizeBytes: number;
+  layout: BlockLayout;
+  space: BlockSpace;
+  owner: BlockOwner;
+}
+
+export class RowStoreBlocks {
+  readonly tree: BTree<RowKey, RowBlock>;
+  layout: BlockLayout;
+  private readonly containerId: ContainerId;
+  private readonly blockSizeBytes: number;
+  private readonly space: BlockSpace;
+  private readonly owner: BlockOwner;
+  private readonly touched = new Set<RowBlock>();
+
+  constructor(options: RowStoreBlocksOptions) {
+    this.containerId = options.containerId;
+    this.blockSizeBytes = options.blockSizeBytes;
+    this.layout = options.layout;
+    this.space = options.space;
+    this.owner = options.owner;
+    assert(this.space.blockSizeBytes === this.blockSizeBytes);
+    this.tree = new BTree<RowKey, RowBlock>({ compare: options.layout.keys.compare });
+  }
+
+  get count(): number {
+    return this.tree.size;
+  }
+
+  /** The block whose range holds key: the last block starting at or below it, else the first. */
+  blockFor(key: RowKey): RowBlock | undefined {
+    return (this.tree.floor(key) ?? this.tree.first())?.value;
+  }
+
+  last(): RowBlock | undefined {
+    return this.tree.last()?.value;
+  }
+
+  *inOrder(): Generator<RowBlock, undefined, undefined> {
+    for (const { value } of this.tree.entries({ direction: 'asc' })) yield value;
+  }
+
+  /** An empty block; register() it once it holds its first row. */
+  newBlock(capacityRows?: number): RowBlock {
+    return new RowBlock({
+      layout: this.layout, containerId: this.containerId, blockSizeBytes: this.blockSizeBytes,
+      capacityRows,
+    });
+  }
+
+  register(block: RowBlock): void {
+    assert(block.rowCount > 0);
+    this.tree.set(block.firstKey(), block);
+    this.touched.add(block);
+  }
+
+  touch(block: RowBlock): void {
+    this.touched.add(block);
+  }
+
+  /** Inserts at index of block, splitting it (or starting a block) when the row does not fit. */
+  insertAt(block: RowBlock, index: number, row: Row, payloadBytes: number): void {
+    for (;;) {
+      this.touched.add(block);
+      if (block.fits(1, payloadBytes)) {
+        const firstKey = index === 0 && block.rowCount > 0 ? block.firstKey() : undefined;
+        block.insertRow(index, row, payloadBytes);
+        if (firstKey !== undefined) this.rekey(block, firstKey);
+        return;
+      }
+      assert(block.rowCount > 0, 'a row larger than an empty block');
+      if (index === 0 || index === block.rowCount) {
+        // At an edge, a new block keeps this one full (ordered inserts do not leave half blocks).
+        this.insertFresh(row, payloadBytes);
+        return;
+      }
+      const right = this.split(block);
+      if (index >= block.rowCount) {
+        index -= block.rowCount;
+        block = right;
+      }
+    }
+  }
+
+  /** Replaces row index (same key) with row. */
+  replaceAt(block: RowBlock, index: number, row: Row, payloadBytes: number): void {
+    this.touched.add(block);
+    if (block.fitsReplace(index, payloadBytes)) {
+      block.replaceRow(index, row, payloadBytes);
+      return;
+    }
+    // The new version needs more room than is left: take the old one out and insert anew.
+    const firstKey = block.firstKey();
+    block.removeRow(index);
+    if (index === 0 && block.rowCount > 0) this.rekey(block, firstKey);
+    this.insertAt(block, index, row, payloadBytes);
+  }
+
+  /** A row in a block of its own. */
+  insertFresh(row: Row, payloadBytes: number): void {
+    const block = this.newBlock();
+    block.appendRows([row], { from: 0, to: 1 }, { payloadBytes });
+    this.register(block);
+  }
+
+  /** Moves the upper half of block into a new block; returns that block. */
+  split(block: RowBlock): RowBlock {
+    assert(block.rowCount >= 2);
+    const right = block.splitAt(block.rowCount >> 1);
+    this.register(right);
+    this.touched.add(block);
+    return right;
+  }
+
+  /** Removes row index of block; an emptied block is discarded. */
+  removeAt(block: RowBlock, index: number): void {
+    const firstKey = block.firstKey();
+    block.removeRow(index);
+    if (block.rowCount === 0) {
+      this.discard(block, firstKey);
+      return;
+    }
+    if (index === 0) this.rekey(block, firstKey);
+    this.touched.add(block);
+  }
+
+  /** Folds the small blocks among those changed into their neighbours. */
+  mergeTouched(): void {
+    for (const block of [...this.touched]) if (this.touched.has(block)) this.mergeSmall(block);
+  }
+
+  /**
+   * A small block takes in its successors while it is small and they fit, else folds into its
+   * predecessor when the two fit in one. Bounded: each merge removes a block.
+   */
+  private mergeSmall(block: RowBlock): void {
+    const firstKey = block.firstKey();
+    while (block.usedBytes * MERGE_BELOW_FRACTION < this.blockSizeBytes) {
+      const next = this.tree.higher(firstKey)?.value;
+      if (next === undefined || !block.fits(next.rowCount, next.varPayloadBytes)) break;
+      block.appendBlock(next);
+      this.discard(next, next.firstKey());
+    }
+    if (block.usedBytes * MERGE_BELOW_FRACTION >= this.blockSizeBytes) return;
+    const previous = this.tree.lower(firstKey)?.value;
+    if (previous !== undefined && previous.fits(block.rowCount, block.varPayloadBytes)) {
+      previous.appendBlock(block);
+      this.touched.add(previous);
+      this.discard(block, firstKey);
+    }
+  }
+
+  /** Tells the BlockSpace the new size of every block the operation changed. */
+  settle(): void {
+    for (const block of this.touched) {
+      assert(block.rowCount > 0);
+      const usedBytes = block.usedBytes;
+      if (block.blockId === undefined) {
+        block.blockId = this.space.place(this.owner, usedBytes);
+      } else if (usedBytes !== block.spaceBytes) {
+        block.blockId = this.space.resize(this.owner, block.blockId,
+          { fromBytes: block.spaceBytes, toBytes: usedBytes });
+      }
+      block.spaceBytes = usedBytes;
+    }
+    this.touched.clear();
+  }
+
+  /** Every block out of the tree and the BlockSpace. */
+  releaseAll(): void {
+    for (const block of this.inOrder()) this.unplace(block);
+    this.tree.clear();
+    this.touched.clear();
+  }
+
+  /** Takes a block out of the tree (where it is registered under treeKey) and the BlockSpace. */
+  private discard(block: RowBlock, treeKey: RowKey): void {
+    assert(this.tree.delete(treeKey), 'discarded block not in the tree');
+    this.touched.delete(block);
+    this.unplace(block);
+  }
+
+  private unplace(block: RowBlock): void {
+    if (block.blockId !== undefined) {
+      this.space.release(this.owner, block.blockId, block.spaceBytes);
+    }
+    block.blockId = undefined;
+    block.spaceBytes = 0;
+  }
+
+  private rekey(block: RowBlock, oldKey: RowKey): void {
+    assert(this.tree.delete(oldKey), 'rekeyed block not in the tree');
+    this.tree.set(block.firstKey(), block);
+  }
+
+  /** O(rows): the invariants at the top of this file; returns the row count. */
+  checkInvariants(): number {
+    assert(this.touched.size === 0, 'blocks left unsettled');
+    this.tree.checkInvariants();
+    let rowCount = 0;
+    let previous: RowBlock | undefined;
+    for (const { key, value: block } of this.tree.entries({ direction: 'asc' })) {
+      assert(block.rowCount > 0, 'empty block in the tree');
+      assert(block.layout === this.layout, 'block of an old layout');
+      const keyOrder = this.layout.keys.compare(key, block.firstKey());
+      assert(keyOrder === 0, 'tree key is not the first key');
+      if (previous !== undefined) assert(previous.compareAt(previous.rowCount - 1, key) < 0);
+      assert(block.blockId !== undefined, 'block not placed');
+      assert(block.spaceBytes === block.usedBytes, 'block not settled');
+      block.checkInvariants();
+      rowCount += block.rowCount;
+      previous = block;
+    }
+    return rowCount;
+  }
+}
