@@ -36,6 +36,8 @@ interface Entry {
 export interface BlockPipelineLimits {
   recordsInFlightMax: number;
   bytesInFlightMax: number;
+  /** Told once when the pipeline halts, so the owner can stop taking requests. */
+  onHalt?: (error: unknown) => void;
 }
 
 export class BlockPipeline {
@@ -76,6 +78,9 @@ export class BlockPipeline {
   submit(record: PipelineRecord): Promise<void> {
     assert(this.recordsInFlight > 0, 'submit without admit');
     this.bytesInFlight += record.sizeBytes;
+    // Once halted, the stage no longer awaits durability; mark the promise handled so its rejection
+    // is not an unhandled one (the committer still gets the error through its own entry).
+    record.durable?.catch(() => undefined);
     return new Promise<void>((resolve, reject) => {
       this.input.next({ record, resolve, reject });
     });
@@ -157,6 +162,7 @@ export class BlockPipeline {
     this.haltError = error instanceof StorageError
       ? error
       : new StorageError('IO', `block pipeline halted: ${String(error)}`, { cause: error });
+    this.limits.onHalt?.(this.haltError);
   }
 
   private hasRoom(): boolean {

@@ -28,7 +28,7 @@ export interface PartitionGroupConfig {
   clock: Clock;
   scheduler: SchedulerLike;
   transactionLogRoot: string;
-  /** Called when a periodic sync fails: the log of this group can no longer be trusted. */
+  /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
 }
 
@@ -54,6 +54,7 @@ export class PartitionGroup {
     this.pipeline = new BlockPipeline({
       recordsInFlightMax: PIPELINE_RECORDS_IN_FLIGHT_MAX,
       bytesInFlightMax: PIPELINE_BYTES_IN_FLIGHT_MAX,
+      onHalt: (error) => config.onSyncError(error),
     });
     const context: PartitionContext = {
       options: config.options,

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { StorageError } from '../base/errors.ts';
 import type { StorageOptions } from '../base/options.ts';
-import type { FileSystem } from '../io/file-system.ts';
+import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 
 export const STORE_FORMAT_VERSION = 1;
 const IDENTITY_FILE_NAME = 'store.json';
@@ -71,7 +71,7 @@ function readIdentity(fileSystem: FileSystem, path: string): Identity {
 }
 
 async function writeIdentity(fileSystem: FileSystem, dataRoot: string, options: StorageOptions) {
-  fileSystem.mkdirp(dataRoot);
+  await makeDirectoryDurable(fileSystem, dataRoot);
   const identity: Identity = {
     format: 'store',
     formatVersion: STORE_FORMAT_VERSION,

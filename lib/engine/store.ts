@@ -15,7 +15,7 @@ import type { PartitionId } from '../base/ids.ts';
 import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
 import { STORAGE_OPTION_DEFAULTS, type StorageOptions } from '../base/options.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
-import type { FileSystem } from '../io/file-system.ts';
+import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
@@ -60,7 +60,7 @@ export class Store {
     const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
     const transactionLogRoot = resolve(options.transactionLogPath);
     await checkStoreIdentity(fileSystem, resolve(options.dbPath), options);
-    fileSystem.mkdirp(transactionLogRoot);
+    await makeDirectoryDurable(fileSystem, transactionLogRoot);
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
     const store = new Store(options, fileSystem, clock, (self) =>
       Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({

@@ -41,3 +41,27 @@ export interface FileSystem {
   /** Makes a directory's entries (files created, renamed, removed in it) durable. */
   syncDirectory(directory: string): Promise<void>;
 }
+
+/**
+ * Creates a directory and its missing parents durably: each new directory's entry is synced in its
+ * parent, so a power cut right after cannot take away a directory the engine has already used.
+ */
+export async function makeDirectoryDurable(fileSystem: FileSystem, directory: string): Promise<void> {
+  const missing: string[] = [];
+  for (let dir = directory; !fileSystem.exists(dir); ) {
+    missing.push(dir);
+    const parent = parentDirectory(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  if (missing.length === 0) return;
+  fileSystem.mkdirp(directory);
+  for (const dir of missing.reverse()) await fileSystem.syncDirectory(parentDirectory(dir));
+}
+
+function parentDirectory(path: string): string {
+  const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
+  const slash = trimmed.lastIndexOf('/');
+  if (slash < 0) return '.';
+  return slash === 0 ? '/' : trimmed.slice(0, slash);
+}
