@@ -91,6 +91,7 @@ export class BlockPipeline {
     assert(this.recordsInFlight > 0);
     this.recordsInFlight--;
     this.wakeWriters();
+    this.wakeIdle();
   }
 
   /** Resolves when every submitted record has been applied (or rejected). */
@@ -150,11 +151,14 @@ export class BlockPipeline {
     if (error === undefined) entry.resolve();
     else entry.reject(error);
     this.wakeWriters();
-    if (this.recordsInFlight === 0) {
-      const waiters = this.idleWaiters;
-      this.idleWaiters = [];
-      for (const wake of waiters) wake();
-    }
+    this.wakeIdle();
+  }
+
+  private wakeIdle(): void {
+    if (this.recordsInFlight !== 0) return;
+    const waiters = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const wake of waiters) wake();
   }
 
   private halt(error: unknown): void {

@@ -63,7 +63,10 @@ export class LockTable {
     return true;
   }
 
-  /** True when another owner holds the container's exclusive lock or any of its row locks. */
+  /**
+   * True when another owner holds the container's exclusive lock, or anyone holds one of its row
+   * locks: then a write must look at its keys one by one (lockRows) before it may go ahead.
+   */
   busy(containerId: ContainerId, owner: LockOwner): boolean {
     const state = this.containers.get(containerId);
     if (state === undefined) return false;

@@ -148,12 +148,12 @@ export class Partition {
 
   async put(context: RequestContext, name: string, input: readonly unknown[]): Promise<void> {
     const entry = this.lookupOrThrow(name);
-    const rows = input.map(entry.validateRow);
+    // Copies of the caller's arrays: what is committed must not change if the caller reuses them.
+    const rows = input.map((row) => entry.validateRow(Array.isArray(row) ? row.slice() : row));
     if (rows.length === 0) return;
     if (context.autoCommit) {
-      await this.autoCommit(entry, context, () => rows.map((row) => entry.keys!.keyOf(row)), {
-        puts: rows,
-      });
+      await this.autoCommit(entry, context, () => rows.map((row) => entry.keys!.keyOf(row)),
+        () => ({ puts: rows, removes: [] }));
       return;
     }
     const txn = this.transaction(context, entry);
@@ -179,9 +179,9 @@ export class Partition {
     const key = entry.validateKey(keyInput);
     const keys = entry.keys!;
     if (context.autoCommit) {
-      if (!entry.rows.has(key)) return false;
-      await this.autoCommit(entry, context, () => [key], { removes: [key] });
-      return true;
+      // Whether the row exists is decided after any lock wait, when the answer can no longer change.
+      return this.autoCommit(entry, context, () => [key],
+        () => (entry.rows.has(key) ? { puts: [], removes: [key] } : undefined));
     }
     const txn = this.transaction(context, entry);
     checkWriteSetRoom(txn, 1);
@@ -242,14 +242,15 @@ export class Partition {
 
   abort(context: RequestContext, name: string): void {
     const entry = this.catalog.lookup(name);
-    const txn = entry === undefined ? undefined : this.existingTransaction(context, entry);
-    if (txn !== undefined) this.endTransaction(txn);
+    if (entry === undefined) return;
+    const txn = this.transactions.get(transactionKey(context.sessionId, entry.id));
+    if (txn !== undefined && txn.state !== 'committing') this.endTransaction(txn);
   }
 
   /** Aborts every transaction of a session (the session closed). */
   closeSession(sessionId: number): void {
     for (const txn of [...this.transactions.values()]) {
-      if (txn.sessionId === sessionId && txn.state === 'active') this.endTransaction(txn);
+      if (txn.sessionId === sessionId && txn.state !== 'committing') this.endTransaction(txn);
     }
   }
 
@@ -272,7 +273,7 @@ export class Partition {
     };
     // An abandoned transaction must not hold its locks forever.
     txn.timer = this.context.scheduler.schedule(() => {
-      if (txn.state === 'active') this.endTransaction(txn);
+      if (txn.state === 'active') this.timeOutTransaction(txn);
     }, context.transactionTimeoutMs);
     this.transactions.set(transactionKey(context.sessionId, entry.id), txn);
     return txn;
@@ -280,23 +281,42 @@ export class Partition {
 
   private existingTransaction(context: RequestContext, entry: ContainerEntry): Transaction | undefined {
     const txn = this.transactions.get(transactionKey(context.sessionId, entry.id));
-    if (txn !== undefined && txn.state === 'committing') {
+    if (txn === undefined) return undefined;
+    if (txn.state === 'committing') {
       throw new StorageError('TRANSACTION_INVALID', 'the transaction is being committed');
     }
+    if (txn.state === 'timedOut') {
+      // Said once; the session's next call starts a new transaction.
+      this.endTransaction(txn);
+      throw timedOut(context);
+    }
     return txn;
+  }
+
+  /** The timeout fired: let go of everything, but remember it until the session hears of it. */
+  private timeOutTransaction(txn: Transaction): void {
+    txn.state = 'timedOut';
+    txn.timer = undefined;
+    if (txn.appendIntent) this.locks.endIntent(txn.owner, txn.containerId);
+    txn.appendIntent = false;
+    this.locks.releaseAll(txn.owner);
+    txn.writes.clear();
+    txn.appends.length = 0;
   }
 
   private endTransaction(txn: Transaction): void {
     txn.state = 'ended';
     txn.timer?.unsubscribe();
     if (txn.appendIntent) this.locks.endIntent(txn.owner, txn.containerId);
+    txn.appendIntent = false;
     this.locks.releaseAll(txn.owner);
-    this.transactions.delete(transactionKey(txn.sessionId, txn.containerId));
+    const key = transactionKey(txn.sessionId, txn.containerId);
+    if (this.transactions.get(key) === txn) this.transactions.delete(key);
   }
 
   private forgetTransactionsOf(id: ContainerId): void {
     for (const txn of [...this.transactions.values()]) {
-      if (txn.containerId === id && txn.state === 'active') this.endTransaction(txn);
+      if (txn.containerId === id && txn.state !== 'committing') this.endTransaction(txn);
     }
   }
 
@@ -310,22 +330,36 @@ export class Partition {
     const wait = this.locks.lockRows(txn.owner, entry.id, keyStrings,
       { hold: true, timeoutMs: context.transactionTimeoutMs });
     if (wait === undefined) return;
-    await wait;
-    this.checkUnchanged(entry, schemaVersion);
-    if (txn.state !== 'active') {
-      throw new StorageError('TRANSACTION_INVALID', 'the transaction timed out and was aborted');
+    try {
+      await wait;
+    } catch (error) {
+      // The lock wait and the transaction ran out together: this error is the one report of it.
+      if (txn.state === 'timedOut') this.endTransaction(txn);
+      throw error;
     }
+    if (txn.state !== 'active') {
+      // The transaction ended while this write waited; the lock it was granted belongs to no one.
+      const state = txn.state;
+      this.endTransaction(txn);
+      if (this.catalog.get(entry.id) !== entry) throw notFound(entry.schema.name);
+      if (state === 'timedOut') throw timedOut(context);
+      throw new StorageError('TRANSACTION_INVALID', 'the transaction was aborted while it waited');
+    }
+    this.checkUnchanged(entry, schemaVersion);
   }
 
   // ---- the write path ------------------------------------------------------------------------
 
-  /** One auto-commit statement: waits until no other transaction holds its rows, then commits. */
+  /**
+   * One auto-commit statement: waits until no other transaction holds its rows, then asks `changesOf`
+   * what to commit (undefined: nothing) and commits it. Returns whether it committed.
+   */
   private async autoCommit(
     entry: ContainerEntry,
     context: RequestContext,
     keysOf: () => RowKey[],
-    changes: { puts?: Row[]; removes?: RowKey[] },
-  ): Promise<void> {
+    changesOf: () => { puts: Row[]; removes: RowKey[] } | undefined,
+  ): Promise<boolean> {
     const owner = this.locks.newOwner();
     const schemaVersion = entry.schema.schemaVersion;
     const deadlineMs = this.context.clock.monotonicMs() + context.transactionTimeoutMs;
@@ -339,12 +373,15 @@ export class Partition {
       await wait;
       this.checkUnchanged(entry, schemaVersion);
     }
+    const changes = changesOf();
+    if (changes === undefined) return false;
     this.locks.beginIntent(owner, entry.id);
     try {
-      await this.commitRows(entry, { puts: changes.puts ?? [], removes: changes.removes ?? [] });
+      await this.commitRows(entry, changes);
     } finally {
       this.locks.endIntent(owner, entry.id);
     }
+    return true;
   }
 
   private commitRows(entry: ContainerEntry, changes: { puts: Row[]; removes: RowKey[] }) {
@@ -397,6 +434,12 @@ export class Partition {
 
 function transactionKey(sessionId: number, id: ContainerId): string {
   return `${sessionId}/${id}`;
+}
+
+function timedOut(context: RequestContext): StorageError {
+  return new StorageError('TRANSACTION_INVALID',
+    `the transaction timed out after ${context.transactionTimeoutMs} ms and was aborted; ` +
+      'its changes were discarded');
 }
 
 function notFound(name: string): StorageError {

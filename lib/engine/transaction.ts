@@ -19,7 +19,11 @@ export interface WriteSetEntry {
   row: Row | null;
 }
 
-export type TransactionState = 'active' | 'committing' | 'ended';
+/**
+ * active → committing → ended, or active → timedOut (locks released, write set dropped; the entry
+ * stays so the session's next call learns of it with TRANSACTION_INVALID) → ended.
+ */
+export type TransactionState = 'active' | 'committing' | 'timedOut' | 'ended';
 
 export interface Transaction {
   readonly owner: LockOwner;
@@ -68,7 +72,8 @@ export function transactionGet(
   if (txn !== undefined && txn.writes.size > 0) {
     assert(entry.keys !== undefined);
     const own = txn.writes.get(entry.keys.keyString(key));
-    if (own !== undefined) return own.row ?? undefined;
+    // A copy: the caller may change what it gets without changing what will be committed.
+    if (own !== undefined) return own.row === null ? undefined : own.row.slice();
   }
   return entry.rows.get(key);
 }
@@ -86,7 +91,7 @@ export function transactionScan(entry: ContainerEntry, txn: Transaction | undefi
   if (!changed) return entry.rows.scan(range);
   if (entry.keys === undefined) {
     // Keyless: own appends come after every committed row, in rowId order.
-    const all = [...entry.rows.scan({ direction: 'asc' }), ...txn.appends];
+    const all = [...entry.rows.scan({ direction: 'asc' }), ...txn.appends.map((row) => row.slice())];
     if (range.direction === 'desc') all.reverse();
     return range.limit === undefined ? all : all.slice(0, range.limit);
   }
@@ -100,7 +105,7 @@ export function transactionScan(entry: ContainerEntry, txn: Transaction | undefi
   for (const [keyString, change] of txn.writes) {
     if (!inRange(keys.compare, change.key, range)) continue;
     if (change.row === null) merged.delete(keyString);
-    else merged.set(keyString, change.row);
+    else merged.set(keyString, change.row.slice());
   }
   const sign = range.direction === 'asc' ? 1 : -1;
   const rows = [...merged.values()].sort((a, b) => sign * keys.compare(keys.keyOf(a), keys.keyOf(b)));

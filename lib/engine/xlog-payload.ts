@@ -38,7 +38,8 @@ export function encodeCommit(writer: ByteWriter, schema: ContainerSchema, commit
   writer.varuint(commit.removes.length);
   const codec = rowCodec(schema);
   codec.writeRows(writer, commit.puts);
-  codec.writeKeys(writer, commit.removes);
+  // A collection without a row key has no keys to write (and never removes by key).
+  if (commit.removes.length > 0) codec.writeKeys(writer, commit.removes);
   return writer.finish();
 }
 
@@ -64,7 +65,7 @@ export function decodeCommit(payload: Uint8Array, schemaOf: (id: ContainerId) =>
   }
   const codec = rowCodec(schema);
   const puts = codec.readRows(reader, putCount);
-  const removes = codec.readKeys(reader, removeCount);
+  const removes = removeCount > 0 ? codec.readKeys(reader, removeCount) : [];
   reader.expectEnd();
   return { containerId: id, schemaVersion, puts, removes } satisfies CommitPayload;
 }
