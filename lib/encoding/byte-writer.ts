@@ -146,6 +146,32 @@ export class ByteWriter {
     this.buffer[this.offsetBytes++] = rest;
   }
 
+  /**
+   * For bulk encoders (row-codec's fixed-width rows): makes room for `sizeBytes` more bytes and
+   * returns the offset to write at. Write through `dataView` / `bytesView`, then `advanceTo` the end.
+   * The views are valid until the next claim or write that may grow the buffer.
+   */
+  claim(sizeBytes: number): number {
+    assert(Number.isSafeInteger(sizeBytes) && sizeBytes >= 0);
+    this.ensure(sizeBytes);
+    return this.offsetBytes;
+  }
+
+  get dataView(): DataView {
+    return this.view;
+  }
+
+  get bytesView(): Uint8Array {
+    return this.buffer;
+  }
+
+  /** Ends a bulk write begun with claim(); `offsetBytes` is the end of what was written. */
+  advanceTo(offsetBytes: number): void {
+    assert(offsetBytes >= this.offsetBytes);
+    assert(offsetBytes <= this.buffer.byteLength);
+    this.offsetBytes = offsetBytes;
+  }
+
   /** The bytes as they are; the caller writes their size first if the reader needs it. */
   bytes(value: Uint8Array): void {
     this.ensure(value.byteLength);

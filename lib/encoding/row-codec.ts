@@ -90,6 +90,10 @@ class SchemaRowCodec implements RowCodec {
   private readonly bitmap: Uint8Array;
   private readonly containerName: string;
   private readonly columnNames: readonly string[];
+  /** Largest encoded row when every column is a fixed-width scalar; undefined otherwise. */
+  private readonly fixedRowBytesMax: number | undefined;
+  /** Positions of the columns that may hold NULL. */
+  private readonly nullableIndexes: Int32Array;
 
   constructor(schema: ContainerSchema) {
     assert(schema.columns.length > 0);
@@ -103,9 +107,20 @@ class SchemaRowCodec implements RowCodec {
     this.bitmap = new Uint8Array(Math.ceil(this.columnCount / 8));
     this.containerName = schema.name;
     this.columnNames = schema.columns.map((c) => c.name);
+    this.nullableIndexes = Int32Array.from(
+      schema.columns.flatMap((_, i) => (this.nullables[i] === 1 ? [i] : [])));
+    const fixedSizes = schema.columns.map((c, i) =>
+      (c.array ? undefined : FIXED_VALUE_BYTES[this.kinds[i]!]));
+    this.fixedRowBytesMax = fixedSizes.every((size) => size !== undefined)
+      ? this.bitmap.length + fixedSizes.reduce((sum: number, size) => sum + size!, 0)
+      : undefined;
   }
 
   writeRows(writer: ByteWriter, rows: readonly Row[]): void {
+    if (this.fixedRowBytesMax !== undefined) {
+      this.writeFixedRows(writer, rows, this.fixedRowBytesMax);
+      return;
+    }
     const { columnCount, kinds, arrays } = this;
     const invariantsEnabled = invariants.enabled;
     // Indexed loops: for-of wraps the body in an iterator-closing try, which V8 optimises less.
@@ -130,6 +145,37 @@ class SchemaRowCodec implements RowCodec {
         else scalarWrite(writer, kinds[i]!, value as ScalarValue);
       }
     }
+  }
+
+  /**
+   * The same bytes as the general path, for schemas of fixed-width scalars only (the time-series
+   * shape): room for the whole batch is claimed once, and values go straight into the DataView, with
+   * no call and no bounds check per value.
+   */
+  private writeFixedRows(writer: ByteWriter, rows: readonly Row[], rowBytesMax: number): void {
+    const { columnCount, kinds, nullableIndexes } = this;
+    const bitmapBytes = this.bitmap.length;
+    const invariantsEnabled = invariants.enabled;
+    let offset = writer.claim(rows.length * rowBytesMax);
+    const view = writer.dataView;
+    const bytes = writer.bytesView;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      assert(row.length === columnCount);
+      if (invariantsEnabled) this.rowAssert(row);
+      for (let b = 0; b < bitmapBytes; b++) bytes[offset + b] = 0;
+      for (let n = 0; n < nullableIndexes.length; n++) {
+        const i = nullableIndexes[n]!;
+        if (row[i] === null) bytes[offset + (i >> 3)] = bytes[offset + (i >> 3)]! | (1 << (i & 7));
+      }
+      offset += bitmapBytes;
+      for (let i = 0; i < columnCount; i++) {
+        const value = row[i]!;
+        if (value === null) continue;
+        offset = fixedValueWrite(view, offset, kinds[i]!, value as ScalarValue);
+      }
+    }
+    writer.advanceTo(offset);
   }
 
   readRows(reader: ByteReader, count: number): Row[] {
@@ -320,6 +366,49 @@ function scalarWrite(writer: ByteWriter, kind: number, value: ScalarValue): void
       return;
     }
     default: assertNever(kind);
+  }
+}
+
+/** Encoded size of each fixed-width value kind (index: ValueKind); undefined for variable ones. */
+const FIXED_VALUE_BYTES: Array<number | undefined> = [];
+FIXED_VALUE_BYTES[K_BOOL] = 1;
+FIXED_VALUE_BYTES[K_BYTE] = 1;
+FIXED_VALUE_BYTES[K_SHORT] = 2;
+FIXED_VALUE_BYTES[K_INTEGER] = 4;
+FIXED_VALUE_BYTES[K_LONG] = 8;
+FIXED_VALUE_BYTES[K_FLOAT] = 4;
+FIXED_VALUE_BYTES[K_DOUBLE] = 8;
+FIXED_VALUE_BYTES[K_TIMESTAMP_MS] = 8;
+FIXED_VALUE_BYTES[K_TIMESTAMP_US] = 8;
+FIXED_VALUE_BYTES[K_TIMESTAMP_NS] = 10;
+
+const TWO_POW_32 = 2 ** 32;
+
+/** One fixed-width value at `offset` (room already claimed); returns the offset after it. */
+function fixedValueWrite(view: DataView, offset: number, kind: number, value: ScalarValue): number {
+  switch (kind) {
+    case K_DOUBLE: view.setFloat64(offset, value as number, true); return offset + 8;
+    case K_TIMESTAMP_MS: {
+      const ms = value as number;
+      const low = ms % TWO_POW_32;
+      view.setUint32(offset, low, true);
+      view.setUint32(offset + 4, (ms - low) / TWO_POW_32, true);
+      return offset + 8;
+    }
+    case K_BOOL: view.setUint8(offset, value === true ? 1 : 0); return offset + 1;
+    case K_BYTE: view.setInt8(offset, value as number); return offset + 1;
+    case K_SHORT: view.setInt16(offset, value as number, true); return offset + 2;
+    case K_INTEGER: view.setInt32(offset, value as number, true); return offset + 4;
+    case K_LONG:
+    case K_TIMESTAMP_US: view.setBigInt64(offset, value as bigint, true); return offset + 8;
+    case K_TIMESTAMP_NS: {
+      const ns = value as bigint;
+      view.setBigInt64(offset, ns / 1000n, true); // never negative: division truncates as floor
+      view.setUint16(offset + 8, Number(ns % 1000n), true);
+      return offset + 10;
+    }
+    case K_FLOAT: view.setFloat32(offset, value as number, true); return offset + 4;
+    default: return assertNever(kind);
   }
 }
 

@@ -1,0 +1,84 @@
+// `npm run bench`: the named workloads of perf/workloads/ on TSBS cpu-only rows, each against the
+// store and against LevelDB in the same process, on fresh temporary homes.
+//
+//   npm run bench                      every workload, full size (about 2 minutes on 2 cores)
+//   BENCH_QUICK=1 npm run bench        a smoke run on a tenth of the hosts, fewer repetitions
+//   npm run bench -- scan/in-memory    only workloads whose name starts with an argument
+//
+// Prints a table of medians and writes perf/results/latest.json (see bench-result.ts for the ratio
+// convention) and perf/results/latest-meta.json (machine, sizes, methods, every sample). The
+// script runs node with --expose-gc so that each timed run starts on a collected heap.
+// Benchmarks are never tests: nothing here asserts on a time.
+
+import { cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { invariants } from '../lib/base/invariants.ts';
+import { benchConfig, type BenchConfig } from './bench-config.ts';
+import { writeJson } from './bench-files.ts';
+import { benchMeta, heapSettles, loadAverage1m } from './bench-meta.ts';
+import {
+  resultTable, type BenchDetail, type BenchResult, type WorkloadReport,
+} from './bench-result.ts';
+import { ingestWorkload } from './workloads/ingest.ts';
+import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
+import { scanRangeWorkload } from './workloads/scan-range.ts';
+
+const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
+
+interface Workload {
+  name: string;
+  run(config: BenchConfig): Promise<WorkloadReport>;
+}
+
+const WORKLOADS: readonly Workload[] = [
+  { name: 'ingest/logWriteMode=1/batch=5000', run: (config) => ingestWorkload(config, 1) },
+  { name: 'ingest/logWriteMode=0/batch=5000', run: (config) => ingestWorkload(config, 0) },
+  { name: 'scan/in-memory/rows', run: scanRowsWorkload },
+  { name: 'scan/in-memory/columnar', run: scanColumnarWorkload },
+  { name: 'scan/range/1h', run: scanRangeWorkload },
+];
+
+async function main(): Promise<void> {
+  const selected = workloadsSelected(process.argv.slice(2));
+  if (invariants.enabled) console.warn('STORE_INVARIANTS=1: O(n) checks on; not the real speed');
+  if (!heapSettles()) console.warn('no global gc (node --expose-gc): runs pay for earlier garbage');
+  const config = benchConfig(process.env['BENCH_QUICK'] === '1');
+  const { dataset } = config;
+  console.log(`${config.quick ? 'QUICK ' : ''}TSBS cpu-only: ${dataset.hosts.length} hosts, ` +
+    `${dataset.rowCount} rows, batches of ${dataset.config.batchRowCountMax} ` +
+    `(${dataset.batches.length}), ${config.ingestWorkerCount} writers; ` +
+    `node ${process.version}, ${cpus().length} cpus`);
+  const loadAverage1mAtStart = loadAverage1m();
+  if (loadAverage1mAtStart > cpus().length / 2) {
+    console.warn(`load average ${loadAverage1mAtStart.toFixed(1)}: other processes will skew this`);
+  }
+  const startedMs = performance.now();
+  const results: BenchResult[] = [];
+  const details: BenchDetail[] = [];
+  for (const workload of selected) {
+    const workloadStartMs = performance.now();
+    const report = await workload.run(config);
+    results.push(...report.results);
+    details.push(...report.details);
+    console.log(`  ${workload.name}: ${secondsSince(workloadStartMs)} s`);
+  }
+  console.log(`\n${resultTable(results)}\n`);
+  console.log('ratio: store / LevelDB for rows/s, LevelDB / store for ms; above 1 store is ahead');
+  writeJson(`${RESULTS_DIRECTORY}latest.json`, results);
+  writeJson(`${RESULTS_DIRECTORY}latest-meta.json`, benchMeta(config,
+    { details, durationMs: performance.now() - startedMs, loadAverage1mAtStart }));
+  console.log(`wrote perf/results/latest.json and latest-meta.json (${secondsSince(startedMs)} s)`);
+}
+
+function workloadsSelected(prefixes: readonly string[]): Workload[] {
+  if (prefixes.length === 0) return [...WORKLOADS];
+  const selected = WORKLOADS.filter((w) => prefixes.some((prefix) => w.name.startsWith(prefix)));
+  if (selected.length === 0) throw new Error(`no workload name starts with ${prefixes.join(', ')}`);
+  return selected;
+}
+
+function secondsSince(startMs: number): string {
+  return ((performance.now() - startMs) / 1000).toFixed(1);
+}
+
+await main();
