@@ -2,7 +2,10 @@
 //   row-store/ingest/tsbs-cpu/batch=5000   in-order TIMESTAMP + 10 DOUBLE rows, rows/s
 //   row-store/scan-sum/double-column       sum of one DOUBLE column through scanBatches, rows/s
 //   row-store/scan-rows                    scan() materialising Row arrays, rows/s
-//   row-store/put-random/batch=5000        shuffled upserts into an existing store, rows/s
+//   row-store/put-random/batch=5000        shuffled upserts into an empty store, rows/s
+//   row-store/put-random/into=1M/...       random-key batches into a container of 1 M in-order
+//                                          rows: uniform (10% replace), or late arrivals in the
+//                                          span of the last 50 000 rows, rows/s
 // Run: node --import tsx perf/row-store-throughput.ts
 
 import { performance } from 'node:perf_hooks';
@@ -33,6 +36,16 @@ function random(): number {
   return seed / 2_147_483_648;
 }
 
+/** xorshift32 for keys: the generator above repeats too soon to draw 500 000 distinct keys. */
+let keyState = 0x9e37_79b9;
+function keyRandom(): number {
+  keyState ^= keyState << 13;
+  keyState ^= keyState >>> 17;
+  keyState ^= keyState << 5;
+  keyState >>>= 0;
+  return keyState / 4_294_967_296;
+}
+
 /** A few batches, reused with shifted timestamps: the live heap stays that of a real ingest. */
 function batches(batchCount: number): Row[][] {
   const out: Row[][] = [];
@@ -54,7 +67,7 @@ function stampBatch(rows: Row[], firstMs: number): void {
 
 function report(name: string, rowCount: number, ms: number): void {
   const rowsPerSecondM = rowCount / (ms / 1000) / 1e6;
-  console.log(`${name.padEnd(40)} ${rowsPerSecondM.toFixed(1).padStart(7)} M rows/s`);
+  console.log(`${name.padEnd(56)} ${rowsPerSecondM.toFixed(2).padStart(7)} M rows/s`);
 }
 
 function ingest(): RowStore {
@@ -124,7 +137,41 @@ function putRandom(): void {
   console.log(`  ${store.blockCount} blocks, ${fullPercent.toFixed(0)}% full`);
 }
 
+/**
+ * A container of 1 M in-order rows, keys 10 ms apart, then 500 000 rows in batches of random keys
+ * into it: uniform over every key (10% land on a stored row and replace it, the rest insert), or
+ * late arrivals, uniform over the span of the last windowRowCount rows.
+ */
+function putRandomInto(options: { batchRowCount: number; windowRowCount: number }): void {
+  const { batchRowCount, windowRowCount } = options;
+  const fillRowCount = 1_000_000;
+  const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
+  const store = new RowStore({
+    containerId: containerId(3), schema, blockSizeBytes: BLOCK_SIZE_BYTES, space,
+  });
+  const data = batches(8);
+  for (let b = 0; b < fillRowCount / BATCH_ROW_COUNT; b++) {
+    const rows = data[b % data.length]!;
+    for (let i = 0; i < rows.length; i++) rows[i]![0] = (b * BATCH_ROW_COUNT + i) * 10;
+    store.put(rows);
+  }
+  const rows = batches(500_000 / BATCH_ROW_COUNT).flat();
+  const windowFirstMs = (fillRowCount - windowRowCount) * 10;
+  for (const row of rows) row[0] = windowFirstMs + Math.floor(keyRandom() * windowRowCount * 10);
+  const start = performance.now();
+  for (let i = 0; i < rows.length; i += batchRowCount) store.put(rows.slice(i, i + batchRowCount));
+  const shape = windowRowCount === fillRowCount ? 'uniform' : `late/window=${windowRowCount}`;
+  report(`row-store/put-random/into=1M/${shape}/batch=${batchRowCount}`, rows.length,
+    performance.now() - start);
+  const fullPercent = (store.usedBytes / store.blockCount / BLOCK_SIZE_BYTES) * 100;
+  const counts = `${store.count()} rows, ${store.blockCount} blocks`;
+  console.log(`  ${counts}, ${fullPercent.toFixed(0)}% full`);
+}
+
 const store = ingest();
 scanSum(store);
 scanRows(store);
 putRandom();
+putRandomInto({ batchRowCount: BATCH_ROW_COUNT, windowRowCount: 1_000_000 });
+putRandomInto({ batchRowCount: 50_000, windowRowCount: 1_000_000 });
+putRandomInto({ batchRowCount: BATCH_ROW_COUNT, windowRowCount: 50_000 });

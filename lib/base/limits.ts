@@ -105,3 +105,17 @@ export const BTREE_NODE_ENTRY_COUNT_MAX = 64;
 /** Partly freed shared blocks each affinity group remembers for reuse (block-space.ts). */
 export const SHARED_BLOCK_REUSE_COUNT_MAX = 8;
 assert(BTREE_NODE_ENTRY_COUNT_MAX * (ROW_KEY_COLUMN_COUNT_MAX * 8 + 8) < STORE_BLOCK_SIZES_BYTES[0]);
+
+/**
+ * A variable-length value whose payload is larger than blockSizeBytes / this is kept out of line,
+ * in large-value blocks of its own, and its row holds a fixed-size reference (block-format.ts).
+ */
+export const LARGE_VALUE_INLINE_BLOCK_FRACTION = 4;
+/** Blocks in one large value's chain: the largest BLOB in the smallest block size fits. */
+export const LARGE_VALUE_BLOCK_COUNT_MAX = 65_536;
+assert(BLOB_SIZE_BYTES_MAX / (STORE_BLOCK_SIZES_BYTES[0] / 2) < LARGE_VALUE_BLOCK_COUNT_MAX);
+/**
+ * How deep RowStore may split one block while merging a sorted run into it: each level halves the
+ * block's rows, and a block holds fewer than 2^32 rows.
+ */
+export const ROW_STORE_MERGE_DEPTH_MAX = 32;

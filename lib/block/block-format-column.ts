@@ -1,16 +1,25 @@
 // One column's region of a row block image (block-format.ts draws the whole image): the null
 // bitmap, then the fixed values packed little-endian, or each variable-length value as
-// | length u32 | payload |.
+// | length u32 | payload |, or as a reference to a large value kept out of line.
 // Writing is our bug if it goes wrong (assert); reading is the disk's (BlockFormatReader.fail).
 
 import { assert } from '../base/assert.ts';
 import type { StorageError } from '../base/errors.ts';
+import { blockId as toBlockId } from '../base/ids.ts';
 import type { Value } from '../schema/column-type.ts';
+import {
+  LARGE_VALUE_REF_BYTES, LargeValue, largeValueBlockCount, type LargeValueKind,
+  type LargeValueResolver, type StoredValue,
+} from './large-value.ts';
 import type { ColumnData } from './row-block-column.ts';
 import {
-  arrayElementBytes, stringIsUtf16Stored, varPayloadBytes, VAR_LENGTH_MASK, VAR_LENGTH_PREFIX_BYTES,
-  VAR_LENGTH_UTF16_FLAG, ROW_BLOCK_HEADER_BYTES, type ColumnLayout,
+  arrayElementBytes, largeValueKindFits, largeValueKindOf, stringIsUtf16Stored, varPayloadBytes,
+  VAR_LENGTH_LARGE_FLAG, VAR_LENGTH_MASK, VAR_LENGTH_PREFIX_BYTES, VAR_LENGTH_UTF16_FLAG,
+  ROW_BLOCK_HEADER_BYTES, type ColumnLayout,
 } from './row-block-layout.ts';
+
+/** A reference's block id when its large value was not placed. */
+const LARGE_VALUE_BLOCK_ID_NONE = 0xffff_ffff;
 
 interface ColumnRegion {
   column: ColumnLayout;
@@ -45,15 +54,34 @@ export function blockFormatWriteColumn(
     view: new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength),
     buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength),
   };
-  const values = data.values as Value[];
+  const values = data.values as StoredValue[];
   for (let i = 0; i < rowCount; i++) {
-    offset = writeVarValue(image, offset, column, values[i] ?? null);
+    const value = values[i] ?? null;
+    offset = value instanceof LargeValue
+      ? writeLargeValueRef(image.view, offset, value)
+      : writeVarValue(image, offset, column, value);
   }
   return offset;
 }
 
+/**
+ * | length u32 = VAR_LENGTH_LARGE_FLAG | 16 | kind u8 | zero u8 × 3 | sizeBytes u32 |
+ * | first block id u32 (0xFFFF_FFFF: not placed) | block count u32 |. The image's length is the
+ * block size, which sets the chain's block count.
+ */
+function writeLargeValueRef(view: DataView, offset: number, value: LargeValue): number {
+  const blockCount = largeValueBlockCount(value.sizeBytes, view.byteLength);
+  if (value.blockIds.length > 0) assert(value.blockIds.length === blockCount);
+  view.setUint32(offset, (VAR_LENGTH_LARGE_FLAG | LARGE_VALUE_REF_BYTES) >>> 0, true);
+  view.setUint8(offset + 4, value.kind);
+  view.setUint32(offset + 8, value.sizeBytes, true);
+  view.setUint32(offset + 12, value.blockIds[0] ?? LARGE_VALUE_BLOCK_ID_NONE, true);
+  view.setUint32(offset + 16, blockCount, true);
+  return offset + VAR_LENGTH_PREFIX_BYTES + LARGE_VALUE_REF_BYTES;
+}
+
 /** Two views of one image: DataView for numbers, Buffer for strings. */
-interface ImageWriter {
+export interface ImageWriter {
   view: DataView;
   buffer: Buffer;
 }
@@ -76,7 +104,7 @@ function writeVarValue(
     return writeString(image, offset, value as string);
   }
   view.setUint32(offset, payloadBytes, true);
-  const end = writeArray(image, offset + 4, column, value as unknown[]);
+  const end = blockFormatWriteArray(image, offset + 4, column, value as unknown[]);
   assert(end === offset + 4 + payloadBytes);
   return end;
 }
@@ -90,7 +118,10 @@ function writeString(image: ImageWriter, offset: number, text: string): number {
   return offset + 4 + written;
 }
 
-function writeArray(image: ImageWriter, offset: number, column: ColumnLayout, elements: unknown[]) {
+/** Writes | count u32 | elements | at offset; returns the offset after it. */
+export function blockFormatWriteArray(
+  image: ImageWriter, offset: number, column: ColumnLayout, elements: readonly unknown[],
+): number {
   image.view.setUint32(offset, elements.length, true);
   offset += 4;
   if (column.type === 'STRING') {
@@ -125,16 +156,22 @@ function writeArrayElement(view: DataView, offset: number, column: ColumnLayout,
 
 /** Bounds-checked reads over [0, endBytes) of an image; any overrun is corruption. */
 export class BlockFormatReader {
-  offset = 0;
+  offset: number;
   readonly view: DataView;
+  /** Reads the value of a large-value reference (decodeRowBlock's caller provides it). */
+  readonly resolveLargeValue: LargeValueResolver | undefined;
+  /** The column being read, for the resolver. */
+  columnIndex = 0;
 
   constructor(
     readonly image: Uint8Array,
     private readonly endBytes: number,
     readonly fail: (problem: string) => StorageError,
+    options: { offset?: number; resolveLargeValue?: LargeValueResolver | undefined } = {},
   ) {
     this.view = new DataView(image.buffer, image.byteOffset, image.byteLength);
-    this.offset = ROW_BLOCK_HEADER_BYTES;
+    this.offset = options.offset ?? ROW_BLOCK_HEADER_BYTES;
+    this.resolveLargeValue = options.resolveLargeValue;
   }
 
   take(sizeBytes: number): number {
@@ -181,35 +218,74 @@ export function blockFormatReadColumn(reader: BlockFormatReader, region: ColumnR
     }
     return 0;
   }
-  const values = data.values as Value[];
+  const values = data.values as StoredValue[];
   let payloadBytes = 0;
   for (let i = 0; i < rowCount; i++) {
     const isNull = data.nulls !== undefined && data.nulls[i] === 1;
-    const value = readVarValue(reader, column, isNull);
+    const prefix = reader.u32();
+    let value: StoredValue;
+    if (isNull) {
+      if (prefix !== 0) throw reader.fail('NULL with a payload');
+      value = null;
+    } else if ((prefix & VAR_LENGTH_LARGE_FLAG) !== 0) {
+      value = readLargeValueRef(reader, column, { prefix, rowIndex: i });
+    } else {
+      value = readVarValue(reader, column, prefix);
+    }
     values.push(value);
     payloadBytes += varPayloadBytes(column, value);
   }
   return payloadBytes;
 }
 
-function readVarValue(reader: BlockFormatReader, column: ColumnLayout, isNull: boolean): Value {
-  if (isNull) {
-    if (reader.u32() !== 0) throw reader.fail('NULL with a payload');
-    return null;
-  }
+function readVarValue(reader: BlockFormatReader, column: ColumnLayout, prefix: number): Value {
   if (!column.array) {
-    if (column.type === 'BLOB') return reader.bytes(reader.u32()).slice();
-    return readString(reader);
+    if (column.type === 'BLOB') return reader.bytes(prefix).slice();
+    return readString(reader, prefix);
   }
-  const lengthBytes = reader.u32();
+  const lengthBytes = prefix;
   const end = reader.offset + lengthBytes;
-  const value = readArray(reader, column);
+  const value = blockFormatReadArray(reader, column);
   if (reader.offset !== end) throw reader.fail(`array of ${lengthBytes} bytes misread`);
   return value;
 }
 
-function readString(reader: BlockFormatReader): string {
-  const prefix = reader.u32();
+/** A reference (writeLargeValueRef draws it): the resolver reads the value of its chain. */
+function readLargeValueRef(
+  reader: BlockFormatReader, column: ColumnLayout, at: { prefix: number; rowIndex: number },
+): LargeValue {
+  if ((at.prefix & ~VAR_LENGTH_LARGE_FLAG) !== LARGE_VALUE_REF_BYTES) {
+    throw reader.fail(`large-value reference of ${at.prefix & VAR_LENGTH_MASK} bytes`);
+  }
+  const offset = reader.take(LARGE_VALUE_REF_BYTES);
+  const { view } = reader;
+  const kind = view.getUint8(offset) as LargeValueKind;
+  const sizeBytes = view.getUint32(offset + 4, true);
+  const firstBlockId = view.getUint32(offset + 8, true);
+  const blockCount = view.getUint32(offset + 12, true);
+  const where = `column ${reader.columnIndex} row ${at.rowIndex}`;
+  if (!largeValueKindFits(column, kind) || view.getUint8(offset + 1) !== 0 ||
+    view.getUint16(offset + 2, true) !== 0) {
+    throw reader.fail(`${where}: bad large-value reference kind ${kind}`);
+  }
+  if (sizeBytes <= LARGE_VALUE_REF_BYTES ||
+    blockCount !== largeValueBlockCount(sizeBytes, reader.image.byteLength)) {
+    throw reader.fail(`${where}: large value of ${sizeBytes} bytes in ${blockCount} blocks`);
+  }
+  assert(reader.resolveLargeValue !== undefined,
+    'decoding a row block with large-value references needs a resolver');
+  const value = reader.resolveLargeValue({
+    kind, sizeBytes, blockCount, columnIndex: reader.columnIndex, rowIndex: at.rowIndex,
+    firstBlockId: firstBlockId === LARGE_VALUE_BLOCK_ID_NONE ? undefined : toBlockId(firstBlockId),
+  });
+  if (value === null || largeValueKindOf(column, value) !== kind ||
+    varPayloadBytes(column, value) !== sizeBytes) {
+    throw reader.fail(`${where}: the large value read does not match its reference`);
+  }
+  return new LargeValue(kind, sizeBytes, value);
+}
+
+function readString(reader: BlockFormatReader, prefix = reader.u32()): string {
   const utf16 = (prefix & VAR_LENGTH_UTF16_FLAG) !== 0;
   const raw = reader.bytes(prefix & VAR_LENGTH_MASK);
   const buffer = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
@@ -217,7 +293,8 @@ function readString(reader: BlockFormatReader): string {
   return buffer.toString(utf16 ? 'utf16le' : 'utf8');
 }
 
-function readArray(reader: BlockFormatReader, column: ColumnLayout): Value {
+/** Reads | count u32 | elements | (an array column's payload). */
+export function blockFormatReadArray(reader: BlockFormatReader, column: ColumnLayout): Value {
   const count = reader.u32();
   if (column.type === 'STRING') {
     const strings: string[] = [];

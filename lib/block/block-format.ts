@@ -1,4 +1,6 @@
 // The row block image: what a checkpoint or a swap write puts in a block slot, and reads back.
+// Large values kept out of line have images of their own (block-format-large-value.ts, re-exported
+// here).
 //
 /**
  * Row block image, little-endian, exactly blockSizeBytes long:
@@ -26,11 +28,18 @@
  *              STRING, GEOMETRY: UTF-8; when the string holds a lone surrogate, UTF-16LE and
  *                bit 31 of length set. BLOB: the bytes. Array: | count u32 | elements | with fixed
  *                elements packed as above and STRING elements each | length u32 | payload |.
+ *              A value kept out of line (large-value.ts) is a 16-byte reference instead, bit 30
+ *                of length set (version 2):
+ *                | length u32 = 0x4000_0010 | value kind u8 | zero u8 × 3 | total size u32 |
+ *                | first large-value block id u32 (0xFFFF_FFFF: not placed) | block count u32 |
+ *                total size is the payload bytes the value would have inline; block count is
+ *                ⌈total size / (blockSizeBytes − 32)⌉, the chain's length.
  *   usedBytes … blockSizeBytes: zero, outside the checksum (a compressed or punched slot drops it).
  *
  * A NULL is a set bitmap bit with a zero fixed slot or a zero-length var value. Body sizes are the
  * arithmetic of row-block-layout.ts, which RowBlock.usedBytes tracks. Bump ROW_BLOCK_FORMAT_VERSION
- * to change any of this; decodeRowBlock refuses versions it does not know.
+ * to change any of this; decodeRowBlock refuses versions it does not know (version 1 never
+ * reached a disk: checkpoints did not write blocks yet).
  */
 
 import { assert } from '../base/assert.ts';
@@ -42,10 +51,18 @@ import { RowBlock } from './row-block.ts';
 import {
   blockFormatReadColumn, blockFormatWriteColumn, BlockFormatReader,
 } from './block-format-column.ts';
+import type { LargeValueResolver } from './large-value.ts';
 import { blockLayout, ROW_BLOCK_HEADER_BYTES } from './row-block-layout.ts';
 
+export {
+  BLOCK_KIND_LARGE_VALUE, decodeLargeValue, encodeLargeValueBlocks, LARGE_VALUE_FORMAT_VERSION,
+  LARGE_VALUE_MAGIC,
+} from './block-format-large-value.ts';
+export type { LargeValueRef, LargeValueResolver } from './large-value.ts';
+
 export const ROW_BLOCK_MAGIC = 0x5242;
-export const ROW_BLOCK_FORMAT_VERSION = 1;
+/** 2: large-value references. */
+export const ROW_BLOCK_FORMAT_VERSION = 2;
 export const BLOCK_KIND_ROW = 1;
 const FLAG_KEYLESS = 1;
 const BLOCK_ID_NONE = 0xffff_ffff;
@@ -99,9 +116,18 @@ function copyBytes(bytes: Uint8Array, offset: number, values: Float64Array): num
  * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's
  * fault: StorageError CORRUPTION naming the block (blockId when the caller knows it, else the
  * image's own).
+ *
+ * A reference to a large value is read through resolveLargeValue, synchronously: the caller reads
+ * the chain the reference names (LargeValueRef.firstBlockId, blockCount) and returns
+ * decodeLargeValue of it, whose CORRUPTION then propagates. Decoding checks the value against the
+ * reference (kind, size), and the block holds it as an unplaced LargeValue, which
+ * RowStore.restoreBlock places anew. Without a resolver, an image holding a reference is a
+ * programmer error (assert): whoever decodes images of containers with variable-length columns
+ * must be able to read their chains.
  */
 export function decodeRowBlock(
   schema: ContainerSchema, bytes: Uint8Array, blockId?: BlockId,
+  resolveLargeValue?: LargeValueResolver,
 ): RowBlock {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Before the checksum is verified, the image's own block id is only a hint.
@@ -137,7 +163,8 @@ export function decodeRowBlock(
   if (header.rowCount > 0 && !block.fits(header.rowCount, 0)) {
     throw fail(`${header.rowCount} rows cannot fit`);
   }
-  decodeRowBlockBody(block, new BlockFormatReader(bytes, usedBytes, fail), header.rowCount);
+  const reader = new BlockFormatReader(bytes, usedBytes, fail, { resolveLargeValue });
+  decodeRowBlockBody(block, reader, header.rowCount);
   if (block.usedBytes !== usedBytes) {
     throw fail(`body is ${block.usedBytes} bytes, header says ${usedBytes}`);
   }
@@ -171,6 +198,7 @@ function decodeRowBlockBody(block: RowBlock, reader: BlockFormatReader, rowCount
   }
   let payloadBytes = 0;
   for (let c = 0; c < layout.columns.length; c++) {
+    reader.columnIndex = c;
     payloadBytes += blockFormatReadColumn(reader,
       { column: layout.columns[c]!, data: block.columns[c]!, rowCount });
   }

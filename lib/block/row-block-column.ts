@@ -7,16 +7,18 @@
 // null var slot, so images are deterministic; JS arrays ('var', 'i96') have length rowCount
 // exactly; typed arrays have length >= rowCount (the rest is spare capacity). Mutable values
 // (BLOBs, arrays) are copied on the way in, so a block never aliases a caller's buffer; values read
-// out are shared and read-only.
+// out are shared and read-only. A 'var' slot may hold a LargeValue (large-value.ts) in place of
+// its value: reads hand out the value, moves carry the object.
 
 import { assert } from '../base/assert.ts';
 import type { Row, Value } from '../schema/column-type.ts';
+import { storedValue, type StoredValue } from './large-value.ts';
 import {
   STORAGE_BYTES, type ColumnLayout, type FixedValues, type TypedStorage,
 } from './row-block-layout.ts';
 
 export interface ColumnData {
-  values: FixedValues | Value[];
+  values: FixedValues | StoredValue[];
   nulls: Uint8Array | undefined;
 }
 
@@ -104,8 +106,11 @@ export function columnGrow(
   data.values = grown.values;
 }
 
-/** Copies a BLOB or an array so the block never shares a caller's mutable object. */
-function ownedValue(value: Value): Value {
+/**
+ * Copies a BLOB or an array so the block never shares a caller's mutable object. A LargeValue is
+ * the store's own (RowStore copied its value when it made it) and moves as it is.
+ */
+export function ownedValue(value: StoredValue): StoredValue {
   if (value instanceof Uint8Array) return value.slice();
   if (Array.isArray(value)) return value.slice() as Value;
   return value;
@@ -116,19 +121,19 @@ export function columnGet(column: ColumnLayout, data: ColumnData, index: number)
   const value = data.values[index];
   assert(value !== undefined);
   if (column.storage === 'u8') return value === 1;
-  return value;
+  return column.jsArray ? storedValue(value as StoredValue) : (value as Value);
 }
 
 /** Stores one value at index (which must already exist: rowCount > index). */
 export function columnSet(
-  column: ColumnLayout, data: ColumnData, index: number, value: Value,
+  column: ColumnLayout, data: ColumnData, index: number, value: StoredValue,
 ): void {
   const isNull = value === null;
   if (isNull) assert(data.nulls !== undefined, 'NULL in a NOT NULL column');
   if (data.nulls !== undefined) data.nulls[index] = isNull ? 1 : 0;
   switch (column.storage) {
     case 'var': case 'i96':
-      (data.values as Value[])[index] = isNull ? null : ownedValue(value);
+      (data.values as StoredValue[])[index] = isNull ? null : ownedValue(value);
       return;
     case 'u8': (data.values as Uint8Array)[index] = value === true ? 1 : 0; return;
     case 'i64': (data.values as BigInt64Array)[index] = isNull ? 0n : (value as bigint); return;
@@ -136,18 +141,21 @@ export function columnSet(
   }
 }
 
+/** Rows on their way into a block: values, or LargeValues RowStore put in their place. */
+export type StoredRow = readonly StoredValue[];
+
 /**
  * The ingest hot path: stores column `columnIndex` of rows[from, to) at rows [at, ...). Column by
  * column, so each loop stores into one typed array with one element kind.
  */
 export function columnAppendRows(
   column: ColumnLayout, data: ColumnData, columnIndex: number,
-  rows: readonly Row[], range: { from: number; to: number; at: number },
+  rows: readonly StoredRow[], range: { from: number; to: number; at: number },
 ): void {
   const { from, to, at } = range;
   const nulls = data.nulls;
   if (column.jsArray) {
-    const values = data.values as Value[];
+    const values = data.values as StoredValue[];
     assert(values.length === at);
     for (let r = from; r < to; r++) {
       const value = rows[r]![columnIndex]!;
@@ -179,7 +187,7 @@ export function columnAppendRows(
 
 function columnAppendNumbers(
   values: Float64Array, nulls: Uint8Array | undefined, columnIndex: number,
-  rows: readonly Row[], { from, to, at }: { from: number; to: number; at: number },
+  rows: readonly StoredRow[], { from, to, at }: { from: number; to: number; at: number },
 ): void {
   if (nulls === undefined) {
     for (let r = from, i = at; r < to; r++, i++) values[i] = rows[r]![columnIndex] as number;
@@ -209,22 +217,20 @@ export function columnReadInto(
   const nulls = data.nulls;
   const values = data.values;
   const last = base + end - start - 1;
+  const step = descending ? -1 : 1;
+  if (column.jsArray) {
+    const stored = values as StoredValue[];
+    for (let i = start, r = descending ? last : base; i < end; i++, r += step) {
+      rows[r]![c] = storedValue(stored[i]!);
+    }
+    return;
+  }
   const bool = column.storage === 'u8';
-  for (let i = start, r = descending ? last : base; i < end; i++, r += descending ? -1 : 1) {
+  for (let i = start, r = descending ? last : base; i < end; i++, r += step) {
     const row = rows[r]!;
     if (nulls !== undefined && nulls[i] === 1) row[c] = null;
-    else row[c] = bool ? values[i] === 1 : values[i]!;
+    else row[c] = bool ? values[i] === 1 : (values[i] as number | bigint);
   }
-}
-
-/** Opens a one-row gap at index by shifting rows [index, rowCount) up; the gap is then set. */
-export function columnOpenGap(
-  column: ColumnLayout, data: ColumnData, index: number, rowCount: number,
-): void {
-  assert(index <= rowCount);
-  if (data.nulls !== undefined) data.nulls.copyWithin(index + 1, index, rowCount);
-  if (column.jsArray) (data.values as Value[]).splice(index, 0, null);
-  else (data.values as Float64Array).copyWithin(index + 1, index, rowCount);
 }
 
 /** Removes row index by shifting rows (index, rowCount) down. */
@@ -233,7 +239,7 @@ export function columnRemoveRow(
 ): void {
   assert(index < rowCount);
   if (data.nulls !== undefined) data.nulls.copyWithin(index, index + 1, rowCount);
-  if (column.jsArray) (data.values as Value[]).splice(index, 1);
+  if (column.jsArray) (data.values as StoredValue[]).splice(index, 1);
   else (data.values as Float64Array).copyWithin(index, index + 1, rowCount);
 }
 
@@ -245,8 +251,8 @@ export function columnMoveTail(
   const { from, rowCount } = range;
   if (data.nulls !== undefined) tail.nulls!.set(data.nulls.subarray(from, rowCount));
   if (column.jsArray) {
-    assert((tail.values as Value[]).length === 0);
-    tail.values = (data.values as Value[]).splice(from, rowCount - from);
+    assert((tail.values as StoredValue[]).length === 0);
+    tail.values = (data.values as StoredValue[]).splice(from, rowCount - from);
   } else {
     (tail.values as Float64Array).set((data.values as Float64Array).subarray(from, rowCount));
   }
@@ -262,9 +268,9 @@ export function columnAppendColumn(
     target.nulls.set(data.nulls!.subarray(from, from + count), targetCount);
   }
   if (column.jsArray) {
-    const values = target.values as Value[];
+    const values = target.values as StoredValue[];
     assert(values.length === targetCount);
-    for (let i = from; i < from + count; i++) values.push((data.values as Value[])[i]!);
+    for (let i = from; i < from + count; i++) values.push((data.values as StoredValue[])[i]!);
   } else {
     (target.values as Float64Array).set(
       (data.values as Float64Array).subarray(from, from + count), targetCount);
@@ -276,7 +282,10 @@ export function columnVector(
 ): ColumnVector {
   const nulls = data.nulls?.subarray(start, end);
   if (column.jsArray) {
-    return { kind: 'var', values: (data.values as Value[]).slice(start, end), nulls };
+    const stored = data.values as StoredValue[];
+    const values: Value[] = new Array<Value>(end - start);
+    for (let i = start; i < end; i++) values[i - start] = storedValue(stored[i]!);
+    return { kind: 'var', values, nulls };
   }
   return { kind: 'fixed', values: (data.values as Float64Array).subarray(start, end), nulls };
 }

@@ -5,7 +5,8 @@
 //   + rowCount × rowFixedBytes                  (rowId f64 when keyless, each fixed value, and a
 //                                                u32 length prefix per variable-length value)
 //   + nullableColumnCount × ⌈rowCount / 8⌉      (one null bitmap per nullable column)
-//   + varPayloadBytes                           (the bytes after each length prefix)
+//   + varPayloadBytes                           (the bytes after each length prefix; for a value
+//                                                kept out of line, its LARGE_VALUE_REF_BYTES)
 //
 // Row blocks keep rowCount and varPayloadBytes up to date, so usedBytes is O(1) and always equals
 // what encodeRowBlock writes.
@@ -14,6 +15,9 @@ import { assert } from '../base/assert.ts';
 import type { ColumnType, TimePrecision, Value } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
+import {
+  LARGE_VALUE_REF_BYTES, LargeValue, LargeValueKind, type StoredValue,
+} from './large-value.ts';
 
 /** Magic, version, checksum, kind, flags, column count, owner, block id, rows, used bytes, ... */
 export const ROW_BLOCK_HEADER_BYTES = 32;
@@ -136,6 +140,12 @@ export function rowBlockRowCountFit(
 
 /** Set in a length prefix when a string is stored as UTF-16LE (it holds a lone surrogate). */
 export const VAR_LENGTH_UTF16_FLAG = 0x8000_0000;
+/**
+ * Set in a length prefix when a reference to a large value kept out of line follows. Inline values
+ * are smaller than a block, and a BLOB is below 2^30 bytes, so the bit is free in any other
+ * prefix.
+ */
+export const VAR_LENGTH_LARGE_FLAG = 0x4000_0000;
 export const VAR_LENGTH_MASK = 0x7fff_ffff;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -149,9 +159,13 @@ export function stringPayloadBytes(text: string): number {
   return stringIsUtf16Stored(text) ? text.length * 2 : Buffer.byteLength(text, 'utf8');
 }
 
-/** Bytes after the length prefix of one variable-length value (block-format.ts writes these). */
-export function varPayloadBytes(column: ColumnLayout, value: Value): number {
+/**
+ * Bytes after the length prefix of one variable-length value (block-format.ts writes these); a
+ * large value kept out of line takes only its reference.
+ */
+export function varPayloadBytes(column: ColumnLayout, value: StoredValue): number {
   if (value === null) return 0;
+  if (value instanceof LargeValue) return LARGE_VALUE_REF_BYTES;
   if (!column.array) {
     if (column.type === 'BLOB') return (value as Uint8Array).byteLength;
     return stringPayloadBytes(value as string);
@@ -177,7 +191,7 @@ export function arrayElementBytes(column: ColumnLayout): number {
 }
 
 /** Sum of varPayloadBytes over a row's variable-length columns. */
-export function rowVarPayloadBytes(layout: BlockLayout, row: readonly Value[]): number {
+export function rowVarPayloadBytes(layout: BlockLayout, row: readonly StoredValue[]): number {
   let bytes = 0;
   for (const index of layout.varColumnIndexes) {
     bytes += varPayloadBytes(layout.columns[index]!, row[index] ?? null);
@@ -198,4 +212,68 @@ export function columnEmptyValue(column: ColumnLayout): Value {
     case 'TIMESTAMP': return column.bigintTime ? 0n : 0;
     default: return 0;
   }
+}
+
+const ARRAY_KINDS: Partial<Record<ColumnType, LargeValueKind>> = {
+  BOOL: LargeValueKind.ARRAY_BOOL, BYTE: LargeValueKind.ARRAY_BYTE,
+  SHORT: LargeValueKind.ARRAY_SHORT, INTEGER: LargeValueKind.ARRAY_INTEGER,
+  LONG: LargeValueKind.ARRAY_LONG, FLOAT: LargeValueKind.ARRAY_FLOAT,
+  DOUBLE: LargeValueKind.ARRAY_DOUBLE, STRING: LargeValueKind.ARRAY_STRING,
+};
+const TIMESTAMP_ARRAY_KINDS: Record<TimePrecision, LargeValueKind> = {
+  MILLISECOND: LargeValueKind.ARRAY_TIMESTAMP_MS,
+  MICROSECOND: LargeValueKind.ARRAY_TIMESTAMP_US,
+  NANOSECOND: LargeValueKind.ARRAY_TIMESTAMP_NS,
+};
+
+/** How a variable-length value of this column is kept out of line. */
+export function largeValueKindOf(
+  column: ColumnLayout, value: Exclude<Value, null>,
+): LargeValueKind {
+  assert(column.storage === 'var');
+  if (!column.array) {
+    if (column.type === 'BLOB') return LargeValueKind.BLOB;
+    return stringIsUtf16Stored(value as string)
+      ? LargeValueKind.STRING_UTF16
+      : LargeValueKind.STRING_UTF8;
+  }
+  const kind = column.type === 'TIMESTAMP'
+    ? TIMESTAMP_ARRAY_KINDS[column.timePrecision ?? 'MILLISECOND']
+    : ARRAY_KINDS[column.type];
+  assert(kind !== undefined, `no array of ${column.type}`);
+  return kind;
+}
+
+/** Could a value of this column be kept out of line as this kind? */
+export function largeValueKindFits(column: ColumnLayout, kind: LargeValueKind): boolean {
+  if (column.storage !== 'var') return false;
+  if (column.array) return kind === largeValueKindOf(column, []);
+  if (column.type === 'BLOB') return kind === LargeValueKind.BLOB;
+  return kind === LargeValueKind.STRING_UTF8 || kind === LargeValueKind.STRING_UTF16;
+}
+
+const arrayColumns = new Map<LargeValueKind, ColumnLayout>();
+
+/** A column layout whose values are arrays of this kind's elements; undefined for other kinds. */
+export function largeValueArrayColumn(kind: LargeValueKind): ColumnLayout | undefined {
+  if (arrayColumns.size === 0) {
+    for (const type of [...Object.keys(ARRAY_KINDS), 'TIMESTAMP'] as ColumnType[]) {
+      const precisions = type === 'TIMESTAMP' ? TIME_PRECISIONS_ALL : [undefined];
+      for (const precision of precisions) {
+        const column = arrayColumnLayout(type, precision);
+        arrayColumns.set(largeValueKindOf(column, []), column);
+      }
+    }
+  }
+  return arrayColumns.get(kind);
+}
+
+const TIME_PRECISIONS_ALL: readonly TimePrecision[] = ['MILLISECOND', 'MICROSECOND', 'NANOSECOND'];
+
+function arrayColumnLayout(type: ColumnType, precision: TimePrecision | undefined): ColumnLayout {
+  return {
+    type, array: true, nullable: true, timePrecision: precision,
+    bigintTime: precision !== undefined && precision !== 'MILLISECOND',
+    storage: 'var', jsArray: true, slotBytes: VAR_LENGTH_PREFIX_BYTES,
+  };
 }

@@ -14,11 +14,15 @@ import { assert } from '../base/assert.ts';
 import type { BlockId, ContainerId } from '../base/ids.ts';
 import type { KeyValue, Row, RowKey, Value } from '../schema/column-type.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
+import type { StoredValue } from './large-value.ts';
 import {
   columnAllocate, columnAppendColumn, columnAppendRows, columnGet, columnGrow, columnMoveTail,
-  columnOpenGap, columnReadInto, columnRemoveRow, columnSet, columnVector, ColumnSlab,
-  type ColumnData, type ColumnVector,
+  columnReadInto, columnRemoveRow, columnSet, columnVector, ColumnSlab,
+  type ColumnData, type ColumnVector, type StoredRow,
 } from './row-block-column.ts';
+import {
+  columnMergeOpenSlots, columnMergeWrite, type ColumnMergePlan,
+} from './row-block-column-merge.ts';
 import {
   rowBlockRowCountFit, rowBlockUsedBytes, varPayloadBytes as varPayloadBytesOf, type BlockLayout,
 } from './row-block-layout.ts';
@@ -98,7 +102,7 @@ export class RowBlock {
 
   /** Appends rows[from, to); the caller checked that they fit and their keys follow the last. */
   appendRows(
-    rows: readonly Row[], range: { from: number; to: number },
+    rows: readonly StoredRow[], range: { from: number; to: number },
     extra: { payloadBytes: number; rowIdFirst?: number },
   ): void {
     const { from, to } = range;
@@ -119,37 +123,36 @@ export class RowBlock {
     this.varPayloadBytes += extra.payloadBytes;
   }
 
-  /** Inserts a row at index (keys stay sorted: the caller searched for index). */
-  insertRow(index: number, row: Row, payloadBytes: number): void {
+  /**
+   * Merges sorted rows[from, to) into this block in one pass per column, as the plan says
+   * (row-block-column-merge.ts); it fills in plan.targets. runPayloadBytes is the variable-length
+   * payload of those rows; the caller checked that the merged block fits.
+   */
+  mergeRows(rows: readonly StoredRow[], plan: ColumnMergePlan, runPayloadBytes: number): void {
     assert(!this.layout.keyless, 'keyless collections only append');
-    assert(index >= 0 && index <= this.rowCount);
-    assert(this.fits(1, payloadBytes));
-    this.reserve(this.rowCount + 1);
+    const { from, to, positions, replaces, targets } = plan;
+    assert(from < to);
+    assert(targets.length >= to);
+    let insertCount = 0;
+    let replacedPayloadBytes = 0;
+    for (let k = from; k < to; k++) {
+      const position = positions[k]!;
+      assert(position >= (k === from ? 0 : positions[k - 1]! + replaces[k - 1]!));
+      assert(position + replaces[k]! <= this.rowCount);
+      targets[k] = position + insertCount;
+      if (replaces[k] === 1) replacedPayloadBytes += this.rowPayloadBytes(position);
+      else insertCount++;
+    }
+    const payloadBytes = runPayloadBytes - replacedPayloadBytes;
+    assert(this.fits(insertCount, payloadBytes));
+    this.reserve(this.rowCount + insertCount);
     const columns = this.layout.columns;
     for (let c = 0; c < columns.length; c++) {
-      columnOpenGap(columns[c]!, this.columns[c]!, index, this.rowCount);
+      columnMergeOpenSlots(columns[c]!, this.columns[c]!, plan, this.rowCount);
+      columnMergeWrite(columns[c]!, this.columns[c]!, c, rows, plan);
     }
-    this.rowCount++;
-    for (let c = 0; c < columns.length; c++) {
-      columnSet(columns[c]!, this.columns[c]!, index, row[c] ?? null);
-    }
+    this.rowCount += insertCount;
     this.varPayloadBytes += payloadBytes;
-  }
-
-  /** Would replacing row index with a row of payloadBytes still fit? */
-  fitsReplace(index: number, payloadBytes: number): boolean {
-    return this.fits(0, payloadBytes - this.rowPayloadBytes(index));
-  }
-
-  /** Replaces row index with a row of the same key. */
-  replaceRow(index: number, row: Row, payloadBytes: number): void {
-    assert(index >= 0 && index < this.rowCount);
-    assert(this.fitsReplace(index, payloadBytes));
-    this.varPayloadBytes += payloadBytes - this.rowPayloadBytes(index);
-    const columns = this.layout.columns;
-    for (let c = 0; c < columns.length; c++) {
-      columnSet(columns[c]!, this.columns[c]!, index, row[c] ?? null);
-    }
   }
 
   removeRow(index: number): void {
@@ -266,9 +269,9 @@ export class RowBlock {
     return -index - 1;
   }
 
-  /** First index whose key is >= key. */
-  lowerBound(key: RowKey): number {
-    let low = 0;
+  /** First index whose key is >= key; `low` when the caller knows no earlier row qualifies. */
+  lowerBound(key: RowKey, low = 0): number {
+    assert(low >= 0 && low <= this.rowCount);
     let high = this.rowCount;
     while (low < high) {
       const mid = (low + high) >>> 1;
@@ -340,7 +343,7 @@ export class RowBlock {
     let bytes = 0;
     for (const c of this.layout.varColumnIndexes) {
       const column = this.layout.columns[c]!;
-      const values = this.columns[c]!.values as Row;
+      const values = this.columns[c]!.values as StoredValue[];
       for (let i = start; i < end; i++) bytes += varPayloadBytesOf(column, values[i] ?? null);
     }
     return bytes;

@@ -1,6 +1,6 @@
 // The ordered row blocks of one container: a B+tree from each block's first key to the block, their
-// places in the partition's BlockSpace, and the structural changes (insert with split, remove with
-// merge, discard) that keep them so.
+// places in the partition's BlockSpace, and the structural changes (append, split, remove with
+// merge, discard) that keep them so. row-store-merge.ts merges sorted runs into them.
 //
 // Invariants (checkInvariants): blocks are non-empty, disjoint and ordered; a block's tree key is
 // its first row's key; after settle() every block is placed with spaceBytes equal to its usedBytes.
@@ -8,10 +8,11 @@
 
 import { assert } from '../base/assert.ts';
 import type { ContainerId } from '../base/ids.ts';
-import type { Row, RowKey } from '../schema/column-type.ts';
+import type { RowKey } from '../schema/column-type.ts';
 import type { BlockOwner, BlockSpace } from './block-space.ts';
 import { BTree } from './btree.ts';
 import { RowBlock } from './row-block.ts';
+import type { StoredRow } from './row-block-column.ts';
 import type { BlockLayout } from './row-block-layout.ts';
 
 /** A block under 1/this of the block size after a remove is merged with a neighbour if both fit. */
@@ -79,49 +80,35 @@ export class RowStoreBlocks {
     this.touched.add(block);
   }
 
-  /** Inserts at index of block, splitting it (or starting a block) when the row does not fit. */
-  insertAt(block: RowBlock, index: number, row: Row, payloadBytes: number): void {
-    for (;;) {
-      this.touched.add(block);
-      if (block.fits(1, payloadBytes)) {
-        const firstKey = index === 0 && block.rowCount > 0 ? block.firstKey() : undefined;
-        block.insertRow(index, row, payloadBytes);
-        if (firstKey !== undefined) this.rekey(block, firstKey);
-        return;
+  /**
+   * Appends rows[from, to) to block as far as they fit, then to new blocks (none given: new blocks
+   * only). Their keys ascend, above every key of block and below those of the block after it.
+   */
+  appendRun(
+    block: RowBlock | undefined, rows: readonly StoredRow[], range: { from: number; to: number },
+    extra: { payloadBytes: Float64Array | undefined; rowIdFirst?: number },
+  ): void {
+    const { payloadBytes, rowIdFirst } = extra;
+    let from = range.from;
+    while (from < range.to) {
+      const count = block === undefined ? 0
+        : block.appendCountFit({ from, to: range.to }, payloadBytes);
+      if (block === undefined || count === 0) {
+        // Room for the rest of the run up front: growing by doubling costs copies and GC.
+        block = this.newBlock(range.to - from);
+        continue;
       }
-      assert(block.rowCount > 0, 'a row larger than an empty block');
-      if (index === 0 || index === block.rowCount) {
-        // At an edge, a new block keeps this one full (ordered inserts do not leave half blocks).
-        this.insertFresh(row, payloadBytes);
-        return;
-      }
-      const right = this.split(block);
-      if (index >= block.rowCount) {
-        index -= block.rowCount;
-        block = right;
-      }
+      const to = from + count;
+      const wasEmpty = block.rowCount === 0;
+      const rowIdOffset = from - range.from;
+      block.appendRows(rows, { from, to }, {
+        payloadBytes: sumRange(payloadBytes, from, to),
+        ...(rowIdFirst === undefined ? {} : { rowIdFirst: rowIdFirst + rowIdOffset }),
+      });
+      if (wasEmpty) this.register(block);
+      else this.touch(block);
+      from = to;
     }
-  }
-
-  /** Replaces row index (same key) with row. */
-  replaceAt(block: RowBlock, index: number, row: Row, payloadBytes: number): void {
-    this.touched.add(block);
-    if (block.fitsReplace(index, payloadBytes)) {
-      block.replaceRow(index, row, payloadBytes);
-      return;
-    }
-    // The new version needs more room than is left: take the old one out and insert anew.
-    const firstKey = block.firstKey();
-    block.removeRow(index);
-    if (index === 0 && block.rowCount > 0) this.rekey(block, firstKey);
-    this.insertAt(block, index, row, payloadBytes);
-  }
-
-  /** A row in a block of its own. */
-  insertFresh(row: Row, payloadBytes: number): void {
-    const block = this.newBlock();
-    block.appendRows([row], { from: 0, to: 1 }, { payloadBytes });
-    this.register(block);
   }
 
   /** Moves the upper half of block into a new block; returns that block. */
@@ -209,7 +196,8 @@ export class RowStoreBlocks {
     block.spaceBytes = 0;
   }
 
-  private rekey(block: RowBlock, oldKey: RowKey): void {
+  /** block's first key changed from oldKey: move its tree entry. */
+  rekey(block: RowBlock, oldKey: RowKey): void {
     assert(this.tree.delete(oldKey), 'rekeyed block not in the tree');
     this.tree.set(block.firstKey(), block);
   }
@@ -234,4 +222,11 @@ export class RowStoreBlocks {
     }
     return rowCount;
   }
+}
+
+function sumRange(values: Float64Array | undefined, from: number, to: number): number {
+  if (values === undefined) return 0;
+  let sum = 0;
+  for (let i = from; i < to; i++) sum += values[i]!;
+  return sum;
 }

@@ -1,8 +1,13 @@
 // RowStore: the committed rows of one container, in row blocks ordered by key (row-store-blocks.ts
-// keeps the blocks, their B+tree and their places in the partition's BlockSpace).
+// keeps the blocks, their B+tree and their places in the partition's BlockSpace), and its large
+// values, kept out of line in blocks of their own (row-store-put.ts says which values,
+// large-value-store.ts keeps them).
+//
+// put appends a batch whose keys ascend past the last row straight into the last block; any other
+// batch is sorted once and merged block by block (row-store-merge.ts).
 //
 // Invariants (checkInvariants, run after every change when invariants are on): those of
-// RowStoreBlocks, and count() is the sum of the blocks' row counts.
+// RowStoreBlocks and LargeValueStore, and count() is the sum of the blocks' row counts.
 //
 // Keyless collections order rows by rowId, a per-container counter: rows only append, and a "key"
 // (get, remove, scan bounds) is a rowId. Nothing may change the store while a scan iterates; the
@@ -17,11 +22,16 @@ import type { Row, RowKey } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { RowKeyOps } from '../schema/row-key.ts';
 import { blockOwnerOf, type BlockSpace } from './block-space.ts';
+import { LargeValue } from './large-value.ts';
+import { blockLargeValues, LargeValueStore, rowLargeValues } from './large-value-store.ts';
 import type { RowBlock } from './row-block.ts';
-import {
-  blockLayout, rowBlockUsedBytes, rowVarPayloadBytes, type BlockLayout,
-} from './row-block-layout.ts';
+import type { StoredRow } from './row-block-column.ts';
+import { blockLayout, type BlockLayout } from './row-block-layout.ts';
 import { RowStoreBlocks } from './row-store-blocks.ts';
+import {
+  rowStoreMergeSorted, rowStoreSortBatch, type RowStoreMergeContext,
+} from './row-store-merge.ts';
+import { rowStorePreparePut } from './row-store-put.ts';
 import { rowStoreAddColumns, rowStoreRenameColumns } from './row-store-schema.ts';
 import {
   rowStoreRanges, type BlockRange, type RowBatch, type RowBatchScanOptions, type RowScanOptions,
@@ -43,6 +53,7 @@ export class RowStore {
   private layout: BlockLayout;
   private keys: RowKeyOps;
   private readonly blocks: RowStoreBlocks;
+  private readonly largeValues: LargeValueStore;
   private rowCount = 0;
   private rowIdNext = 0;
   /** +1 on every change; a scan asserts it did not move under it. */
@@ -55,10 +66,12 @@ export class RowStore {
     this.schemaCurrent = options.schema;
     this.layout = blockLayout(options.schema);
     this.keys = this.layout.keys;
+    const owner = blockOwnerOf(this.containerId, options.schema.dataAffinity);
     this.blocks = new RowStoreBlocks({
       containerId: this.containerId, blockSizeBytes: this.blockSizeBytes, layout: this.layout,
-      space: options.space, owner: blockOwnerOf(this.containerId, options.schema.dataAffinity),
+      space: options.space, owner,
     });
+    this.largeValues = new LargeValueStore({ space: options.space, owner });
   }
 
   get schema(): ContainerSchema {
@@ -70,11 +83,22 @@ export class RowStore {
     return this.rowIdNext;
   }
 
+  /** Row blocks. */
   get blockCount(): number {
     return this.blocks.count;
   }
 
-  /** Sum of the blocks' encoded sizes. */
+  /** Values kept out of line. */
+  get largeValueCount(): number {
+    return this.largeValues.count;
+  }
+
+  /** Whole blocks the large values take in the BlockSpace. */
+  get largeValueBlockCount(): number {
+    return this.largeValues.blockCount;
+  }
+
+  /** Sum of the row blocks' encoded sizes: a large value counts its reference, not its chain. */
   get usedBytes(): number {
     let bytes = 0;
     for (const block of this.blocks.inOrder()) bytes += block.usedBytes;
@@ -88,20 +112,23 @@ export class RowStore {
   /**
    * Upserts validated rows: a row replaces the row with the same key; a keyless collection appends
    * them with new rowIds. A later row of the batch wins over an earlier one with the same key.
-   * Throws LIMIT_EXCEEDED, changing nothing, when a row alone is larger than a block.
+   * Large values go out of line; throws LIMIT_EXCEEDED, changing nothing, when a row's key and
+   * fixed part alone are larger than a block.
    */
   put(rows: readonly Row[]): void {
     this.assertOpen();
     assert(rows.length <= MULTI_PUT_ROW_COUNT_MAX);
     if (rows.length === 0) return;
-    const payloadBytes = this.putPayloadBytes(rows);
+    const prepared = rowStorePreparePut(this.layout, this.blockSizeBytes, rows);
     this.changeCount++;
-    if (this.layout.keyless) {
-      this.appendRows(rows, payloadBytes);
-    } else if (this.putInOrder(rows)) {
-      this.appendRows(rows, payloadBytes);
+    if (this.layout.keyless || this.putInOrder(prepared.rows)) {
+      if (prepared.largeValueCount > 0) this.placeLargeValues(prepared.rows);
+      this.appendRows(prepared.rows, prepared.payloadBytes);
     } else {
-      for (let i = 0; i < rows.length; i++) this.upsertRow(rows[i]!, payloadBytes?.[i] ?? 0);
+      const batch = rowStoreSortBatch(prepared.rows, this.keys, prepared.payloadBytes);
+      // Rows that lose to a later row of the batch are dropped before their values are placed.
+      if (prepared.largeValueCount > 0) this.placeLargeValues(batch.rows);
+      this.rowCount += rowStoreMergeSorted(this.mergeContext(), batch);
     }
     this.settle();
   }
@@ -201,6 +228,7 @@ export class RowStore {
     this.assertOpen();
     this.changeCount++;
     this.blocks.releaseAll();
+    this.largeValues.releaseAll();
     this.rowCount = 0;
   }
 
@@ -210,16 +238,21 @@ export class RowStore {
     this.dropped = true;
   }
 
-  /** The distinct physical blocks holding this container's rows, in key order. */
+  /**
+   * The distinct physical blocks holding this container's data: its row blocks in key order, then
+   * its large values' chains.
+   */
   blockIds(): BlockId[] {
     const ids = new Set<BlockId>();
     for (const block of this.blocks.inOrder()) ids.add(block.blockId!);
+    for (const id of this.largeValues.blockIds()) ids.add(id);
     return [...ids];
   }
 
   /**
    * Adds a block decoded from an image (recovery), in key order: its keys must all lie above the
-   * rows already here. It is placed anew in this store's BlockSpace.
+   * rows already here. It is placed anew in this store's BlockSpace, and so are its large values
+   * (decodeRowBlock read them through its resolver).
    */
   restoreBlock(block: RowBlock): void {
     this.assertOpen();
@@ -234,6 +267,7 @@ export class RowStore {
     block.spaceBytes = 0;
     this.blocks.register(block);
     this.rowCount += block.rowCount;
+    for (const value of blockLargeValues([block])) this.largeValues.place(value);
     if (block.rowIds !== undefined) {
       this.rowIdNext = Math.max(this.rowIdNext, block.rowIds[block.rowCount - 1]! + 1);
     }
@@ -280,25 +314,10 @@ export class RowStore {
     }
   }
 
-  /** Each row's variable-length bytes (none without such columns); rejects rows over a block. */
-  private putPayloadBytes(rows: readonly Row[]): Float64Array | undefined {
-    const rowFixedBytes = rowBlockUsedBytes(this.layout, 1, 0);
-    assert(rowFixedBytes <= this.blockSizeBytes);
-    if (this.layout.varColumnIndexes.length === 0) return undefined;
-    const payloadBytes = new Float64Array(rows.length);
-    for (let i = 0; i < rows.length; i++) {
-      const bytes = rowVarPayloadBytes(this.layout, rows[i]!);
-      if (rowFixedBytes + bytes > this.blockSizeBytes) {
-        throw new StorageError('LIMIT_EXCEEDED', `row ${i} takes ${rowFixedBytes + bytes} bytes, ` +
-          `more than a ${this.blockSizeBytes}-byte block holds`);
-      }
-      payloadBytes[i] = bytes;
-    }
-    return payloadBytes;
-  }
-
   /** Are the keys strictly increasing and all above the current maximum? Then rows just append. */
-  private putInOrder(rows: readonly Row[]): boolean {
+  private putInOrder(storedRows: readonly StoredRow[]): boolean {
+    // Key columns are never out of line, so a stored row's key is its row's.
+    const rows = storedRows as readonly Row[];
     const last = this.blocks.last();
     const keys = this.keys;
     if (last !== undefined && last.compareAt(last.rowCount - 1, keys.keyOf(rows[0]!)) >= 0) {
@@ -311,25 +330,10 @@ export class RowStore {
   }
 
   /** The in-order path: fill the last block, then new ones, without a tree search per row. */
-  private appendRows(rows: readonly Row[], payloadBytes: Float64Array | undefined): void {
-    let block = this.blocks.last();
-    let from = 0;
-    while (from < rows.length) {
-      const count = block === undefined ? 0
-        : block.appendCountFit({ from, to: rows.length }, payloadBytes);
-      if (block === undefined || count === 0) {
-        // Room for the rest of the batch up front: growing by doubling costs copies and GC.
-        block = this.blocks.newBlock(rows.length - from);
-        continue;
-      }
-      const to = from + count;
-      const wasEmpty = block.rowCount === 0;
-      block.appendRows(rows, { from, to },
-        { payloadBytes: sumRange(payloadBytes, from, to), rowIdFirst: this.rowIdNext + from });
-      if (wasEmpty) this.blocks.register(block);
-      else this.blocks.touch(block);
-      from = to;
-    }
+  private appendRows(rows: readonly StoredRow[], payloadBytes: Float64Array | undefined): void {
+    const rowIdFirst = this.layout.keyless ? { rowIdFirst: this.rowIdNext } : {};
+    this.blocks.appendRun(this.blocks.last(), rows, { from: 0, to: rows.length },
+      { payloadBytes, ...rowIdFirst });
     this.rowCount += rows.length;
     if (this.layout.keyless) {
       this.rowIdNext += rows.length;
@@ -337,21 +341,27 @@ export class RowStore {
     }
   }
 
-  private upsertRow(row: Row, payloadBytes: number): void {
-    const key = this.keys.keyOf(row);
-    const block = this.blocks.blockFor(key);
-    if (block === undefined) {
-      this.blocks.insertFresh(row, payloadBytes);
-      this.rowCount++;
-      return;
+  private mergeContext(): RowStoreMergeContext {
+    const onReplace = this.largeValues.count === 0 ? undefined
+      : (block: RowBlock, index: number) => this.releaseLargeValues(block, index);
+    return { blocks: this.blocks, keys: this.keys, onReplace };
+  }
+
+  /** Gives the batch's new large values their blocks. */
+  private placeLargeValues(rows: readonly StoredRow[]): void {
+    for (const row of rows) {
+      for (const c of this.layout.varColumnIndexes) {
+        const value = row[c];
+        if (value instanceof LargeValue) this.largeValues.place(value);
+      }
     }
-    const index = block.search(key);
-    if (index >= 0) {
-      this.blocks.replaceAt(block, index, row, payloadBytes);
-      return;
-    }
-    this.blocks.insertAt(block, -index - 1, row, payloadBytes);
-    this.rowCount++;
+  }
+
+  /** Row index of block is going: its large values' blocks go back. */
+  private releaseLargeValues(block: RowBlock, index: number): void {
+    const values: LargeValue[] = [];
+    rowLargeValues(block, index, values);
+    for (const value of values) this.largeValues.release(value);
   }
 
   private removeKey(key: RowKey): boolean {
@@ -359,6 +369,7 @@ export class RowStore {
     if (block === undefined) return false;
     const index = block.search(key);
     if (index < 0) return false;
+    if (this.largeValues.count > 0) this.releaseLargeValues(block, index);
     this.blocks.removeAt(block, index);
     this.rowCount--;
     return true;
@@ -373,12 +384,6 @@ export class RowStore {
   checkInvariants(): void {
     assert(this.blocks.checkInvariants() === this.rowCount, 'row count drift');
     assert(this.blocks.layout === this.layout);
+    this.largeValues.checkInvariants(this.blocks.inOrder());
   }
-}
-
-function sumRange(values: Float64Array | undefined, from: number, to: number): number {
-  if (values === undefined) return 0;
-  let sum = 0;
-  for (let i = from; i < to; i++) sum += values[i]!;
-  return sum;
 }

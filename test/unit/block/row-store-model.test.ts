@@ -1,12 +1,18 @@
 // RowStore against a model (a Map by key string, sorted on demand; keyless: an array by rowId), on
 // random schemas (composite, STRING, LONG, TIMESTAMP µs/ns keys, keyless) with a large nullable
-// payload column, so 32 KB blocks split, merge and move between shared and private space often.
+// payload column, so 32 KB blocks split, merge and move between shared and private space often,
+// and payloads over a quarter block go out of line as large values. Every run ends by writing the
+// store's row blocks and large-value chains as images and reading them back into a new store.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { containerId } from '../../../lib/base/ids.ts';
+import {
+  decodeLargeValue, decodeRowBlock, encodeLargeValueBlocks, encodeRowBlock,
+} from '../../../lib/block/block-format.ts';
 import { BlockSpace } from '../../../lib/block/block-space.ts';
+import { blockLargeValues } from '../../../lib/block/large-value-store.ts';
 import type { ColumnVector } from '../../../lib/block/row-block-column.ts';
 import { RowStore } from '../../../lib/block/row-store.ts';
 import {
@@ -40,7 +46,14 @@ const record = <T>(shape: { [K in keyof T]: fc.Arbitrary<T[K]> }) =>
 const keyIndexes = fc.tuple(fc.nat(KEY_INDEX_MAX), fc.nat(3), fc.nat(3)).map((key) => [...key]);
 const boundIndexes = fc.tuple(fc.integer({ min: -1, max: KEY_INDEX_MAX + 1 }), fc.nat(3), fc.nat(3))
   .map((key) => [...key]);
-const payloadBytes = fc.oneof(fc.constant(0), fc.nat(400), fc.integer({ min: 1000, max: 4000 }));
+/** Over LARGE_PAYLOAD_BYTES_MIN a payload is out of line (a quarter of the block size). */
+const LARGE_PAYLOAD_BYTES_MIN = BLOCK_SIZE_BYTES / 4 + 1;
+const payloadBytes = fc.oneof(
+  { weight: 3, arbitrary: fc.constant(0) },
+  { weight: 3, arbitrary: fc.nat(400) },
+  { weight: 3, arbitrary: fc.integer({ min: 1000, max: 4000 }) },
+  { weight: 1, arbitrary: fc.integer({ min: LARGE_PAYLOAD_BYTES_MIN, max: 80_000 }) },
+);
 const bound = fc.option(boundIndexes, { nil: undefined });
 
 const kind = <K extends Op['kind']>(name: K) => fc.constant(name);
@@ -147,7 +160,7 @@ class Model {
   }
 }
 
-const stats = { blockCountMax: 0, runs: 0 };
+const stats = { blockCountMax: 0, largeValueCountMax: 0, runs: 0 };
 
 function run(schema: ContainerSchema, ops: readonly Op[]): void {
   const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
@@ -160,14 +173,45 @@ function run(schema: ContainerSchema, ops: readonly Op[]): void {
     store.checkInvariants();
     space.checkInvariants();
     assert.equal(store.count(), model.rows.size);
-    assert.equal(space.bytesInUse, store.usedBytes);
+    const largeValueBytes = store.largeValueBlockCount * BLOCK_SIZE_BYTES;
+    assert.equal(space.bytesInUse, store.usedBytes + largeValueBytes);
     assert.equal(store.blockIds().length, space.blockCount, 'one container: distinct blocks');
     stats.blockCountMax = Math.max(stats.blockCountMax, store.blockCount);
+    stats.largeValueCountMax = Math.max(stats.largeValueCountMax, store.largeValueCount);
   }
-  assert.deepStrictEqual(store.scan({ direction: 'asc' }), model.sorted().map(({ row }) => row));
+  const rows = model.sorted().map(({ row }) => row);
+  assert.deepStrictEqual(store.scan({ direction: 'asc' }), rows);
+  const restored = reopen(store, model.schema);
+  assert.deepStrictEqual(restored.store.scan({ direction: 'asc' }), rows);
+  assert.equal(restored.store.largeValueBlockCount, store.largeValueBlockCount);
+  restored.store.drop();
+  assert.equal(restored.space.blockCount, 0);
   store.drop();
   assert.equal(space.blockCount, 0);
   stats.runs++;
+}
+
+/** Writes every row block and large-value chain as images and reads them into a new store. */
+function reopen(store: RowStore, schema: ContainerSchema) {
+  const chains = new Map<number, Uint8Array[]>();
+  const owner = { containerId: store.containerId, blockSizeBytes: BLOCK_SIZE_BYTES };
+  for (const block of store.blocksInOrder()) {
+    for (const value of blockLargeValues([block])) {
+      chains.set(value.blockIds[0]!, encodeLargeValueBlocks(value, owner));
+    }
+  }
+  const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
+  const restored = new RowStore({
+    containerId: store.containerId, schema, blockSizeBytes: BLOCK_SIZE_BYTES, space,
+  });
+  for (const block of store.blocksInOrder()) {
+    const image = encodeRowBlock(block);
+    restored.restoreBlock(decodeRowBlock(schema, image, block.blockId,
+      (ref) => decodeLargeValue(chains.get(ref.firstBlockId!)!, ref)));
+  }
+  restored.checkInvariants();
+  space.checkInvariants();
+  return { store: restored, space };
 }
 
 /** A key for the store: keyless collections use rowIds, picked from those handed out so far. */
@@ -239,9 +283,11 @@ function appendRows(model: Model, op: Extract<Op, { kind: 'append' }>): Row[] {
     const lowest = (index: number) => keyOf(schema, [index, -1000, -1000]);
     while (last !== undefined && model.keys.compare(lowest(first), last.key) <= 0) first++;
   }
+  // A large payload stays large on every fifth row; the others vary below 4 KB.
+  const payloadOf = (i: number) => (op.payloadBytes >= LARGE_PAYLOAD_BYTES_MIN && i % 5 === 0
+    ? op.payloadBytes : (op.payloadBytes * (i + 1)) % 4001);
   return Array.from({ length: op.count }, (_, i) =>
-    rowOf(schema, keyOf(schema, [first + i, i % 3, 0]), op.seed + i,
-      (op.payloadBytes * (i + 1)) % 4001));
+    rowOf(schema, keyOf(schema, [first + i, i % 3, 0]), op.seed + i, payloadOf(i)));
 }
 
 function boundsOf(model: Model, bounds: Bounds): { from?: RowKey; to?: RowKey } {
@@ -329,5 +375,6 @@ describe('row-store model', () => {
     const ops = fc.array(opArbitrary, { minLength: 5, maxLength: 60, size: 'max' });
     fc.assert(fc.property(schema, ops, run), { numRuns: 500 });
     assert.ok(stats.blockCountMax >= 8, `blocks split (max ${stats.blockCountMax} blocks)`);
+    assert.ok(stats.largeValueCountMax >= 8, `large values (max ${stats.largeValueCountMax})`);
   });
 });

@@ -63,6 +63,34 @@ describe('row-store', () => {
     assert.equal(store.has(10), false);
   });
 
+  it('merges shuffled batches block by block; the last row of a key in a batch wins', () => {
+    const { store, space } = open(tsbs);
+    const model = new Map<number, Row>();
+    let seed = 1;
+    const random = () => {
+      seed = (Math.imul(seed, 1_103_515_245) + 12_345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    store.put(Array.from({ length: 3000 }, (_, i) => tsbsRow(i * 100)));
+    for (let i = 0; i < 3000; i++) model.set(i * 100, tsbsRow(i * 100));
+    for (let batch = 0; batch < 8; batch++) {
+      // Keys below, among and above the stored ones, with many repeats inside the batch.
+      const rows = Array.from({ length: 2500 }, (_, i): Row => {
+        const ms = Math.floor(random() * 340_000) - 20_000;
+        return [ms, ...tsbsRow(ms).slice(1, 10), batch * 10_000 + i];
+      });
+      store.put(rows);
+      for (const row of rows) model.set(row[0] as number, row);
+      store.checkInvariants();
+      assert.equal(store.count(), model.size);
+    }
+    const expected = [...model.keys()].sort((a, b) => a - b).map((key) => model.get(key)!);
+    assert.deepStrictEqual(store.scan({ direction: 'asc' }), expected);
+    assert.equal(space.bytesInUse, store.usedBytes);
+    const fullPercent = (store.usedBytes / store.blockCount / (32 * 1024)) * 100;
+    assert.ok(fullPercent > 60, `blocks ${fullPercent.toFixed(0)}% full on average`);
+  });
+
   it('supports LONG keys at the int64 extremes, STRING keys and composite keys', () => {
     const long = open(schemaOf([column('k', 'LONG', true), column('v', 'STRING')], 1)).store;
     long.put([[INT64_MAX, 'max'], [0n, 'zero'], [INT64_MIN, 'min']]);
@@ -104,12 +132,18 @@ describe('row-store', () => {
     assert.deepStrictEqual(store.get(3), ['d']);
   });
 
-  it('refuses a row larger than a block, changing nothing', () => {
-    const { store } = open(schemaOf([column('k', 'INTEGER', true), column('b', 'BLOB')], 1));
-    store.put([[1, new Uint8Array(10)]]);
-    assert.throws(() => store.put([[2, new Uint8Array(5)], [3, new Uint8Array(40_000)]]),
+  it('refuses a row whose key alone is larger than a block, changing nothing', () => {
+    const schema = schemaOf([column('a', 'STRING', true), column('b', 'STRING', true),
+      column('v', 'BLOB')], 2);
+    const { store, space } = open(schema);
+    store.put([['a', 'b', new Uint8Array(10)]]);
+    // Keys stay inline (blocks compare them); the BLOB would go out of line, the key cannot.
+    const big = 'x'.repeat(17_000);
+    assert.throws(() => store.put([['c', 'd', new Uint8Array(50_000)], [big, big, null]]),
       (error) => isStorageError(error, 'LIMIT_EXCEEDED'));
     assert.equal(store.count(), 1);
+    assert.equal(store.largeValueBlockCount, 0);
+    assert.equal(space.blockCount, 1);
     store.checkInvariants();
   });
 
@@ -143,10 +177,11 @@ describe('row-store', () => {
   });
 
   it('refuses addColumn when a row would no longer fit, changing nothing', () => {
-    const schema = schemaOf([column('k', 'INTEGER', true), column('b', 'BLOB')], 1);
+    const schema = schemaOf([column('k', 'STRING', true), column('b', 'BLOB')], 1);
     const { store } = open(schema);
-    const rowMax = 32 * 1024 - 32 - 4 - 4 - 1; // header, key, length prefix, null bitmap
-    store.put([[1, new Uint8Array(rowMax)]]);
+    // Header, two length prefixes, null bitmap: the key (inline always) fills the block.
+    const keyBytesMax = 32 * 1024 - 32 - 4 - 4 - 1;
+    store.put([['k'.repeat(keyBytesMax), null]]);
     const columns = [...schema.columns, column('n', 'LONG', true)];
     const wider = { ...schema, schemaVersion: 2, columns };
     assert.throws(() => store.addColumn(wider), (error) => isStorageError(error, 'LIMIT_EXCEEDED'));

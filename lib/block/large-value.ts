@@ -1,0 +1,90 @@
+// A large value: a variable-length value (BLOB, STRING, GEOMETRY, array) kept out of line. Its row
+// holds this object in place of the value; the row block counts only the fixed-size reference
+// (LARGE_VALUE_REF_BYTES), and the value's bytes live in a chain of large-value blocks of the
+// partition's BlockSpace (large-value-store.ts places them; block-format-large-value.ts draws
+// them).
+//
+// In memory the value itself stays a JS value, shared and read-only like any value read from a
+// block. The object moves with its row between blocks (splits, merges), so it is never copied.
+
+import { assert } from '../base/assert.ts';
+import type { BlockId } from '../base/ids.ts';
+import type { Value } from '../schema/column-type.ts';
+
+/**
+ * How a large value's payload bytes decode into a JS value; a reference and every block of its
+ * chain carry it. Arrays carry their element type, so a chain decodes without its schema.
+ */
+export const LargeValueKind = {
+  BLOB: 1,
+  STRING_UTF8: 2,
+  /** A string holding a lone surrogate, which UTF-8 cannot hold. */
+  STRING_UTF16: 3,
+  ARRAY_BOOL: 0x10,
+  ARRAY_BYTE: 0x11,
+  ARRAY_SHORT: 0x12,
+  ARRAY_INTEGER: 0x13,
+  ARRAY_LONG: 0x14,
+  ARRAY_FLOAT: 0x15,
+  ARRAY_DOUBLE: 0x16,
+  ARRAY_TIMESTAMP_MS: 0x17,
+  ARRAY_TIMESTAMP_US: 0x18,
+  ARRAY_TIMESTAMP_NS: 0x19,
+  ARRAY_STRING: 0x1a,
+} as const;
+export type LargeValueKind = (typeof LargeValueKind)[keyof typeof LargeValueKind];
+
+/** Bytes of a reference in a row block, after its length prefix: kind, size, first block, count. */
+export const LARGE_VALUE_REF_BYTES = 16;
+/** The header of each large-value block (block-format-large-value.ts); the rest holds payload. */
+export const LARGE_VALUE_BLOCK_HEADER_BYTES = 32;
+
+/** Payload bytes one large-value block holds. */
+export function largeValueChunkBytesMax(blockSizeBytes: number): number {
+  assert(blockSizeBytes > LARGE_VALUE_BLOCK_HEADER_BYTES);
+  return blockSizeBytes - LARGE_VALUE_BLOCK_HEADER_BYTES;
+}
+
+/** Blocks in the chain of a large value of sizeBytes. */
+export function largeValueBlockCount(sizeBytes: number, blockSizeBytes: number): number {
+  assert(sizeBytes > 0);
+  return Math.ceil(sizeBytes / largeValueChunkBytesMax(blockSizeBytes));
+}
+
+export class LargeValue {
+  /** The chain the LargeValueStore placed the value in, first to last; empty until placed. */
+  blockIds: BlockId[] = [];
+
+  constructor(
+    readonly kind: LargeValueKind,
+    /** Payload bytes of the value: what an inline value's length prefix would say. */
+    readonly sizeBytes: number,
+    readonly value: Exclude<Value, null>,
+  ) {
+    assert(Number.isSafeInteger(sizeBytes));
+    assert(sizeBytes > LARGE_VALUE_REF_BYTES, 'a value this small stays inline');
+  }
+}
+
+/** What a reference in a row block image says; decodeRowBlock hands it to the resolver. */
+export interface LargeValueRef {
+  readonly kind: LargeValueKind;
+  readonly sizeBytes: number;
+  /** The first block of the chain; undefined when the value was not placed when written. */
+  readonly firstBlockId: BlockId | undefined;
+  readonly blockCount: number;
+  /** Where the reference sits, for error messages. */
+  readonly columnIndex: number;
+  readonly rowIndex: number;
+}
+
+/** Reads a large-value chain into its value; decodeLargeValue of the chain's block images. */
+export type LargeValueResolver = (ref: LargeValueRef) => Value;
+
+/** A column slot: a value, or a large value kept out of line. */
+export type StoredValue = Value | LargeValue;
+
+/** The value a slot stands for. */
+export function storedValue(stored: StoredValue): Value {
+  return stored instanceof LargeValue ? stored.value : stored;
+}
