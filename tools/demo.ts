@@ -3,7 +3,6 @@
 // did. Running it again reopens the same data (recovery replays the xlog) and appends the next day.
 
 import { StorageError } from '../lib/base/errors.ts';
-import { storageOptions } from '../lib/base/options.ts';
 import { Store } from '../lib/engine/store.ts';
 
 const DAY_MS = 86_400_000;
@@ -13,7 +12,8 @@ const INTERVAL_MS = 10_000;
 async function main(): Promise<void> {
   const home = process.env['GS_HOME'] ?? './var';
   const startedMs = performance.now();
-  const store = await Store.open({ home, options: storageOptions({ logWriteMode: 0 }) });
+  // Settings come from <home>/conf/gs_cluster.json and gs_node.json when they exist.
+  const store = await Store.open({ home });
   const recovery = store.recovery!;
   console.log(`opened ${home}: replayed ${recovery.recordCount} xlog records ` +
     `(${recovery.rowCount} row changes) in ${(performance.now() - startedMs).toFixed(0)} ms`);

@@ -51,6 +51,8 @@ export const STORAGE_OPTION_DEFAULTS: StorageOptions = {
   transactionTimeoutLimitMs: 300_000,
 };
 
+const FILE_NAMES = { cluster: 'gs_cluster.json', node: 'gs_node.json' } as const;
+
 class OptionReader {
   readonly problems: string[] = [];
 
@@ -71,7 +73,8 @@ class OptionReader {
     const value = this.member(file, path);
     if (value === undefined) return fallback;
     if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${path}: ${JSON.stringify(value)} is not an integer from ${min} to ${max}`);
+      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
+        `is not an integer from ${min} to ${max}`);
       return fallback;
     }
     return value;
@@ -85,7 +88,7 @@ class OptionReader {
       const expected = allowed === undefined
         ? 'a size with a unit (B, KB, MB, GB, TB)'
         : `one of ${allowed.map(formatSize).join(', ')}`;
-      this.problems.push(`${path}: ${JSON.stringify(value)} is not ${expected}`);
+      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} is not ${expected}`);
       return fallback;
     }
     return bytes;
@@ -97,7 +100,8 @@ class OptionReader {
     const ms = parseDurationMs(value);
     if (ms === undefined || ms < minMs) {
       this.problems.push(
-        `${path}: ${JSON.stringify(value)} is not a duration with a unit (h, min, s, ms)` +
+        `${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
+          'is not a duration with a unit (h, min, s, ms)' +
           (minMs > 0 ? ` of at least ${minMs} ms` : ''),
       );
       return fallback;
@@ -109,7 +113,8 @@ class OptionReader {
     const value = this.member(file, path);
     if (value === undefined) return fallback;
     if (typeof value !== 'string' || !allowed.includes(value as T)) {
-      this.problems.push(`${path}: ${JSON.stringify(value)} is not one of ${allowed.join(', ')}`);
+      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
+        `is not one of ${allowed.join(', ')}`);
       return fallback;
     }
     return value as T;
@@ -119,7 +124,7 @@ class OptionReader {
     const value = this.member(file, path);
     if (value === undefined) return fallback;
     if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
-      this.problems.push(`${path}: ${JSON.stringify(value)} is not a directory path`);
+      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} is not a directory path`);
       return fallback;
     }
     return value;
@@ -131,7 +136,8 @@ class OptionReader {
     const ok = Array.isArray(value) &&
       value.every((item) => typeof item === 'string' && item.length > 0 && !item.includes('\0'));
     if (!ok) {
-      this.problems.push(`${path}: ${JSON.stringify(value)} is not a list of directory paths`);
+      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
+        'is not a list of directory paths');
       return [];
     }
     return value as string[];
@@ -170,7 +176,7 @@ export function readStorageOptions(files: StorageConfigFiles): {
   };
   if (options.concurrency > options.partitionNum) {
     read.problems.push(
-      `/dataStore/concurrency: ${options.concurrency} is more than /dataStore/partitionNum ` +
+      `gs_node.json /dataStore/concurrency: ${options.concurrency} is more than /dataStore/partitionNum ` +
         `${options.partitionNum}`,
     );
   }

@@ -13,7 +13,7 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
 import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
-import { STORAGE_OPTION_DEFAULTS, type StorageOptions } from '../base/options.ts';
+import type { StorageOptions } from '../base/options.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
@@ -24,11 +24,13 @@ import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
 import { PartitionGroup, type RecoveryReport } from './partition-group.ts';
 import { Session, type SessionOptions } from './session.ts';
+import { readStorageConfig } from './store-config.ts';
 import { checkStoreIdentity } from './store-identity.ts';
 
 export interface StoreConfig {
   /** GS_HOME: relative dbPath and transactionLogPath are resolved against it. */
   home: string;
+  /** Parsed options; when absent, read from the home's conf/gs_cluster.json and gs_node.json. */
   options?: StorageOptions;
   fileSystem?: FileSystem;
   clock?: Clock;
@@ -53,8 +55,8 @@ export class Store {
   }
 
   static async open(config: StoreConfig): Promise<Store> {
-    const options = config.options ?? STORAGE_OPTION_DEFAULTS;
     const fileSystem = config.fileSystem ?? new NodeFileSystem();
+    const options = config.options ?? readStorageConfig(fileSystem, config.home);
     const clock = config.clock ?? systemClock;
     const scheduler = config.scheduler ?? asyncScheduler;
     const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
