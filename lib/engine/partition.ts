@@ -7,7 +7,7 @@
 // records through the same apply functions (partition-apply.ts).
 
 import { StorageError } from '../base/errors.ts';
-import type { ContainerId, PartitionId } from '../base/ids.ts';
+import type { PartitionId } from '../base/ids.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
@@ -22,6 +22,7 @@ import type { PartitionContext } from './partition-context.ts';
 import { applyCommit } from './partition-apply.ts';
 import { PartitionLog } from './partition-log.ts';
 import { encodeCommit, encodeDrop, encodeSchemaRecord } from './xlog-payload.ts';
+import { TransactionTable, transactionTimedOut } from './transaction-table.ts';
 import {
   checkWriteSetRoom, transactionCount, transactionGet, transactionScan, writeSetChanges,
   type ScanRange, type Transaction,
@@ -39,7 +40,7 @@ export class Partition {
   readonly catalog: Catalog;
   readonly locks: LockTable;
   readonly log: PartitionLog;
-  private readonly transactions = new Map<string, Transaction>();
+  private readonly transactions: TransactionTable;
   rowsWrittenCount = 0;
   rowsReadCount = 0;
 
@@ -49,6 +50,7 @@ export class Partition {
   ) {
     this.catalog = new Catalog(id, context.limits);
     this.locks = new LockTable({ scheduler: context.scheduler });
+    this.transactions = new TransactionTable(this.locks, context.scheduler);
     this.log = new PartitionLog(id, context);
   }
 
@@ -81,7 +83,7 @@ export class Partition {
       await this.commitRecord(XlogRecordType.DROP_CONTAINER,
         (writer) => encodeDrop(writer, entry.id),
         () => this.catalog.remove(entry.id));
-      this.forgetTransactionsOf(entry.id);
+      this.transactions.abortWhere((txn) => txn.containerId === entry.id);
       return true;
     }, false);
   }
@@ -156,7 +158,7 @@ export class Partition {
         () => ({ puts: rows, removes: [] }));
       return;
     }
-    const txn = this.transaction(context, entry);
+    const txn = this.transactions.begin(this.scope(context, entry));
     checkWriteSetRoom(txn, rows.length);
     if (entry.keys === undefined) {
       if (!txn.appendIntent) {
@@ -183,7 +185,7 @@ export class Partition {
       return this.autoCommit(entry, context, () => [key],
         () => (entry.rows.has(key) ? { puts: [], removes: [key] } : undefined));
     }
-    const txn = this.transaction(context, entry);
+    const txn = this.transactions.begin(this.scope(context, entry));
     checkWriteSetRoom(txn, 1);
     const keyString = keys.keyString(key);
     await this.lockForTransaction(txn, entry, [keyString], context);
@@ -195,7 +197,7 @@ export class Partition {
   get(context: RequestContext, name: string, keyInput: unknown): Row | undefined {
     const entry = this.lookupOrThrow(name);
     const key = entry.validateKey(keyInput);
-    const row = transactionGet(entry, this.existingTransaction(context, entry), key);
+    const row = transactionGet(entry, this.transactions.find(this.scope(context, entry)), key);
     if (row !== undefined) this.rowsReadCount++;
     return row;
   }
@@ -207,14 +209,14 @@ export class Partition {
       from: range.from === undefined ? undefined : entry.validateKey(range.from),
       to: range.to === undefined ? undefined : entry.validateKey(range.to),
     };
-    const rows = transactionScan(entry, this.existingTransaction(context, entry), checked);
+    const rows = transactionScan(entry, this.transactions.find(this.scope(context, entry)), checked);
     this.rowsReadCount += rows.length;
     return rows;
   }
 
   count(context: RequestContext, name: string): number {
     const entry = this.lookupOrThrow(name);
-    return transactionCount(entry, this.existingTransaction(context, entry));
+    return transactionCount(entry, this.transactions.find(this.scope(context, entry)));
   }
 
   lookupOrThrow(name: string): ContainerEntry {
@@ -227,7 +229,7 @@ export class Partition {
 
   async commit(context: RequestContext, name: string): Promise<void> {
     const entry = this.catalog.lookup(name);
-    const txn = entry === undefined ? undefined : this.existingTransaction(context, entry);
+    const txn = entry === undefined ? undefined : this.transactions.find(this.scope(context, entry));
     if (entry === undefined || txn === undefined) return;
     txn.state = 'committing';
     try {
@@ -236,88 +238,30 @@ export class Partition {
         await this.commitRows(entry, changes);
       }
     } finally {
-      this.endTransaction(txn);
+      this.transactions.end(txn);
     }
   }
 
   abort(context: RequestContext, name: string): void {
     const entry = this.catalog.lookup(name);
-    if (entry === undefined) return;
-    const txn = this.transactions.get(transactionKey(context.sessionId, entry.id));
-    if (txn !== undefined && txn.state !== 'committing') this.endTransaction(txn);
+    if (entry !== undefined) this.transactions.abort(context.sessionId, entry.id);
   }
 
   /** Aborts every transaction of a session (the session closed). */
   closeSession(sessionId: number): void {
-    for (const txn of [...this.transactions.values()]) {
-      if (txn.sessionId === sessionId && txn.state !== 'committing') this.endTransaction(txn);
-    }
+    this.transactions.abortWhere((txn) => txn.sessionId === sessionId);
   }
 
   get openTransactionCount(): number {
     return this.transactions.size;
   }
 
-  private transaction(context: RequestContext, entry: ContainerEntry): Transaction {
-    const existing = this.existingTransaction(context, entry);
-    if (existing !== undefined) return existing;
-    const txn: Transaction = {
-      owner: this.locks.newOwner(),
+  private scope(context: RequestContext, entry: ContainerEntry) {
+    return {
       sessionId: context.sessionId,
       containerId: entry.id,
-      writes: new Map(),
-      appends: [],
-      state: 'active',
-      appendIntent: false,
-      timer: undefined,
+      transactionTimeoutMs: context.transactionTimeoutMs,
     };
-    // An abandoned transaction must not hold its locks forever.
-    txn.timer = this.context.scheduler.schedule(() => {
-      if (txn.state === 'active') this.timeOutTransaction(txn);
-    }, context.transactionTimeoutMs);
-    this.transactions.set(transactionKey(context.sessionId, entry.id), txn);
-    return txn;
-  }
-
-  private existingTransaction(context: RequestContext, entry: ContainerEntry): Transaction | undefined {
-    const txn = this.transactions.get(transactionKey(context.sessionId, entry.id));
-    if (txn === undefined) return undefined;
-    if (txn.state === 'committing') {
-      throw new StorageError('TRANSACTION_INVALID', 'the transaction is being committed');
-    }
-    if (txn.state === 'timedOut') {
-      // Said once; the session's next call starts a new transaction.
-      this.endTransaction(txn);
-      throw timedOut(context);
-    }
-    return txn;
-  }
-
-  /** The timeout fired: let go of everything, but remember it until the session hears of it. */
-  private timeOutTransaction(txn: Transaction): void {
-    txn.state = 'timedOut';
-    txn.timer = undefined;
-    if (txn.appendIntent) this.locks.endIntent(txn.owner, txn.containerId);
-    txn.appendIntent = false;
-    this.locks.releaseAll(txn.owner);
-    txn.writes.clear();
-    txn.appends.length = 0;
-  }
-
-  private endTransaction(txn: Transaction): void {
-    txn.state = 'ended';
-    txn.timer?.unsubscribe();
-    if (txn.appendIntent) this.locks.endIntent(txn.owner, txn.containerId);
-    txn.appendIntent = false;
-    this.locks.releaseAll(txn.owner);
-    const key = transactionKey(txn.sessionId, txn.containerId);
-    if (this.transactions.get(key) === txn) this.transactions.delete(key);
-  }
-
-  private forgetTransactionsOf(id: ContainerId): void {
-    for (const txn of [...this.transactions.values()]) {
-      if (txn.containerId === id && txn.state !== 'committing') this.endTransaction(txn);
-    }
   }
 
   private async lockForTransaction(
@@ -334,15 +278,15 @@ export class Partition {
       await wait;
     } catch (error) {
       // The lock wait and the transaction ran out together: this error is the one report of it.
-      if (txn.state === 'timedOut') this.endTransaction(txn);
+      if (txn.state === 'timedOut') this.transactions.end(txn);
       throw error;
     }
     if (txn.state !== 'active') {
       // The transaction ended while this write waited; the lock it was granted belongs to no one.
       const state = txn.state;
-      this.endTransaction(txn);
+      this.transactions.end(txn);
       if (this.catalog.get(entry.id) !== entry) throw notFound(entry.schema.name);
-      if (state === 'timedOut') throw timedOut(context);
+      if (state === 'timedOut') throw transactionTimedOut(context.transactionTimeoutMs);
       throw new StorageError('TRANSACTION_INVALID', 'the transaction was aborted while it waited');
     }
     this.checkUnchanged(entry, schemaVersion);
@@ -430,16 +374,6 @@ export class Partition {
         `the schema of "${entry.schema.name}" changed while the request waited; retry`);
     }
   }
-}
-
-function transactionKey(sessionId: number, id: ContainerId): string {
-  return `${sessionId}/${id}`;
-}
-
-function timedOut(context: RequestContext): StorageError {
-  return new StorageError('TRANSACTION_INVALID',
-    `the transaction timed out after ${context.transactionTimeoutMs} ms and was aborted; ` +
-      'its changes were discarded');
 }
 
 function notFound(name: string): StorageError {

@@ -133,7 +133,12 @@ export class Store {
     if (this.sessions.size >= SESSION_COUNT_MAX) {
       throw new StorageError('LIMIT_EXCEEDED', `at most ${SESSION_COUNT_MAX} sessions may be open`);
     }
-    const timeoutMs = Math.min(options.transactionTimeoutMs ?? Infinity,
+    const requestedMs = options.transactionTimeoutMs;
+    if (requestedMs !== undefined && !(Number.isSafeInteger(requestedMs) && requestedMs > 0)) {
+      throw new StorageError('CONFIG_INVALID',
+        `transactionTimeoutMs must be a positive whole number of ms, not ${String(requestedMs)}`);
+    }
+    const timeoutMs = Math.min(requestedMs ?? Infinity,
       this.options.transactionTimeoutLimitMs);
     const session = new Session(this, this.nextSessionId++, timeoutMs, () => this.sessions.delete(session));
     this.sessions.add(session);
