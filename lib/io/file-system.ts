@@ -18,6 +18,15 @@ export interface FileHandle {
   datasync(): Promise<void>;
   /** Cuts or extends the file to `sizeBytes`. Not durable until datasync. */
   truncate(sizeBytes: number): void;
+  /**
+   * Releases the disk space of [offsetBytes, offsetBytes + lengthBytes) and keeps the size
+   * (fallocate PUNCH_HOLE | KEEP_SIZE): the range reads as zeros and whole file-system blocks in
+   * it are freed. Not durable until datasync. Returns false, having changed nothing, where holes
+   * cannot be punched (no native addon, or the file system answers EOPNOTSUPP); callers carry on.
+   */
+  punchHole(offsetBytes: number, lengthBytes: number): boolean;
+  /** Bytes the file occupies on disk (st_blocks × 512): less than the size where it has holes. */
+  allocatedBytes(): number;
   close(): void;
 }
 

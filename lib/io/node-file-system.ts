@@ -1,10 +1,14 @@
 // The real file system, through node:fs. Errors become StorageError('IO') with the cause attached.
+// Punching holes goes through punch-hole.ts (a native addon); a NodeFileSystem can be given another
+// HolePuncher, which is how tests run the fallback without the addon.
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { promisify } from 'node:util';
+import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { FileHandle, FileSystem, OpenMode } from './file-system.ts';
+import { holePuncher as holePuncherDefault, type HolePuncher } from './punch-hole.ts';
 
 const fdatasyncAsync = promisify(fs.fdatasync);
 const fsyncAsync = promisify(fs.fsync);
@@ -16,10 +20,14 @@ function ioError(operation: string, filePath: string, cause: unknown): StorageEr
 
 class NodeFileHandle implements FileHandle {
   private closed = false;
+  /** Set once the file system answers EOPNOTSUPP, so later punches cost no system call. */
+  private punchHoleRefused = false;
 
   constructor(
     readonly path: string,
     private readonly fd: number,
+    private readonly readOnly: boolean,
+    private readonly holePuncher: HolePuncher,
   ) {}
 
   sizeBytes(): number {
@@ -72,6 +80,24 @@ class NodeFileHandle implements FileHandle {
     }
   }
 
+  punchHole(offsetBytes: number, lengthBytes: number): boolean {
+    // Checked here, not left to the kernel, so that the fallback without the addon fails alike.
+    if (this.closed) throw ioError('punch hole', this.path, 'EBADF: handle closed');
+    if (this.readOnly) throw ioError('punch hole', this.path, 'EBADF: opened read-only');
+    assert(offsetBytes >= 0);
+    assert(lengthBytes > 0);
+    if (this.punchHoleRefused) return false;
+    const range = { path: this.path, offsetBytes, lengthBytes };
+    const punched = this.holePuncher.punchHole(this.fd, range);
+    if (!punched) this.punchHoleRefused = true;
+    return punched;
+  }
+
+  allocatedBytes(): number {
+    if (this.closed) throw ioError('stat', this.path, 'EBADF: handle closed');
+    return this.holePuncher.allocatedBytes(this.fd, this.path);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -85,14 +111,26 @@ class NodeFileHandle implements FileHandle {
 
 const OPEN_FLAGS: Record<OpenMode, string> = { read: 'r', readWrite: 'r+', create: 'a+' };
 
+export interface NodeFileSystemOptions {
+  /** Defaults to the native addon if it is built, else the fallback that punches nothing. */
+  holePuncher?: HolePuncher;
+}
+
 export class NodeFileSystem implements FileSystem {
+  private readonly holePuncher: HolePuncher;
+
+  constructor(options: NodeFileSystemOptions = {}) {
+    this.holePuncher = options.holePuncher ?? holePuncherDefault;
+  }
+
   open(filePath: string, mode: OpenMode): FileHandle {
     try {
       // 'a+' would force appends on Linux even with a position; open O_CREAT without O_APPEND instead.
       const flags = mode === 'create'
         ? fs.constants.O_RDWR | fs.constants.O_CREAT
         : OPEN_FLAGS[mode];
-      return new NodeFileHandle(filePath, fs.openSync(filePath, flags, 0o644));
+      const fd = fs.openSync(filePath, flags, 0o644);
+      return new NodeFileHandle(filePath, fd, mode === 'read', this.holePuncher);
     } catch (cause) {
       throw ioError('open', filePath, cause);
     }

@@ -5,8 +5,10 @@
 // created or renamed into a directory that was never synced disappears or reverts even if its data
 // was synced.
 //
-// Faults (EIO on datasync, ENOSPC on write, EIO on read) are injected on request, and torn writes
-// keep a seeded random prefix of each file's unsynced tail. The same seed replays the same crash.
+// Faults (EIO on datasync, ENOSPC on write, EIO on read, EOPNOTSUPP on punching holes) are
+// injected on request, and torn writes keep a seeded random prefix of each file's unsynced tail.
+// The same seed replays the same crash. Punched holes, like writes, survive a crash only once
+// synced.
 //
 // Paths are POSIX; relative paths are taken from '/'. A new directory (mkdirp) is, like a file, an
 // entry of its parent: durable once the parent is synced.
@@ -17,7 +19,9 @@ import { assert } from '../../lib/base/assert.ts';
 import { StorageError } from '../../lib/base/errors.ts';
 import type { FileHandle, FileSystem, OpenMode } from '../../lib/io/file-system.ts';
 import { Prng } from './prng.ts';
-import { SimFileHandle, type SimDisk, type SimFile } from './sim-file-handle.ts';
+import {
+  newSimFile, simFileAllocate, SimFileHandle, type SimDisk, type SimFile,
+} from './sim-file-handle.ts';
 
 interface SimDirectory {
   kind: 'directory';
@@ -40,11 +44,14 @@ export interface SimCrashOptions {
 export class SimFileSystem implements FileSystem {
   private readonly disk: SimDisk = {
     epoch: 0,
-    counters: { datasyncCount: 0, syncDirectoryCount: 0, writeCount: 0, writtenBytes: 0 },
+    counters: {
+      datasyncCount: 0, syncDirectoryCount: 0, writeCount: 0, writtenBytes: 0, punchHoleCount: 0,
+    },
     datasyncCountByPath: new Map(),
     datasyncFaultPaths: [],
     diskFull: undefined,
     failingReadPaths: new Set(),
+    punchHoleSupported: true,
   };
   private readonly root: SimDirectory = newDirectory();
   private readonly prng: Prng;
@@ -70,9 +77,7 @@ export class SimFileSystem implements FileSystem {
     if (mode !== 'create') throw ioError('open', filePath, 'ENOENT: no such file');
     const parent = this.parentOf(filePath);
     if (parent === undefined) throw ioError('open', filePath, 'ENOENT: no such directory');
-    const file: SimFile = {
-      kind: 'file', bytes: new Uint8Array(0), sizeBytes: 0, durableBytes: new Uint8Array(0),
-    };
+    const file = newSimFile();
     parent.directory.entries.set(parent.name, file);
     return new SimFileHandle(filePath, file, mode, this.disk);
   }
@@ -165,6 +170,14 @@ export class SimFileSystem implements FileSystem {
     this.disk.failingReadPaths.add(normalize(path));
   }
 
+  /**
+   * False makes every punchHole answer like a file system without hole punching (EOPNOTSUPP):
+   * it returns false and changes nothing. clearFaults() does not reset it.
+   */
+  setPunchHoleSupported(supported: boolean): void {
+    this.disk.punchHoleSupported = supported;
+  }
+
   clearFaults(): void {
     this.disk.datasyncFaultPaths.length = 0;
     this.disk.diskFull = undefined;
@@ -211,6 +224,9 @@ export class SimFileSystem implements FileSystem {
     bytes.set(file.bytes.subarray(durableSizeBytes, keptSizeBytes), durableSizeBytes);
     file.bytes = bytes;
     file.sizeBytes = keptSizeBytes;
+    // Unsynced punches are lost with unsynced writes; a torn tail was written, so it is allocated.
+    file.allocatedBlocks = file.durableAllocatedBlocks.slice();
+    simFileAllocate(file, { fromBytes: durableSizeBytes, toBytes: keptSizeBytes });
   }
 
   private lookup(path: string): SimNode | undefined {

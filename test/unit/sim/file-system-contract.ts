@@ -1,11 +1,19 @@
 // The FileSystem contract: what every implementation must do alike, so that a test passing on the
 // SimFileSystem means something for the NodeFileSystem. Run it with fileSystemContract(name, make).
 // Durability is not observable here (it needs a crash); the SimFileSystem's own tests cover it.
+//
+// Punching holes may be unsupported (a NodeFileSystem without its addon, or on a file system that
+// answers EOPNOTSUPP): then punchHole returns false and the contract is that nothing changed.
+// Allocation is checked within FS_BLOCK_SIZE_BYTES_MAX, since file systems allocate in blocks.
 
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
+import { AssertionError } from '../../../lib/base/assert.ts';
 import { isStorageError } from '../../../lib/base/errors.ts';
-import type { FileSystem } from '../../../lib/io/file-system.ts';
+import type { FileHandle, FileSystem } from '../../../lib/io/file-system.ts';
+
+const KiB = 1024;
+const FS_BLOCK_SIZE_BYTES_MAX = 64 * KiB;
 
 export interface ContractSubject {
   fileSystem: FileSystem;
@@ -27,6 +35,106 @@ function read(fileSystem: FileSystem, path: string): number[] {
   } finally {
     handle.close();
   }
+}
+
+function readAll(handle: FileHandle): Uint8Array {
+  const into = new Uint8Array(handle.sizeBytes());
+  assert.equal(handle.read(into, 0), into.length);
+  return into;
+}
+
+/** The indexes in [fromIndex, toIndex) where `bytes` differs from `value`. */
+function differing(bytes: Uint8Array, value: number, { fromIndex = 0, toIndex = bytes.length }) {
+  const indexes: number[] = [];
+  for (let index = fromIndex; index < toIndex; index += 1) {
+    if (bytes[index] !== value) indexes.push(index);
+  }
+  return indexes;
+}
+
+/** The punchHole and allocatedBytes cases; called inside fileSystemContract's describe. */
+function punchHoleContract(setUp: () => ContractSubject): void {
+  it('punches a hole: the size stays, the range reads zero, its blocks are released', async () => {
+    const { fileSystem, root } = setUp();
+    const sizeBytes = 1024 * KiB;
+    const handle = fileSystem.open(`${root}/sparse`, 'create');
+    handle.write(new Uint8Array(sizeBytes).fill(0xab), 0);
+    await handle.datasync();
+    const allocatedBytesBefore = handle.allocatedBytes();
+    assert.ok(allocatedBytesBefore >= sizeBytes, `${allocatedBytesBefore} allocated`);
+    const hole = { fromIndex: 256 * KiB, toIndex: 768 * KiB };
+    const punched = handle.punchHole(hole.fromIndex, hole.toIndex - hole.fromIndex);
+    assert.equal(handle.sizeBytes(), sizeBytes);
+    const bytes = readAll(handle);
+    if (!punched) {
+      assert.deepEqual(differing(bytes, 0xab, {}), []);
+    } else {
+      assert.deepEqual(differing(bytes, 0, hole), []);
+      assert.deepEqual(differing(bytes, 0xab, { toIndex: hole.fromIndex }), []);
+      assert.deepEqual(differing(bytes, 0xab, { fromIndex: hole.toIndex }), []);
+      const releasedBytes = allocatedBytesBefore - handle.allocatedBytes();
+      assert.ok(Math.abs(releasedBytes - 512 * KiB) <= FS_BLOCK_SIZE_BYTES_MAX, `${releasedBytes}`);
+    }
+    handle.write(new Uint8Array(4 * KiB).fill(7), 512 * KiB); // writing into a hole fills it
+    const into = new Uint8Array(4 * KiB);
+    assert.equal(handle.read(into, 512 * KiB), into.length);
+    assert.deepEqual(differing(into, 7, {}), []);
+    handle.close();
+  });
+
+  it('punches unaligned ranges and ranges past the end, zeroing only within the file', () => {
+    const { fileSystem, root } = setUp();
+    const handle = fileSystem.open(`${root}/unaligned`, 'create');
+    handle.write(new Uint8Array(12 * KiB).fill(0xcd), 0);
+    const allocatedBytesBefore = handle.allocatedBytes();
+    const punched = handle.punchHole(100, 8 * KiB);
+    const pastEnd = handle.punchHole(10_000, 1024 * KiB);
+    assert.equal(punched, pastEnd);
+    assert.equal(handle.sizeBytes(), 12 * KiB);
+    const bytes = readAll(handle);
+    if (!punched) {
+      assert.deepEqual(differing(bytes, 0xcd, {}), []);
+    } else {
+      assert.deepEqual(differing(bytes, 0xcd, { toIndex: 100 }), []);
+      assert.deepEqual(differing(bytes, 0, { fromIndex: 100, toIndex: 100 + 8 * KiB }), []);
+      assert.deepEqual(differing(bytes, 0xcd, { fromIndex: 100 + 8 * KiB, toIndex: 10_000 }), []);
+      assert.deepEqual(differing(bytes, 0, { fromIndex: 10_000 }), []);
+    }
+    assert.ok(handle.allocatedBytes() <= allocatedBytesBefore);
+    // Blocks partly outside the holes keep their data, so stay allocated.
+    assert.ok(handle.allocatedBytes() >= 4 * KiB);
+    handle.close();
+  });
+
+  it('counts a gap written past the end or made by extending as unallocated', () => {
+    const { fileSystem, root } = setUp();
+    const handle = fileSystem.open(`${root}/gap`, 'create');
+    assert.equal(handle.allocatedBytes(), 0);
+    handle.write(Uint8Array.of(1), 1024 * KiB);
+    assert.equal(handle.sizeBytes(), 1024 * KiB + 1);
+    assert.ok(handle.allocatedBytes() <= FS_BLOCK_SIZE_BYTES_MAX, `${handle.allocatedBytes()}`);
+    assert.ok(handle.allocatedBytes() > 0);
+    handle.truncate(4096 * KiB);
+    assert.ok(handle.allocatedBytes() <= FS_BLOCK_SIZE_BYTES_MAX, `${handle.allocatedBytes()}`);
+    handle.close();
+  });
+
+  it('refuses to punch read-only or closed handles, and asserts on empty ranges', () => {
+    const { fileSystem, root } = setUp();
+    const path = `${root}/refuse`;
+    const writer = fileSystem.open(path, 'create');
+    writer.write(new Uint8Array(8 * KiB).fill(1), 0);
+    assert.throws(() => writer.punchHole(0, 0), AssertionError);
+    assert.throws(() => writer.punchHole(-1, 4 * KiB), AssertionError);
+    writer.close();
+    assert.throws(() => writer.punchHole(0, 4 * KiB), isIoError);
+    assert.throws(() => writer.allocatedBytes(), isIoError);
+    const reader = fileSystem.open(path, 'read');
+    assert.throws(() => reader.punchHole(0, 4 * KiB), isIoError);
+    assert.ok(reader.allocatedBytes() >= 8 * KiB); // reading the allocation needs no write access
+    assert.deepEqual(differing(readAll(reader), 1, {}), []);
+    reader.close();
+  });
 }
 
 export function fileSystemContract(name: string, make: () => ContractSubject): void {
@@ -138,5 +246,7 @@ export function fileSystemContract(name: string, make: () => ContractSubject): v
       fileSystem.open(`${root}/plain`, 'create').close();
       assert.throws(() => fileSystem.mkdirp(`${root}/plain/sub`), isIoError);
     });
+
+    punchHoleContract(setUp);
   });
 }

@@ -1,0 +1,169 @@
+// Builds lib/io/native/punch_hole.node, the N-API addon that punches holes in data files (DESIGN.md
+// 3.4). It runs as the root `install` script, so `npm ci` and `npm install` build it, and by hand:
+//
+//   npm run build:native
+//
+// It must never fail an install: the engine works without the addon and only stops releasing disk
+// space. Any problem prints one warning line and exits 0. Plain JavaScript, not TypeScript, so it
+// runs before (or without) the dev dependencies.
+//
+// node-gyp: $STORE_NODE_GYP if set, else the one npm ships (npm passes its path as
+// npm_config_node_gyp; outside npm, found next to npm-cli.js or under the running node's prefix).
+// Headers: the running Node's own, passed as --nodedir so node-gyp never tries to download them
+// (there may be no network). Looked for in the `nodedir` npm config, the prefix of
+// process.execPath, /usr/local and /usr: the first with include/node/node_api.h of the running
+// version wins, else the first with any version's (N-API is ABI-stable).
+// A build taking over BUILD_TIMEOUT_MS is killed, compilers and all.
+
+import { spawn } from 'node:child_process';
+import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const BUILD_TIMEOUT_MS = 30_000;
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const nativeDirectory = join(projectRoot, 'lib', 'io', 'native');
+const addonPath = join(nativeDirectory, 'build', 'Release', 'punch_hole.node');
+// node-gyp's output goes to a file, where a failure can be read in full; the warning quotes a line.
+const logPath = join(nativeDirectory, 'build-native.log');
+const startMs = performance.now();
+
+function elapsed() {
+  return `${((performance.now() - startMs) / 1000).toFixed(1)}s`;
+}
+
+function giveUp(reason) {
+  console.warn(`store: warning: punch_hole addon not built (${reason}); the engine will work ` +
+    'but will not release unused disk space in data files');
+  process.exit(0);
+}
+
+function findNodeGyp() {
+  // STORE_NODE_GYP overrides, because npm sets npm_config_node_gyp to its own copy whatever the
+  // user configured; tests also use it to make the build fail.
+  const configured = process.env.STORE_NODE_GYP || process.env.npm_config_node_gyp;
+  if (configured) return configured; // use it or fail: a wrong node-gyp is not silently replaced
+  const candidates = [];
+  if (process.env.npm_execpath) {
+    candidates.push(join(dirname(process.env.npm_execpath), '..', 'node_modules', 'node-gyp',
+      'bin', 'node-gyp.js'));
+  }
+  const prefix = join(dirname(process.execPath), '..');
+  const npmDirectories = [join(prefix, 'lib', 'node_modules', 'npm'),
+    join(prefix, 'node_modules', 'npm')];
+  for (const npmDirectory of npmDirectories) {
+    candidates.push(join(npmDirectory, 'node_modules', 'node-gyp', 'bin', 'node-gyp.js'));
+  }
+  try {
+    candidates.push(createRequire(import.meta.url).resolve('node-gyp/bin/node-gyp.js'));
+  } catch {
+    // not a dependency of this project; npm's copy is the usual one
+  }
+  return candidates.find((candidate) => existsSync(candidate));
+}
+
+/** The version in <dir>/include/node/node_version.h, or undefined if the headers are not there. */
+function headerVersion(nodeDirectory) {
+  const include = join(nodeDirectory, 'include', 'node');
+  if (!existsSync(join(include, 'node_api.h')) || !existsSync(join(include, 'common.gypi'))) {
+    return undefined;
+  }
+  if (!existsSync(join(include, 'node_version.h'))) return 'unknown';
+  const text = readFileSync(join(include, 'node_version.h'), 'utf8');
+  const part = (name) => text.match(new RegExp(`#define NODE_${name}_VERSION (\\d+)`))?.[1];
+  return `${part('MAJOR')}.${part('MINOR')}.${part('PATCH')}`;
+}
+
+function findNodeDirectory() {
+  const candidates = [process.env.npm_config_nodedir, join(dirname(process.execPath), '..'),
+    '/usr/local', '/usr'].filter((candidate) => candidate).map((candidate) => resolve(candidate));
+  const found = candidates.map((directory) => ({ directory, version: headerVersion(directory) }))
+    .filter(({ version }) => version !== undefined);
+  // N-API is ABI-stable, so another version's headers would do; the running one's are preferred.
+  return found.find(({ version }) => `v${version}` === process.version) ?? found[0];
+}
+
+function firstErrorLine() {
+  const boilerplate = /^gyp ERR! (stack|cwd|command|node -v|node-gyp -v|not ok|System)/;
+  const lines = readFileSync(logPath, 'utf8').split('\n').map((line) => line.trim());
+  return lines.find((line) => /error/i.test(line) && !boilerplate.test(line)) ?? 'no message';
+}
+
+/**
+ * Runs node-gyp in a process group of its own, so a timeout (or an interrupted install) kills the
+ * compilers it started too, not only node-gyp.
+ */
+function runLogged(command, args) {
+  const logFd = openSync(logPath, 'w');
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, {
+      cwd: projectRoot, stdio: ['ignore', logFd, logFd], detached: true,
+    });
+    closeSync(logFd);
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, BUILD_TIMEOUT_MS);
+    const interrupted = () => {
+      killGroup();
+      process.exit(130);
+    };
+    process.once('SIGINT', interrupted).once('SIGTERM', interrupted);
+    const settle = (result) => {
+      clearTimeout(timer);
+      process.off('SIGINT', interrupted).off('SIGTERM', interrupted);
+      resolvePromise({ ...result, timedOut });
+    };
+    child.once('error', (error) => settle({ error }));
+    child.once('exit', (status, signal) => settle({ status, signal }));
+  });
+}
+
+async function build() {
+  // A failed build must not leave an older addon behind to be loaded as if this one had worked.
+  rmSync(join(nativeDirectory, 'build'), { recursive: true, force: true });
+  if (process.platform !== 'linux') {
+    giveUp(`fallocate(PUNCH_HOLE) is Linux-only, not ${process.platform}`);
+  }
+  const nodeGyp = findNodeGyp();
+  if (nodeGyp === undefined) giveUp('node-gyp not found; npm normally ships it');
+  const nodeDirectory = findNodeDirectory();
+  if (nodeDirectory === undefined) giveUp('no Node headers (include/node/node_api.h) found');
+  const gypArgs = ['rebuild', '--directory', nativeDirectory,
+    `--nodedir=${nodeDirectory.directory}`, '--loglevel=warn'];
+  // npm's node-gyp is a .js file run by this node; a configured one may be an executable.
+  const viaNode = /\.[cm]?js$/.test(nodeGyp);
+  const [command, args] = viaNode
+    ? [process.execPath, [nodeGyp, ...gypArgs]]
+    : [nodeGyp, gypArgs];
+  const result = await runLogged(command, args);
+  if (result.error !== undefined) giveUp(`node-gyp: ${result.error.message}; see ${logPath}`);
+  if (result.timedOut) giveUp(`node-gyp took over ${BUILD_TIMEOUT_MS / 1000}s; see ${logPath}`);
+  if (result.status !== 0) {
+    const exit = result.status ?? result.signal;
+    giveUp(`node-gyp ${nodeGyp} exited ${exit}: ${firstErrorLine()}; see ${logPath}`);
+  }
+  try {
+    const addon = createRequire(import.meta.url)(addonPath);
+    if (typeof addon.punchHole !== 'function') throw new Error('punchHole missing');
+  } catch (error) {
+    giveUp(`built but does not load: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  console.log(`store: built ${addonPath} in ${elapsed()} with headers of Node ` +
+    `${nodeDirectory.version} from ${nodeDirectory.directory}`);
+}
+
+try {
+  await build();
+} catch (error) {
+  giveUp(error instanceof Error ? error.message : String(error));
+}
