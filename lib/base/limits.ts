@@ -119,3 +119,31 @@ assert(BLOB_SIZE_BYTES_MAX / (STORE_BLOCK_SIZES_BYTES[0] / 2) < LARGE_VALUE_BLOC
  * block's rows, and a block holds fewer than 2^32 rows.
  */
 export const ROW_STORE_MERGE_DEPTH_MAX = 32;
+
+// Checkpoint layer (compaction/).
+/** The file-system block: compressed slots are written in whole ones, the rest is punched. */
+export const FILE_SYSTEM_BLOCK_SIZE_BYTES = 4 * KiB;
+/** `/dataStore/dbFileSplitCount`: data files one partition's slots are striped over. */
+export const DATA_FILE_SPLIT_COUNT_MAX = 128;
+/**
+ * Slots of one partition: 8 TB of 64 KB blocks, and with 32 MB blocks byte offsets still below
+ * 2^53. The cplog stores slots as u64, so raising this changes no format.
+ */
+export const DATA_SLOT_COUNT_MAX = 2 ** 27;
+/** A compressed block is stored compressed only if it saves this much (GridDB's constant too). */
+export const COMPRESSION_SAVINGS_PERCENT_MIN = 10;
+/** `/checkpoint/partialCheckpointInterval`: cplog generations that together map every block. */
+export const PARTIAL_CHECKPOINT_INTERVAL_MAX = 1024;
+/** Entries (BLOCK and FREE) in one cplog: its END record counts them in a u32. */
+export const CPLOG_ENTRY_COUNT_MAX = 0xffff_ffff;
+/** cplog writer: entries are buffered and written in pwrites of this size. */
+export const CPLOG_WRITE_BUFFER_BYTES = 256 * KiB;
+/** cplog reader: bytes read per call. Records are a few dozen bytes, so this never grows. */
+export const CPLOG_READ_BUFFER_BYTES = 1 * MiB;
+
+for (const size of STORE_BLOCK_SIZES_BYTES) {
+  assert(size % FILE_SYSTEM_BLOCK_SIZE_BYTES === 0);
+  assert(size >= 2 * FILE_SYSTEM_BLOCK_SIZE_BYTES); // a compressed slot must be able to save one
+  assert(Number.isSafeInteger(DATA_SLOT_COUNT_MAX * size));
+}
+assert(COMPRESSION_SAVINGS_PERCENT_MIN > 0 && COMPRESSION_SAVINGS_PERCENT_MIN < 100);
