@@ -1,0 +1,215 @@
+// The checkpoint of one partition: shadow paging with split block maps (DESIGN.md §3.4).
+//
+// Order, and why:
+//   1. take the set of blocks changed and freed since the last checkpoint, at a point where every
+//      xlog record up to checkpointLsn is applied and no later one is (the caller's job);
+//   2. write each changed block's image to a FREE slot — never to a slot the last complete
+//      checkpoint references, so a crash anywhere before step 4 leaves that checkpoint intact;
+//      the slot the block had before is retired, not freed;
+//   3. log, besides the changed and freed blocks, the cold blocks whose id falls in this
+//      generation's share (id % partialCheckpointInterval == generation % partialCheckpointInterval),
+//      so the last partialCheckpointInterval complete cplogs together describe every live block;
+//   4. fdatasync the data files, then write the cplog's END record and sync it: only now does the
+//      generation exist for recovery;
+//   5. only now free the retired slots, and delete cplogs that fell out of the window.
+// The first checkpoint after open, and the first after a failed one, logs every live block: an
+// incomplete cplog (a crash or an error interrupted it) never got its share of the cold blocks, so
+// the window of the last partialCheckpointInterval generations might otherwise miss some.
+// Writes go in bounded batches with a turn of the event loop between them, so commits keep flowing
+// while a checkpoint runs.
+
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { assert } from '../lib/base/assert.ts';
+import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
+import type { Clock } from '../lib/io/clock.ts';
+import type { FileSystem } from '../lib/io/file-system.ts';
+import { loadBlockMap, type BlockMap, type BlockMapLoad } from './block-map.ts';
+import { cplogFilePath, listCplogGenerations } from './cplog-files.ts';
+import { CplogWriter } from './cplog-writer.ts';
+import { DataFiles } from './data-file.ts';
+import { FreeSlots } from './free-slots.ts';
+
+/** Blocks written between two turns of the event loop. */
+export const CHECKPOINT_BATCH_BLOCK_COUNT = 16;
+
+/** What a partition's block layer offers a checkpoint. */
+export interface CheckpointSource {
+  /** Snapshots and resets the changed and freed block ids (copy-on-write begins for the changed). */
+  takeCheckpointSet(): { dirty: BlockId[]; freed: BlockId[] };
+  /** The image of a live block as of the snapshot, exactly blockSizeBytes long. */
+  encodeBlock(blockId: BlockId): Uint8Array;
+  blockKind(blockId: BlockId): number;
+  /** Ends copy-on-write for the snapshot. */
+  finishCheckpointSet(): void;
+}
+
+export interface PartitionCheckpointerOptions {
+  fileSystem: FileSystem;
+  dataRoot: string;
+  partitionId: PartitionId;
+  blockSizeBytes: number;
+  partialCheckpointInterval: number;
+  compress: boolean;
+  splitCount: number;
+  filePathList?: string[];
+  clock?: Clock;
+}
+
+export interface CheckpointReport {
+  generation: Generation;
+  checkpointLsn: Lsn;
+  writtenBlockCount: number;
+  freedBlockCount: number;
+  reloggedBlockCount: number;
+}
+
+export class PartitionCheckpointer {
+  private constructor(
+    private readonly options: PartitionCheckpointerOptions,
+    readonly dataFiles: DataFiles,
+    readonly blockMap: BlockMap,
+    private readonly freeSlots: FreeSlots,
+    /** The generation the next checkpoint takes: above every cplog file, complete or not. */
+    private nextGeneration: number,
+    readonly recovered: BlockMapLoad,
+  ) {}
+
+  /** Whether the next checkpoint must log every live block (see the top of this file). */
+  private fullRelogDue = true;
+
+  /** Rebuilds the block map from the last complete cplogs and opens the data files. */
+  static async open(options: PartitionCheckpointerOptions): Promise<PartitionCheckpointer> {
+    const { fileSystem, dataRoot, partitionId } = options;
+    const load = loadBlockMap(fileSystem, {
+      dataRoot, partitionId, partialCheckpointInterval: options.partialCheckpointInterval,
+    });
+    const dataFiles = await DataFiles.open({
+      fileSystem, dataRoot, partitionId, blockSizeBytes: options.blockSizeBytes,
+      splitCount: options.splitCount, filePathList: options.filePathList, clock: options.clock,
+    });
+    const freeSlots = new FreeSlots();
+    const slotCount = Math.max(dataFiles.slotCountOnDisk(),
+      ...[...load.blockMap.values()].map((entry) => entry.slot + 1));
+    freeSlots.rebuild(load.blockMap, slotCount);
+    const generations = listCplogGenerations(fileSystem, dataRoot, partitionId);
+    const nextGeneration = (generations.at(-1) ?? 0) + 1;
+    return new PartitionCheckpointer(options, dataFiles, load.blockMap, freeSlots, nextGeneration,
+      load);
+  }
+
+  /** The image of a block the last complete checkpoint holds (recovery reads every one). */
+  readImage(blockId: BlockId): Uint8Array {
+    const entry = this.blockMap.get(blockId);
+    assert(entry !== undefined, `block ${blockId} is not in the block map`);
+    return this.dataFiles.readSlot(entry.slot, entry);
+  }
+
+  /** Punches every free slot (gs_startnode --releaseUnusedFileBlocks); returns how many released. */
+  releaseUnusedFileBlocks(): number {
+    let released = 0;
+    for (const slot of this.freeSlots.freeSlots()) {
+      if (this.dataFiles.releaseSlot(slot)) released++;
+    }
+    return released;
+  }
+
+  /** Runs one checkpoint of the partition; see the order at the top of this file. */
+  async checkpoint(source: CheckpointSource, checkpointLsn: Lsn): Promise<CheckpointReport> {
+    const generation = this.nextGeneration++ as Generation;
+    const { dirty, freed } = source.takeCheckpointSet();
+    this.freeSlots.checkpointStarted();
+    let cplog: CplogWriter | undefined;
+    try {
+      cplog = await CplogWriter.create({
+        fileSystem: this.options.fileSystem, dataRoot: this.options.dataRoot,
+        partitionId: this.options.partitionId, generation,
+        blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
+      });
+      const written = await this.writeBlocks(source, dirty, cplog, generation);
+      this.logFreed(freed, cplog);
+      const relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
+      await this.dataFiles.datasync();
+      await cplog.finish();
+      this.fullRelogDue = false;
+      this.freeSlots.checkpointCompleted();
+      this.deleteOldCplogs(generation);
+      return {
+        generation, checkpointLsn, writtenBlockCount: written.size, freedBlockCount: freed.length,
+        reloggedBlockCount: relogged,
+      };
+    } catch (error) {
+      cplog?.abandon();
+      this.fullRelogDue = true;
+      this.freeSlots.checkpointFailed();
+      throw error;
+    } finally {
+      source.finishCheckpointSet();
+    }
+  }
+
+  close(): void {
+    this.dataFiles.close();
+  }
+
+  private async writeBlocks(
+    source: CheckpointSource,
+    dirty: readonly BlockId[],
+    cplog: CplogWriter,
+    generation: Generation,
+  ): Promise<Set<BlockId>> {
+    const written = new Set<BlockId>();
+    for (let i = 0; i < dirty.length; i++) {
+      if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
+      const blockId = dirty[i]!;
+      const image = source.encodeBlock(blockId);
+      assert(image.length === this.options.blockSizeBytes);
+      const slot = this.freeSlots.allocate();
+      const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });
+      const previous = this.blockMap.get(blockId);
+      if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);
+      const kind = source.blockKind(blockId);
+      this.blockMap.set(blockId, { blockId, slot, ...stored, kind, generation });
+      cplog.appendBlock({ blockId, slot, ...stored, kind });
+      written.add(blockId);
+    }
+    return written;
+  }
+
+  private logFreed(freed: readonly BlockId[], cplog: CplogWriter): void {
+    for (const blockId of freed) {
+      const previous = this.blockMap.get(blockId);
+      if (previous === undefined) continue; // created and freed between two checkpoints
+      this.freeSlots.retireForCheckpoint(previous.slot);
+      this.blockMap.delete(blockId);
+      cplog.appendFree(blockId);
+    }
+  }
+
+  /** Logs this generation's share (or all) of the blocks it did not write, at their slots. */
+  private relogColdBlocks(
+    written: Set<BlockId>,
+    cplog: CplogWriter,
+    generation: Generation,
+    all: boolean,
+  ): number {
+    const interval = this.options.partialCheckpointInterval;
+    let relogged = 0;
+    for (const entry of this.blockMap.values()) {
+      if (written.has(entry.blockId)) continue;
+      if (!all && entry.blockId % interval !== generation % interval) continue;
+      const { blockId, slot, storedSizeBytes, codec, checksum, kind } = entry;
+      cplog.appendBlock({ blockId, slot, storedSizeBytes, codec, checksum, kind });
+      relogged++;
+    }
+    return relogged;
+  }
+
+  /** Keeps the last partialCheckpointInterval generations (up to this one); older ones go. */
+  private deleteOldCplogs(generation: Generation): void {
+    const { fileSystem, dataRoot, partitionId, partialCheckpointInterval } = this.options;
+    for (const old of listCplogGenerations(fileSystem, dataRoot, partitionId)) {
+      if (old > generation - partialCheckpointInterval) continue;
+      fileSystem.remove(cplogFilePath(dataRoot, partitionId, old));
+    }
+  }
+}
