@@ -1,0 +1,135 @@
+// cplog-dump: prints a partition's checkpoint logs — each generation's header, its BLOCK and FREE
+// entries, and whether it is complete — then the block map recovery would build from them.
+// Read-only.
+//
+//   node --import tsx tools/cplog-dump.ts (--data <dir> | --home <GS_HOME>) --partition <pId>
+//        [--interval N] [--entries] [--json]
+//
+// Exit codes: 0 done, 1 I/O error, 2 bad usage or missing directory, 3 corruption.
+
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isStorageError } from '../lib/base/errors.ts';
+import { partitionId, type PartitionId } from '../lib/base/ids.ts';
+import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import { loadBlockMap } from '../compaction/block-map.ts';
+import {
+  cplogFilePath, dataPartitionDirectory, listCplogGenerations,
+} from '../compaction/cplog-files.ts';
+import { readCplog } from '../compaction/cplog-reader.ts';
+
+const USAGE = 'usage: cplog-dump (--data <dir> | --home <GS_HOME>) --partition <pId> ' +
+  '[--interval N] [--entries] [--json]';
+
+export interface DumpOutput {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+const consoleOutput: DumpOutput = { out: (l) => console.log(l), err: (l) => console.error(l) };
+
+interface Request {
+  dataRoot: string;
+  partitionId: PartitionId;
+  interval: number;
+  entries: boolean;
+  json: boolean;
+}
+
+export function main(argv: string[], output: DumpOutput = consoleOutput): number {
+  const request = parseRequest(argv, output);
+  if (request === undefined) return 2;
+  const fileSystem = new NodeFileSystem();
+  if (!fileSystem.exists(dataPartitionDirectory(request.dataRoot, request.partitionId))) {
+    output.err(`cplog-dump: partition ${request.partitionId} has no directory in ` +
+      request.dataRoot);
+    return 2;
+  }
+  try {
+    const { dataRoot, partitionId: pId } = request;
+    for (const generation of listCplogGenerations(fileSystem, dataRoot, pId)) {
+      const cplog = readCplog(fileSystem, cplogFilePath(dataRoot, pId, generation));
+      const summary = {
+        generation, complete: cplog.complete, entries: cplog.entryCount, sizeBytes: cplog.sizeBytes,
+        checkpointLsn: cplog.header === undefined ? undefined : String(cplog.header.checkpointLsn),
+        incompleteReason: cplog.incompleteReason,
+      };
+      output.out(request.json ? JSON.stringify(summary) : formatLine('cplog', summary));
+      if (!request.entries) continue;
+      for (const entry of cplog.entries) {
+        output.out(request.json ? JSON.stringify(entry) : formatLine('  entry', { ...entry }));
+      }
+    }
+    const map = loadBlockMap(fileSystem, {
+      dataRoot: request.dataRoot, partitionId: request.partitionId,
+      partialCheckpointInterval: request.interval,
+    });
+    const summary = {
+      liveBlocks: map.blockMap.size, checkpointLsn: String(map.checkpointLsn),
+      generations: map.generations.join(',') || '-',
+      incomplete: map.incompleteGenerations.map((g) => g.generation).join(',') || '-',
+    };
+    output.out(request.json ? JSON.stringify({ blockMap: summary }) : formatLine('block map', summary));
+    return 0;
+  } catch (error) {
+    if (!isStorageError(error)) throw error;
+    output.err(`cplog-dump: ${error.code}: ${error.message}`);
+    return error.code === 'CORRUPTION' || error.code === 'NOT_SUPPORTED' ? 3 : 1;
+  }
+}
+
+function formatLine(label: string, fields: Record<string, unknown>): string {
+  const parts = Object.entries(fields)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => {
+      const quoted = typeof value === 'string' && value.includes(' ');
+      return `${key}=${quoted ? JSON.stringify(value) : String(value)}`;
+    });
+  return `${label}: ${parts.join(' ')}`;
+}
+
+function parseRequest(argv: string[], output: DumpOutput): Request | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        data: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
+        interval: { type: 'string' }, entries: { type: 'boolean' }, json: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    output.err(`cplog-dump: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return undefined;
+  }
+  const problems: string[] = [];
+  if ((values.data === undefined) === (values.home === undefined)) {
+    problems.push('give exactly one of --data and --home');
+  }
+  const partition = /^\d{1,5}$/.test(values.partition ?? '') ? Number(values.partition) : undefined;
+  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
+    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
+  }
+  const interval = /^\d{1,4}$/.test(values.interval ?? '5') ? Number(values.interval ?? '5') : 0;
+  if (interval < 1 || interval > 1024) problems.push('--interval must be an integer from 1 to 1024');
+  if (problems.length > 0 || partition === undefined) {
+    output.err(`cplog-dump: ${problems.join('; ')}\n${USAGE}`);
+    return undefined;
+  }
+  return {
+    dataRoot: values.data ?? join(values.home ?? '', 'data'),
+    partitionId: partitionId(partition),
+    interval,
+    entries: values.entries ?? false,
+    json: values.json ?? false,
+  };
+}
+
+const invokedPath = process.argv[1];
+if (invokedPath !== undefined && import.meta.url === pathToFileURL(invokedPath).href) {
+  process.exitCode = main(process.argv.slice(2));
+}
