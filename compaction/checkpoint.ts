@@ -39,8 +39,10 @@ export interface CheckpointSource {
   /** The image of a live block as of the snapshot, exactly blockSizeBytes long. */
   encodeBlock(blockId: BlockId): Uint8Array;
   blockKind(blockId: BlockId): number;
-  /** Ends copy-on-write for the snapshot. */
+  /** The set is durable (its cplog END is synced): ends copy-on-write, and freed ids may be reused. */
   finishCheckpointSet(): void;
+  /** The checkpoint failed: the set's dirty and freed ids go back into the next set. */
+  abandonCheckpointSet(): void;
 }
 
 export interface PartitionCheckpointerOptions {
@@ -131,6 +133,7 @@ export class PartitionCheckpointer {
       await this.dataFiles.datasync();
       await cplog.finish();
       this.fullRelogDue = false;
+      source.finishCheckpointSet();
       this.freeSlots.checkpointCompleted();
       this.deleteOldCplogs(generation);
       return {
@@ -141,9 +144,8 @@ export class PartitionCheckpointer {
       cplog?.abandon();
       this.fullRelogDue = true;
       this.freeSlots.checkpointFailed();
+      source.abandonCheckpointSet();
       throw error;
-    } finally {
-      source.finishCheckpointSet();
     }
   }
 

@@ -27,9 +27,13 @@ interface ColumnRegion {
   rowCount: number;
 }
 
-/** Writes a column's region at offset; returns the offset after it. */
+/**
+ * Writes a column's region at offset; returns the offset after it. blockSizeBytes is the block's
+ * size, which sets a large value's chain length: a compact image (a shared page's tenant) is
+ * shorter than its block.
+ */
 export function blockFormatWriteColumn(
-  bytes: Uint8Array, offset: number, region: ColumnRegion,
+  bytes: Uint8Array, offset: number, region: ColumnRegion & { blockSizeBytes: number },
 ): number {
   const { column, data, rowCount } = region;
   if (column.nullable) {
@@ -58,7 +62,7 @@ export function blockFormatWriteColumn(
   for (let i = 0; i < rowCount; i++) {
     const value = values[i] ?? null;
     offset = value instanceof LargeValue
-      ? writeLargeValueRef(image.view, offset, value)
+      ? writeLargeValueRef(image.view, offset, { value, blockSizeBytes: region.blockSizeBytes })
       : writeVarValue(image, offset, column, value);
   }
   return offset;
@@ -66,11 +70,14 @@ export function blockFormatWriteColumn(
 
 /**
  * | length u32 = VAR_LENGTH_LARGE_FLAG | 16 | kind u8 | zero u8 × 3 | sizeBytes u32 |
- * | first block id u32 (0xFFFF_FFFF: not placed) | block count u32 |. The image's length is the
- * block size, which sets the chain's block count.
+ * | first block id u32 (0xFFFF_FFFF: not placed) | block count u32 |. The block size sets the
+ * chain's block count.
  */
-function writeLargeValueRef(view: DataView, offset: number, value: LargeValue): number {
-  const blockCount = largeValueBlockCount(value.sizeBytes, view.byteLength);
+function writeLargeValueRef(
+  view: DataView, offset: number, ref: { value: LargeValue; blockSizeBytes: number },
+): number {
+  const { value } = ref;
+  const blockCount = largeValueBlockCount(value.sizeBytes, ref.blockSizeBytes);
   if (value.blockIds.length > 0) assert(value.blockIds.length === blockCount);
   view.setUint32(offset, (VAR_LENGTH_LARGE_FLAG | LARGE_VALUE_REF_BYTES) >>> 0, true);
   view.setUint8(offset + 4, value.kind);
@@ -162,16 +169,21 @@ export class BlockFormatReader {
   readonly resolveLargeValue: LargeValueResolver | undefined;
   /** The column being read, for the resolver. */
   columnIndex = 0;
+  /** The size of the block the image is of (a compact image is shorter). */
+  readonly blockSizeBytes: number;
 
   constructor(
     readonly image: Uint8Array,
     private readonly endBytes: number,
     readonly fail: (problem: string) => StorageError,
-    options: { offset?: number; resolveLargeValue?: LargeValueResolver | undefined } = {},
+    options: {
+      offset?: number; resolveLargeValue?: LargeValueResolver | undefined; blockSizeBytes?: number;
+    } = {},
   ) {
     this.view = new DataView(image.buffer, image.byteOffset, image.byteLength);
     this.offset = options.offset ?? ROW_BLOCK_HEADER_BYTES;
     this.resolveLargeValue = options.resolveLargeValue;
+    this.blockSizeBytes = options.blockSizeBytes ?? image.byteLength;
   }
 
   take(sizeBytes: number): number {
@@ -269,7 +281,7 @@ function readLargeValueRef(
     throw reader.fail(`${where}: bad large-value reference kind ${kind}`);
   }
   if (sizeBytes <= LARGE_VALUE_REF_BYTES ||
-    blockCount !== largeValueBlockCount(sizeBytes, reader.image.byteLength)) {
+    blockCount !== largeValueBlockCount(sizeBytes, reader.blockSizeBytes)) {
     throw reader.fail(`${where}: large value of ${sizeBytes} bytes in ${blockCount} blocks`);
   }
   assert(reader.resolveLargeValue !== undefined,

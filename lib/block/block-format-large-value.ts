@@ -54,36 +54,50 @@ const CHECKSUM_FROM_OFFSET = 8;
 export function encodeLargeValueBlocks(
   value: LargeValue, owner: { containerId: ContainerId; blockSizeBytes: number },
 ): Uint8Array[] {
-  const { containerId, blockSizeBytes } = owner;
-  assert(containerId >= 0 && containerId <= 0xffff_ffff);
   const payload = largeValuePayload(value);
-  assert(payload.byteLength === value.sizeBytes, 'large value payload is not its size');
-  const blockCount = largeValueBlockCount(value.sizeBytes, blockSizeBytes);
-  if (value.blockIds.length > 0) assert(value.blockIds.length === blockCount);
-  const chunkBytesMax = largeValueChunkBytesMax(blockSizeBytes);
+  const blockCount = largeValueBlockCount(value.sizeBytes, owner.blockSizeBytes);
   const images: Uint8Array[] = [];
   for (let sequence = 0; sequence < blockCount; sequence++) {
-    const chunk = payload.subarray(sequence * chunkBytesMax, (sequence + 1) * chunkBytesMax);
-    const bytes = new Uint8Array(blockSizeBytes);
-    const view = new DataView(bytes.buffer);
-    view.setUint16(0, LARGE_VALUE_MAGIC, true);
-    view.setUint16(2, LARGE_VALUE_FORMAT_VERSION, true);
-    view.setUint8(8, BLOCK_KIND_LARGE_VALUE);
-    view.setUint8(9, value.kind);
-    view.setUint32(12, containerId, true);
-    view.setUint32(16, sequence, true);
-    view.setUint32(20, value.sizeBytes, true);
-    view.setUint32(24, value.blockIds[sequence] ?? BLOCK_ID_NONE, true);
-    view.setUint32(28, value.blockIds[sequence + 1] ?? BLOCK_ID_NONE, true);
-    bytes.set(chunk, LARGE_VALUE_BLOCK_HEADER_BYTES);
-    const usedBytes = LARGE_VALUE_BLOCK_HEADER_BYTES + chunk.byteLength;
-    view.setUint32(4, crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes)), true);
-    images.push(bytes);
+    images.push(encodeLargeValueBlock(value, { ...owner, sequence, payload }));
   }
   return images;
 }
 
-function largeValuePayload(large: LargeValue): Uint8Array {
+/**
+ * Block `sequence` of a large value's chain, exactly blockSizeBytes. payload is
+ * largeValuePayload(value), which a caller encoding several blocks of one value computes once.
+ */
+export function encodeLargeValueBlock(
+  value: LargeValue,
+  at: { containerId: ContainerId; blockSizeBytes: number; sequence: number; payload: Uint8Array },
+): Uint8Array {
+  const { containerId, blockSizeBytes, sequence, payload } = at;
+  assert(containerId >= 0 && containerId <= 0xffff_ffff);
+  assert(payload.byteLength === value.sizeBytes, 'large value payload is not its size');
+  const blockCount = largeValueBlockCount(value.sizeBytes, blockSizeBytes);
+  if (value.blockIds.length > 0) assert(value.blockIds.length === blockCount);
+  assert(sequence >= 0 && sequence < blockCount);
+  const chunkBytesMax = largeValueChunkBytesMax(blockSizeBytes);
+  const chunk = payload.subarray(sequence * chunkBytesMax, (sequence + 1) * chunkBytesMax);
+  const bytes = new Uint8Array(blockSizeBytes);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, LARGE_VALUE_MAGIC, true);
+  view.setUint16(2, LARGE_VALUE_FORMAT_VERSION, true);
+  view.setUint8(8, BLOCK_KIND_LARGE_VALUE);
+  view.setUint8(9, value.kind);
+  view.setUint32(12, containerId, true);
+  view.setUint32(16, sequence, true);
+  view.setUint32(20, value.sizeBytes, true);
+  view.setUint32(24, value.blockIds[sequence] ?? BLOCK_ID_NONE, true);
+  view.setUint32(28, value.blockIds[sequence + 1] ?? BLOCK_ID_NONE, true);
+  bytes.set(chunk, LARGE_VALUE_BLOCK_HEADER_BYTES);
+  const usedBytes = LARGE_VALUE_BLOCK_HEADER_BYTES + chunk.byteLength;
+  view.setUint32(4, crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes)), true);
+  return bytes;
+}
+
+/** The bytes a large value's chain holds: what the value would be inline after its length. */
+export function largeValuePayload(large: LargeValue): Uint8Array {
   const { kind, value } = large;
   if (kind === LargeValueKind.BLOB) return value as Uint8Array;
   if (kind === LargeValueKind.STRING_UTF8) return Buffer.from(value as string, 'utf8');

@@ -36,6 +36,9 @@
  *                ⌈total size / (blockSizeBytes − 32)⌉, the chain's length.
  *   usedBytes … blockSizeBytes: zero, outside the checksum (a compressed or punched slot drops it).
  *
+ * The compact image is the same bytes cut at usedBytes (encodeRowBlockCompact): a shared page
+ * (block-format-shared.ts) packs its tenants so. Its block size is the page's, not its length.
+ *
  * A NULL is a set bitmap bit with a zero fixed slot or a zero-length var value. Body sizes are the
  * arithmetic of row-block-layout.ts, which RowBlock.usedBytes tracks. Bump ROW_BLOCK_FORMAT_VERSION
  * to change any of this; decodeRowBlock refuses versions it does not know (version 1 never
@@ -44,7 +47,7 @@
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
-import { containerId as toContainerId, type BlockId } from '../base/ids.ts';
+import { containerId as toContainerId, type BlockId, type ContainerId } from '../base/ids.ts';
 import { crc32c } from '../encoding/crc32c.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { RowBlock } from './row-block.ts';
@@ -77,11 +80,25 @@ assert(HOST_LITTLE_ENDIAN, 'block images need a little-endian host');
  * pooled buffer of blockSizeBytes) when given, else into a new buffer.
  */
 export function encodeRowBlock(block: RowBlock, into?: Uint8Array): Uint8Array {
-  const usedBytes = block.usedBytes;
-  assert(usedBytes <= block.blockSizeBytes, 'row block larger than its block');
-  assert(block.containerId >= 0 && block.containerId <= 0xffff_ffff);
   if (into !== undefined) assert(into.byteLength === block.blockSizeBytes);
   const bytes = into?.fill(0) ?? new Uint8Array(block.blockSizeBytes);
+  writeRowBlockImage(block, bytes.subarray(0, block.usedBytes));
+  return bytes;
+}
+
+/** The compact image, into `into` of exactly usedBytes (a tenant's place in a shared page). */
+export function encodeRowBlockCompact(block: RowBlock, into: Uint8Array): Uint8Array {
+  assert(into.byteLength === block.usedBytes, 'compact image room is not the used bytes');
+  writeRowBlockImage(block, into.fill(0));
+  return into;
+}
+
+/** Writes the image's used bytes into `bytes`, zeroed and exactly usedBytes long. */
+function writeRowBlockImage(block: RowBlock, bytes: Uint8Array): void {
+  const usedBytes = block.usedBytes;
+  assert(usedBytes <= block.blockSizeBytes, 'row block larger than its block');
+  assert(bytes.byteLength === usedBytes);
+  assert(block.containerId >= 0 && block.containerId <= 0xffff_ffff);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const { layout } = block;
   view.setUint16(0, ROW_BLOCK_MAGIC, true);
@@ -98,13 +115,15 @@ export function encodeRowBlock(block: RowBlock, into?: Uint8Array): Uint8Array {
   if (block.rowIds !== undefined) {
     offset = copyBytes(bytes, offset, block.rowIds.subarray(0, block.rowCount));
   }
+  const blockSizeBytes = block.blockSizeBytes;
   for (let c = 0; c < layout.columns.length; c++) {
-    offset = blockFormatWriteColumn(bytes, offset,
-      { column: layout.columns[c]!, data: block.columns[c]!, rowCount: block.rowCount });
+    offset = blockFormatWriteColumn(bytes, offset, {
+      column: layout.columns[c]!, data: block.columns[c]!, rowCount: block.rowCount,
+      blockSizeBytes,
+    });
   }
   assert(offset === usedBytes, `row block image is ${offset} bytes, accounted ${usedBytes}`);
   view.setUint32(4, crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes)), true);
-  return bytes;
 }
 
 function copyBytes(bytes: Uint8Array, offset: number, values: Float64Array): number {
@@ -112,23 +131,25 @@ function copyBytes(bytes: Uint8Array, offset: number, values: Float64Array): num
   return offset + values.byteLength;
 }
 
+/** What a row block image's header says, its checksum verified. */
+export interface RowBlockImageHeader {
+  kind: number;
+  keyless: boolean;
+  columnCount: number;
+  containerId: ContainerId;
+  /** undefined: written before the block was placed. */
+  blockId: BlockId | undefined;
+  rowCount: number;
+  usedBytes: number;
+  schemaVersion: number;
+}
+
 /**
- * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's
- * fault: StorageError CORRUPTION naming the block (blockId when the caller knows it, else the
- * image's own).
- *
- * A reference to a large value is read through resolveLargeValue, synchronously: the caller reads
- * the chain the reference names (LargeValueRef.firstBlockId, blockCount) and returns
- * decodeLargeValue of it, whose CORRUPTION then propagates. Decoding checks the value against the
- * reference (kind, size), and the block holds it as an unplaced LargeValue, which
- * RowStore.restoreBlock places anew. Without a resolver, an image holding a reference is a
- * programmer error (assert): whoever decodes images of containers with variable-length columns
- * must be able to read their chains.
+ * Checks an image's magic, version, used bytes and checksum, and reads its header; needs no
+ * schema, so recovery can find the owner first. CORRUPTION names the block: blockId when the
+ * caller knows it, else the image's own (unverified).
  */
-export function decodeRowBlock(
-  schema: ContainerSchema, bytes: Uint8Array, blockId?: BlockId,
-  resolveLargeValue?: LargeValueResolver,
-): RowBlock {
+export function rowBlockImageHeader(bytes: Uint8Array, blockId?: BlockId): RowBlockImageHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // Before the checksum is verified, the image's own block id is only a hint.
   const name = blockId !== undefined ? `block ${blockId}`
@@ -148,7 +169,58 @@ export function decodeRowBlock(
   }
   const checksum = crc32c(bytes.subarray(CHECKSUM_FROM_OFFSET, usedBytes));
   if (checksum !== view.getUint32(4, true)) throw corrupt('checksum mismatch');
-  const header = decodeRowBlockHeader(view);
+  const id = view.getUint32(16, true);
+  return {
+    kind: view.getUint8(8),
+    keyless: (view.getUint8(9) & FLAG_KEYLESS) !== 0,
+    columnCount: view.getUint16(10, true),
+    containerId: toContainerId(view.getUint32(12, true)),
+    blockId: id === BLOCK_ID_NONE ? undefined : (id as BlockId),
+    rowCount: view.getUint32(20, true),
+    usedBytes,
+    schemaVersion: view.getUint32(28, true),
+  };
+}
+
+/**
+ * Reads a row block image written for this schema. Anything wrong with the bytes is the disk's
+ * fault: StorageError CORRUPTION naming the block (blockId when the caller knows it, else the
+ * image's own).
+ *
+ * A reference to a large value is read through resolveLargeValue, synchronously: the caller reads
+ * the chain the reference names (LargeValueRef.firstBlockId, blockCount) and returns
+ * decodeLargeValue of it, whose CORRUPTION then propagates. Decoding checks the value against the
+ * reference (kind, size), and the block holds it as an unplaced LargeValue, which
+ * RowStore.restoreBlock places anew. Without a resolver, an image holding a reference is a
+ * programmer error (assert): whoever decodes images of containers with variable-length columns
+ * must be able to read their chains.
+ */
+export function decodeRowBlock(
+  schema: ContainerSchema, bytes: Uint8Array, blockId?: BlockId,
+  resolveLargeValue?: LargeValueResolver,
+): RowBlock {
+  return decodeRowBlockImage(schema, bytes,
+    { blockSizeBytes: bytes.byteLength, blockId, resolveLargeValue });
+}
+
+/** decodeRowBlock of a compact image (exactly its used bytes) of a block of blockSizeBytes. */
+export function decodeRowBlockCompact(
+  schema: ContainerSchema, bytes: Uint8Array,
+  options: { blockSizeBytes: number; blockId?: BlockId; resolveLargeValue?: LargeValueResolver },
+): RowBlock {
+  assert(bytes.byteLength <= options.blockSizeBytes);
+  return decodeRowBlockImage(schema, bytes, options);
+}
+
+function decodeRowBlockImage(
+  schema: ContainerSchema, bytes: Uint8Array,
+  options: {
+    blockSizeBytes: number; blockId?: BlockId | undefined;
+    resolveLargeValue?: LargeValueResolver | undefined;
+  },
+): RowBlock {
+  const { blockSizeBytes, blockId } = options;
+  const header = rowBlockImageHeader(bytes, blockId);
   const imageName = `block ${blockId ?? header.blockId} of container ${header.containerId}`;
   const fail = (problem: string) => new StorageError('CORRUPTION', `${imageName}: ${problem}`);
   const layout = blockLayout(schema);
@@ -156,34 +228,27 @@ export function decodeRowBlock(
   if (header.columnCount !== layout.columns.length || header.keyless !== layout.keyless) {
     throw fail(`${header.columnCount} columns do not match schema ${schema.name}`);
   }
+  if (bytes.byteLength !== blockSizeBytes && header.usedBytes !== bytes.byteLength) {
+    throw fail(`compact image of ${bytes.byteLength} bytes, header says ${header.usedBytes}`);
+  }
   const block = new RowBlock({
-    layout, containerId: toContainerId(header.containerId), blockSizeBytes: bytes.byteLength,
+    layout, containerId: header.containerId, blockSizeBytes,
     capacityRows: Math.max(1, header.rowCount),
   });
   if (header.rowCount > 0 && !block.fits(header.rowCount, 0)) {
     throw fail(`${header.rowCount} rows cannot fit`);
   }
-  const reader = new BlockFormatReader(bytes, usedBytes, fail, { resolveLargeValue });
+  const reader = new BlockFormatReader(bytes, header.usedBytes, fail,
+    { resolveLargeValue: options.resolveLargeValue, blockSizeBytes });
   decodeRowBlockBody(block, reader, header.rowCount);
-  if (block.usedBytes !== usedBytes) {
-    throw fail(`body is ${block.usedBytes} bytes, header says ${usedBytes}`);
+  if (block.usedBytes !== header.usedBytes) {
+    throw fail(`body is ${block.usedBytes} bytes, header says ${header.usedBytes}`);
   }
-  if (header.blockId !== BLOCK_ID_NONE) block.blockId = header.blockId as BlockId;
+  block.blockId = header.blockId;
   for (let i = 1; i < block.rowCount; i++) {
     if (block.compareAt(i - 1, block.keyAt(i)) >= 0) throw fail(`keys not increasing at row ${i}`);
   }
   return block;
-}
-
-function decodeRowBlockHeader(view: DataView) {
-  return {
-    kind: view.getUint8(8),
-    keyless: (view.getUint8(9) & FLAG_KEYLESS) !== 0,
-    columnCount: view.getUint16(10, true),
-    containerId: view.getUint32(12, true),
-    blockId: view.getUint32(16, true),
-    rowCount: view.getUint32(20, true),
-  };
 }
 
 function decodeRowBlockBody(block: RowBlock, reader: BlockFormatReader, rowCount: number): void {

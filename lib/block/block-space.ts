@@ -1,25 +1,43 @@
-// Block space of one partition: which physical block (BlockId) each row block occupies, and the
-// `#unique` rule.
+// Block space of one partition: its physical blocks (BlockIds), what each holds
+// (physical-block.ts), the `#unique` rule, and what a checkpoint needs to know of them
+// (block-space-checkpoint.ts).
 //
 // A container whose dataAffinity is `#unique` gets physical blocks of its own (fast scan and drop).
 // Any other container's small row blocks (usedBytes <= blockSizeBytes / 4) are packed into shared
-// physical blocks, grouped by dataAffinity, so thousands of tiny containers do not each take a
-// whole block. A row block that grows past the share moves to a block of its own; one that shrinks
-// stays where it is (no ping-pong between shared and private on every put and remove).
+// pages, grouped by dataAffinity, so thousands of tiny containers do not each take a whole block.
+// A row block that grows past the share moves to a block of its own; one that shrinks stays where
+// it is (no ping-pong between shared and private on every put and remove). Large values take
+// whole blocks of their own.
 //
-// This is accounting only: a physical block here is an id and a byte count. A shared block's bytes
-// are its tenants' row block images plus a slot entry each (the slotted page that checkpoint will
-// write), and never exceed blockSizeBytes.
+// The space holds its tenants (RowBlocks, large-value chunks): it can encode any block on demand.
+// Everything that changes a block's image tells the space BEFORE it changes anything: placing a
+// tenant in it or taking one out (place, resize, release do this themselves), or changing a tenant
+// row block in place (RowStoreBlocks calls willChange). That keeps the dirty set exact and lets a
+// checkpoint in flight save the snapshot image of a block about to change (copy-on-write).
+//
+// Recovery restores blocks under their old ids (restoreTenant, then restoreFinish; see
+// block-space-restore.ts): the cplog maps ids to slots, so ids are stable across restarts. New ids
+// are then allocated above the highest one restored.
+//
+// Invariants (checkInvariants): every block has tenants and fits its size; a ROW block has one row
+// block, a LARGE_VALUE block one chunk; byte totals agree; those of block-space-checkpoint.ts.
 
 import { assert } from '../base/assert.ts';
 import { blockId as toBlockId, type BlockId, type ContainerId } from '../base/ids.ts';
 import { invariants } from '../base/invariants.ts';
 import { SHARED_BLOCK_REUSE_COUNT_MAX } from '../base/limits.ts';
+import { SHARED_PAGE_ENTRY_BYTES, SHARED_PAGE_HEADER_BYTES } from './block-format-shared.ts';
+import { BlockSpaceCheckpoint, type CheckpointSet } from './block-space-checkpoint.ts';
+import {
+  BlockKind, isRowTenant, physicalBlock, PhysicalBlockEncoder, tenantCostBytes,
+  type BlockTenant, type PhysicalBlock,
+} from './physical-block.ts';
+import type { RowBlock } from './row-block.ts';
+
+export type { CheckpointSet } from './block-space-checkpoint.ts';
+export { BlockKind, type BlockTenant, type LargeValueChunk } from './physical-block.ts';
 
 export const UNIQUE_AFFINITY = '#unique';
-/** A shared block's own header, and the slot entry each tenant row block takes in it. */
-export const SHARED_BLOCK_HEADER_BYTES = 32;
-export const SHARED_BLOCK_SLOT_BYTES = 16;
 /** Block ids are u32 in block images; 0xFFFF_FFFF means "not placed". */
 export const BLOCK_ID_MAX = 0xffff_fffe;
 
@@ -38,16 +56,6 @@ export function blockOwnerOf(
   return { containerId, unique: dataAffinity === UNIQUE_AFFINITY, affinity: dataAffinity };
 }
 
-interface PhysicalBlock {
-  readonly id: BlockId;
-  readonly shared: boolean;
-  readonly group: string;
-  /** Tenant row block bytes, plus header and slot entries when shared. */
-  usedBytes: number;
-  /** Row blocks placed here, by container. */
-  readonly tenants: Map<ContainerId, number>;
-}
-
 export class BlockSpace {
   readonly blockSizeBytes: number;
   /** The largest row block that may live in a shared block. */
@@ -59,11 +67,20 @@ export class BlockSpace {
   private readonly freeIds: BlockId[] = [];
   private nextId = 0;
   private tenantBytes = 0;
+  /** Set by the first placement or restoreFinish: restoring is over. */
+  private opened = false;
+  private readonly encoder: PhysicalBlockEncoder;
+  private readonly checkpoint: BlockSpaceCheckpoint;
 
   constructor(options: { blockSizeBytes: number }) {
     assert(options.blockSizeBytes >= 4096);
     this.blockSizeBytes = options.blockSizeBytes;
     this.shareBytesMax = Math.floor(options.blockSizeBytes / 4);
+    this.encoder = new PhysicalBlockEncoder(options.blockSizeBytes);
+    this.checkpoint = new BlockSpaceCheckpoint({
+      encodeLive: (id) => this.encoder.encode(this.blockOf(id)),
+      isLive: (id) => this.blocks.has(id),
+    });
   }
 
   /** Physical blocks in use. */
@@ -71,21 +88,22 @@ export class BlockSpace {
     return this.blocks.size;
   }
 
-  /** Bytes of the row blocks placed (what their images take), summed over every block. */
+  /** Bytes of the tenants placed (what their images take), summed over every block. */
   get bytesInUse(): number {
     return this.tenantBytes;
   }
 
-  /** Finds room for a row block of usedBytes and returns the physical block it is in. */
-  place(owner: BlockOwner, usedBytes: number): BlockId {
+  /** Finds room for a tenant of usedBytes and returns the physical block it is in. */
+  place(owner: BlockOwner, usedBytes: number, tenant: BlockTenant): BlockId {
     assert(usedBytes > 0);
     assert(usedBytes <= this.blockSizeBytes);
-    const block = this.sharable(owner, usedBytes)
-      ? this.sharedBlockWithRoom(groupOf(owner), usedBytes)
-      : this.newBlock(false, '');
-    block.usedBytes += usedBytes + (block.shared ? SHARED_BLOCK_SLOT_BYTES : 0);
-    block.tenants.set(owner.containerId, (block.tenants.get(owner.containerId) ?? 0) + 1);
-    this.tenantBytes += usedBytes;
+    assert(tenant.containerId === owner.containerId, 'tenant of another container');
+    this.opened = true;
+    const block = !isRowTenant(tenant) ? this.newBlock(BlockKind.LARGE_VALUE, '')
+      : this.sharable(owner, usedBytes) ? this.sharedBlockWithRoom(groupOf(owner), usedBytes)
+        : this.newBlock(BlockKind.ROW, '');
+    this.checkpoint.willChange(block.id);
+    this.addTenant(block, tenant, usedBytes);
     if (invariants.enabled) this.checkInvariants();
     return block.id;
   }
@@ -93,48 +111,198 @@ export class BlockSpace {
   /** A placed row block changed size; returns its block, which differs when it had to move. */
   resize(
     owner: BlockOwner, blockId: BlockId, sizes: { fromBytes: number; toBytes: number },
+    tenant: RowBlock,
   ): BlockId {
     const { fromBytes, toBytes } = sizes;
-    const block = this.blocks.get(blockId);
-    assert(block !== undefined, `block ${blockId} is not in use`);
+    const block = this.blockOf(blockId);
     assert(toBytes > 0 && toBytes <= this.blockSizeBytes);
+    assert(block.rows.has(tenant), 'resize by a non-tenant');
     const grownBytes = toBytes - fromBytes;
-    const stays = !block.shared ||
+    const stays = block.kind !== BlockKind.SHARED ||
       (toBytes <= this.shareBytesMax && block.usedBytes + grownBytes <= this.blockSizeBytes);
     if (!stays) {
-      this.release(owner, blockId, fromBytes);
-      return this.place(owner, toBytes);
+      this.release(owner, blockId, fromBytes, tenant);
+      return this.place(owner, toBytes, tenant);
     }
-    assert((block.tenants.get(owner.containerId) ?? 0) > 0, 'resize by a non-tenant');
+    this.checkpoint.willChange(blockId);
     block.usedBytes += grownBytes;
     this.tenantBytes += grownBytes;
-    if (grownBytes < 0 && block.shared) this.remember(block);
+    if (grownBytes < 0 && block.kind === BlockKind.SHARED) this.remember(block);
     return blockId;
   }
 
-  /** A row block of usedBytes left blockId (removed, emptied, or its container dropped). */
-  release(owner: BlockOwner, blockId: BlockId, usedBytes: number): void {
-    const block = this.blocks.get(blockId);
-    assert(block !== undefined, `block ${blockId} is not in use`);
-    const tenantCount = block.tenants.get(owner.containerId) ?? 0;
-    assert(tenantCount > 0, `container ${owner.containerId} has no row block in ${blockId}`);
-    if (tenantCount === 1) block.tenants.delete(owner.containerId);
-    else block.tenants.set(owner.containerId, tenantCount - 1);
-    block.usedBytes -= usedBytes + (block.shared ? SHARED_BLOCK_SLOT_BYTES : 0);
+  /** A tenant of usedBytes left blockId (removed, emptied, or its container dropped). */
+  release(owner: BlockOwner, blockId: BlockId, usedBytes: number, tenant: BlockTenant): void {
+    const block = this.blockOf(blockId);
+    assert(tenant.containerId === owner.containerId);
+    // Before the tenant goes: a checkpoint in flight may still need the block with it.
+    this.checkpoint.willChange(blockId);
+    if (isRowTenant(tenant)) {
+      assert(block.rows.delete(tenant), `container ${owner.containerId} not in ${blockId}`);
+    } else {
+      const chunk = block.chunk;
+      assert(chunk !== undefined && chunk.value === tenant.value);
+      assert(chunk.sequence === tenant.sequence);
+      block.chunk = undefined;
+    }
+    block.usedBytes -= tenantCostBytes(block.kind, usedBytes);
     this.tenantBytes -= usedBytes;
     assert(block.usedBytes >= 0);
-    if (block.tenants.size === 0) this.free(block);
-    else if (block.shared) this.remember(block);
+    if (block.rows.size === 0 && block.chunk === undefined) this.free(block);
+    else if (block.kind === BlockKind.SHARED) this.remember(block);
     if (invariants.enabled) this.checkInvariants();
   }
 
-  /** Containers with row blocks in blockId (empty when the block is free). */
+  /**
+   * A tenant row block of blockId is about to change in place (rows put, removed, moved; columns
+   * added; schema relaid). Call before the first change: a checkpoint in flight saves the block's
+   * snapshot image. O(1).
+   */
+  willChange(blockId: BlockId): void {
+    assert(this.blocks.has(blockId), `block ${blockId} is not in use`);
+    this.checkpoint.willChange(blockId);
+  }
+
+  /** Containers with tenants in blockId (empty when the block is free). */
   tenantsOf(blockId: BlockId): ContainerId[] {
-    return [...(this.blocks.get(blockId)?.tenants.keys() ?? [])];
+    const block = this.blocks.get(blockId);
+    if (block === undefined) return [];
+    if (block.chunk !== undefined) return [block.chunk.containerId];
+    return [...new Set([...block.rows].map((row) => row.containerId))];
+  }
+
+  /** Is this row block a tenant of blockId? */
+  holds(blockId: BlockId, tenant: RowBlock): boolean {
+    return this.blocks.get(blockId)?.rows.has(tenant) ?? false;
   }
 
   isShared(blockId: BlockId): boolean {
-    return this.blocks.get(blockId)?.shared ?? false;
+    return this.blocks.get(blockId)?.kind === BlockKind.SHARED;
+  }
+
+  /**
+   * The kind of a live block, or of a block of the checkpoint set in flight freed since the take
+   * (the set still writes its snapshot image). Any other id is a programmer error.
+   */
+  blockKind(blockId: BlockId): BlockKind {
+    const kind = this.blocks.get(blockId)?.kind ?? this.checkpoint.freedKindOf(blockId);
+    assert(kind !== undefined, `block ${blockId} is neither live nor in the checkpoint set`);
+    return kind as BlockKind;
+  }
+
+  isLive(blockId: BlockId): boolean {
+    return this.blocks.has(blockId);
+  }
+
+  /** Every live block id, ascending (a split checkpoint picks its cold blocks from these). */
+  liveBlockIds(): BlockId[] {
+    return [...this.blocks.keys()].sort((a, b) => a - b);
+  }
+
+  /** Blocks changed since the last checkpoint set. */
+  get dirtyBlockCount(): number {
+    return this.checkpoint.dirtyCount;
+  }
+
+  isDirty(blockId: BlockId): boolean {
+    return this.checkpoint.isDirty(blockId);
+  }
+
+  /** Snapshot images saved because a block changed before its checkpoint encoded it. */
+  get copyOnWriteCount(): number {
+    return this.checkpoint.copyOnWriteCount;
+  }
+
+  /** Snapshot images held now, blockSizeBytes each: the memory the set in flight pins. */
+  get pendingImageCount(): number {
+    return this.checkpoint.pendingImageCount;
+  }
+
+  /**
+   * At the checkpoint's snapshot LSN: the blocks changed and freed since the last set, and
+   * relogIds (live, not dirty: the cold blocks to re-log), all to be encoded as of now. Resets
+   * the dirty and freed sets. One set at a time: finish or abandon it before the next.
+   */
+  takeCheckpointSet(options: { relogIds?: Iterable<BlockId> } = {}): CheckpointSet {
+    return this.checkpoint.take(options.relogIds ?? []);
+  }
+
+  /**
+   * The image of a block, exactly blockSizeBytes. For a block of the set in flight, its image as
+   * of the set's snapshot (each such block once); otherwise the live block as it is now.
+   */
+  encodeBlock(blockId: BlockId): Uint8Array {
+    return this.checkpoint.encode(blockId);
+  }
+
+  /** The set's blocks are written and its cplog durable: its freed ids may be reused. */
+  finishCheckpointSet(): void {
+    for (const id of this.checkpoint.finish()) this.freeIds.push(id);
+  }
+
+  /** The checkpoint failed: the next set covers this one's blocks and freed ids again. */
+  abandonCheckpointSet(): void {
+    this.checkpoint.abandon();
+  }
+
+  /**
+   * Recovery: tenant is in blockId, a block of this kind, as before the restart. Only into a
+   * space nothing was placed in yet; restoreFinish ends it. The block is clean.
+   */
+  restoreTenant(
+    owner: BlockOwner, tenant: BlockTenant, placed: { blockId: BlockId; kind: BlockKind },
+  ): void {
+    const { blockId, kind } = placed;
+    assert(!this.opened, 'restoring into a space in use');
+    assert(blockId >= 0 && blockId <= BLOCK_ID_MAX);
+    assert(tenant.containerId === owner.containerId);
+    if (kind === BlockKind.SHARED) assert(!owner.unique, '#unique container in a shared block');
+    let block = this.blocks.get(blockId);
+    if (block === undefined) {
+      block = physicalBlock(blockId, kind, kind === BlockKind.SHARED ? groupOf(owner) : '');
+      this.blocks.set(blockId, block);
+    }
+    assert(block.kind === kind, `block ${blockId} restored as two kinds`);
+    const usedBytes = isRowTenant(tenant) ? tenant.usedBytes : this.blockSizeBytes;
+    this.addTenant(block, tenant, usedBytes);
+    assert(block.usedBytes <= this.blockSizeBytes);
+  }
+
+  /**
+   * Recovery is over: new ids come from above every id restored or freed. freedIds were in the
+   * checkpoint but not restored (block-space-restore.ts says why): the next set reports them.
+   */
+  restoreFinish(options: { freedIds: readonly BlockId[] }): void {
+    assert(!this.opened, 'restoring into a space in use');
+    this.opened = true;
+    let idMax = -1;
+    for (const id of this.blocks.keys()) idMax = Math.max(idMax, id);
+    for (const id of options.freedIds) idMax = Math.max(idMax, id);
+    this.nextId = idMax + 1;
+    for (const block of this.blocks.values()) {
+      if (block.kind === BlockKind.SHARED) this.remember(block);
+    }
+    this.checkpoint.restoreFreed(options.freedIds);
+    if (invariants.enabled) this.checkInvariants();
+  }
+
+  private blockOf(blockId: BlockId): PhysicalBlock {
+    const block = this.blocks.get(blockId);
+    assert(block !== undefined, `block ${blockId} is not in use`);
+    return block;
+  }
+
+  private addTenant(block: PhysicalBlock, tenant: BlockTenant, usedBytes: number): void {
+    if (isRowTenant(tenant)) {
+      assert(block.kind !== BlockKind.LARGE_VALUE);
+      if (block.kind === BlockKind.ROW) assert(block.rows.size === 0, 'private block shared');
+      block.rows.add(tenant);
+    } else {
+      assert(block.kind === BlockKind.LARGE_VALUE && block.chunk === undefined);
+      block.chunk = tenant;
+    }
+    block.usedBytes += tenantCostBytes(block.kind, usedBytes);
+    this.tenantBytes += usedBytes;
   }
 
   private sharable(owner: BlockOwner, usedBytes: number): boolean {
@@ -142,14 +310,14 @@ export class BlockSpace {
   }
 
   private sharedBlockWithRoom(group: string, usedBytes: number): PhysicalBlock {
-    const needBytes = usedBytes + SHARED_BLOCK_SLOT_BYTES;
+    const needBytes = tenantCostBytes(BlockKind.SHARED, usedBytes);
     const fits = (block: PhysicalBlock) => block.usedBytes + needBytes <= this.blockSizeBytes;
     const reusable = this.reusableBlocks.get(group) ?? [];
     const reuse = reusable.find(fits);
     if (reuse !== undefined) return reuse;
     const open = this.openBlocks.get(group);
     if (open !== undefined && fits(open)) return open;
-    const block = this.newBlock(true, group);
+    const block = this.newBlock(BlockKind.SHARED, group);
     this.openBlocks.set(group, block);
     return block;
   }
@@ -164,44 +332,48 @@ export class BlockSpace {
     this.reusableBlocks.set(block.group, reusable);
   }
 
-  private newBlock(shared: boolean, group: string): PhysicalBlock {
+  private newBlock(kind: BlockKind, group: string): PhysicalBlock {
     const id = this.freeIds.pop() ?? toBlockId(this.nextId++);
     assert(id <= BLOCK_ID_MAX, 'block ids exhausted');
-    const block: PhysicalBlock = {
-      id, shared, group, usedBytes: shared ? SHARED_BLOCK_HEADER_BYTES : 0, tenants: new Map(),
-    };
+    assert(!this.blocks.has(id));
+    const block = physicalBlock(id, kind, group);
     this.blocks.set(id, block);
+    this.checkpoint.allocated(id);
     return block;
   }
 
   private free(block: PhysicalBlock): void {
+    // While the block is still live: a checkpoint in flight may need its snapshot image.
+    const reusable = this.checkpoint.willFree(block.id, block.kind);
     this.blocks.delete(block.id);
-    this.freeIds.push(block.id);
+    if (reusable) this.freeIds.push(block.id);
     if (this.openBlocks.get(block.group) === block) this.openBlocks.delete(block.group);
-    const reusable = this.reusableBlocks.get(block.group);
-    if (reusable !== undefined) {
-      const index = reusable.indexOf(block);
-      if (index >= 0) reusable.splice(index, 1);
-      if (reusable.length === 0) this.reusableBlocks.delete(block.group);
+    const reusableBlocks = this.reusableBlocks.get(block.group);
+    if (reusableBlocks !== undefined) {
+      const index = reusableBlocks.indexOf(block);
+      if (index >= 0) reusableBlocks.splice(index, 1);
+      if (reusableBlocks.length === 0) this.reusableBlocks.delete(block.group);
     }
   }
 
-  /** O(blocks): sizes within bounds, `#unique` never shared, byte totals agree. */
+  /** O(blocks): the invariants at the top of this file. */
   checkInvariants(): void {
     let overheadBytes = 0;
     let usedBytes = 0;
     for (const block of this.blocks.values()) {
       assert(block.usedBytes <= this.blockSizeBytes, `block ${block.id} over its size`);
-      assert(block.tenants.size > 0, `block ${block.id} in use without tenants`);
-      if (!block.shared) assert(block.tenants.size === 1, `private block ${block.id} shared`);
+      assert(block.rows.size > 0 || block.chunk !== undefined, `block ${block.id} without tenants`);
+      if (block.kind === BlockKind.ROW) assert(block.rows.size === 1, `private block ${block.id}`);
+      if (block.kind === BlockKind.LARGE_VALUE) assert(block.rows.size === 0);
+      if (block.kind !== BlockKind.LARGE_VALUE) assert(block.chunk === undefined);
       usedBytes += block.usedBytes;
-      if (block.shared) {
-        let tenantCount = 0;
-        for (const count of block.tenants.values()) tenantCount += count;
-        overheadBytes += SHARED_BLOCK_HEADER_BYTES + tenantCount * SHARED_BLOCK_SLOT_BYTES;
+      if (block.kind === BlockKind.SHARED) {
+        overheadBytes += SHARED_PAGE_HEADER_BYTES + block.rows.size * SHARED_PAGE_ENTRY_BYTES;
       }
     }
     assert(usedBytes - overheadBytes === this.tenantBytes, 'block space bytes drift');
+    for (const id of this.freeIds) assert(!this.blocks.has(id) && id < this.nextId);
+    this.checkpoint.checkInvariants();
   }
 }
 

@@ -9,9 +9,10 @@
 import { assert } from '../base/assert.ts';
 import type { BlockId } from '../base/ids.ts';
 import { LARGE_VALUE_BLOCK_COUNT_MAX } from '../base/limits.ts';
-import type { BlockOwner, BlockSpace } from './block-space.ts';
+import { BlockKind, type BlockOwner, type BlockSpace } from './block-space.ts';
 import { LargeValue, largeValueBlockCount, type StoredValue } from './large-value.ts';
 import type { RowBlock } from './row-block.ts';
+import type { StoredRow } from './row-block-column.ts';
 
 /** The LargeValues row index of a block holds, pushed onto `out`. */
 export function rowLargeValues(block: RowBlock, index: number, out: LargeValue[]): void {
@@ -66,11 +67,40 @@ export class LargeValueStore {
     const blockCount = largeValueBlockCount(value.sizeBytes, blockSizeBytes);
     assert(blockCount <= LARGE_VALUE_BLOCK_COUNT_MAX);
     const blockIds: BlockId[] = [];
+    const containerId = this.owner.containerId;
     // A whole block each: more than a shared block may hold, so never shared.
-    for (let i = 0; i < blockCount; i++) {
-      blockIds.push(this.space.place(this.owner, blockSizeBytes));
+    for (let sequence = 0; sequence < blockCount; sequence++) {
+      const chunk = { containerId, value, sequence };
+      blockIds.push(this.space.place(this.owner, blockSizeBytes, chunk));
     }
     value.blockIds = blockIds;
+    this.live.add(value);
+    this.blockCountInUse += blockCount;
+  }
+
+  /** Places the large values of new rows (a batch on its way into the blocks). */
+  placeRows(rows: readonly StoredRow[], varColumnIndexes: readonly number[]): void {
+    for (const row of rows) {
+      for (const c of varColumnIndexes) {
+        const value = row[c];
+        if (value instanceof LargeValue) this.place(value);
+      }
+    }
+  }
+
+  /**
+   * Recovery: a value decoded from an image, still in its chain (value.blockIds) as before the
+   * restart; the BlockSpace restores the chain's blocks.
+   */
+  restore(value: LargeValue): void {
+    assert(!this.live.has(value), 'large value restored twice');
+    const blockCount = largeValueBlockCount(value.sizeBytes, this.space.blockSizeBytes);
+    assert(value.blockIds.length === blockCount, 'restored large value without its chain');
+    const containerId = this.owner.containerId;
+    value.blockIds.forEach((blockId, sequence) => {
+      this.space.restoreTenant(this.owner, { containerId, value, sequence },
+        { blockId, kind: BlockKind.LARGE_VALUE });
+    });
     this.live.add(value);
     this.blockCountInUse += blockCount;
   }
@@ -79,6 +109,13 @@ export class LargeValueStore {
   release(value: LargeValue): void {
     assert(this.live.delete(value), 'released a large value this store does not hold');
     this.unplace(value);
+  }
+
+  /** Row index of block is going: its large values' blocks go back. */
+  releaseRow(block: RowBlock, index: number): void {
+    const values: LargeValue[] = [];
+    rowLargeValues(block, index, values);
+    for (const value of values) this.release(value);
   }
 
   /** Every chain back to the BlockSpace (clear, drop). */
@@ -97,7 +134,10 @@ export class LargeValueStore {
 
   private unplace(value: LargeValue): void {
     const blockSizeBytes = this.space.blockSizeBytes;
-    for (const id of value.blockIds) this.space.release(this.owner, id, blockSizeBytes);
+    const containerId = this.owner.containerId;
+    value.blockIds.forEach((id, sequence) => {
+      this.space.release(this.owner, id, blockSizeBytes, { containerId, value, sequence });
+    });
     this.blockCountInUse -= value.blockIds.length;
     value.blockIds = [];
   }

@@ -5,11 +5,16 @@
 // Invariants (checkInvariants): blocks are non-empty, disjoint and ordered; a block's tree key is
 // its first row's key; after settle() every block is placed with spaceBytes equal to its usedBytes.
 // Between the start of an operation and settle(), changed blocks wait in `touched`.
+//
+// Every change to a placed block is preceded by willChange(block), which tells the BlockSpace
+// before anything moves: its physical block becomes dirty, and a checkpoint in flight first saves
+// the image it needs (block-space-checkpoint.ts). Once per block and operation is enough; more is
+// harmless. Blocks not placed yet (new ones) have no image to save.
 
 import { assert } from '../base/assert.ts';
 import type { ContainerId } from '../base/ids.ts';
 import type { RowKey } from '../schema/column-type.ts';
-import type { BlockOwner, BlockSpace } from './block-space.ts';
+import type { BlockKind, BlockOwner, BlockSpace } from './block-space.ts';
 import { BTree } from './btree.ts';
 import { RowBlock } from './row-block.ts';
 import type { StoredRow } from './row-block-column.ts';
@@ -80,6 +85,23 @@ export class RowStoreBlocks {
     this.touched.add(block);
   }
 
+  /** block is about to change in place: call before its first change (see the top of the file). */
+  willChange(block: RowBlock): void {
+    if (block.blockId !== undefined) this.space.willChange(block.blockId);
+  }
+
+  /**
+   * Adds a block restored in its old physical block (recovery), of this kind: keys above every
+   * block here. The BlockSpace restores it there; it is not touched, so it stays clean.
+   */
+  restore(block: RowBlock, kind: BlockKind): void {
+    assert(block.rowCount > 0);
+    assert(block.blockId !== undefined, 'restored block without its physical block');
+    block.spaceBytes = block.usedBytes;
+    this.space.restoreTenant(this.owner, block, { blockId: block.blockId, kind });
+    this.tree.set(block.firstKey(), block);
+  }
+
   /**
    * Appends rows[from, to) to block as far as they fit, then to new blocks (none given: new blocks
    * only). Their keys ascend, above every key of block and below those of the block after it.
@@ -100,6 +122,7 @@ export class RowStoreBlocks {
       }
       const to = from + count;
       const wasEmpty = block.rowCount === 0;
+      this.willChange(block);
       const rowIdOffset = from - range.from;
       block.appendRows(rows, { from, to }, {
         payloadBytes: sumRange(payloadBytes, from, to),
@@ -114,6 +137,7 @@ export class RowStoreBlocks {
   /** Moves the upper half of block into a new block; returns that block. */
   split(block: RowBlock): RowBlock {
     assert(block.rowCount >= 2);
+    this.willChange(block);
     const right = block.splitAt(block.rowCount >> 1);
     this.register(right);
     this.touched.add(block);
@@ -123,6 +147,7 @@ export class RowStoreBlocks {
   /** Removes row index of block; an emptied block is discarded. */
   removeAt(block: RowBlock, index: number): void {
     const firstKey = block.firstKey();
+    this.willChange(block);
     block.removeRow(index);
     if (block.rowCount === 0) {
       this.discard(block, firstKey);
@@ -146,12 +171,14 @@ export class RowStoreBlocks {
     while (block.usedBytes * MERGE_BELOW_FRACTION < this.blockSizeBytes) {
       const next = this.tree.higher(firstKey)?.value;
       if (next === undefined || !block.fits(next.rowCount, next.varPayloadBytes)) break;
+      this.willChange(block);
       block.appendBlock(next);
       this.discard(next, next.firstKey());
     }
     if (block.usedBytes * MERGE_BELOW_FRACTION >= this.blockSizeBytes) return;
     const previous = this.tree.lower(firstKey)?.value;
     if (previous !== undefined && previous.fits(block.rowCount, block.varPayloadBytes)) {
+      this.willChange(previous);
       previous.appendBlock(block);
       this.touched.add(previous);
       this.discard(block, firstKey);
@@ -164,10 +191,10 @@ export class RowStoreBlocks {
       assert(block.rowCount > 0);
       const usedBytes = block.usedBytes;
       if (block.blockId === undefined) {
-        block.blockId = this.space.place(this.owner, usedBytes);
+        block.blockId = this.space.place(this.owner, usedBytes, block);
       } else if (usedBytes !== block.spaceBytes) {
         block.blockId = this.space.resize(this.owner, block.blockId,
-          { fromBytes: block.spaceBytes, toBytes: usedBytes });
+          { fromBytes: block.spaceBytes, toBytes: usedBytes }, block);
       }
       block.spaceBytes = usedBytes;
     }
@@ -190,7 +217,7 @@ export class RowStoreBlocks {
 
   private unplace(block: RowBlock): void {
     if (block.blockId !== undefined) {
-      this.space.release(this.owner, block.blockId, block.spaceBytes);
+      this.space.release(this.owner, block.blockId, block.spaceBytes, block);
     }
     block.blockId = undefined;
     block.spaceBytes = 0;
@@ -215,6 +242,7 @@ export class RowStoreBlocks {
       assert(keyOrder === 0, 'tree key is not the first key');
       if (previous !== undefined) assert(previous.compareAt(previous.rowCount - 1, key) < 0);
       assert(block.blockId !== undefined, 'block not placed');
+      assert(this.space.holds(block.blockId, block), 'block not where the BlockSpace has it');
       assert(block.spaceBytes === block.usedBytes, 'block not settled');
       block.checkInvariants();
       rowCount += block.rowCount;

@@ -183,6 +183,8 @@ function mergeApply(
 ): void {
   const { from, to } = run;
   const { positions, replaces, targets } = batch;
+  // Before the replaced rows' large values go: a snapshot image of the block still names them.
+  context.blocks.willChange(block);
   if (context.onReplace !== undefined) {
     for (let k = from; k < to; k++) if (replaces[k] === 1) context.onReplace(block, positions[k]!);
   }

@@ -15,7 +15,10 @@ import {
  */
 export function rowStoreAddColumns(
   from: BlockLayout, to: BlockLayout,
-  store: { blocks: readonly RowBlock[]; split: (block: RowBlock) => RowBlock },
+  store: {
+    blocks: readonly RowBlock[]; split: (block: RowBlock) => RowBlock;
+    willChange: (block: RowBlock) => void;
+  },
 ): void {
   assert(to.columns.length > from.columns.length);
   rowStoreAssertColumnsKept(from, to);
@@ -34,6 +37,7 @@ export function rowStoreAddColumns(
     }
   }
   for (const block of store.blocks) {
+    store.willChange(block);
     block.addColumns(to, values);
     const work = [block];
     for (let b = work.pop(); b !== undefined; b = work.pop()) {

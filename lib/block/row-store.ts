@@ -21,9 +21,8 @@ import { MULTI_PUT_ROW_COUNT_MAX, SCAN_ROW_COUNT_MAX } from '../base/limits.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { RowKeyOps } from '../schema/row-key.ts';
-import { blockOwnerOf, type BlockSpace } from './block-space.ts';
-import { LargeValue } from './large-value.ts';
-import { blockLargeValues, LargeValueStore, rowLargeValues } from './large-value-store.ts';
+import { blockOwnerOf, type BlockKind, type BlockSpace } from './block-space.ts';
+import { blockLargeValues, LargeValueStore } from './large-value-store.ts';
 import type { RowBlock } from './row-block.ts';
 import type { StoredRow } from './row-block-column.ts';
 import { blockLayout, type BlockLayout } from './row-block-layout.ts';
@@ -121,13 +120,14 @@ export class RowStore {
     if (rows.length === 0) return;
     const prepared = rowStorePreparePut(this.layout, this.blockSizeBytes, rows);
     this.changeCount++;
+    const varColumns = this.layout.varColumnIndexes;
     if (this.layout.keyless || this.putInOrder(prepared.rows)) {
-      if (prepared.largeValueCount > 0) this.placeLargeValues(prepared.rows);
+      if (prepared.largeValueCount > 0) this.largeValues.placeRows(prepared.rows, varColumns);
       this.appendRows(prepared.rows, prepared.payloadBytes);
     } else {
       const batch = rowStoreSortBatch(prepared.rows, this.keys, prepared.payloadBytes);
       // Rows that lose to a later row of the batch are dropped before their values are placed.
-      if (prepared.largeValueCount > 0) this.placeLargeValues(batch.rows);
+      if (prepared.largeValueCount > 0) this.largeValues.placeRows(batch.rows, varColumns);
       this.rowCount += rowStoreMergeSorted(this.mergeContext(), batch);
     }
     this.settle();
@@ -208,6 +208,7 @@ export class RowStore {
     rowStoreAddColumns(this.layout, layout, {
       blocks: [...this.blocks.inOrder()],
       split: (block) => this.blocks.split(block),
+      willChange: (block) => this.blocks.willChange(block),
     });
     this.setSchema(schema, layout);
     for (const block of this.blocks.inOrder()) this.blocks.touch(block);
@@ -219,7 +220,11 @@ export class RowStore {
     this.assertOpen();
     const layout = blockLayout(schema);
     rowStoreRenameColumns(this.layout, layout);
-    for (const block of this.blocks.inOrder()) block.relayout(layout);
+    // The images carry the schema version, so every block changes.
+    for (const block of this.blocks.inOrder()) {
+      this.blocks.willChange(block);
+      block.relayout(layout);
+    }
     this.setSchema(schema, layout);
   }
 
@@ -250,11 +255,14 @@ export class RowStore {
   }
 
   /**
-   * Adds a block decoded from an image (recovery), in key order: its keys must all lie above the
-   * rows already here. It is placed anew in this store's BlockSpace, and so are its large values
-   * (decodeRowBlock read them through its resolver).
+   * Adds a block decoded from an image, in key order: its keys must all lie above the rows already
+   * here. Without `placed` it is placed anew in this store's BlockSpace, and so are its large
+   * values (decodeRowBlock read them through its resolver). With it (recovery,
+   * block-space-restore.ts) it keeps its physical block (block.blockId, of placed.kind) and its
+   * large values their chains (value.blockIds), and the BlockSpace restores them, clean. A keyless
+   * store's next rowId becomes at least the block's last rowId + 1.
    */
-  restoreBlock(block: RowBlock): void {
+  restoreBlock(block: RowBlock, placed?: { kind: BlockKind }): void {
     this.assertOpen();
     assert(block.layout === this.layout, 'restored block decoded with another schema');
     assert(block.containerId === this.containerId);
@@ -263,18 +271,31 @@ export class RowStore {
     const last = this.blocks.last();
     if (last !== undefined) assert(last.compareAt(last.rowCount - 1, block.firstKey()) < 0);
     this.changeCount++;
-    block.blockId = undefined;
-    block.spaceBytes = 0;
-    this.blocks.register(block);
-    this.rowCount += block.rowCount;
-    for (const value of blockLargeValues([block])) this.largeValues.place(value);
-    if (block.rowIds !== undefined) {
-      this.rowIdNext = Math.max(this.rowIdNext, block.rowIds[block.rowCount - 1]! + 1);
+    const values = blockLargeValues([block]);
+    if (placed === undefined) {
+      block.blockId = undefined;
+      block.spaceBytes = 0;
+      this.blocks.register(block);
+      for (const value of values) this.largeValues.place(value);
+    } else {
+      this.blocks.restore(block, placed.kind);
+      for (const value of values) this.largeValues.restore(value);
     }
+    this.rowCount += block.rowCount;
+    if (block.rowIds !== undefined) this.raiseNextRowId(block.rowIds[block.rowCount - 1]! + 1);
     this.settle();
   }
 
-  /** The row blocks in key order (checkpoint encodes these). Do not modify them. */
+  /**
+   * Keyless collections: the next rowId is at least rowId. Recovery derives it from the restored
+   * blocks; a caller that kept the exact counter (rows removed from the end, clear) raises it.
+   */
+  raiseNextRowId(rowId: number): void {
+    assert(Number.isSafeInteger(rowId) && rowId >= 0);
+    this.rowIdNext = Math.max(this.rowIdNext, rowId);
+  }
+
+  /** The row blocks in key order. Do not modify them (a checkpoint encodes through the space). */
   blocksInOrder(): Generator<RowBlock, undefined, undefined> {
     return this.blocks.inOrder();
   }
@@ -343,25 +364,8 @@ export class RowStore {
 
   private mergeContext(): RowStoreMergeContext {
     const onReplace = this.largeValues.count === 0 ? undefined
-      : (block: RowBlock, index: number) => this.releaseLargeValues(block, index);
+      : (block: RowBlock, index: number) => this.largeValues.releaseRow(block, index);
     return { blocks: this.blocks, keys: this.keys, onReplace };
-  }
-
-  /** Gives the batch's new large values their blocks. */
-  private placeLargeValues(rows: readonly StoredRow[]): void {
-    for (const row of rows) {
-      for (const c of this.layout.varColumnIndexes) {
-        const value = row[c];
-        if (value instanceof LargeValue) this.largeValues.place(value);
-      }
-    }
-  }
-
-  /** Row index of block is going: its large values' blocks go back. */
-  private releaseLargeValues(block: RowBlock, index: number): void {
-    const values: LargeValue[] = [];
-    rowLargeValues(block, index, values);
-    for (const value of values) this.largeValues.release(value);
   }
 
   private removeKey(key: RowKey): boolean {
@@ -369,7 +373,9 @@ export class RowStore {
     if (block === undefined) return false;
     const index = block.search(key);
     if (index < 0) return false;
-    if (this.largeValues.count > 0) this.releaseLargeValues(block, index);
+    // Before the row's large values go: a snapshot image of the block still names them.
+    this.blocks.willChange(block);
+    if (this.largeValues.count > 0) this.largeValues.releaseRow(block, index);
     this.blocks.removeAt(block, index);
     this.rowCount--;
     return true;

@@ -3,6 +3,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { containerId, type BlockId } from '../../../lib/base/ids.ts';
 import { BlockSpace, blockOwnerOf, type BlockOwner } from '../../../lib/block/block-space.ts';
+import { RowBlock } from '../../../lib/block/row-block.ts';
+import { blockLayout } from '../../../lib/block/row-block-layout.ts';
 import { RowStore } from '../../../lib/block/row-store.ts';
 import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
 
@@ -22,11 +24,19 @@ function timeSeries(name: string, dataAffinity?: string): ContainerSchema {
   };
 }
 
+/** A row block to stand for a tenant: the space accounts the bytes it is told, not the block's. */
+function tenant(owner: BlockOwner): RowBlock {
+  return new RowBlock({
+    layout: blockLayout(timeSeries('t')), containerId: owner.containerId,
+    blockSizeBytes: BLOCK_SIZE_BYTES,
+  });
+}
+
 describe('block-space', () => {
   it('packs two small non-unique containers into one shared block', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    const a = space.place(small, 500);
-    const b = space.place(other, 800);
+    const a = space.place(small, 500, tenant(small));
+    const b = space.place(other, 800, tenant(other));
     assert.equal(a, b);
     assert.ok(space.isShared(a));
     assert.deepStrictEqual(space.tenantsOf(a).sort(), [1, 2]);
@@ -36,38 +46,40 @@ describe('block-space', () => {
 
   it('never shares a #unique container, however small', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    const shared = space.place(small, 100);
-    const own1 = space.place(unique, 100);
-    const own2 = space.place(unique, 100);
-    const shared2 = space.place(other, 100);
+    const shared = space.place(small, 100, tenant(small));
+    const ownTenant = tenant(unique);
+    const own1 = space.place(unique, 100, ownTenant);
+    const own2 = space.place(unique, 100, tenant(unique));
+    const shared2 = space.place(other, 100, tenant(other));
     assert.equal(shared, shared2);
     assert.notEqual(own1, shared);
     assert.notEqual(own2, own1);
     assert.deepStrictEqual(space.tenantsOf(own1), [3]);
     assert.equal(space.isShared(own1), false);
     // Growth or shrinkage keeps a private block private.
-    assert.equal(space.resize(unique, own1, { fromBytes: 100, toBytes: 60_000 }), own1);
-    assert.equal(space.resize(unique, own1, { fromBytes: 60_000, toBytes: 50 }), own1);
+    assert.equal(space.resize(unique, own1, { fromBytes: 100, toBytes: 60_000 }, ownTenant), own1);
+    assert.equal(space.resize(unique, own1, { fromBytes: 60_000, toBytes: 50 }, ownTenant), own1);
   });
 
   it('groups shared blocks by affinity', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    const plain = space.place(small, 100);
+    const plain = space.place(small, 100, tenant(small));
     const room = (id: number) =>
       ({ containerId: containerId(id), unique: false, affinity: 'room1' });
-    const grouped = space.place(room(5), 100);
-    const grouped2 = space.place(room(6), 100);
+    const grouped = space.place(room(5), 100, tenant(room(5)));
+    const grouped2 = space.place(room(6), 100, tenant(room(6)));
     assert.notEqual(plain, grouped);
     assert.equal(grouped, grouped2);
   });
 
   it('moves a row block that grows past the share to a block of its own', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
-    const a = space.place(small, 1000);
-    space.place(other, 1000);
-    const atShare = space.resize(small, a, { fromBytes: 1000, toBytes: 16_384 });
+    const grower = tenant(small);
+    const a = space.place(small, 1000, grower);
+    space.place(other, 1000, tenant(other));
+    const atShare = space.resize(small, a, { fromBytes: 1000, toBytes: 16_384 }, grower);
     assert.equal(atShare, a, 'at the share: stays');
-    const moved = space.resize(small, a, { fromBytes: 16_384, toBytes: 16_385 });
+    const moved = space.resize(small, a, { fromBytes: 16_384, toBytes: 16_385 }, grower);
     assert.notEqual(moved, a);
     assert.equal(space.isShared(moved), false);
     assert.deepStrictEqual(space.tenantsOf(a), [2], 'the other tenant keeps its block');
@@ -78,10 +90,12 @@ describe('block-space', () => {
     const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
     const owners = Array.from({ length: 10 },
       (_, i) => ({ containerId: containerId(100 + i), unique: false }));
-    const ids = owners.map((owner) => space.place(owner, 15_000));
+    const tenants = owners.map(tenant);
+    const ids = owners.map((owner, i) => space.place(owner, 15_000, tenants[i]!));
     assert.equal(new Set(ids).size, 3, '4 + 4 + 2 row blocks of 15 KB');
-    space.release(owners[0]!, ids[0]!, 15_000);
-    assert.equal(space.place({ containerId: containerId(200), unique: false }, 15_000), ids[0]);
+    space.release(owners[0]!, ids[0]!, 15_000, tenants[0]!);
+    const late = { containerId: containerId(200), unique: false };
+    assert.equal(space.place(late, 15_000, tenant(late)), ids[0]);
     space.checkInvariants();
   });
 
@@ -126,18 +140,20 @@ describe('block-space', () => {
       const space = new BlockSpace({ blockSizeBytes: BLOCK_SIZE_BYTES });
       const owners = Array.from({ length: 6 },
         (_, i) => blockOwnerOf(containerId(i), i === 0 ? '#unique' : undefined));
-      const placed: Array<{ owner: BlockOwner; id: BlockId; bytes: number }> = [];
+      const placed: Array<{ owner: BlockOwner; id: BlockId; bytes: number; tenant: RowBlock }> =
+        [];
       for (const { owner, sizeBytes, action } of steps) {
         const target = placed[owner % Math.max(1, placed.length)];
         if (action === 'place' || target === undefined) {
-          const id = space.place(owners[owner]!, sizeBytes);
-          placed.push({ owner: owners[owner]!, id, bytes: sizeBytes });
+          const placedTenant = tenant(owners[owner]!);
+          const id = space.place(owners[owner]!, sizeBytes, placedTenant);
+          placed.push({ owner: owners[owner]!, id, bytes: sizeBytes, tenant: placedTenant });
         } else if (action === 'resize') {
           const sizes = { fromBytes: target.bytes, toBytes: sizeBytes };
-          target.id = space.resize(target.owner, target.id, sizes);
+          target.id = space.resize(target.owner, target.id, sizes, target.tenant);
           target.bytes = sizeBytes;
         } else {
-          space.release(target.owner, target.id, target.bytes);
+          space.release(target.owner, target.id, target.bytes, target.tenant);
           placed.splice(placed.indexOf(target), 1);
         }
         space.checkInvariants();

@@ -62,6 +62,11 @@ class ModelSource implements CheckpointSource {
     this.snapshot = undefined;
   }
 
+  abandonCheckpointSet(): void {
+    this.snapshot = undefined;
+    this.recovered([]);
+  }
+
   /**
    * After a crash, as the engine after recovery: every live block is due again, and every block the
    * recovered map still holds but the model no longer has is freed.
@@ -148,7 +153,7 @@ async function runSeed(seed: number, compress: boolean): Promise<{ crashes: numb
     referenced = new Set([...checkpointer.blockMap.values()].map((entry) => entry.slot));
     guardReferencedSlots(checkpointer, () => referenced);
     // The model's live blocks are not all on disk any more; write them again at the next checkpoint.
-    source.finishCheckpointSet();
+    source.abandonCheckpointSet();
     source.recovered(checkpointer.blockMap.keys());
     await outcome;
   }

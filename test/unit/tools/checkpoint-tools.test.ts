@@ -27,6 +27,7 @@ function source(ids: number[]): CheckpointSource {
     encodeBlock: (id) => images.get(id)!,
     blockKind: () => 1,
     finishCheckpointSet: () => undefined,
+    abandonCheckpointSet: () => undefined,
   };
 }
 
