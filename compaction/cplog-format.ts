@@ -27,7 +27,8 @@ import { crc32c } from '../lib/encoding/crc32c.ts';
  *                         | checksum u32 |
  *     The block's image is in data slot `slot`, stored as `storedSizeBytes` bytes in `codec`
  *     (0 raw: the whole image, 1 snappy); checksum is the CRC-32C of those stored bytes. kind is
- *     the block's kind byte (lib/block: 1 row block, 2 large value), copied for tools.
+ *     the block's kind byte (lib/block/physical-block.ts: 1 row block, 2 large value, 3 shared
+ *     page), copied for tools.
  *   FREE (3), 4 bytes:    | blockId u32 |
  *     The block was removed in this generation: older generations' entries for it are dead.
  *   END (4), 8 bytes:     | entryCount u32 | fileCrc32c u32 |
