@@ -115,9 +115,28 @@ export class PartitionCheckpointer {
     return released;
   }
 
-  /** Runs one checkpoint of the partition; see the order at the top of this file. */
-  async checkpoint(source: CheckpointSource, checkpointLsn: Lsn): Promise<CheckpointReport> {
-    const generation = this.nextGeneration++ as Generation;
+  /**
+   * The generation number of the next checkpoint, at least `atLeast` (the xlog's next generation:
+   * a checkpoint opens a new .xlog/.cplog pair). Reserving it is what checkpoint() expects.
+   */
+  reserveGeneration(atLeast: number): Generation {
+    this.nextGeneration = Math.max(this.nextGeneration, atLeast);
+    return this.nextGeneration++ as Generation;
+  }
+
+  /**
+   * Runs one checkpoint of the partition; see the order at the top of this file. The set is taken
+   * synchronously, before the first await, so the caller's checkpointLsn and the blocks agree.
+   * `beforeEnd` runs after the data files are synced and before the END record (the caller's own
+   * files of this generation, such as the catalog, must be durable by then).
+   */
+  async checkpoint(
+    source: CheckpointSource,
+    checkpointLsn: Lsn,
+    options: { generation?: Generation; beforeEnd?: () => Promise<void> } = {},
+  ): Promise<CheckpointReport> {
+    const generation = options.generation ?? this.reserveGeneration(0);
+    assert(generation < this.nextGeneration);
     const { dirty, freed } = source.takeCheckpointSet();
     this.freeSlots.checkpointStarted();
     let cplog: CplogWriter | undefined;
@@ -131,6 +150,7 @@ export class PartitionCheckpointer {
       this.logFreed(freed, cplog);
       const relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
       await this.dataFiles.datasync();
+      await options.beforeEnd?.();
       await cplog.finish();
       this.fullRelogDue = false;
       source.finishCheckpointSet();

@@ -104,6 +104,21 @@ export class Catalog {
     this.setHelpers(entry, schema);
   }
 
+  /** Containers and the next id, as a checkpoint's catalog snapshot records them. */
+  snapshot(): { nextContainerId: number; containers: Array<{ id: ContainerId; schema: ContainerSchema }> } {
+    return {
+      nextContainerId: this.nextId,
+      containers: [...this.byId.values()].map((entry) => ({ id: entry.id, schema: entry.schema })),
+    };
+  }
+
+  /** Recreates the containers of a checkpoint's catalog (empty; their rows come from blocks). */
+  restore(snapshot: { nextContainerId: number; containers: Array<{ id: ContainerId; schema: ContainerSchema }> }) {
+    assert(this.byId.size === 0);
+    for (const { id, schema } of snapshot.containers) this.add(id, schema);
+    this.nextId = Math.max(this.nextId, snapshot.nextContainerId);
+  }
+
   names(): string[] {
     return [...this.byId.values()].map((entry) => entry.schema.name);
   }

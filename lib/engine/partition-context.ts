@@ -18,6 +18,8 @@ export interface PartitionContext {
   scheduler: SchedulerLike;
   /** Absolute transaction log directory (options.transactionLogPath resolved against the home). */
   transactionLogRoot: string;
+  /** Absolute data directory (options.dbPath resolved against the home): cplogs, .dat, catalogs. */
+  dataRoot: string;
   groupCommit: GroupCommit;
   pipeline: BlockPipeline;
   payloadWriter: ByteWriter;

@@ -18,6 +18,7 @@ import { partitionGroupRange } from '../schema/partition-hash.ts';
 import { GroupCommit } from '../../wal/group-commit.ts';
 import { startPeriodicSync } from '../../wal/periodic-sync.ts';
 import { Partition } from './partition.ts';
+import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
 import type { PartitionContext } from './partition-context.ts';
 
 export interface PartitionGroupConfig {
@@ -28,6 +29,7 @@ export interface PartitionGroupConfig {
   clock: Clock;
   scheduler: SchedulerLike;
   transactionLogRoot: string;
+  dataRoot: string;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
 }
@@ -46,6 +48,9 @@ export class PartitionGroup {
   readonly groupCommit: GroupCommit;
   readonly pipeline: BlockPipeline;
   private periodicSync: Subscription | undefined;
+  private readonly context: PartitionContext;
+  /** Checkpoints of this group run one at a time. */
+  private checkpointing: Promise<void> = Promise.resolve();
 
   constructor(private readonly config: PartitionGroupConfig) {
     const { startPartitionId, partitionCount } = partitionGroupRange(config.index, config.options);
@@ -56,13 +61,14 @@ export class PartitionGroup {
       bytesInFlightMax: PIPELINE_BYTES_IN_FLIGHT_MAX,
       onHalt: (error) => config.onSyncError(error),
     });
-    const context: PartitionContext = {
+    const context: PartitionContext = this.context = {
       options: config.options,
       limits: config.limits,
       fileSystem: config.fileSystem,
       clock: config.clock,
       scheduler: config.scheduler,
       transactionLogRoot: config.transactionLogRoot,
+      dataRoot: config.dataRoot,
       groupCommit: this.groupCommit,
       pipeline: this.pipeline,
       payloadWriter: new ByteWriter(64 * 1024),
@@ -78,7 +84,7 @@ export class PartitionGroup {
       partitionCount: this.partitions.length, recordCount: 0, rowCount: 0, tornBytes: 0, durationMs: 0,
     };
     for (const partition of this.partitions) {
-      const result = await partition.log.recover(partition.catalog);
+      const result = await recoverPartition(partition, this.context);
       report.recordCount += result.recordCount;
       report.rowCount += result.rowCount;
       report.tornBytes += result.tornBytes;
@@ -98,14 +104,31 @@ export class PartitionGroup {
     return partition;
   }
 
-  /** Waits for in-flight records, makes every appended record durable and closes the files. */
+  /** Checkpoints every partition of the group that changed since its last checkpoint. */
+  checkpoint(): Promise<void> {
+    const run = this.checkpointing.then(async () => {
+      for (const partition of this.partitions) await checkpointPartition(partition, this.context);
+    });
+    this.checkpointing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * Clean shutdown: waits for in-flight records, checkpoints (so the next start replays nothing),
+   * makes every appended record durable and closes the files.
+   */
   async close(): Promise<void> {
     this.periodicSync?.unsubscribe();
     await this.pipeline.drain();
+    // A failed checkpoint loses nothing (the xlog still holds every record): close anyway, then say.
+    let checkpointError: unknown;
+    if (!this.pipeline.halted) await this.checkpoint().catch((error) => (checkpointError = error));
     try {
       if (!this.pipeline.halted) await this.groupCommit.syncAll();
+      if (checkpointError !== undefined) throw checkpointError;
     } finally {
       await Promise.all(this.partitions.map((partition) => partition.log.close()));
+      for (const partition of this.partitions) partition.checkpointer?.close();
       this.pipeline.close();
     }
   }

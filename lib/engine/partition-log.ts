@@ -2,10 +2,12 @@
 // the log write mode says. The writer is created on the first write, so a store with 128 partitions
 // does not make 128 empty files.
 
-import { generation, lsn, type PartitionId } from '../base/ids.ts';
+import { generation, lsn, type Generation, type Lsn, type PartitionId } from '../base/ids.ts';
+import { listXlogGenerations, xlogFilePath } from '../../wal/xlog-files.ts';
 import { scanXlog, truncateXlogTornTail } from '../../wal/xlog-reader.ts';
 import { XlogWriter } from '../../wal/xlog-writer.ts';
 import type { XlogRecordType } from '../../wal/xlog-format.ts';
+import { StorageError } from '../base/errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { PartitionContext } from './partition-context.ts';
 import { replayRecord } from './partition-apply.ts';
@@ -25,22 +27,37 @@ export class PartitionLog {
     private readonly context: PartitionContext,
   ) {}
 
-  /** Replays the xlog into the catalog; cuts a torn tail; reopens the last file for appending. */
-  async recover(catalog: Catalog): Promise<PartitionRecovery> {
+  /**
+   * Replays the records after `checkpointLsn` into the catalog (those up to it are in the restored
+   * blocks already); cuts a torn tail; reopens the last file for appending.
+   */
+  async recover(catalog: Catalog, checkpointLsn: Lsn): Promise<PartitionRecovery> {
     const { fileSystem, transactionLogRoot: root } = this.context;
     let rowCount = 0;
+    let replayedCount = 0;
     const scan = scanXlog(fileSystem, {
       root,
       partitionId: this.partitionId,
       onRecord: (record) => {
+        if (record.lsn <= checkpointLsn) return;
         rowCount += replayRecord(catalog, record.type, record.payload);
+        replayedCount++;
       },
     });
+    if (scan.lastLsn < checkpointLsn) {
+      throw new StorageError('CORRUPTION', `partition ${this.partitionId}: the xlog ends at LSN ` +
+        `${scan.lastLsn}, before the checkpoint's ${checkpointLsn}`);
+    }
+    if (scan.recordCount > 0 && scan.baseLsn > checkpointLsn) {
+      throw new StorageError('CORRUPTION', `partition ${this.partitionId}: the xlog starts after ` +
+        `LSN ${scan.baseLsn}, but the checkpoint covers only up to ${checkpointLsn}`);
+    }
     if (scan.tornBytes > 0) await truncateXlogTornTail(fileSystem, scan);
     if (scan.lastGeneration !== 0) {
       this.adopt(await XlogWriter.continueAfterScan({ ...this.writerOptions(), scan }));
     }
-    return { recordCount: scan.recordCount, rowCount, tornBytes: scan.tornBytes };
+    this.lastAppliedLsn = scan.lastLsn;
+    return { recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes };
   }
 
   /** Resolves once the writer exists. Undefined (no promise) when it already does. */
@@ -57,18 +74,39 @@ export class PartitionLog {
    * it is acknowledged at append (n >= 1): then it is handed to the OS at once, so a crash of the
    * process loses nothing; only a crash of the machine can lose the last n seconds.
    */
-  append(type: XlogRecordType, payload: Uint8Array): Promise<void> | undefined {
+  append(type: XlogRecordType, payload: Uint8Array): { lsn: Lsn; durable: Promise<void> | undefined } {
     const writer = this.writer!;
     const recordLsn = writer.append(type, payload);
     if (this.context.options.logWriteMode >= 1) {
       writer.flush();
-      return undefined;
+      return { lsn: recordLsn, durable: undefined };
     }
-    return this.context.groupCommit.waitDurable(writer, recordLsn);
+    return { lsn: recordLsn, durable: this.context.groupCommit.waitDurable(writer, recordLsn) };
   }
+
+  /** The LSN of the last record applied to the blocks (set by the pipeline's apply, and replay). */
+  lastAppliedLsn: bigint = 0n;
 
   get lastLsn(): bigint {
     return this.writer?.lastLsn ?? 0n;
+  }
+
+  /** The current xlog generation; 0 before the first file. */
+  get generation(): number {
+    return this.writer?.generation ?? 0;
+  }
+
+  /** Switches appends to a new generation's file at once; resolves when the old file is synced. */
+  startGeneration(next: Generation): Promise<void> {
+    return this.writer!.startGeneration(next);
+  }
+
+  /** Deletes the xlog files of generations before `keepFrom` (they hold no record still needed). */
+  removeGenerationsBefore(keepFrom: number): void {
+    const { fileSystem, transactionLogRoot: root } = this.context;
+    for (const old of listXlogGenerations(fileSystem, root, this.partitionId)) {
+      if (old < keepFrom) fileSystem.remove(xlogFilePath(root, this.partitionId, old));
+    }
   }
 
   async close(): Promise<void> {

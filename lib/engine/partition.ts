@@ -7,7 +7,8 @@
 // records through the same apply functions (partition-apply.ts).
 
 import { StorageError } from '../base/errors.ts';
-import type { PartitionId } from '../base/ids.ts';
+import { lsn, type Lsn, type PartitionId } from '../base/ids.ts';
+import type { PartitionCheckpointer } from '../../compaction/checkpoint.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
@@ -43,6 +44,10 @@ export class Partition {
   private readonly transactions: TransactionTable;
   rowsWrittenCount = 0;
   rowsReadCount = 0;
+  /** The partition's data files and checkpoints; set by recovery (partition-checkpoint.ts). */
+  checkpointer: PartitionCheckpointer | undefined;
+  /** The LSN the last complete checkpoint covers. */
+  lastCheckpointLsn: Lsn = lsn(0n);
 
   constructor(
     readonly id: PartitionId,
@@ -356,15 +361,22 @@ export class Partition {
     if (admitted !== undefined) await admitted;
     let sizeBytes: number;
     let durable: Promise<void> | undefined;
+    let recordLsn: bigint;
     try {
       const payload = encode(this.context.payloadWriter);
       sizeBytes = payload.length;
-      durable = this.log.append(type, payload);
+      ({ lsn: recordLsn, durable } = this.log.append(type, payload));
     } catch (error) {
       pipeline.cancelAdmission();
       throw error;
     }
-    await pipeline.submit({ sizeBytes, durable, apply });
+    await pipeline.submit({
+      sizeBytes, durable,
+      apply: () => {
+        apply();
+        this.log.lastAppliedLsn = recordLsn;
+      },
+    });
   }
 
   private checkUnchanged(entry: ContainerEntry, schemaVersion: number): void {

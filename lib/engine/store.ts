@@ -61,12 +61,13 @@ export class Store {
     const scheduler = config.scheduler ?? asyncScheduler;
     const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
     const transactionLogRoot = resolve(options.transactionLogPath);
-    await checkStoreIdentity(fileSystem, resolve(options.dbPath), options);
+    const dataRoot = resolve(options.dbPath);
+    await checkStoreIdentity(fileSystem, dataRoot, options);
     await makeDirectoryDurable(fileSystem, transactionLogRoot);
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
     const store = new Store(options, fileSystem, clock, (self) =>
       Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
-        index, options, limits, fileSystem, clock, scheduler, transactionLogRoot,
+        index, options, limits, fileSystem, clock, scheduler, transactionLogRoot, dataRoot,
         onSyncError: (error) => self.fail(error),
       })));
     const reports = await Promise.all(store.groups.map((group) => group.recover()));
@@ -158,7 +159,16 @@ export class Store {
     return this.groups;
   }
 
-  /** Clean shutdown: open transactions are aborted, every acknowledged record is synced. */
+  /** Checkpoints every partition that changed since its last checkpoint. */
+  async checkpoint(): Promise<void> {
+    this.checkOpen();
+    await Promise.all(this.groups.map((group) => group.checkpoint()));
+  }
+
+  /**
+   * Clean shutdown: open transactions are aborted, every partition is checkpointed and every
+   * acknowledged record synced.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     for (const session of [...this.sessions]) session.close();
