@@ -3,7 +3,7 @@
 // group-commit coordinator (one fdatasync round covers every commit waiting in the group) and one block
 // pipeline (records applied in the order they were appended).
 
-import type { SchedulerLike, Subscription } from 'rxjs';
+import { exhaustMap, interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { assert } from '../base/assert.ts';
 import { partitionId, type PartitionId } from '../base/ids.ts';
 import {
@@ -28,6 +28,8 @@ export interface PartitionGroupConfig {
   fileSystem: FileSystem;
   clock: Clock;
   scheduler: SchedulerLike;
+  /** Runs the periodic sync and checkpoints; its timers need not keep the process alive. */
+  periodicScheduler: SchedulerLike;
   transactionLogRoot: string;
   dataRoot: string;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
@@ -48,6 +50,10 @@ export class PartitionGroup {
   readonly groupCommit: GroupCommit;
   readonly pipeline: BlockPipeline;
   private periodicSync: Subscription | undefined;
+  private periodicCheckpoint: Subscription | undefined;
+  /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
+  checkpointErrorCount = 0;
+  lastCheckpointError: unknown = undefined;
   private readonly context: PartitionContext;
   /** Checkpoints of this group run one at a time. */
   private checkpointing: Promise<void> = Promise.resolve();
@@ -92,8 +98,16 @@ export class PartitionGroup {
     const { logWriteMode } = this.config.options;
     if (logWriteMode >= 1) {
       this.periodicSync = startPeriodicSync(this.groupCommit, logWriteMode * 1000,
-        this.config.scheduler, (error) => this.config.onSyncError(error));
+        this.config.periodicScheduler, (error) => this.config.onSyncError(error));
     }
+    // Every checkpointInterval; a checkpoint still running when the next is due is not doubled.
+    const { checkpointIntervalMs } = this.config.options;
+    this.periodicCheckpoint = interval(checkpointIntervalMs, this.config.periodicScheduler)
+      .pipe(exhaustMap(() => this.checkpoint().catch((error: unknown) => {
+        this.checkpointErrorCount++;
+        this.lastCheckpointError = error;
+      })))
+      .subscribe();
     report.durationMs = this.config.clock.monotonicMs() - startMs;
     return report;
   }
@@ -119,6 +133,7 @@ export class PartitionGroup {
    */
   async close(): Promise<void> {
     this.periodicSync?.unsubscribe();
+    this.periodicCheckpoint?.unsubscribe();
     await this.pipeline.drain();
     // A failed checkpoint loses nothing (the xlog still holds every record): close anyway, then say.
     let checkpointError: unknown;

@@ -14,7 +14,7 @@ import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
 import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
-import { systemClock, type Clock } from '../io/clock.ts';
+import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
@@ -59,6 +59,7 @@ export class Store {
     const options = config.options ?? readStorageConfig(fileSystem, config.home);
     const clock = config.clock ?? systemClock;
     const scheduler = config.scheduler ?? asyncScheduler;
+    const periodicScheduler = config.scheduler ?? backgroundScheduler;
     const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
     const transactionLogRoot = resolve(options.transactionLogPath);
     const dataRoot = resolve(options.dbPath);
@@ -67,7 +68,8 @@ export class Store {
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
     const store = new Store(options, fileSystem, clock, (self) =>
       Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
-        index, options, limits, fileSystem, clock, scheduler, transactionLogRoot, dataRoot,
+        index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
+        dataRoot,
         onSyncError: (error) => self.fail(error),
       })));
     const reports = await Promise.all(store.groups.map((group) => group.recover()));

@@ -28,9 +28,13 @@ const SEQ_COUNT_MAX = 2 ** 24;
 const WRITER_BITS = 8n;
 const SEQ_BITS = 24n;
 
-/** The child writes and the parent checks with these; group commit acknowledges after fdatasync. */
+/**
+ * The child writes and the parent checks with these; group commit acknowledges after fdatasync.
+ * Checkpoints every 100 ms, so many kills land in the middle of one.
+ */
 export const INGEST_STORE_OPTIONS = storageOptions({
-  partitionNum: 16, concurrency: 2, logWriteMode: 0,
+  partitionNum: 16, concurrency: 2, logWriteMode: 0, checkpointIntervalMs: 100,
+  partialCheckpointInterval: 3,
 });
 
 const TS_COLUMN = { name: 'ts', type: 'TIMESTAMP' };
