@@ -32,6 +32,7 @@ export interface PartitionGroupConfig {
   periodicScheduler: SchedulerLike;
   transactionLogRoot: string;
   dataRoot: string;
+  releaseUnusedFileBlocks: boolean;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
 }
@@ -41,6 +42,8 @@ export interface RecoveryReport {
   recordCount: number;
   rowCount: number;
   tornBytes: number;
+  restoredBlockCount: number;
+  releasedSlotCount: number;
   durationMs: number;
 }
 
@@ -87,13 +90,18 @@ export class PartitionGroup {
   async recover(): Promise<RecoveryReport> {
     const startMs = this.config.clock.monotonicMs();
     const report: RecoveryReport = {
-      partitionCount: this.partitions.length, recordCount: 0, rowCount: 0, tornBytes: 0, durationMs: 0,
+      partitionCount: this.partitions.length, recordCount: 0, rowCount: 0, tornBytes: 0,
+      restoredBlockCount: 0, releasedSlotCount: 0, durationMs: 0,
     };
     for (const partition of this.partitions) {
       const result = await recoverPartition(partition, this.context);
       report.recordCount += result.recordCount;
       report.rowCount += result.rowCount;
       report.tornBytes += result.tornBytes;
+      report.restoredBlockCount += result.restoredBlockCount;
+      if (this.config.releaseUnusedFileBlocks) {
+        report.releasedSlotCount += partition.checkpointer?.releaseUnusedFileBlocks() ?? 0;
+      }
     }
     const { logWriteMode } = this.config.options;
     if (logWriteMode >= 1) {

@@ -34,6 +34,8 @@ export interface StoreConfig {
   options?: StorageOptions;
   fileSystem?: FileSystem;
   clock?: Clock;
+  /** gs_startnode --releaseUnusedFileBlocks: after recovery, punch a hole in every free data slot. */
+  releaseUnusedFileBlocks?: boolean;
   scheduler?: SchedulerLike;
 }
 
@@ -69,7 +71,7 @@ export class Store {
     const store = new Store(options, fileSystem, clock, (self) =>
       Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
-        dataRoot,
+        dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
         onSyncError: (error) => self.fail(error),
       })));
     const reports = await Promise.all(store.groups.map((group) => group.recover()));
@@ -78,6 +80,8 @@ export class Store {
       recordCount: total.recordCount + report.recordCount,
       rowCount: total.rowCount + report.rowCount,
       tornBytes: total.tornBytes + report.tornBytes,
+      restoredBlockCount: total.restoredBlockCount + report.restoredBlockCount,
+      releasedSlotCount: total.releasedSlotCount + report.releasedSlotCount,
       durationMs: Math.max(total.durationMs, report.durationMs),
     }));
     return store;
@@ -159,6 +163,22 @@ export class Store {
 
   get partitionGroups(): readonly PartitionGroup[] {
     return this.groups;
+  }
+
+  /** Logical and allocated bytes of every data file (gs_stat's dataFileSize, dataFileAllocateSize). */
+  dataFileSizes(): { sizeBytes: number; allocatedBytes: number } {
+    this.checkOpen();
+    let sizeBytes = 0;
+    let allocatedBytes = 0;
+    for (const group of this.groups) {
+      for (const partition of group.partitions) {
+        const files = partition.checkpointer?.dataFiles;
+        if (files === undefined) continue;
+        sizeBytes += files.sizeBytes();
+        allocatedBytes += files.allocatedBytes();
+      }
+    }
+    return { sizeBytes, allocatedBytes };
   }
 
   /** Checkpoints every partition that changed since its last checkpoint. */
