@@ -7,38 +7,27 @@
 //
 // Exit codes: 0 done, 1 I/O error, 2 bad usage or missing directory, 3 corruption.
 
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
-import { partitionId, type PartitionId } from '../lib/base/ids.ts';
-import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { loadBlockMap } from '../compaction/block-map.ts';
 import {
   cplogFilePath, dataPartitionDirectory, listCplogGenerations,
 } from '../compaction/cplog-files.ts';
 import { readCplog } from '../compaction/cplog-reader.ts';
+import {
+  consoleOutput, parseDataToolArgs, type DataToolTarget, type ToolOutput,
+} from './data-tool-args.ts';
 
 const USAGE = 'usage: cplog-dump (--data <dir> | --home <GS_HOME>) --partition <pId> ' +
   '[--interval N] [--entries] [--json]';
 
-export interface DumpOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const consoleOutput: DumpOutput = { out: (l) => console.log(l), err: (l) => console.error(l) };
-
-interface Request {
-  dataRoot: string;
-  partitionId: PartitionId;
-  interval: number;
+interface Request extends DataToolTarget {
   entries: boolean;
   json: boolean;
 }
 
-export function main(argv: string[], output: DumpOutput = consoleOutput): number {
+export function main(argv: string[], output: ToolOutput = consoleOutput): number {
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();
@@ -71,7 +60,9 @@ export function main(argv: string[], output: DumpOutput = consoleOutput): number
       generations: map.generations.join(',') || '-',
       incomplete: map.incompleteGenerations.map((g) => g.generation).join(',') || '-',
     };
-    output.out(request.json ? JSON.stringify({ blockMap: summary }) : formatLine('block map', summary));
+    output.out(request.json
+      ? JSON.stringify({ blockMap: summary })
+      : formatLine('block map', summary));
     return 0;
   } catch (error) {
     if (!isStorageError(error)) throw error;
@@ -90,43 +81,12 @@ function formatLine(label: string, fields: Record<string, unknown>): string {
   return `${label}: ${parts.join(' ')}`;
 }
 
-function parseRequest(argv: string[], output: DumpOutput): Request | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
-        interval: { type: 'string' }, entries: { type: 'boolean' }, json: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    output.err(`cplog-dump: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return undefined;
-  }
-  const problems: string[] = [];
-  if ((values.data === undefined) === (values.home === undefined)) {
-    problems.push('give exactly one of --data and --home');
-  }
-  const partition = /^\d{1,5}$/.test(values.partition ?? '') ? Number(values.partition) : undefined;
-  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
-    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
-  }
-  const interval = /^\d{1,4}$/.test(values.interval ?? '5') ? Number(values.interval ?? '5') : 0;
-  if (interval < 1 || interval > 1024) problems.push('--interval must be an integer from 1 to 1024');
-  if (problems.length > 0 || partition === undefined) {
-    output.err(`cplog-dump: ${problems.join('; ')}\n${USAGE}`);
-    return undefined;
-  }
-  return {
-    dataRoot: values.data ?? join(values.home ?? '', 'data'),
-    partitionId: partitionId(partition),
-    interval,
-    entries: values.entries ?? false,
-    json: values.json ?? false,
-  };
+function parseRequest(argv: string[], output: ToolOutput): Request | undefined {
+  const parsed = parseDataToolArgs({ name: 'cplog-dump', usage: USAGE, output }, argv,
+    { entries: { type: 'boolean' }, json: { type: 'boolean' } });
+  if (parsed === undefined) return undefined;
+  const { target, values } = parsed;
+  return { ...target, entries: values['entries'] === true, json: values['json'] === true };
 }
 
 const invokedPath = process.argv[1];

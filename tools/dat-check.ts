@@ -7,35 +7,24 @@
 // Exit codes: 0 every block is good, 1 I/O error, 2 bad usage or missing directory,
 // 3 at least one block is corrupt (each is listed).
 
-import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
-import { partitionId, type PartitionId } from '../lib/base/ids.ts';
-import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { loadBlockMap } from '../compaction/block-map.ts';
 import { dataPartitionDirectory } from '../compaction/cplog-files.ts';
 import { DataFiles } from '../compaction/data-file.ts';
+import {
+  consoleOutput, parseDataToolArgs, type DataToolTarget, type ToolOutput,
+} from './data-tool-args.ts';
 
 const USAGE = 'usage: dat-check (--data <dir> | --home <GS_HOME>) --partition <pId> ' +
   '[--interval N] [--split-count N]';
 
-export interface CheckOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
-
-const consoleOutput: CheckOutput = { out: (l) => console.log(l), err: (l) => console.error(l) };
-
-interface Request {
-  dataRoot: string;
-  partitionId: PartitionId;
-  interval: number;
+interface Request extends DataToolTarget {
   splitCount: number;
 }
 
-export async function main(argv: string[], output: CheckOutput = consoleOutput): Promise<number> {
+export async function main(argv: string[], output: ToolOutput = consoleOutput): Promise<number> {
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();
@@ -71,7 +60,8 @@ export async function main(argv: string[], output: CheckOutput = consoleOutput):
       files.close();
     }
     output.out(`dat-check: partition ${pId}: ${map.blockMap.size} live blocks, ` +
-      `${map.blockMap.size - badCount} good, ${badCount} bad (checkpoint LSN ${map.checkpointLsn})`);
+      `${map.blockMap.size - badCount} good, ${badCount} bad ` +
+      `(checkpoint LSN ${map.checkpointLsn})`);
     return badCount > 0 ? 3 : 0;
   } catch (error) {
     if (!isStorageError(error)) throw error;
@@ -80,43 +70,16 @@ export async function main(argv: string[], output: CheckOutput = consoleOutput):
   }
 }
 
-function parseRequest(argv: string[], output: CheckOutput): Request | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        data: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
-        interval: { type: 'string' }, 'split-count': { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    output.err(`dat-check: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return undefined;
-  }
-  const problems: string[] = [];
-  if ((values.data === undefined) === (values.home === undefined)) {
-    problems.push('give exactly one of --data and --home');
-  }
-  const partition = /^\d{1,5}$/.test(values.partition ?? '') ? Number(values.partition) : undefined;
-  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
-    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
-  }
-  const interval = /^\d{1,4}$/.test(values.interval ?? '5') ? Number(values.interval ?? '5') : 0;
-  if (interval < 1 || interval > 1024) problems.push('--interval must be an integer from 1 to 1024');
-  const splitText = values['split-count'] ?? '1';
-  const splitCount = /^\d{1,3}$/.test(splitText) ? Number(splitText) : 0;
-  if (splitCount < 1 || splitCount > 128) problems.push('--split-count must be from 1 to 128');
-  if (problems.length > 0 || partition === undefined) {
-    output.err(`dat-check: ${problems.join('; ')}\n${USAGE}`);
-    return undefined;
-  }
-  return {
-    dataRoot: values.data ?? join(values.home ?? '', 'data'), partitionId: partitionId(partition),
-    interval, splitCount,
-  };
+function parseRequest(argv: string[], output: ToolOutput): Request | undefined {
+  let splitCount = 0;
+  const parsed = parseDataToolArgs({ name: 'dat-check', usage: USAGE, output }, argv,
+    { 'split-count': { type: 'string' } },
+    (values, problems) => {
+      const text = (values['split-count'] as string | undefined) ?? '1';
+      splitCount = /^\d{1,3}$/.test(text) ? Number(text) : 0;
+      if (splitCount < 1 || splitCount > 128) problems.push('--split-count must be from 1 to 128');
+    });
+  return parsed === undefined ? undefined : { ...parsed.target, splitCount };
 }
 
 const invokedPath = process.argv[1];
