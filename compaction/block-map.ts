@@ -15,17 +15,11 @@ import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { PARTIAL_CHECKPOINT_INTERVAL_MAX } from '../lib/base/limits.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
 import { cplogFilePath, listCplogGenerations } from './cplog-files.ts';
-import type { BlockCodec, CplogEntry, CplogHeader } from './cplog-format.ts';
+import type { CplogBlockEntry, CplogEntry, CplogHeader } from './cplog-format.ts';
 import { readCplog } from './cplog-reader.ts';
 
-export interface BlockMapEntry {
-  blockId: BlockId;
-  slot: number;
-  storedSizeBytes: number;
-  codec: BlockCodec;
-  /** CRC-32C of the stored bytes. */
-  checksum: number;
-  kind: number;
+/** A cplog BLOCK entry as recovery keeps it: where the block is, and which generation said so. */
+export interface BlockMapEntry extends Omit<CplogBlockEntry, 'type'> {
   /** The generation whose cplog set this entry. */
   generation: Generation;
 }
