@@ -10,7 +10,8 @@
 // have dropped the dirty pages and reported it once): every later call throws StorageError('IO')
 // and the generation stays incomplete. The checkpoint is retried in a new generation.
 
-import { assert, AssertionError } from '../lib/base/assert.ts';
+import { assert } from '../lib/base/assert.ts';
+import { FailureLatch } from '../lib/io/failure-latch.ts';
 import { StorageError } from '../lib/base/errors.ts';
 import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { CPLOG_ENTRY_COUNT_MAX, CPLOG_WRITE_BUFFER_BYTES } from '../lib/base/limits.ts';
@@ -73,13 +74,16 @@ export class CplogWriter {
   private writtenCrc32c = 0;
   private entryCountCurrent = 0;
   private state: CplogWriterState = 'open';
-  private brokenBy: StorageError | undefined;
+  private readonly failure: FailureLatch;
 
   private constructor(options: CplogWriterOptions, handle: FileHandle) {
     const writeBufferBytes = options.writeBufferBytes ?? CPLOG_WRITE_BUFFER_BYTES;
     assert(writeBufferBytes >= CPLOG_RECORD_BYTES_MAX);
     assert(writeBufferBytes <= CPLOG_WRITE_BUFFER_BYTES);
     this.path = handle.path;
+    this.failure = new FailureLatch({
+      subject: `cplog writer of ${handle.path}`, advice: 'checkpoint again in a new generation',
+    });
     this.partitionId = options.partitionId;
     this.generation = options.generation;
     this.fileSystem = options.fileSystem;
@@ -142,9 +146,9 @@ export class CplogWriter {
     this.flushBuffer();
     this.state = 'finished';
     try {
-      await this.guardAsync(() => this.handle.datasync());
+      await this.failure.guardAsync(() => this.handle.datasync());
       // Sync the directory too: a new cplog is not durable until its entry is.
-      await this.guardAsync(() => this.fileSystem.syncDirectory(this.directory));
+      await this.failure.guardAsync(() => this.fileSystem.syncDirectory(this.directory));
     } finally {
       this.handle.close();
     }
@@ -160,40 +164,14 @@ export class CplogWriter {
   private flushBuffer(): void {
     if (this.bufferUsedBytes === 0) return;
     const bytes = this.buffer.subarray(0, this.bufferUsedBytes);
-    try {
-      this.handle.write(bytes, this.writtenBytes);
-    } catch (error) {
-      this.breakBy(error);
-      throw error;
-    }
+    this.failure.guard(() => this.handle.write(bytes, this.writtenBytes));
     this.writtenCrc32c = crc32c(bytes, this.writtenCrc32c);
     this.writtenBytes += this.bufferUsedBytes;
     this.bufferUsedBytes = 0;
   }
 
-  private async guardAsync(step: () => Promise<void>): Promise<void> {
-    try {
-      await step();
-    } catch (error) {
-      this.breakBy(error);
-      throw error;
-    }
-  }
-
-  private breakBy(error: unknown): void {
-    if (error instanceof AssertionError) return;
-    if (this.brokenBy !== undefined) return;
-    this.brokenBy = error instanceof StorageError
-      ? error
-      : new StorageError('IO', `${this.path}: ${String(error)}`, { cause: error });
-  }
-
   private throwIfUnusable(): void {
-    if (this.brokenBy !== undefined) {
-      throw new StorageError('IO', `cplog writer of ${this.path} is broken by an earlier failure ` +
-        `(${this.brokenBy.message}); checkpoint again in a new generation`,
-        { cause: this.brokenBy });
-    }
+    this.failure.throwIfBroken();
     if (this.state !== 'open') {
       throw new StorageError('CLOSED', `cplog writer of ${this.path} is ${this.state}`);
     }

@@ -22,7 +22,8 @@
 
 import { join } from 'node:path';
 import { compressSync, uncompressSync } from 'snappy';
-import { assert, AssertionError } from '../lib/base/assert.ts';
+import { assert } from '../lib/base/assert.ts';
+import { FailureLatch } from '../lib/io/failure-latch.ts';
 import { StorageError } from '../lib/base/errors.ts';
 import type { BlockId, PartitionId } from '../lib/base/ids.ts';
 import {
@@ -144,11 +145,15 @@ export class DataFiles {
     readCount: 0, readBytes: 0, uncompressTimeMs: 0, punchCount: 0, punchedBytes: 0,
     flushCount: 0, flushTimeMs: 0,
   };
-  private brokenBy: StorageError | undefined;
+  private readonly failure: FailureLatch;
   private closed = false;
 
   private constructor(options: DataFilesOptions, files: DataFile[]) {
     this.partitionId = options.partitionId;
+    this.failure = new FailureLatch({
+      subject: `data files of partition ${options.partitionId}`,
+      advice: 'recover the partition to go on',
+    });
     this.blockSizeBytes = options.blockSizeBytes;
     this.splitCount = options.splitCount;
     this.files = files;
@@ -190,12 +195,13 @@ export class DataFiles {
     const checksum = crc32c(stored);
     let writeBytes = this.blockSizeBytes;
     if (compressed === undefined) {
-      this.guard(() => file.handle.write(image, offsetBytes));
+      this.failure.guard(() => file.handle.write(image, offsetBytes));
     } else {
       writeBytes = roundUpToFileSystemBlock(compressed.length);
       this.scratch.set(compressed);
       this.scratch.fill(0, compressed.length, writeBytes);
-      this.guard(() => file.handle.write(this.scratch.subarray(0, writeBytes), offsetBytes));
+      const used = this.scratch.subarray(0, writeBytes);
+      this.failure.guard(() => file.handle.write(used, offsetBytes));
     }
     this.afterWrite(file, { offsetBytes, writeBytes });
     const counters = this.countersCurrent;
@@ -255,7 +261,7 @@ export class DataFiles {
     this.countersCurrent.flushTimeMs += this.clock.monotonicMs() - startMs;
     const failed = results.find((result) => result.status === 'rejected');
     if (failed !== undefined) {
-      this.breakBy(failed.reason);
+      this.failure.trip(failed.reason);
       throw failed.reason;
     }
   }
@@ -331,7 +337,7 @@ export class DataFiles {
       this.punch(file, { offsetBytes: offsetBytes + writeBytes, endBytes: punchEndBytes });
     }
     if (file.sizeBytes < slotEndBytes) {
-      this.guard(() => file.handle.truncate(slotEndBytes));
+      this.failure.guard(() => file.handle.truncate(slotEndBytes));
       file.sizeBytes = slotEndBytes;
     }
   }
@@ -341,7 +347,8 @@ export class DataFiles {
     const lengthBytes = range.endBytes - range.offsetBytes;
     assert(range.offsetBytes % FILE_SYSTEM_BLOCK_SIZE_BYTES === 0);
     assert(lengthBytes > 0);
-    file.punchSupported = this.guard(() => file.handle.punchHole(range.offsetBytes, lengthBytes));
+    file.punchSupported = this.failure.guard(() =>
+      file.handle.punchHole(range.offsetBytes, lengthBytes));
     if (file.punchSupported) {
       this.countersCurrent.punchCount += 1;
       this.countersCurrent.punchedBytes += lengthBytes;
@@ -361,29 +368,9 @@ export class DataFiles {
       `${entry.storedSizeBytes} bytes): ${what}`, cause === undefined ? undefined : { cause });
   }
 
-  /** Runs a write; a failure breaks the files (a failed assertion is a bug: it crashes). */
-  private guard<T>(write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      this.breakBy(error);
-      throw error;
-    }
-  }
-
-  private breakBy(error: unknown): void {
-    if (error instanceof AssertionError || this.brokenBy !== undefined) return;
-    this.brokenBy = error instanceof StorageError
-      ? error
-      : new StorageError('IO', String(error), { cause: error });
-  }
-
   private throwIfUnusable(): void {
     if (this.closed) throw this.closedError();
-    if (this.brokenBy === undefined) return;
-    throw new StorageError('IO', `data files of partition ${this.partitionId} are broken by an ` +
-      `earlier failure (${this.brokenBy.message}); recover the partition to go on`,
-      { cause: this.brokenBy });
+    this.failure.throwIfBroken();
   }
 
   private closedError(): StorageError {

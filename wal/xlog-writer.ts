@@ -12,7 +12,8 @@
 // dropped the dirty pages and reported the error once, so a retry could "succeed" over lost data.
 // Every later call throws StorageError('IO'); recovery reopens the log from what is on disk.
 
-import { assert, AssertionError } from '../lib/base/assert.ts';
+import { assert } from '../lib/base/assert.ts';
+import { FailureLatch } from '../lib/io/failure-latch.ts';
 import { StorageError } from '../lib/base/errors.ts';
 import type { Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { XLOG_RECORD_BYTES_MAX, XLOG_WRITE_BUFFER_BYTES } from '../lib/base/limits.ts';
@@ -118,7 +119,7 @@ export class XlogWriter {
   private lastLsnCurrent: Lsn;
   private writtenLsnCurrent: Lsn;
   private syncedLsnCurrent: Lsn;
-  private brokenBy: StorageError | undefined;
+  private readonly failure: FailureLatch;
   private closed = false;
   /** The last durability step; each new one runs after it. Never rejects. */
   private syncTail: Promise<void> = Promise.resolve();
@@ -133,6 +134,10 @@ export class XlogWriter {
       blockSizeBytes: options.blockSizeBytes, writeBufferBytes,
     };
     this.partitionId = options.partitionId;
+    this.failure = new FailureLatch({
+      subject: `xlog writer of partition ${options.partitionId}`,
+      advice: 'recover the partition to go on',
+    });
     this.handle = state.handle;
     this.generationCurrent = state.generation;
     this.writtenSizeBytes = state.sizeBytes;
@@ -168,7 +173,7 @@ export class XlogWriter {
 
   /** The failure that broke the writer; undefined while it works. */
   get brokenError(): StorageError | undefined {
-    return this.brokenBy;
+    return this.failure.brokenBy;
   }
 
   /**
@@ -234,7 +239,7 @@ export class XlogWriter {
       this.flushBuffer();
       previous = { handle: this.handle, lsn: this.writtenLsnCurrent };
       const lastLsn = this.lastLsnCurrent;
-      handle = this.guard(() => openXlogFileWithHeader(this.options, generation, lastLsn));
+      handle = this.failure.guard(() => openXlogFileWithHeader(this.options, generation, lastLsn));
     } catch (error) {
       return Promise.reject(error);
     }
@@ -250,7 +255,7 @@ export class XlogWriter {
         previous.handle.close();
       }
       const directory = xlogPartitionDirectory(this.options.root, this.partitionId);
-      await this.guardAsync(async () => {
+      await this.failure.guardAsync(async () => {
         await handle.datasync();
         await this.options.fileSystem.syncDirectory(directory);
       });
@@ -264,7 +269,7 @@ export class XlogWriter {
   async close(): Promise<void> {
     if (this.closed) return;
     let flushError: unknown;
-    if (this.brokenBy === undefined) {
+    if (this.failure.brokenBy === undefined) {
       try {
         this.flushBuffer();
       } catch (error) {
@@ -280,7 +285,7 @@ export class XlogWriter {
   private flushBuffer(): void {
     if (this.bufferUsedBytes === 0) return;
     const bytes = this.buffer.subarray(0, this.bufferUsedBytes);
-    this.guard(() => this.handle.write(bytes, this.writtenSizeBytes));
+    this.failure.guard(() => this.handle.write(bytes, this.writtenSizeBytes));
     this.writtenSizeBytes += this.bufferUsedBytes;
     this.bufferUsedBytes = 0;
     this.writtenLsnCurrent = this.lastLsnCurrent;
@@ -291,7 +296,7 @@ export class XlogWriter {
     assert(this.bufferUsedBytes === 0);
     const header = this.headerScratch;
     encodeXlogRecordHeader(header, 0, record);
-    this.guard(() => {
+    this.failure.guard(() => {
       this.handle.write(header, this.writtenSizeBytes);
       this.handle.write(record.payload, this.writtenSizeBytes + XLOG_RECORD_HEADER_BYTES);
     });
@@ -301,7 +306,7 @@ export class XlogWriter {
   private async syncHandle(handle: FileHandle, targetLsn: Lsn): Promise<void> {
     if (targetLsn <= this.syncedLsnCurrent) return;
     this.throwIfBroken();
-    await this.guardAsync(() => handle.datasync());
+    await this.failure.guardAsync(() => handle.datasync());
     if (targetLsn > this.syncedLsnCurrent) this.syncedLsnCurrent = targetLsn;
   }
 
@@ -309,30 +314,6 @@ export class XlogWriter {
     const run = this.syncTail.then(step);
     this.syncTail = run.then(ignore, ignore);
     return run;
-  }
-
-  /** Runs a write; a failure breaks the writer (a failed assertion is a bug: it crashes). */
-  private guard<T>(write: () => T): T {
-    try {
-      return write();
-    } catch (error) {
-      this.breakBy(error);
-      throw error;
-    }
-  }
-
-  private async guardAsync(sync: () => Promise<void>): Promise<void> {
-    try {
-      await sync();
-    } catch (error) {
-      this.breakBy(error);
-      throw error;
-    }
-  }
-
-  private breakBy(error: unknown): void {
-    if (error instanceof AssertionError) return;
-    this.brokenBy ??= asIoError(error);
   }
 
   private throwIfUnusable(): void {
@@ -343,10 +324,7 @@ export class XlogWriter {
   }
 
   private throwIfBroken(): void {
-    if (this.brokenBy === undefined) return;
-    const message = `xlog writer of partition ${this.partitionId} is broken by an earlier ` +
-      `failure (${this.brokenBy.message}); recover the partition to go on`;
-    throw new StorageError('IO', message, { cause: this.brokenBy });
+    this.failure.throwIfBroken();
   }
 }
 
@@ -378,12 +356,6 @@ function fileHeaderRecord(
     formatVersion: XLOG_FORMAT_VERSION, partitionId: options.partitionId, generation,
     blockSizeBytes: options.blockSizeBytes,
   }, lastLsn);
-}
-
-function asIoError(error: unknown): StorageError {
-  if (error instanceof StorageError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new StorageError('IO', message, { cause: error });
 }
 
 function ignore(): void {}
