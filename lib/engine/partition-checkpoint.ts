@@ -10,9 +10,10 @@
 // delete what fell out of retention: xlog files older than the previous generation, minus
 // XLOG_RETAINED_GENERATION_COUNT more (GridDB's retainedFileCount), and older catalog snapshots.
 
-import { lsn, partitionId as toPartitionId, type Generation, type Lsn } from '../base/ids.ts';
+import {
+  lsn, partitionId as toPartitionId, type BlockId, type Generation, type Lsn,
+} from '../base/ids.ts';
 import { restorePartition } from '../block/block-space-restore.ts';
-import type { BlockId } from '../base/ids.ts';
 import { PartitionCheckpointer, type CheckpointReport } from '../../compaction/checkpoint.ts';
 import {
   readCatalogSnapshot, removeCatalogSnapshotsBefore, writeCatalogSnapshot,
@@ -76,7 +77,7 @@ export async function checkpointPartition(
   const generation = checkpointer.reserveGeneration(previousGeneration + 1);
   const catalog = partition.catalog.snapshot();
   const switched = partition.log.startGeneration(generation);
-  const running = checkpointer.checkpoint(partition.catalog.space, checkpointLsn, {
+  const report = await checkpointer.checkpoint(partition.catalog.space, checkpointLsn, {
     generation,
     beforeEnd: async () => {
       await switched;
@@ -84,8 +85,7 @@ export async function checkpointPartition(
         partitionId: toPartitionId(partition.id), generation, checkpointLsn, ...catalog,
       });
     },
-  });
-  const report = await running.catch(async (error: unknown) => {
+  }).catch(async (error: unknown) => {
     await switched.catch(() => undefined);
     throw error;
   });
