@@ -17,13 +17,22 @@
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
 // Writes go in bounded batches with a turn of the event loop between them, so commits keep flowing
 // while a checkpoint runs.
+//
+// Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
+// pool after changing since the last checkpoint set is written to a free slot, which no cplog
+// names; a crash simply leaves that slot free. The next checkpoint whose set has the block
+// unchanged since adopts the image: the slot becomes the block's checkpoint slot, logged like a
+// written one, with no second write. A swap image made stale by a change is freed at once.
 
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assert } from '../lib/base/assert.ts';
 import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import type { Clock } from '../lib/io/clock.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
-import { loadBlockMap, type BlockMap, type BlockMapLoad } from './block-map.ts';
+import type { BlockBacking } from '../lib/block/block-backing.ts';
+import {
+  loadBlockMap, type BlockMap, type BlockMapEntry, type BlockMapLoad,
+} from './block-map.ts';
 import { cplogFilePath, listCplogGenerations } from './cplog-files.ts';
 import { CplogWriter } from './cplog-writer.ts';
 import { DataFiles } from './data-file.ts';
@@ -34,8 +43,11 @@ export const CHECKPOINT_BATCH_BLOCK_COUNT = 16;
 
 /** What a partition's block layer offers a checkpoint. */
 export interface CheckpointSource {
-  /** Snapshots and resets the changed and freed block ids (copy-on-write begins for the changed). */
-  takeCheckpointSet(): { dirty: BlockId[]; freed: BlockId[] };
+  /**
+   * Snapshots and resets the changed and freed block ids (copy-on-write begins for the changed);
+   * `swapped`: the changed ones whose current image is their swap image (adopt, do not encode).
+   */
+  takeCheckpointSet(): { dirty: BlockId[]; freed: BlockId[]; swapped?: BlockId[] };
   /** The image of a live block as of the snapshot, exactly blockSizeBytes long. */
   encodeBlock(blockId: BlockId): Uint8Array;
   blockKind(blockId: BlockId): number;
@@ -65,7 +77,13 @@ export interface CheckpointReport {
   reloggedBlockCount: number;
 }
 
-export class PartitionCheckpointer {
+/** Where a swap image is: like a block map entry, without a generation (no cplog names it). */
+type SwapEntry = Omit<BlockMapEntry, 'generation'>;
+
+export class PartitionCheckpointer implements BlockBacking {
+  /** Swap images by block (see the top of this file). */
+  private readonly swapped = new Map<BlockId, SwapEntry>();
+
   private constructor(
     private readonly options: PartitionCheckpointerOptions,
     readonly dataFiles: DataFiles,
@@ -99,11 +117,39 @@ export class PartitionCheckpointer {
       load);
   }
 
-  /** The image of a block the last complete checkpoint holds (recovery reads every one). */
+  /** The block's swap image if it has one, else its image in the block map. */
   readImage(blockId: BlockId): Uint8Array {
-    const entry = this.blockMap.get(blockId);
-    assert(entry !== undefined, `block ${blockId} is not in the block map`);
+    const entry = this.swapped.get(blockId) ?? this.blockMap.get(blockId);
+    assert(entry !== undefined, `block ${blockId} has no image on disk`);
     return this.dataFiles.readSlot(entry.slot, entry);
+  }
+
+  /** BlockBacking: a swap write, to the block's swap slot or a free one. */
+  swapOut(blockId: BlockId, image: Uint8Array, kind: number): number {
+    assert(image.length === this.options.blockSizeBytes);
+    const slot = this.swapped.get(blockId)?.slot ?? this.freeSlots.allocate();
+    const before = this.dataFiles.counters.writtenBytes;
+    try {
+      const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });
+      this.swapped.set(blockId, { blockId, slot, ...stored, kind });
+    } catch (error) {
+      if (!this.swapped.has(blockId)) this.freeSlots.release(slot);
+      throw error;
+    }
+    return this.dataFiles.counters.writtenBytes - before;
+  }
+
+  /** BlockBacking: the swap image is stale or unneeded. */
+  dropSwap(blockId: BlockId): void {
+    const entry = this.swapped.get(blockId);
+    if (entry === undefined) return;
+    this.swapped.delete(blockId);
+    this.freeSlots.release(entry.slot);
+  }
+
+  /** Swap images held now. */
+  get swapImageCount(): number {
+    return this.swapped.size;
   }
 
   /** Punches every free slot (gs_startnode --releaseUnusedFileBlocks); returns how many released. */
@@ -137,8 +183,10 @@ export class PartitionCheckpointer {
   ): Promise<CheckpointReport> {
     const generation = options.generation ?? this.reserveGeneration(0);
     assert(generation < this.nextGeneration);
-    const { dirty, freed } = source.takeCheckpointSet();
+    const { dirty, freed, swapped = [] } = source.takeCheckpointSet();
     this.freeSlots.checkpointStarted();
+    // At once, before any await: a later swap write of these blocks must take a new slot.
+    const adopted = this.adoptSwapImages(swapped, generation);
     let cplog: CplogWriter | undefined;
     try {
       cplog = await CplogWriter.create({
@@ -146,7 +194,7 @@ export class PartitionCheckpointer {
         partitionId: this.options.partitionId, generation,
         blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
       });
-      const written = await this.writeBlocks(source, dirty, cplog, generation);
+      const written = await this.writeBlocks(source, dirty, cplog, { generation, adopted });
       this.logFreed(freed, cplog);
       const relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
       await this.dataFiles.datasync();
@@ -173,16 +221,41 @@ export class PartitionCheckpointer {
     this.dataFiles.close();
   }
 
+  /**
+   * The swap images of the set's blocks become their checkpoint images: in the block map now, in
+   * the cplog when writeBlocks reaches them.
+   */
+  private adoptSwapImages(ids: readonly BlockId[], generation: Generation): Set<BlockId> {
+    const adopted = new Set<BlockId>();
+    for (const blockId of ids) {
+      const entry = this.swapped.get(blockId);
+      assert(entry !== undefined, `block ${blockId} has no swap image to adopt`);
+      this.swapped.delete(blockId);
+      const previous = this.blockMap.get(blockId);
+      if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);
+      this.blockMap.set(blockId, { ...entry, generation });
+      adopted.add(blockId);
+    }
+    return adopted;
+  }
+
   private async writeBlocks(
     source: CheckpointSource,
     dirty: readonly BlockId[],
     cplog: CplogWriter,
-    generation: Generation,
+    at: { generation: Generation; adopted: ReadonlySet<BlockId> },
   ): Promise<Set<BlockId>> {
+    const { generation, adopted } = at;
     const written = new Set<BlockId>();
     for (let i = 0; i < dirty.length; i++) {
       if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
       const blockId = dirty[i]!;
+      if (adopted.has(blockId)) {
+        const { slot, storedSizeBytes, codec, checksum, kind } = this.blockMap.get(blockId)!;
+        cplog.appendBlock({ blockId, slot, storedSizeBytes, codec, checksum, kind });
+        written.add(blockId);
+        continue;
+      }
       const image = source.encodeBlock(blockId);
       assert(image.length === this.options.blockSizeBytes);
       const slot = this.freeSlots.allocate();

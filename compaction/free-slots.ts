@@ -13,6 +13,8 @@
 //                              still reference the slot.
 //   retireForCheckpoint(slot)  the running checkpoint itself wrote the block's image to a new
 //                              slot and logs that one. Freed when that checkpoint completes.
+//   release(slot)              no checkpoint, complete or running, ever referenced the slot (a
+//                              stale swap image, buffer-pool.ts): free at once.
 // A checkpoint that fails frees nothing; what it would have freed waits for the next one.
 //
 // Slot states: free (in the heap), in use, retired (waiting for the next checkpoint to start and
@@ -79,6 +81,13 @@ export class FreeSlots {
     this.expectState(slot, FREE);
     this.states[slot] = IN_USE;
     return slot;
+  }
+
+  /** A slot in use that no checkpoint references (a swap image) is free again. */
+  release(slot: number): void {
+    this.expectState(slot, IN_USE);
+    this.states[slot] = FREE;
+    heapPush(this.heap, slot);
   }
 
   /** The block in `slot` moved or was removed outside the running checkpoint's writes. */

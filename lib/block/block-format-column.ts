@@ -290,6 +290,13 @@ function readLargeValueRef(
     kind, sizeBytes, blockCount, columnIndex: reader.columnIndex, rowIndex: at.rowIndex,
     firstBlockId: firstBlockId === LARGE_VALUE_BLOCK_ID_NONE ? undefined : toBlockId(firstBlockId),
   });
+  if (value instanceof LargeValue) {
+    // A block reloaded from its image: the value is the one its chain's blocks hold in memory.
+    if (value.kind !== kind || value.sizeBytes !== sizeBytes) {
+      throw reader.fail(`${where}: the large value in memory does not match its reference`);
+    }
+    return value;
+  }
   if (value === null || largeValueKindOf(column, value) !== kind ||
     varPayloadBytes(column, value) !== sizeBytes) {
     throw reader.fail(`${where}: the large value read does not match its reference`);

@@ -14,6 +14,10 @@
 // The copies are bounded by the set (one per pending block), not by a constant: a checkpoint that
 // encodes promptly keeps them few (BlockSpace.pendingImageCount shows how many are held).
 //
+// Swap images: a changed block evicted since the last take already has its current image on disk
+// (buffer-pool.ts). The take lists such blocks in `swapped` (they are also in `dirty`): the
+// checkpoint adopts those images instead of encoding, so they are never pending.
+//
 // Freed ids: an id freed in an interval goes to `freed`, and is quarantined: it is not handed out
 // again until the set reporting it is finished, i.e. until its FREE entry is durable. So a set
 // never names one id as both dirty and freed (freeing drops an id from `dirty`; a quarantined id
@@ -35,6 +39,8 @@ export interface CheckpointSet {
   readonly freed: BlockId[];
   /** Unchanged blocks the caller asked to re-log (split checkpoint): write their images too. */
   readonly relogged: BlockId[];
+  /** Those of dirty whose current image is a swap image on disk: adopt it, do not encode. */
+  readonly swapped: BlockId[];
 }
 
 export interface BlockSpaceCheckpointHooks {
@@ -81,6 +87,11 @@ export class BlockSpaceCheckpoint {
     return this.dirty.has(blockId);
   }
 
+  /** Must the set in flight still encode blockId? */
+  isPending(blockId: BlockId): boolean {
+    return this.pending.has(blockId);
+  }
+
   /** A new live block. */
   allocated(blockId: BlockId): void {
     assert(!this.freed.has(blockId), `block ${blockId} reused in quarantine`);
@@ -116,25 +127,31 @@ export class BlockSpaceCheckpoint {
     }
   }
 
-  take(relogIds: Iterable<BlockId>): CheckpointSet {
+  take(relogIds: Iterable<BlockId>, hasSwapImage: (id: BlockId) => boolean = () => false): CheckpointSet {
     assert(this.taken === undefined, 'a checkpoint set is in flight');
     assert(this.pending.size === 0 && this.pendingImages.size === 0);
     const relogged = new Set<BlockId>();
     for (const id of relogIds) {
       if (this.hooks.isLive(id) && !this.dirty.has(id)) relogged.add(id);
     }
+    const dirty = ascending(this.dirty);
     const set: CheckpointSet = {
-      dirty: ascending(this.dirty), freed: ascending(this.freed), relogged: ascending(relogged),
+      dirty, freed: ascending(this.freed), relogged: ascending(relogged),
+      swapped: dirty.filter(hasSwapImage),
     };
+    const swapped = new Set(set.swapped);
     for (const id of [...set.dirty, ...set.relogged]) {
-      this.pending.add(id);
+      if (!swapped.has(id)) this.pending.add(id);
       this.inSet.add(id);
     }
     this.dirty.clear();
     this.freed.clear();
     this.born.clear();
     this.taken = set;
-    return { dirty: [...set.dirty], freed: [...set.freed], relogged: [...set.relogged] };
+    return {
+      dirty: [...set.dirty], freed: [...set.freed], relogged: [...set.relogged],
+      swapped: [...set.swapped],
+    };
   }
 
   /** The kind of a block of the set in flight freed since the take; undefined for any other. */

@@ -19,13 +19,28 @@
 // block-space-restore.ts): the cplog maps ids to slots, so ids are stable across restarts. New ids
 // are then allocated above the highest one restored.
 //
+// With a buffer pool (buffer-pool.ts) and a backing (block-backing.ts), the tenants' data of a
+// physical block may be evicted: a row block then keeps only its outline (counts, layout, first
+// key), enough for the B+tree to route to it. use() brings the data back before anyone reads or
+// changes it; RowStoreBlocks calls it for every block it hands out. A block is evicted whole: its
+// tenants are all resident or all evicted. Large-value blocks stay resident (their values are
+// held by the rows that reference them) and count against the pool like any other block.
+//
 // Invariants (checkInvariants): every block has tenants and fits its size; a ROW block has one row
-// block, a LARGE_VALUE block one chunk; byte totals agree; those of block-space-checkpoint.ts.
+// block, a LARGE_VALUE block one chunk; byte totals agree; a block's tenants are resident exactly
+// when it is, and then it is in the pool; those of block-space-checkpoint.ts.
 
 import { assert } from '../base/assert.ts';
 import { blockId as toBlockId, type BlockId, type ContainerId } from '../base/ids.ts';
 import { invariants } from '../base/invariants.ts';
 import { SHARED_BLOCK_REUSE_COUNT_MAX } from '../base/limits.ts';
+import { StorageError } from '../base/errors.ts';
+import { systemClock, type Clock } from '../io/clock.ts';
+import type { BlockBacking } from './block-backing.ts';
+import { decodeRowBlock, decodeRowBlockCompact, type LargeValueRef } from './block-format.ts';
+import { decodeSharedPage } from './block-format-shared.ts';
+import type { BufferPool, PoolClient } from './buffer-pool.ts';
+import type { LargeValue } from './large-value.ts';
 import { SHARED_PAGE_ENTRY_BYTES, SHARED_PAGE_HEADER_BYTES } from './block-format-shared.ts';
 import { BlockSpaceCheckpoint, type CheckpointSet } from './block-space-checkpoint.ts';
 import {
@@ -56,7 +71,15 @@ export function blockOwnerOf(
   return { containerId, unique: dataAffinity === UNIQUE_AFFINITY, affinity: dataAffinity };
 }
 
-export class BlockSpace {
+export interface BlockSpaceOptions {
+  blockSizeBytes: number;
+  /** The partition group's pool; none: every block stays resident. */
+  pool?: BufferPool | undefined;
+  /** Times swap reads and writes. */
+  clock?: Clock | undefined;
+}
+
+export class BlockSpace implements PoolClient {
   readonly blockSizeBytes: number;
   /** The largest row block that may live in a shared block. */
   readonly shareBytesMax: number;
@@ -71,16 +94,73 @@ export class BlockSpace {
   private opened = false;
   private readonly encoder: PhysicalBlockEncoder;
   private readonly checkpoint: BlockSpaceCheckpoint;
+  private readonly pool: BufferPool | undefined;
+  private readonly clock: Clock;
+  /** Where evicted blocks' images are; until attached nothing is evicted. */
+  private backing: BlockBacking | undefined;
 
-  constructor(options: { blockSizeBytes: number }) {
+  constructor(options: BlockSpaceOptions) {
     assert(options.blockSizeBytes >= 4096);
     this.blockSizeBytes = options.blockSizeBytes;
     this.shareBytesMax = Math.floor(options.blockSizeBytes / 4);
     this.encoder = new PhysicalBlockEncoder(options.blockSizeBytes);
+    this.pool = options.pool;
+    this.clock = options.clock ?? systemClock;
     this.checkpoint = new BlockSpaceCheckpoint({
-      encodeLive: (id) => this.encoder.encode(this.blockOf(id)),
+      encodeLive: (id) => this.encodeLive(id),
       isLive: (id) => this.blocks.has(id),
     });
+  }
+
+  /** The partition's data files are open: from now on blocks may be evicted to them. */
+  attachBacking(backing: BlockBacking): void {
+    assert(this.backing === undefined, 'backing attached twice');
+    this.backing = backing;
+  }
+
+  /** A store operation begins (buffer-pool.ts): blocks used by the last one may be evicted. */
+  beginOperation(): void {
+    this.pool?.beginOperation();
+  }
+
+  /**
+   * blockId's data is about to be read or changed: brings it back if it was evicted (a swap read)
+   * and holds it until the next operation begins.
+   */
+  use(blockId: BlockId): void {
+    if (this.pool === undefined) return;
+    this.ensureResident(this.blockOf(blockId));
+  }
+
+  /** Is blockId's data in memory? */
+  isResident(blockId: BlockId): boolean {
+    return this.blockOf(blockId).resident;
+  }
+
+  /** PoolClient: a block a checkpoint has yet to encode stays, and nothing goes without a backing. */
+  canEvict(block: PhysicalBlock): boolean {
+    return this.backing !== undefined && block.kind !== BlockKind.LARGE_VALUE &&
+      !this.checkpoint.isPending(block.id);
+  }
+
+  /**
+   * PoolClient: drops the block's data. A block changed since the last checkpoint set whose image
+   * is not on disk yet is written first (a swap write).
+   */
+  evict(block: PhysicalBlock): void {
+    const backing = this.backing;
+    assert(backing !== undefined && block.resident && block.kind !== BlockKind.LARGE_VALUE);
+    if (this.checkpoint.isDirty(block.id) && !block.swapImage) {
+      const startMs = this.clock.monotonicMs();
+      const writtenBytes = backing.swapOut(block.id, this.encoder.encode(block), block.kind);
+      block.swapImage = true;
+      const counters = this.pool!.counters;
+      counters.swapWriteCount++;
+      counters.swapWriteBytes += writtenBytes;
+      counters.swapWriteTimeMs += this.clock.monotonicMs() - startMs;
+    }
+    for (const row of block.rows) row.evict();
+    block.resident = false;
   }
 
   /** Physical blocks in use. */
@@ -102,7 +182,9 @@ export class BlockSpace {
     const block = !isRowTenant(tenant) ? this.newBlock(BlockKind.LARGE_VALUE, '')
       : this.sharable(owner, usedBytes) ? this.sharedBlockWithRoom(groupOf(owner), usedBytes)
         : this.newBlock(BlockKind.ROW, '');
-    this.checkpoint.willChange(block.id);
+    // A tenant's data is in memory: so must its block's other tenants be.
+    this.ensureResident(block);
+    this.changing(block);
     this.addTenant(block, tenant, usedBytes);
     if (invariants.enabled) this.checkInvariants();
     return block.id;
@@ -124,7 +206,7 @@ export class BlockSpace {
       this.release(owner, blockId, fromBytes, tenant);
       return this.place(owner, toBytes, tenant);
     }
-    this.checkpoint.willChange(blockId);
+    this.changing(block);
     block.usedBytes += grownBytes;
     this.tenantBytes += grownBytes;
     if (grownBytes < 0 && block.kind === BlockKind.SHARED) this.remember(block);
@@ -135,8 +217,12 @@ export class BlockSpace {
   release(owner: BlockOwner, blockId: BlockId, usedBytes: number, tenant: BlockTenant): void {
     const block = this.blockOf(blockId);
     assert(tenant.containerId === owner.containerId);
+    // A page that keeps other tenants gets a new image: it must be in memory to be encoded (its
+    // image on disk, kept as it is, would name a container that no longer has the block).
+    const emptied = block.rows.size + (block.chunk === undefined ? 0 : 1) === 1;
+    if (!emptied) this.ensureResident(block);
     // Before the tenant goes: a checkpoint in flight may still need the block with it.
-    this.checkpoint.willChange(blockId);
+    this.changing(block);
     if (isRowTenant(tenant)) {
       assert(block.rows.delete(tenant), `container ${owner.containerId} not in ${blockId}`);
     } else {
@@ -159,8 +245,7 @@ export class BlockSpace {
    * snapshot image. O(1).
    */
   willChange(blockId: BlockId): void {
-    assert(this.blocks.has(blockId), `block ${blockId} is not in use`);
-    this.checkpoint.willChange(blockId);
+    this.changing(this.blockOf(blockId));
   }
 
   /** Containers with tenants in blockId (empty when the block is free). */
@@ -224,7 +309,11 @@ export class BlockSpace {
    * the dirty and freed sets. One set at a time: finish or abandon it before the next.
    */
   takeCheckpointSet(options: { relogIds?: Iterable<BlockId> } = {}): CheckpointSet {
-    return this.checkpoint.take(options.relogIds ?? []);
+    const set = this.checkpoint.take(options.relogIds ?? [],
+      (id) => this.blocks.get(id)?.swapImage === true);
+    // The checkpoint adopts those images as they are: they are no longer swap images.
+    for (const id of set.swapped) this.blockOf(id).swapImage = false;
+    return set;
   }
 
   /**
@@ -283,7 +372,110 @@ export class BlockSpace {
       if (block.kind === BlockKind.SHARED) this.remember(block);
     }
     this.checkpoint.restoreFreed(options.freedIds);
+    // Restored data is resident; the pool evicts what does not fit (clean: nothing is written).
+    for (const block of this.blocks.values()) {
+      this.pool?.beginOperation();
+      this.pool?.admit(block, this);
+    }
     if (invariants.enabled) this.checkInvariants();
+  }
+
+  /** Before any change to block: copy-on-write for a checkpoint in flight; its swap image is stale. */
+  private changing(block: PhysicalBlock): void {
+    this.checkpoint.willChange(block.id);
+    if (block.swapImage) {
+      block.swapImage = false;
+      this.backing!.dropSwap(block.id);
+    }
+  }
+
+  private ensureResident(block: PhysicalBlock): void {
+    const pool = this.pool;
+    if (pool === undefined) return;
+    if (block.resident) pool.touch(block);
+    else this.load(block);
+  }
+
+  /** A swap read: the block's image back into its evicted tenants, then into the pool. */
+  private load(block: PhysicalBlock): void {
+    const backing = this.backing;
+    assert(backing !== undefined && !block.resident);
+    const startMs = this.clock.monotonicMs();
+    const image = backing.readImage(block.id);
+    if (block.kind === BlockKind.ROW) {
+      const [row] = block.rows;
+      const decoded = decodeRowBlock(row!.layout.schema, image, block.id,
+        (ref) => this.residentLargeValue(ref, block.id));
+      this.checkLoaded(block.id, row!, decoded);
+      row!.reload(decoded);
+    } else {
+      assert(block.kind === BlockKind.SHARED, `block ${block.id} of kind ${block.kind} evicted`);
+      this.loadSharedPage(block, image);
+    }
+    block.resident = true;
+    const counters = this.pool!.counters;
+    counters.swapReadCount++;
+    counters.swapReadBytes += image.byteLength;
+    counters.swapReadTimeMs += this.clock.monotonicMs() - startMs;
+    this.pool!.admit(block, this);
+  }
+
+  /**
+   * A shared page's tenants are matched to the page's image by container and first key. Image
+   * tenants of containers dropped since it was written match nothing and are skipped.
+   */
+  private loadSharedPage(block: PhysicalBlock, image: Uint8Array): void {
+    const evicted = new Map<number, RowBlock[]>();
+    for (const row of block.rows) {
+      const list = evicted.get(row.containerId) ?? [];
+      list.push(row);
+      evicted.set(row.containerId, list);
+    }
+    let reloaded = 0;
+    for (const tenant of decodeSharedPage(image, block.id)) {
+      const candidates = evicted.get(tenant.containerId);
+      if (candidates === undefined) continue;
+      const layout = candidates[0]!.layout;
+      const decoded = decodeRowBlockCompact(layout.schema, tenant.image, {
+        blockSizeBytes: this.blockSizeBytes, blockId: block.id,
+        resolveLargeValue: (ref) => this.residentLargeValue(ref, block.id),
+      });
+      const firstKey = decoded.firstKey();
+      const index = candidates.findIndex((row) => layout.keys.compare(row.firstKey(), firstKey) === 0);
+      if (index < 0) continue;
+      const [row] = candidates.splice(index, 1);
+      this.checkLoaded(block.id, row!, decoded);
+      row!.reload(decoded);
+      reloaded++;
+    }
+    if (reloaded !== block.rows.size) {
+      throw new StorageError('CORRUPTION',
+        `block ${block.id}: its image holds ${reloaded} of its ${block.rows.size} row blocks`);
+    }
+  }
+
+  private checkLoaded(blockId: BlockId, row: RowBlock, decoded: RowBlock): void {
+    if (decoded.containerId !== row.containerId || decoded.rowCount !== row.rowCount ||
+      decoded.varPayloadBytes !== row.varPayloadBytes) {
+      throw new StorageError('CORRUPTION', `block ${blockId}: its image is not the block ` +
+        `of container ${row.containerId} that was evicted`);
+    }
+  }
+
+  /** A reloaded row's large value is the one already in memory, held by its chain's blocks. */
+  private residentLargeValue(ref: LargeValueRef, blockId: BlockId): LargeValue {
+    const chunk = ref.firstBlockId === undefined ? undefined : this.blocks.get(ref.firstBlockId)?.chunk;
+    if (chunk === undefined || chunk.sequence !== 0) {
+      throw new StorageError('CORRUPTION', `block ${blockId}: column ${ref.columnIndex} row ` +
+        `${ref.rowIndex} names large-value block ${ref.firstBlockId}, which is not a chain's first`);
+    }
+    return chunk.value;
+  }
+
+  private encodeLive(blockId: BlockId): Uint8Array {
+    const block = this.blockOf(blockId);
+    this.ensureResident(block);
+    return this.encoder.encode(block);
   }
 
   private blockOf(blockId: BlockId): PhysicalBlock {
@@ -339,12 +531,15 @@ export class BlockSpace {
     const block = physicalBlock(id, kind, group);
     this.blocks.set(id, block);
     this.checkpoint.allocated(id);
+    this.pool?.admit(block, this);
     return block;
   }
 
   private free(block: PhysicalBlock): void {
     // While the block is still live: a checkpoint in flight may need its snapshot image.
     const reusable = this.checkpoint.willFree(block.id, block.kind);
+    if (block.frameIndex >= 0) this.pool!.remove(block);
+    if (block.swapImage) this.backing!.dropSwap(block.id);
     this.blocks.delete(block.id);
     if (reusable) this.freeIds.push(block.id);
     if (this.openBlocks.get(block.group) === block) this.openBlocks.delete(block.group);
@@ -367,6 +562,8 @@ export class BlockSpace {
       if (block.kind === BlockKind.LARGE_VALUE) assert(block.rows.size === 0);
       if (block.kind !== BlockKind.LARGE_VALUE) assert(block.chunk === undefined);
       usedBytes += block.usedBytes;
+      for (const row of block.rows) assert(row.resident === block.resident, `block ${block.id} half evicted`);
+      if (this.pool !== undefined) assert((block.frameIndex >= 0) === block.resident);
       if (block.kind === BlockKind.SHARED) {
         overheadBytes += SHARED_PAGE_HEADER_BYTES + block.rows.size * SHARED_PAGE_ENTRY_BYTES;
       }

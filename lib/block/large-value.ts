@@ -78,8 +78,11 @@ export interface LargeValueRef {
   readonly rowIndex: number;
 }
 
-/** Reads a large-value chain into its value; decodeLargeValue of the chain's block images. */
-export type LargeValueResolver = (ref: LargeValueRef) => Value;
+/**
+ * Reads a large-value chain into its value (decodeLargeValue of the chain's block images), or
+ * returns the LargeValue already in memory for that chain.
+ */
+export type LargeValueResolver = (ref: LargeValueRef) => Value | LargeValue;
 
 /** A column slot: a value, or a large value kept out of line. */
 export type StoredValue = Value | LargeValue;

@@ -50,11 +50,29 @@ export interface PhysicalBlock {
   readonly rows: Set<RowBlock>;
   /** LARGE_VALUE: the chunk it holds. */
   chunk: LargeValueChunk | undefined;
+  /** The tenants' data is in memory (buffer-pool.ts); when false only their outlines are. */
+  resident: boolean;
+  /** Its place in the buffer pool while resident; -1 otherwise. */
+  frameIndex: number;
+  /** CLOCK's reference bit. */
+  referenced: boolean;
+  /** The pool operation that last used it: held until the next one. */
+  usedEpoch: number;
+  /**
+   * A swap write put its current image on disk (it changed since the last checkpoint set, then
+   * was evicted); cleared when it changes again or a checkpoint adopts that image.
+   */
+  swapImage: boolean;
 }
 
-export function physicalBlock(id: BlockId, kind: BlockKind, group: string): PhysicalBlock {
+export function physicalBlock(
+  id: BlockId, kind: BlockKind, group: string, resident = true,
+): PhysicalBlock {
   const usedBytes = kind === BlockKind.SHARED ? SHARED_PAGE_HEADER_BYTES : 0;
-  return { id, kind, group, usedBytes, rows: new Set(), chunk: undefined };
+  return {
+    id, kind, group, usedBytes, rows: new Set(), chunk: undefined,
+    resident, frameIndex: -1, referenced: false, usedEpoch: 0, swapImage: false,
+  };
 }
 
 /** Bytes a tenant of `usedBytes` adds to a physical block of this kind. */

@@ -54,6 +54,11 @@ export class RowBlock {
   private capacityRows: number;
   /** The most rows an image can hold (every variable-length value empty). */
   private rowCountMax: number;
+  /**
+   * Set while the rows are evicted (buffer-pool.ts): then only the fields above and the first key
+   * remain, and the rows come back from the block's image (reload).
+   */
+  private evictedFirstKey: RowKey | undefined = undefined;
 
   constructor(options: RowBlockOptions) {
     const { layout, blockSizeBytes } = options;
@@ -69,6 +74,33 @@ export class RowBlock {
       ? (slab.take('f64', this.capacityRows) as Float64Array)
       : undefined;
     this.columns = layout.columns.map((column) => columnAllocate(column, this.capacityRows, slab));
+  }
+
+  /** Are the rows in memory? */
+  get resident(): boolean {
+    return this.evictedFirstKey === undefined;
+  }
+
+  /** Drops the rows, whose image is on disk; keeps the counts, the layout and the first key. */
+  evict(): void {
+    assert(this.resident && this.rowCount > 0);
+    const firstKey = this.firstKey();
+    this.columns = [];
+    this.rowIds = undefined;
+    this.capacityRows = 0;
+    this.evictedFirstKey = firstKey;
+  }
+
+  /** Takes the rows back from `decoded`, this block decoded from its image on disk. */
+  reload(decoded: RowBlock): void {
+    assert(!this.resident, 'reloading a resident block');
+    assert(decoded.layout === this.layout, 'block image of another layout');
+    assert(decoded.rowCount === this.rowCount && decoded.varPayloadBytes === this.varPayloadBytes,
+      'block image differs from the evicted block');
+    this.columns = decoded.columns;
+    this.rowIds = decoded.rowIds;
+    this.capacityRows = decoded.capacityRows;
+    this.evictedFirstKey = undefined;
   }
 
   get usedBytes(): number {
@@ -255,7 +287,7 @@ export class RowBlock {
   }
 
   firstKey(): RowKey {
-    return this.keyAt(0);
+    return this.evictedFirstKey ?? this.keyAt(0);
   }
 
   lastKey(): RowKey {
@@ -378,6 +410,10 @@ export class RowBlock {
 
   /** O(n): keys strictly increasing, size within the block, payload exact, NULL slots zero. */
   checkInvariants(): void {
+    if (!this.resident) {
+      assert(this.columns.length === 0 && this.rowIds === undefined, 'evicted block holds rows');
+      return;
+    }
     assert(this.usedBytes <= this.blockSizeBytes, 'row block over its size');
     const payloadBytes = this.rangePayloadBytes(0, this.rowCount);
     assert(payloadBytes === this.varPayloadBytes, 'payload bytes drift');

@@ -10,6 +10,10 @@
 // before anything moves: its physical block becomes dirty, and a checkpoint in flight first saves
 // the image it needs (block-space-checkpoint.ts). Once per block and operation is enough; more is
 // harmless. Blocks not placed yet (new ones) have no image to save.
+//
+// A placed block's rows may be evicted (buffer-pool.ts). Every block handed out here (blockFor,
+// last, inOrder, the blocks a merge reaches) is first brought back into memory (use); the tree
+// keys and the blocks' counts stay in memory, so routing never loads a block.
 
 import { assert } from '../base/assert.ts';
 import type { ContainerId } from '../base/ids.ts';
@@ -56,15 +60,36 @@ export class RowStoreBlocks {
 
   /** The block whose range holds key: the last block starting at or below it, else the first. */
   blockFor(key: RowKey): RowBlock | undefined {
-    return (this.tree.floor(key) ?? this.tree.first())?.value;
+    return this.used((this.tree.floor(key) ?? this.tree.first())?.value);
   }
 
   last(): RowBlock | undefined {
-    return this.tree.last()?.value;
+    return this.used(this.tree.last()?.value);
   }
 
+  /** The blocks in key order, each in memory when it is yielded. */
   *inOrder(): Generator<RowBlock, undefined, undefined> {
+    for (const { value } of this.tree.entries({ direction: 'asc' })) yield this.used(value)!;
+  }
+
+  /** The blocks in key order as they are: rows possibly evicted (counts and ids only). */
+  *outlines(): Generator<RowBlock, undefined, undefined> {
     for (const { value } of this.tree.entries({ direction: 'asc' })) yield value;
+  }
+
+  /** A buffer-pool operation begins: blocks used before may be evicted. */
+  beginOperation(): void {
+    this.space.beginOperation();
+  }
+
+  /** block's rows are about to be read or changed: into memory if evicted (see the top). */
+  use(block: RowBlock): void {
+    if (block.blockId !== undefined) this.space.use(block.blockId);
+  }
+
+  private used(block: RowBlock | undefined): RowBlock | undefined {
+    if (block !== undefined) this.use(block);
+    return block;
   }
 
   /** An empty block; register() it once it holds its first row. */
@@ -171,6 +196,7 @@ export class RowStoreBlocks {
     while (block.usedBytes * MERGE_BELOW_FRACTION < this.blockSizeBytes) {
       const next = this.tree.higher(firstKey)?.value;
       if (next === undefined || !block.fits(next.rowCount, next.varPayloadBytes)) break;
+      this.use(next);
       this.willChange(block);
       block.appendBlock(next);
       this.discard(next, next.firstKey());
@@ -178,6 +204,7 @@ export class RowStoreBlocks {
     if (block.usedBytes * MERGE_BELOW_FRACTION >= this.blockSizeBytes) return;
     const previous = this.tree.lower(firstKey)?.value;
     if (previous !== undefined && previous.fits(block.rowCount, block.varPayloadBytes)) {
+      this.use(previous);
       this.willChange(previous);
       previous.appendBlock(block);
       this.touched.add(previous);
@@ -203,7 +230,7 @@ export class RowStoreBlocks {
 
   /** Every block out of the tree and the BlockSpace. */
   releaseAll(): void {
-    for (const block of this.inOrder()) this.unplace(block);
+    for (const block of this.outlines()) this.unplace(block);
     this.tree.clear();
     this.touched.clear();
   }
@@ -240,7 +267,7 @@ export class RowStoreBlocks {
       assert(block.layout === this.layout, 'block of an old layout');
       const keyOrder = this.layout.keys.compare(key, block.firstKey());
       assert(keyOrder === 0, 'tree key is not the first key');
-      if (previous !== undefined) assert(previous.compareAt(previous.rowCount - 1, key) < 0);
+      if (previous?.resident === true) assert(previous.compareAt(previous.rowCount - 1, key) < 0);
       assert(block.blockId !== undefined, 'block not placed');
       assert(this.space.holds(block.blockId, block), 'block not where the BlockSpace has it');
       assert(block.spaceBytes === block.usedBytes, 'block not settled');

@@ -49,6 +49,8 @@ export function* rowStoreRanges(
   scan: {
     from: RowKey | undefined; to: RowKey | undefined; direction: 'asc' | 'desc'; limit: number;
   },
+  /** Brings a block's rows into memory before they are read (BlockSpace.use). */
+  use: (block: RowBlock) => void,
 ): Generator<BlockRange, undefined, undefined> {
   const { from, to, limit } = scan;
   assert(limit >= 0);
@@ -60,6 +62,7 @@ export function* rowStoreRanges(
     const startKey = from === undefined ? undefined : tree.floor(from)?.key;
     let first = true;
     for (const { value: block } of tree.entries({ from: startKey, direction: 'asc' })) {
+      use(block);
       const start = first && from !== undefined ? block.lowerBound(from) : 0;
       const end = to === undefined ? block.rowCount : block.upperBound(to);
       first = false;
@@ -74,6 +77,7 @@ export function* rowStoreRanges(
     return;
   }
   for (const { value: block } of tree.entries({ from: to, direction: 'desc' })) {
+    use(block);
     const end = to === undefined ? block.rowCount : block.upperBound(to);
     const start = from === undefined ? 0 : block.lowerBound(from);
     if (start < end) {

@@ -12,6 +12,10 @@
 // Keyless collections order rows by rowId, a per-container counter: rows only append, and a "key"
 // (get, remove, scan bounds) is a rowId. Nothing may change the store while a scan iterates; the
 // scan asserts so.
+//
+// Every public operation begins a buffer-pool operation (buffer-pool.ts): the blocks it uses are
+// held until the next one begins. A scan begins one per block, so it holds only the block it is
+// reading and scans a container far larger than the pool.
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -100,7 +104,7 @@ export class RowStore {
   /** Sum of the row blocks' encoded sizes: a large value counts its reference, not its chain. */
   get usedBytes(): number {
     let bytes = 0;
-    for (const block of this.blocks.inOrder()) bytes += block.usedBytes;
+    for (const block of this.blocks.outlines()) bytes += block.usedBytes;
     return bytes;
   }
 
@@ -115,7 +119,7 @@ export class RowStore {
    * fixed part alone are larger than a block.
    */
   put(rows: readonly Row[]): void {
-    this.assertOpen();
+    this.begin();
     assert(rows.length <= MULTI_PUT_ROW_COUNT_MAX);
     if (rows.length === 0) return;
     const prepared = rowStorePreparePut(this.layout, this.blockSizeBytes, rows);
@@ -135,7 +139,7 @@ export class RowStore {
 
   /** Removes the rows with these keys (rowIds when keyless); returns how many there were. */
   remove(keys: readonly RowKey[]): number {
-    this.assertOpen();
+    this.begin();
     assert(keys.length <= MULTI_PUT_ROW_COUNT_MAX);
     // Every key is checked before any row goes: a bad key changes nothing.
     const normalKeys = keys.map((key) => this.keys.normalizeKey(key));
@@ -148,7 +152,7 @@ export class RowStore {
   }
 
   get(key: RowKey): Row | undefined {
-    this.assertOpen();
+    this.begin();
     const normal = this.keys.normalizeKey(key);
     const block = this.blocks.blockFor(normal);
     if (block === undefined) return undefined;
@@ -157,7 +161,7 @@ export class RowStore {
   }
 
   has(key: RowKey): boolean {
-    this.assertOpen();
+    this.begin();
     const normal = this.keys.normalizeKey(key);
     const block = this.blocks.blockFor(normal);
     return block !== undefined && block.search(normal) >= 0;
@@ -202,7 +206,8 @@ export class RowStore {
 
   /** Applies a schema with columns added at the end: existing rows get NULL or the empty value. */
   addColumn(schema: ContainerSchema): void {
-    this.assertOpen();
+    // Every block is held to the end: a container larger than the pool goes over it meanwhile.
+    this.begin();
     this.changeCount++;
     const layout = blockLayout(schema);
     rowStoreAddColumns(this.layout, layout, {
@@ -217,11 +222,13 @@ export class RowStore {
 
   /** Applies a schema that renames columns; the rows do not change. */
   renameColumn(schema: ContainerSchema): void {
-    this.assertOpen();
+    this.begin();
     const layout = blockLayout(schema);
     rowStoreRenameColumns(this.layout, layout);
-    // The images carry the schema version, so every block changes.
-    for (const block of this.blocks.inOrder()) {
+    // The images carry the schema version, so every block changes; one block held at a time.
+    for (const block of this.blocks.outlines()) {
+      this.blocks.beginOperation();
+      this.blocks.use(block);
       this.blocks.willChange(block);
       block.relayout(layout);
     }
@@ -230,7 +237,7 @@ export class RowStore {
 
   /** Removes every row and gives the blocks back to the BlockSpace. rowIds keep counting. */
   clear(): void {
-    this.assertOpen();
+    this.begin();
     this.changeCount++;
     this.blocks.releaseAll();
     this.largeValues.releaseAll();
@@ -249,7 +256,7 @@ export class RowStore {
    */
   blockIds(): BlockId[] {
     const ids = new Set<BlockId>();
-    for (const block of this.blocks.inOrder()) ids.add(block.blockId!);
+    for (const block of this.blocks.outlines()) ids.add(block.blockId!);
     for (const id of this.largeValues.blockIds()) ids.add(id);
     return [...ids];
   }
@@ -300,6 +307,12 @@ export class RowStore {
     return this.blocks.inOrder();
   }
 
+  /** A public operation begins: it is open, and a new buffer-pool operation starts. */
+  private begin(): void {
+    this.assertOpen();
+    this.blocks.beginOperation();
+  }
+
   private assertOpen(): void {
     assert(!this.dropped, `container ${this.containerId} was dropped`);
   }
@@ -323,7 +336,11 @@ export class RowStore {
     let rowCount = 0;
     const direction = options.direction;
     const scan = { from, to, direction, limit };
-    for (const range of rowStoreRanges(this.blocks.tree, this.keys, scan)) {
+    const use = (block: RowBlock) => {
+      this.blocks.beginOperation();
+      this.blocks.use(block);
+    };
+    for (const range of rowStoreRanges(this.blocks.tree, this.keys, scan, use)) {
       rowCount += range.end - range.start;
       if (materialise && rowCount > SCAN_ROW_COUNT_MAX) {
         throw new StorageError('LIMIT_EXCEEDED',
@@ -390,6 +407,6 @@ export class RowStore {
   checkInvariants(): void {
     assert(this.blocks.checkInvariants() === this.rowCount, 'row count drift');
     assert(this.blocks.layout === this.layout);
-    this.largeValues.checkInvariants(this.blocks.inOrder());
+    this.largeValues.checkInvariants(this.blocks.outlines());
   }
 }

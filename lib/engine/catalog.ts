@@ -9,6 +9,8 @@ import { assert } from '../base/assert.ts';
 import type { ContainerId, PartitionId } from '../base/ids.ts';
 import type { BlockSizeLimits } from '../base/limits.ts';
 import { BlockSpace } from '../block/block-space.ts';
+import type { BufferPool } from '../block/buffer-pool.ts';
+import type { Clock } from '../io/clock.ts';
 import { RowStore } from '../block/row-store.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
@@ -48,8 +50,9 @@ export class Catalog {
   constructor(
     readonly partitionId: PartitionId,
     private readonly limits: BlockSizeLimits,
+    memory: { pool?: BufferPool; clock?: Clock } = {},
   ) {
-    this.space = new BlockSpace({ blockSizeBytes: limits.blockSizeBytes });
+    this.space = new BlockSpace({ blockSizeBytes: limits.blockSizeBytes, ...memory });
   }
 
   get size(): number {

@@ -44,6 +44,7 @@ export async function recoverPartition(
     splitCount: options.dbFileSplitCount, filePathList: options.dbFilePathList, clock: context.clock,
   });
   partition.checkpointer = checkpointer;
+  partition.catalog.space.attachBacking(checkpointer);
   const { generations, checkpointLsn } = checkpointer.recovered;
   const newest = generations.at(-1);
   let restoredBlockCount = 0;

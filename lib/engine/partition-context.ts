@@ -5,6 +5,7 @@ import type { SchedulerLike } from 'rxjs';
 import type { BlockSizeLimits } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import type { BlockPipeline } from '../block/block-pipeline.ts';
+import type { BufferPool } from '../block/buffer-pool.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import type { Clock } from '../io/clock.ts';
 import type { FileSystem } from '../io/file-system.ts';
@@ -22,5 +23,7 @@ export interface PartitionContext {
   dataRoot: string;
   groupCommit: GroupCommit;
   pipeline: BlockPipeline;
+  /** The group's share of storeMemoryLimit, for every partition's blocks. */
+  pool: BufferPool;
   payloadWriter: ByteWriter;
 }

@@ -11,6 +11,7 @@ import {
 } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import { BlockPipeline } from '../block/block-pipeline.ts';
+import { BufferPool } from '../block/buffer-pool.ts';
 import { ByteWriter } from '../encoding/byte-writer.ts';
 import type { Clock } from '../io/clock.ts';
 import type { FileSystem } from '../io/file-system.ts';
@@ -23,6 +24,8 @@ import type { PartitionContext } from './partition-context.ts';
 
 export interface PartitionGroupConfig {
   index: number;
+  /** Groups of the store: they share storeMemoryLimit evenly. */
+  groupCount: number;
   options: StorageOptions;
   limits: BlockSizeLimits;
   fileSystem: FileSystem;
@@ -52,6 +55,7 @@ export class PartitionGroup {
   readonly partitions: Partition[];
   readonly groupCommit: GroupCommit;
   readonly pipeline: BlockPipeline;
+  readonly pool: BufferPool;
   private periodicSync: Subscription | undefined;
   private periodicCheckpoint: Subscription | undefined;
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
@@ -70,6 +74,10 @@ export class PartitionGroup {
       bytesInFlightMax: PIPELINE_BYTES_IN_FLIGHT_MAX,
       onHalt: (error) => config.onSyncError(error),
     });
+    this.pool = BufferPool.forMemoryLimit({
+      memoryLimitBytes: config.options.storeMemoryLimitBytes, shareCount: config.groupCount,
+      blockSizeBytes: config.options.storeBlockSizeBytes,
+    });
     const context: PartitionContext = this.context = {
       options: config.options,
       limits: config.limits,
@@ -80,6 +88,7 @@ export class PartitionGroup {
       dataRoot: config.dataRoot,
       groupCommit: this.groupCommit,
       pipeline: this.pipeline,
+      pool: this.pool,
       payloadWriter: new ByteWriter(64 * 1024),
     };
     this.partitions = Array.from({ length: partitionCount },

@@ -53,7 +53,7 @@ export class Partition {
     readonly id: PartitionId,
     private readonly context: PartitionContext,
   ) {
-    this.catalog = new Catalog(id, context.limits);
+    this.catalog = new Catalog(id, context.limits, { pool: context.pool, clock: context.clock });
     this.locks = new LockTable({ scheduler: context.scheduler });
     this.transactions = new TransactionTable(this.locks, context.scheduler);
     this.log = new PartitionLog(id, context);

@@ -23,6 +23,7 @@ import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash
 import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
 import { PartitionGroup, type RecoveryReport } from './partition-group.ts';
+import type { BufferPoolCounters } from '../block/buffer-pool.ts';
 import { Session, type SessionOptions } from './session.ts';
 import { readStorageConfig } from './store-config.ts';
 import { checkStoreIdentity } from './store-identity.ts';
@@ -37,6 +38,13 @@ export interface StoreConfig {
   /** gs_startnode --releaseUnusedFileBlocks: after recovery, punch a hole in every free data slot. */
   releaseUnusedFileBlocks?: boolean;
   scheduler?: SchedulerLike;
+}
+
+export interface BufferPoolStats {
+  limitBytes: number;
+  residentBytes: number;
+  residentBlockCount: number;
+  counters: BufferPoolCounters;
 }
 
 export class Store {
@@ -70,6 +78,7 @@ export class Store {
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
     const store = new Store(options, fileSystem, clock, (self) =>
       Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
+        groupCount: options.concurrency,
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
         dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
         onSyncError: (error) => self.fail(error),
@@ -179,6 +188,34 @@ export class Store {
       }
     }
     return { sizeBytes, allocatedBytes };
+  }
+
+  /** The buffer pools of the groups, summed: memory limit and use, swap reads and writes. */
+  bufferPoolStats(): BufferPoolStats {
+    this.checkOpen();
+    const stats: BufferPoolStats = {
+      limitBytes: 0, residentBytes: 0, residentBlockCount: 0,
+      counters: {
+        swapReadCount: 0, swapReadBytes: 0, swapReadTimeMs: 0,
+        swapWriteCount: 0, swapWriteBytes: 0, swapWriteTimeMs: 0,
+        evictionCount: 0, overCapacityCount: 0,
+      },
+    };
+    for (const { pool } of this.groups) {
+      stats.limitBytes += pool.capacityBytes;
+      stats.residentBytes += pool.residentBytes;
+      stats.residentBlockCount += pool.residentBlockCount;
+      for (const key of Object.keys(stats.counters) as Array<keyof BufferPoolCounters>) {
+        stats.counters[key] += pool.counters[key];
+      }
+    }
+    return stats;
+  }
+
+  /** Evicts every block the buffer pools may drop now; returns how many went. */
+  evictAll(): number {
+    this.checkOpen();
+    return this.groups.reduce((count, group) => count + group.pool.evictAll(), 0);
   }
 
   /** Checkpoints every partition that changed since its last checkpoint. */

@@ -30,11 +30,12 @@ const SEQ_BITS = 24n;
 
 /**
  * The child writes and the parent checks with these; group commit acknowledges after fdatasync.
- * Checkpoints every 100 ms, so many kills land in the middle of one.
+ * Checkpoints every 100 ms, so many kills land in the middle of one; a buffer pool of two 64KB
+ * blocks per group, so kills also land amid swap writes and reads.
  */
 export const INGEST_STORE_OPTIONS = storageOptions({
   partitionNum: 16, concurrency: 2, logWriteMode: 0, checkpointIntervalMs: 100,
-  partialCheckpointInterval: 3,
+  partialCheckpointInterval: 3, storeMemoryLimitBytes: 4 * 64 * 1024,
 });
 
 const TS_COLUMN = { name: 'ts', type: 'TIMESTAMP' };

@@ -10,7 +10,8 @@ import {
   copy, EngineCommand, expectStorageError, show, type RealStore,
 } from './engine-model-real.ts';
 import {
-  CrashCommand, CrashDuringDdlCommand, CrashDuringPutCommand, ReopenCommand,
+  CheckpointCommand, CrashCommand, CrashDuringDdlCommand, CrashDuringPutCommand, EvictCommand,
+  ReopenCommand,
 } from './engine-model-restarts.ts';
 import {
   BAD_ROW_KINDS, badRow, keyOfRow, nameSpelling, SCHEMA_KINDS, SCHEMAS,
@@ -364,6 +365,8 @@ export function engineCommand(kinds: readonly SchemaKind[] = SCHEMA_KINDS): fc.A
     ...kinds.flatMap(kindCommands),
     { weight: 2, arbitrary: fc.constant(new ReopenCommand()) },
     { weight: 2, arbitrary: fc.boolean().map((torn) => new CrashCommand(torn)) },
+    { weight: 2, arbitrary: fc.boolean().map((background) => new CheckpointCommand(background)) },
+    { weight: 1, arbitrary: fc.constant(new EvictCommand()) },
     { weight: 1, arbitrary: session.map((s) => new CloseSessionCommand(s)) },
   );
 }

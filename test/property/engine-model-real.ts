@@ -26,8 +26,13 @@ import { SCHEMA_KINDS, SCHEMAS, type SchemaKind } from './engine-model-schemas.t
 export const HOME = '/h';
 const WATCHDOG_MS = 5_000;
 
+/**
+ * storeMemoryLimit of one 64KB block per partition group: nearly every block is evicted (swapped
+ * out when dirty) between two commands and read back by the next one that needs it.
+ */
 const OPTIONS = storageOptions({
   partitionNum: 8, concurrency: 2, logWriteMode: 0, transactionTimeoutLimitMs: 60_000,
+  storeMemoryLimitBytes: 2 * 64 * 1024,
 });
 
 /** The disk as one process life sees it. */
@@ -83,6 +88,8 @@ class ProcessFileSystem implements FileSystem {
 export class RealStore {
   store!: Store;
   sessions: Session[] = [];
+  /** A checkpoint started by CheckpointCommand, running beside the commands that follow. */
+  checkpointRunning: Promise<void> = Promise.resolve();
   private process: ProcessFileSystem | undefined;
 
   private constructor(readonly fileSystem: SimFileSystem) {}

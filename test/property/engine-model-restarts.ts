@@ -1,5 +1,7 @@
 // Restart commands of the engine model test: a clean close and reopen, a crash between requests,
-// and a crash while a multiPut or a create/drop is in flight. After every restart the whole
+// and a crash while a multiPut or a create/drop is in flight; and the storage commands beside them:
+// a checkpoint (awaited, or left running under the commands that follow) and an eviction of every
+// block the buffer pool may drop. After every restart the whole
 // committed state is compared with the model; a request cut by a crash must have happened whole or
 // not at all, and whole if it was acknowledged.
 
@@ -30,6 +32,32 @@ export class CrashCommand extends EngineCommand {
     await real.crashAndReopen(this.tornWrites);
     model.restart();
     await verifyCommitted(model, real);
+  }
+}
+
+/**
+ * A checkpoint. In the background it runs on under the next commands (copy-on-write, swap writes
+ * of blocks it has yet to reach, adoption of swap images); a restart may cut it anywhere.
+ */
+export class CheckpointCommand extends EngineCommand {
+  constructor(readonly background: boolean) { super(); }
+  check() { return true; }
+  toString() { return `checkpoint({ background: ${this.background} })`; }
+  protected async execute(_model: EngineModel, real: RealStore) {
+    await real.checkpointRunning;
+    // A crash or close may cut a background checkpoint short: the xlog still has everything.
+    const run = real.store.checkpoint().catch(() => undefined);
+    if (this.background) real.checkpointRunning = run;
+    else await run;
+  }
+}
+
+/** Evicts every block that may go: the next access to any of them is a swap read. */
+export class EvictCommand extends EngineCommand {
+  check() { return true; }
+  toString() { return 'evictAll()'; }
+  protected async execute(_model: EngineModel, real: RealStore) {
+    real.store.evictAll();
   }
 }
 

@@ -1,8 +1,9 @@
 // The storage engine against a model of plain Maps (engine-model.ts): random command sequences of
 // creates, drops, puts, multiPuts, removes, gets, scans and counts by three sessions, with manual
-// transactions, session closes, clean restarts and crashes (logWriteMode 0: every acknowledged
-// commit survives a crash, open transactions do not; a crash during a multiPut keeps all of it or
-// none). Every answer is compared with assert.deepStrictEqual, which compares numbers with
+// transactions, session closes, checkpoints (some left running under later commands), evictions,
+// clean restarts and crashes, on a buffer pool of one block per partition group, so nearly every
+// block is swapped out and read back (logWriteMode 0: every acknowledged commit survives a crash,
+// open transactions do not; a crash during a multiPut keeps all of it or none). Every answer is compared with assert.deepStrictEqual, which compares numbers with
 // Object.is: NaN equals NaN, -0 is not 0.
 //
 //   STORE_PROPERTY_RUNS=20000 node --import tsx --test test/property/engine-model.test.ts
@@ -39,6 +40,10 @@ async function newStore(seed: number) {
   return { fileSystem, open, store: await open() };
 }
 
+/** Swap reads and writes of the final store of every run, summed. */
+let swapReadCount = 0;
+let swapWriteCount = 0;
+
 describe('engine model', () => {
   it(`answers as the model does (${RUN_COUNT} runs)`, { timeout: 600_000 }, async () => {
     assert.ok(Number.isSafeInteger(RUN_COUNT) && RUN_COUNT > 0, 'STORE_PROPERTY_RUNS');
@@ -54,12 +59,18 @@ describe('engine model', () => {
           await withinWatchdog(createInitialContainers(model, real, initial), 'set-up');
           await fc.asyncModelRun(() => ({ model, real }), commands);
           await withinWatchdog(verifyCommitted(model, real), 'final check');
+          const { counters } = real.store.bufferPoolStats();
+          swapReadCount += counters.swapReadCount;
+          swapWriteCount += counters.swapWriteCount;
         } finally {
           await withinWatchdog(real.close(), 'close').catch(() => undefined);
         }
       },
     );
     await fc.assert(property, { numRuns: RUN_COUNT, includeErrorInReport: true });
+    // The memory limit is one block per group: the runs must have swapped blocks out and in.
+    assert.ok(swapWriteCount > 0 && swapReadCount > 0,
+      `swap writes ${swapWriteCount}, swap reads ${swapReadCount}`);
   });
 
   it('keeps acknowledged commits through a crash right after the first open of a new home', async () => {

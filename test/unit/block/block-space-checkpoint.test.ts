@@ -113,7 +113,7 @@ describe('block-space checkpoint', () => {
     assert.equal(space.isDirty(x!), false);
     store.put(rowsOf(0, 10));
     assert.deepStrictEqual(store.blockIds(), [x], 'born and freed in one interval: reused');
-    assert.deepStrictEqual(space.takeCheckpointSet(), { dirty: [x], freed: [], relogged: [] });
+    assert.deepStrictEqual(space.takeCheckpointSet(), { dirty: [x], freed: [], relogged: [], swapped: [] });
     space.encodeBlock(x!);
     space.finishCheckpointSet();
     store.clear();
@@ -121,7 +121,7 @@ describe('block-space checkpoint', () => {
     const [y] = store.blockIds();
     assert.notEqual(y, x, 'x is in a checkpoint: quarantined');
     const set = space.takeCheckpointSet();
-    assert.deepStrictEqual(set, { dirty: [y], freed: [x], relogged: [] });
+    assert.deepStrictEqual(set, { dirty: [y], freed: [x], relogged: [], swapped: [] });
     store.clear();
     store.put(rowsOf(0, 10));
     const [z] = store.blockIds();
@@ -171,7 +171,7 @@ describe('block-space checkpoint', () => {
     space.abandonCheckpointSet();
     assert.ok(space.isDirty(x!), 'an abandoned set is covered by the next');
     const relog = space.takeCheckpointSet({ relogIds: space.liveBlockIds() });
-    assert.deepStrictEqual(relog, { dirty: [x], freed: [], relogged: [] }, 'dirty is not relogged');
+    assert.deepStrictEqual(relog, { dirty: [x], freed: [], relogged: [], swapped: [] }, 'dirty is not relogged');
     space.encodeBlock(x!);
     space.finishCheckpointSet();
   });
@@ -230,7 +230,7 @@ describe('block-space checkpoint', () => {
     const orphanIds = stores.get(containerId(3))!.blockIds().sort((a, b) => a - b);
     assert.deepStrictEqual(restored.result.orphanBlockIds, orphanIds);
     assert.deepStrictEqual(restored.space.takeCheckpointSet(),
-      { dirty: [pageId], freed: orphanIds, relogged: [] }, 'the page lost a tenant');
+      { dirty: [pageId], freed: orphanIds, relogged: [], swapped: [] }, 'the page lost a tenant');
   });
 
   it('names the block of a damaged, foreign or misfiled image', () => {

@@ -1,0 +1,202 @@
+// The buffer pool of a partition group (DESIGN.md §3.5): at most capacityBlocks physical blocks
+// of the group's partitions have their data in memory; the rest are on disk, in the data files.
+//
+// A block's data is "resident" or "evicted". The BlockSpace that owns a block (a PoolClient) does
+// the work: it loads an evicted block from its image on disk (a swap read) and admits it here; on
+// eviction it writes the image first when the block changed since the last checkpoint and has no
+// current image on disk (a swap write), then drops the data, keeping only what routing needs.
+//
+// Replacement is CLOCK (second chance): a use sets a block's reference bit; the hand clears bits
+// as it passes and takes the first block whose bit is clear. Not taken:
+//   - blocks used in the current operation (usedEpoch === epoch): an operation holds references
+//     to the blocks it reads and changes, and settles them only at its end; beginOperation() is
+//     called at the start of every store operation;
+//   - blocks the client pins (a checkpoint still has to encode them, or no backing file exists).
+// When every resident block is taken that way the pool admits one more than its capacity rather
+// than fail (overCapacityCount counts it): an operation's own blocks (a batch merged all over a
+// container, a column added) are its working set. The next operation begins by evicting back down.
+//
+// Memory is counted in blocks: each resident physical block as blockSizeBytes, whatever its
+// tenants fill (GridDB counts its pool the same way).
+
+import { assert } from '../base/assert.ts';
+import type { PhysicalBlock } from './physical-block.ts';
+
+/**
+ * The fewest blocks a pool holds, whatever the memory limit. Operations go over the capacity
+ * anyway when their own working set needs it, so this is a floor, not a requirement.
+ */
+export const BUFFER_POOL_BLOCK_COUNT_MIN = 1;
+
+/** What a BlockSpace does for the pool. */
+export interface PoolClient {
+  /** May the block's data be dropped now? */
+  canEvict(block: PhysicalBlock): boolean;
+  /** Writes the block's image if needed and drops its data. */
+  evict(block: PhysicalBlock): void;
+}
+
+/** Swap reads/writes and evictions, for the node's status report. */
+export interface BufferPoolCounters {
+  swapReadCount: number;
+  swapReadBytes: number;
+  swapReadTimeMs: number;
+  swapWriteCount: number;
+  swapWriteBytes: number;
+  swapWriteTimeMs: number;
+  evictionCount: number;
+  /** Admissions beyond the capacity because every resident block was in use. */
+  overCapacityCount: number;
+}
+
+interface Frame {
+  block: PhysicalBlock;
+  client: PoolClient;
+}
+
+export class BufferPool {
+  readonly capacityBlocks: number;
+  readonly blockSizeBytes: number;
+  readonly counters: BufferPoolCounters = {
+    swapReadCount: 0, swapReadBytes: 0, swapReadTimeMs: 0,
+    swapWriteCount: 0, swapWriteBytes: 0, swapWriteTimeMs: 0,
+    evictionCount: 0, overCapacityCount: 0,
+  };
+  private readonly frames: Frame[] = [];
+  private hand = 0;
+  private epoch = 1;
+  /** Resident blocks by kind byte (block-format kinds). */
+  private readonly residentByKind = new Map<number, number>();
+
+  constructor(options: { capacityBlocks: number; blockSizeBytes: number }) {
+    assert(Number.isSafeInteger(options.capacityBlocks) && options.capacityBlocks >= 1);
+    this.capacityBlocks = options.capacityBlocks;
+    this.blockSizeBytes = options.blockSizeBytes;
+  }
+
+  /** A pool of storeMemoryLimit bytes shared by `shareCount` partition groups. */
+  static forMemoryLimit(
+    options: { memoryLimitBytes: number; shareCount: number; blockSizeBytes: number },
+  ): BufferPool {
+    const { memoryLimitBytes, shareCount, blockSizeBytes } = options;
+    const capacityBlocks = Math.max(BUFFER_POOL_BLOCK_COUNT_MIN,
+      Math.floor(memoryLimitBytes / shareCount / blockSizeBytes));
+    return new BufferPool({ capacityBlocks, blockSizeBytes });
+  }
+
+  get residentBlockCount(): number {
+    return this.frames.length;
+  }
+
+  /** Bytes the resident blocks count for. */
+  get residentBytes(): number {
+    return this.frames.length * this.blockSizeBytes;
+  }
+
+  get capacityBytes(): number {
+    return this.capacityBlocks * this.blockSizeBytes;
+  }
+
+  /** Resident blocks of one kind. */
+  residentCountOf(kind: number): number {
+    return this.residentByKind.get(kind) ?? 0;
+  }
+
+  /**
+   * A store operation begins: blocks used from now on are held until the next one begins. A pool
+   * the last operation took over its capacity shrinks back first.
+   */
+  beginOperation(): void {
+    this.epoch++;
+    if (this.frames.length > this.capacityBlocks) this.evictDownTo(this.capacityBlocks);
+  }
+
+  /**
+   * Evicts every block that may go (a checkpoint's pending blocks stay): memory back to the
+   * operating system, and a cold cache for tests and benchmarks. Returns how many went.
+   */
+  evictAll(): number {
+    const before = this.frames.length;
+    this.epoch++;
+    this.evictDownTo(0);
+    return before - this.frames.length;
+  }
+
+  /** The block was used: it gets a second chance, and is held for the current operation. */
+  touch(block: PhysicalBlock): void {
+    block.referenced = true;
+    block.usedEpoch = this.epoch;
+  }
+
+  /** A block whose data just became resident: makes room for it, then holds it. */
+  admit(block: PhysicalBlock, client: PoolClient): void {
+    assert(block.frameIndex < 0, `block ${block.id} admitted twice`);
+    this.touch(block);
+    this.makeRoom();
+    block.frameIndex = this.frames.length;
+    this.frames.push({ block, client });
+    this.residentByKind.set(block.kind, this.residentCountOf(block.kind) + 1);
+  }
+
+  /** The block's data is gone (evicted by its client, or the block freed). */
+  remove(block: PhysicalBlock): void {
+    const index = block.frameIndex;
+    assert(index >= 0 && this.frames[index]?.block === block, `block ${block.id} not in the pool`);
+    const last = this.frames.pop()!;
+    if (last.block !== block) {
+      this.frames[index] = last;
+      last.block.frameIndex = index;
+    }
+    block.frameIndex = -1;
+    if (this.hand >= this.frames.length) this.hand = 0;
+    this.residentByKind.set(block.kind, this.residentCountOf(block.kind) - 1);
+  }
+
+  /** Evicts until one more block fits, or nothing more can be evicted now. */
+  private makeRoom(): void {
+    if (!this.evictDownTo(this.capacityBlocks - 1)) this.counters.overCapacityCount++;
+  }
+
+  /** Evicts until at most blockCount are resident; false when it had to stop short. */
+  private evictDownTo(blockCount: number): boolean {
+    while (this.frames.length > blockCount) {
+      const victim = this.findVictim();
+      if (victim === undefined) return false;
+      victim.client.evict(victim.block);
+      this.remove(victim.block);
+      this.counters.evictionCount++;
+    }
+    return true;
+  }
+
+  /** CLOCK: two sweeps at most (the first may only clear reference bits). */
+  private findVictim(): Frame | undefined {
+    const count = this.frames.length;
+    for (let step = 0; step < 2 * count; step++) {
+      if (this.hand >= this.frames.length) this.hand = 0;
+      const frame = this.frames[this.hand]!;
+      this.hand++;
+      const { block } = frame;
+      if (block.usedEpoch === this.epoch) continue;
+      if (block.referenced) {
+        block.referenced = false;
+        continue;
+      }
+      if (frame.client.canEvict(block)) return frame;
+    }
+    return undefined;
+  }
+
+  /** O(frames): every frame's index is right and counts by kind add up. */
+  checkInvariants(): void {
+    const byKind = new Map<number, number>();
+    this.frames.forEach(({ block }, index) => {
+      assert(block.frameIndex === index, `block ${block.id} frame index drift`);
+      assert(block.resident, `evicted block ${block.id} in the pool`);
+      byKind.set(block.kind, (byKind.get(block.kind) ?? 0) + 1);
+    });
+    for (const [kind, count] of this.residentByKind) {
+      assert((byKind.get(kind) ?? 0) === count, `resident count of kind ${kind} drift`);
+    }
+  }
+}
