@@ -27,7 +27,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assert } from '../lib/base/assert.ts';
 import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
-import type { Clock } from '../lib/io/clock.ts';
+import { systemClock, type Clock } from '../lib/io/clock.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
 import type { BlockBacking } from '../lib/block/block-backing.ts';
 import {
@@ -69,6 +69,29 @@ export interface PartitionCheckpointerOptions {
   clock?: Clock;
 }
 
+/** Running totals since open, for the node status report (gs_stat) and benchmarks. */
+export interface CheckpointCounters {
+  /** Checkpoints completed, and those that failed. */
+  completedCount: number;
+  failedCount: number;
+  /** Block images checkpoints wrote (adopted swap images not included), their bytes on disk. */
+  writeCount: number;
+  writeBytes: number;
+  /** Time in writing blocks (encoding and compression included), and in compression alone. */
+  writeTimeMs: number;
+  writeCompressTimeMs: number;
+  /** Swap images adopted instead of written. */
+  adoptedCount: number;
+  /** Swap writes and reads through this partition's files: counts, bytes, codec time. */
+  swapWriteCount: number;
+  swapWriteCompressTimeMs: number;
+  swapReadCount: number;
+  swapReadUncompressTimeMs: number;
+  /** Wall-clock start and end of the last completed checkpoint; 0 before the first. */
+  lastStartMs: number;
+  lastEndMs: number;
+}
+
 export interface CheckpointReport {
   generation: Generation;
   checkpointLsn: Lsn;
@@ -83,6 +106,11 @@ type SwapEntry = Omit<BlockMapEntry, 'generation'>;
 export class PartitionCheckpointer implements BlockBacking {
   /** Swap images by block (see the top of this file). */
   private readonly swapped = new Map<BlockId, SwapEntry>();
+  readonly counters: CheckpointCounters = {
+    completedCount: 0, failedCount: 0, writeCount: 0, writeBytes: 0, writeTimeMs: 0,
+    writeCompressTimeMs: 0, adoptedCount: 0, swapWriteCount: 0, swapWriteCompressTimeMs: 0,
+    swapReadCount: 0, swapReadUncompressTimeMs: 0, lastStartMs: 0, lastEndMs: 0,
+  };
 
   private constructor(
     private readonly options: PartitionCheckpointerOptions,
@@ -117,18 +145,31 @@ export class PartitionCheckpointer implements BlockBacking {
       load);
   }
 
-  /** The block's swap image if it has one, else its image in the block map. */
+  /** Recovery: the image of a block of the last complete checkpoint. */
+  readCheckpointImage(blockId: BlockId): Uint8Array {
+    const entry = this.blockMap.get(blockId);
+    assert(entry !== undefined, `block ${blockId} is not in the block map`);
+    return this.dataFiles.readSlot(entry.slot, entry);
+  }
+
+  /** BlockBacking: a swap read, of the block's swap image if it has one, else its checkpoint's. */
   readImage(blockId: BlockId): Uint8Array {
     const entry = this.swapped.get(blockId) ?? this.blockMap.get(blockId);
     assert(entry !== undefined, `block ${blockId} has no image on disk`);
-    return this.dataFiles.readSlot(entry.slot, entry);
+    const files = this.dataFiles.counters;
+    const uncompressStartMs = files.uncompressTimeMs;
+    const image = this.dataFiles.readSlot(entry.slot, entry);
+    this.counters.swapReadCount++;
+    this.counters.swapReadUncompressTimeMs += files.uncompressTimeMs - uncompressStartMs;
+    return image;
   }
 
   /** BlockBacking: a swap write, to the block's swap slot or a free one. */
   swapOut(blockId: BlockId, image: Uint8Array, kind: number): number {
     assert(image.length === this.options.blockSizeBytes);
     const slot = this.swapped.get(blockId)?.slot ?? this.freeSlots.allocate();
-    const before = this.dataFiles.counters.writtenBytes;
+    const files = this.dataFiles.counters;
+    const before = { bytes: files.writtenBytes, compressMs: files.compressTimeMs };
     try {
       const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });
       this.swapped.set(blockId, { blockId, slot, ...stored, kind });
@@ -136,7 +177,9 @@ export class PartitionCheckpointer implements BlockBacking {
       if (!this.swapped.has(blockId)) this.freeSlots.release(slot);
       throw error;
     }
-    return this.dataFiles.counters.writtenBytes - before;
+    this.counters.swapWriteCount++;
+    this.counters.swapWriteCompressTimeMs += files.compressTimeMs - before.compressMs;
+    return files.writtenBytes - before.bytes;
   }
 
   /** BlockBacking: the swap image is stale or unneeded. */
@@ -183,6 +226,8 @@ export class PartitionCheckpointer implements BlockBacking {
   ): Promise<CheckpointReport> {
     const generation = options.generation ?? this.reserveGeneration(0);
     assert(generation < this.nextGeneration);
+    const clock = this.options.clock ?? systemClock;
+    const startMs = clock.nowMs();
     const { dirty, freed, swapped = [] } = source.takeCheckpointSet();
     this.freeSlots.checkpointStarted();
     // At once, before any await: a later swap write of these blocks must take a new slot.
@@ -201,6 +246,9 @@ export class PartitionCheckpointer implements BlockBacking {
       await options.beforeEnd?.();
       await cplog.finish();
       this.fullRelogDue = false;
+      this.counters.completedCount++;
+      this.counters.lastStartMs = startMs;
+      this.counters.lastEndMs = clock.nowMs();
       source.finishCheckpointSet();
       this.freeSlots.checkpointCompleted();
       this.deleteOldCplogs(generation);
@@ -209,6 +257,7 @@ export class PartitionCheckpointer implements BlockBacking {
         reloggedBlockCount: relogged,
       };
     } catch (error) {
+      this.counters.failedCount++;
       cplog?.abandon();
       this.fullRelogDue = true;
       this.freeSlots.checkpointFailed();
@@ -247,6 +296,8 @@ export class PartitionCheckpointer implements BlockBacking {
   ): Promise<Set<BlockId>> {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
+    const clock = this.options.clock ?? systemClock;
+    const files = this.dataFiles.counters;
     for (let i = 0; i < dirty.length; i++) {
       if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
       const blockId = dirty[i]!;
@@ -254,12 +305,19 @@ export class PartitionCheckpointer implements BlockBacking {
         const { slot, storedSizeBytes, codec, checksum, kind } = this.blockMap.get(blockId)!;
         cplog.appendBlock({ blockId, slot, storedSizeBytes, codec, checksum, kind });
         written.add(blockId);
+        this.counters.adoptedCount++;
         continue;
       }
+      const startMs = clock.monotonicMs();
+      const before = { bytes: files.writtenBytes, compressMs: files.compressTimeMs };
       const image = source.encodeBlock(blockId);
       assert(image.length === this.options.blockSizeBytes);
       const slot = this.freeSlots.allocate();
       const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });
+      this.counters.writeCount++;
+      this.counters.writeBytes += files.writtenBytes - before.bytes;
+      this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
+      this.counters.writeTimeMs += clock.monotonicMs() - startMs;
       const previous = this.blockMap.get(blockId);
       if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);
       const kind = source.blockKind(blockId);

@@ -168,6 +168,17 @@ export class BlockSpace implements PoolClient {
     return this.blocks.size;
   }
 
+  /** Physical blocks in use by kind. O(blocks). */
+  blockCountsByKind(): { row: number; shared: number; largeValue: number } {
+    const counts = { row: 0, shared: 0, largeValue: 0 };
+    for (const block of this.blocks.values()) {
+      if (block.kind === BlockKind.ROW) counts.row++;
+      else if (block.kind === BlockKind.SHARED) counts.shared++;
+      else counts.largeValue++;
+    }
+    return counts;
+  }
+
   /** Bytes of the tenants placed (what their images take), summed over every block. */
   get bytesInUse(): number {
     return this.tenantBytes;

@@ -53,7 +53,7 @@ export async function recoverPartition(
       { partitionId: partition.id, generation: newest });
     partition.catalog.restore(snapshot);
     const images = new Map<BlockId, Uint8Array>();
-    for (const id of checkpointer.blockMap.keys()) images.set(id, checkpointer.readImage(id));
+    for (const id of checkpointer.blockMap.keys()) images.set(id, checkpointer.readCheckpointImage(id));
     restorePartition(partition.catalog.space, {
       images, rowStoreOf: (id) => partition.catalog.get(id)?.rows,
     });

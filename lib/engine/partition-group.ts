@@ -58,6 +58,10 @@ export class PartitionGroup {
   readonly pool: BufferPool;
   private periodicSync: Subscription | undefined;
   private periodicCheckpoint: Subscription | undefined;
+  /** Checkpoints started, by what started them. */
+  readonly checkpointRuns = { periodic: 0, requested: 0, shutdown: 0 };
+  /** Partitions the running checkpoint has yet to do; 0 when none runs. */
+  checkpointPendingPartitionCount = 0;
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
   checkpointErrorCount = 0;
   lastCheckpointError: unknown = undefined;
@@ -120,7 +124,7 @@ export class PartitionGroup {
     // Every checkpointInterval; a checkpoint still running when the next is due is not doubled.
     const { checkpointIntervalMs } = this.config.options;
     this.periodicCheckpoint = interval(checkpointIntervalMs, this.config.periodicScheduler)
-      .pipe(exhaustMap(() => this.checkpoint().catch((error: unknown) => {
+      .pipe(exhaustMap(() => this.checkpoint('periodic').catch((error: unknown) => {
         this.checkpointErrorCount++;
         this.lastCheckpointError = error;
       })))
@@ -136,9 +140,18 @@ export class PartitionGroup {
   }
 
   /** Checkpoints every partition of the group that changed since its last checkpoint. */
-  checkpoint(): Promise<void> {
+  checkpoint(trigger: keyof PartitionGroup['checkpointRuns'] = 'requested'): Promise<void> {
     const run = this.checkpointing.then(async () => {
-      for (const partition of this.partitions) await checkpointPartition(partition, this.context);
+      this.checkpointRuns[trigger]++;
+      this.checkpointPendingPartitionCount = this.partitions.length;
+      try {
+        for (const partition of this.partitions) {
+          await checkpointPartition(partition, this.context);
+          this.checkpointPendingPartitionCount--;
+        }
+      } finally {
+        this.checkpointPendingPartitionCount = 0;
+      }
     });
     this.checkpointing = run.catch(() => undefined);
     return run;
@@ -154,7 +167,9 @@ export class PartitionGroup {
     await this.pipeline.drain();
     // A failed checkpoint loses nothing (the xlog still holds every record): close anyway, then say.
     let checkpointError: unknown;
-    if (!this.pipeline.halted) await this.checkpoint().catch((error) => (checkpointError = error));
+    if (!this.pipeline.halted) {
+      await this.checkpoint('shutdown').catch((error) => (checkpointError = error));
+    }
     try {
       if (!this.pipeline.halted) await this.groupCommit.syncAll();
       if (checkpointError !== undefined) throw checkpointError;

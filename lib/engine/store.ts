@@ -23,8 +23,8 @@ import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash
 import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
 import { PartitionGroup, type RecoveryReport } from './partition-group.ts';
-import type { BufferPoolCounters } from '../block/buffer-pool.ts';
 import { Session, type SessionOptions } from './session.ts';
+import { collectStoreStats, type StoreStats } from './store-stats.ts';
 import { readStorageConfig } from './store-config.ts';
 import { checkStoreIdentity } from './store-identity.ts';
 
@@ -38,13 +38,6 @@ export interface StoreConfig {
   /** gs_startnode --releaseUnusedFileBlocks: after recovery, punch a hole in every free data slot. */
   releaseUnusedFileBlocks?: boolean;
   scheduler?: SchedulerLike;
-}
-
-export interface BufferPoolStats {
-  limitBytes: number;
-  residentBytes: number;
-  residentBlockCount: number;
-  counters: BufferPoolCounters;
 }
 
 export class Store {
@@ -190,26 +183,13 @@ export class Store {
     return { sizeBytes, allocatedBytes };
   }
 
-  /** The buffer pools of the groups, summed: memory limit and use, swap reads and writes. */
-  bufferPoolStats(): BufferPoolStats {
+  /** The storage figures of the node status report, from live counters (store-stats.ts). */
+  stats(): StoreStats {
     this.checkOpen();
-    const stats: BufferPoolStats = {
-      limitBytes: 0, residentBytes: 0, residentBlockCount: 0,
-      counters: {
-        swapReadCount: 0, swapReadBytes: 0, swapReadTimeMs: 0,
-        swapWriteCount: 0, swapWriteBytes: 0, swapWriteTimeMs: 0,
-        evictionCount: 0, overCapacityCount: 0,
-      },
-    };
-    for (const { pool } of this.groups) {
-      stats.limitBytes += pool.capacityBytes;
-      stats.residentBytes += pool.residentBytes;
-      stats.residentBlockCount += pool.residentBlockCount;
-      for (const key of Object.keys(stats.counters) as Array<keyof BufferPoolCounters>) {
-        stats.counters[key] += pool.counters[key];
-      }
-    }
-    return stats;
+    return collectStoreStats(this.groups, {
+      blockSizeBytes: this.options.storeBlockSizeBytes,
+      compressionMode: this.options.storeCompressionMode,
+    });
   }
 
   /** Evicts every block the buffer pools may drop now; returns how many went. */

@@ -59,9 +59,9 @@ describe('engine model', () => {
           await withinWatchdog(createInitialContainers(model, real, initial), 'set-up');
           await fc.asyncModelRun(() => ({ model, real }), commands);
           await withinWatchdog(verifyCommitted(model, real), 'final check');
-          const { counters } = real.store.bufferPoolStats();
-          swapReadCount += counters.swapReadCount;
-          swapWriteCount += counters.swapWriteCount;
+          const { swap } = real.store.stats();
+          swapReadCount += swap.readCount;
+          swapWriteCount += swap.writeCount;
         } finally {
           await withinWatchdog(real.close(), 'close').catch(() => undefined);
         }

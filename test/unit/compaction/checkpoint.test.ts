@@ -100,7 +100,7 @@ function guardReferencedSlots(checkpointer: PartitionCheckpointer, referenced: (
 
 function imagesOf(checkpointer: PartitionCheckpointer): Map<BlockId, Uint8Array> {
   const images = new Map<BlockId, Uint8Array>();
-  for (const id of checkpointer.blockMap.keys()) images.set(id, checkpointer.readImage(id));
+  for (const id of checkpointer.blockMap.keys()) images.set(id, checkpointer.readCheckpointImage(id));
   return images;
 }
 

@@ -47,16 +47,16 @@ describe('buffer pool', () => {
     // A batch spread over the whole container holds all of its blocks while it merges; the next
     // operation evicts back down to the limit.
     await sensors.get(key(1));
-    const before = test.store.bufferPoolStats();
-    assert.ok(before.counters.swapWriteCount > 0, 'dirty blocks were written out');
-    assert.ok(before.residentBlockCount <= 8, `resident ${before.residentBlockCount}`);
+    const before = test.store.stats();
+    assert.ok(before.swap.writeCount > 0, 'dirty blocks were written out');
+    assert.ok(before.memory.residentBytes <= 8 * BLOCK_BYTES, `resident ${before.memory.residentBytes}`);
     await expectRows(test.store, model);
     for (let i = 0; i < 60_000; i += 977) {
       assert.deepStrictEqual(await sensors.get(key(i)), [key(i), BigInt(i)]);
     }
-    const after = test.store.bufferPoolStats();
-    assert.ok(after.counters.swapReadCount > before.counters.swapReadCount, 'blocks were read back');
-    assert.equal(after.counters.overCapacityCount, before.counters.overCapacityCount,
+    const after = test.store.stats();
+    assert.ok(after.swap.readCount > before.swap.readCount, 'blocks were read back');
+    assert.equal(after.memory.overCapacityCount, before.memory.overCapacityCount,
       'reads hold one block at a time');
 
     await test.store.checkpoint();
@@ -132,7 +132,7 @@ describe('buffer pool', () => {
       const expected = [...rowsOf].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, v]);
       assert.deepStrictEqual(await store.session().container(name).scan(), expected, name);
     }
-    assert.ok(store.bufferPoolStats().residentBlockCount <= 9);
+    assert.ok(store.stats().memory.residentBytes <= 8 * BLOCK_BYTES);
     await store.close();
   });
 });

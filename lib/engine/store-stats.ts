@@ -1,0 +1,172 @@
+// The storage figures of the node status report (gs_stat's `checkpoint` and `performance`
+// members), gathered from the live counters of every partition group: checkpoints, data files,
+// buffer pool and swap, xlog flushes, rows. Names here carry their units; the node maps them to
+// GridDB's member names. Collecting is O(partitions + blocks): for a status request, not a loop.
+
+import type { StoreCompressionMode } from '../base/options.ts';
+import { BlockKind } from '../block/block-space.ts';
+import type { PartitionGroup } from './partition-group.ts';
+
+/** Memory the pool holds and blocks in use, of one kind of block. */
+export interface StoreMemoryOfKind {
+  residentBytes: number;
+  useBytes: number;
+}
+
+export interface StoreStats {
+  checkpoint: {
+    /** Checkpoints started, by what started them. */
+    periodicCount: number;
+    requestedCount: number;
+    shutdownCount: number;
+    running: boolean;
+    /** Partitions a running checkpoint has yet to do. */
+    pendingPartitionCount: number;
+    /** Partition checkpoints completed and failed. */
+    completedCount: number;
+    failedCount: number;
+    /** Wall clock (epoch ms) of the last completed partition checkpoint; 0 before the first. */
+    lastStartMs: number;
+    lastEndMs: number;
+    writeCount: number;
+    writeBytes: number;
+    writeTimeMs: number;
+    writeCompressTimeMs: number;
+    /** Swap images checkpoints adopted rather than wrote. */
+    adoptedSwapImageCount: number;
+    /** fdatasync of the data files. */
+    fileFlushCount: number;
+    fileFlushTimeMs: number;
+  };
+  dataFiles: {
+    sizeBytes: number;
+    /** Blocks on disk: below sizeBytes where slots are sparse (compression, released blocks). */
+    allocatedBytes: number;
+    /** Live blocks over the slots the files hold, 0..1. */
+    usageRate: number;
+    /** Whether holes can be punched; undefined until the first punch was tried. */
+    punchHoleSupported: boolean | undefined;
+    compressionMode: StoreCompressionMode;
+  };
+  memory: {
+    limitBytes: number;
+    /** Resident blocks × block size. */
+    residentBytes: number;
+    /** Live blocks × block size: what the data takes, resident or not. */
+    useBytes: number;
+    row: StoreMemoryOfKind;
+    shared: StoreMemoryOfKind;
+    largeValue: StoreMemoryOfKind;
+    evictionCount: number;
+    overCapacityCount: number;
+  };
+  swap: {
+    readCount: number;
+    readBytes: number;
+    readTimeMs: number;
+    readUncompressTimeMs: number;
+    writeCount: number;
+    writeBytes: number;
+    writeTimeMs: number;
+    writeCompressTimeMs: number;
+  };
+  /** xlog fdatasyncs (group commit rounds and periodic syncs). */
+  log: { flushCount: number; flushTimeMs: number };
+  rows: { readCount: number; writeCount: number };
+}
+
+export function collectStoreStats(
+  groups: readonly PartitionGroup[],
+  options: { blockSizeBytes: number; compressionMode: StoreCompressionMode },
+): StoreStats {
+  const { blockSizeBytes } = options;
+  const stats = emptyStats(options.compressionMode);
+  const { checkpoint, dataFiles, memory, swap } = stats;
+  let liveBlockCount = 0;
+  let slotCount = 0;
+  for (const group of groups) {
+    checkpoint.periodicCount += group.checkpointRuns.periodic;
+    checkpoint.requestedCount += group.checkpointRuns.requested;
+    checkpoint.shutdownCount += group.checkpointRuns.shutdown;
+    checkpoint.pendingPartitionCount += group.checkpointPendingPartitionCount;
+    const { pool } = group;
+    memory.limitBytes += pool.capacityBytes;
+    memory.residentBytes += pool.residentBytes;
+    memory.row.residentBytes += pool.residentCountOf(BlockKind.ROW) * blockSizeBytes;
+    memory.shared.residentBytes += pool.residentCountOf(BlockKind.SHARED) * blockSizeBytes;
+    memory.largeValue.residentBytes += pool.residentCountOf(BlockKind.LARGE_VALUE) * blockSizeBytes;
+    memory.evictionCount += pool.counters.evictionCount;
+    memory.overCapacityCount += pool.counters.overCapacityCount;
+    swap.readCount += pool.counters.swapReadCount;
+    swap.readBytes += pool.counters.swapReadBytes;
+    swap.readTimeMs += pool.counters.swapReadTimeMs;
+    swap.writeCount += pool.counters.swapWriteCount;
+    swap.writeBytes += pool.counters.swapWriteBytes;
+    swap.writeTimeMs += pool.counters.swapWriteTimeMs;
+    stats.log.flushCount += group.groupCommit.fileSyncCount;
+    stats.log.flushTimeMs += group.groupCommit.syncTimeMsTotal;
+    for (const partition of group.partitions) {
+      stats.rows.readCount += partition.rowsReadCount;
+      stats.rows.writeCount += partition.rowsWrittenCount;
+      const { space } = partition.catalog;
+      const counts = space.blockCountsByKind();
+      liveBlockCount += space.blockCount;
+      memory.row.useBytes += counts.row * blockSizeBytes;
+      memory.shared.useBytes += counts.shared * blockSizeBytes;
+      memory.largeValue.useBytes += counts.largeValue * blockSizeBytes;
+      const checkpointer = partition.checkpointer;
+      if (checkpointer === undefined) continue;
+      const c = checkpointer.counters;
+      checkpoint.completedCount += c.completedCount;
+      checkpoint.failedCount += c.failedCount;
+      checkpoint.lastStartMs = Math.max(checkpoint.lastStartMs, c.lastStartMs);
+      checkpoint.lastEndMs = Math.max(checkpoint.lastEndMs, c.lastEndMs);
+      checkpoint.writeCount += c.writeCount;
+      checkpoint.writeBytes += c.writeBytes;
+      checkpoint.writeTimeMs += c.writeTimeMs;
+      checkpoint.writeCompressTimeMs += c.writeCompressTimeMs;
+      checkpoint.adoptedSwapImageCount += c.adoptedCount;
+      swap.readUncompressTimeMs += c.swapReadUncompressTimeMs;
+      swap.writeCompressTimeMs += c.swapWriteCompressTimeMs;
+      const files = checkpointer.dataFiles;
+      checkpoint.fileFlushCount += files.counters.flushCount;
+      checkpoint.fileFlushTimeMs += files.counters.flushTimeMs;
+      dataFiles.sizeBytes += files.sizeBytes();
+      dataFiles.allocatedBytes += files.allocatedBytes();
+      slotCount += files.slotCountOnDisk();
+      if (files.punchSupported !== undefined) {
+        dataFiles.punchHoleSupported = (dataFiles.punchHoleSupported ?? true) && files.punchSupported;
+      }
+    }
+  }
+  checkpoint.running = checkpoint.pendingPartitionCount > 0;
+  memory.useBytes = liveBlockCount * blockSizeBytes;
+  dataFiles.usageRate = slotCount === 0 ? 1 : Math.min(1, liveBlockCount / slotCount);
+  return stats;
+}
+
+function emptyStats(compressionMode: StoreCompressionMode): StoreStats {
+  const ofKind = () => ({ residentBytes: 0, useBytes: 0 });
+  return {
+    checkpoint: {
+      periodicCount: 0, requestedCount: 0, shutdownCount: 0, running: false,
+      pendingPartitionCount: 0, completedCount: 0, failedCount: 0, lastStartMs: 0, lastEndMs: 0,
+      writeCount: 0, writeBytes: 0, writeTimeMs: 0, writeCompressTimeMs: 0,
+      adoptedSwapImageCount: 0, fileFlushCount: 0, fileFlushTimeMs: 0,
+    },
+    dataFiles: {
+      sizeBytes: 0, allocatedBytes: 0, usageRate: 1, punchHoleSupported: undefined,
+      compressionMode,
+    },
+    memory: {
+      limitBytes: 0, residentBytes: 0, useBytes: 0, row: ofKind(), shared: ofKind(),
+      largeValue: ofKind(), evictionCount: 0, overCapacityCount: 0,
+    },
+    swap: {
+      readCount: 0, readBytes: 0, readTimeMs: 0, readUncompressTimeMs: 0,
+      writeCount: 0, writeBytes: 0, writeTimeMs: 0, writeCompressTimeMs: 0,
+    },
+    log: { flushCount: 0, flushTimeMs: 0 },
+    rows: { readCount: 0, writeCount: 0 },
+  };
+}
