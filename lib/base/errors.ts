@@ -29,6 +29,34 @@ export const STORAGE_ERROR_NUMBERS = {
   // transactions
   LOCK_TIMEOUT: 10030,
   TRANSACTION_INVALID: 10031,
+  // users and authentication
+  /** Wrong user or wrong password: never says which (GridDB's TXN_AUTH_FAILED). */
+  AUTHENTICATION_FAILED: 10005,
+  USER_EXISTS: 160001,
+  USER_NOT_FOUND: 160002,
+  /** A user name or password that the rules of the password file do not allow. */
+  USER_INVALID: 160003,
+  // client protocol and connections
+  /** The cluster name a client gave is not this node's (GridDB's TXN_CLUSTER_NAME_INVALID). */
+  CLUSTER_NAME_INVALID: 10053,
+  /** A malformed or unexpected message on the transaction port; the connection is closed. */
+  PROTOCOL_ERROR: 170001,
+  DATABASE_NOT_FOUND: 170002,
+  /** The client could not reach a node, or lost its connection and could not retry in time. */
+  CONNECTION_FAILED: 170003,
+  /** No answer to a request within the client's request timeout. */
+  REQUEST_TIMEOUT: 170004,
+  /** A request named a partition that does not hold its container (another partitionNum). */
+  PARTITION_MISMATCH: 170005,
+  /** The node failed on a bug while serving the request; reported instead of an answer. */
+  INTERNAL_ERROR: 170006,
+  // queries (TQL)
+  /** Query text that does not parse; the message gives the line and column. */
+  TQL_SYNTAX: 180001,
+  /** A query that parses but means nothing here: unknown column or function, mismatched types. */
+  TQL_SEMANTIC: 180002,
+  /** A query that failed on a value while it ran: division by zero, an array index out of range. */
+  TQL_EVALUATION: 180003,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

@@ -147,3 +147,92 @@ for (const size of STORE_BLOCK_SIZES_BYTES) {
   assert(Number.isSafeInteger(DATA_SLOT_COUNT_MAX * size));
 }
 assert(COMPRESSION_SAVINGS_PERCENT_MIN > 0 && COMPRESSION_SAVINGS_PERCENT_MIN < 100);
+
+// Configuration and the node's files (lib/config/, lib/io/).
+/** A definition file (gs_cluster.json, gs_node.json) or the password file larger than this is refused. */
+export const DEFINITION_FILE_BYTES_MAX = 1024 * KiB;
+/** `/cluster/clusterName`, characters (surface.md §4.6). */
+export const CLUSTER_NAME_LENGTH_MAX = 64;
+/** Nodes in a FIXED_LIST `/cluster/notificationMember`. */
+export const NOTIFICATION_MEMBER_COUNT_MAX = 1000;
+/** `/transaction/connectionLimit` and `/sql/connectionLimit` (GridDB's range). */
+export const CONNECTION_LIMIT_MIN = 3;
+export const CONNECTION_LIMIT_MAX = 65_536;
+/** Administrator user names, characters; passwords, UTF-8 bytes (surface.md §4.6). */
+export const USER_NAME_LENGTH_MAX = 64;
+export const PASSWORD_BYTES_MAX = 64;
+/** Lines of conf/password. */
+export const PASSWORD_FILE_USER_COUNT_MAX = 1024;
+/** `/trace/fileCount`: event log files kept. */
+export const EVENT_LOG_FILE_COUNT_MAX = 1024;
+/** An event log file is closed and the next one begun before it grows past this. */
+export const EVENT_LOG_FILE_SIZE_BYTES_MAX = 16 * MiB;
+/** One event log message, characters; longer ones are cut (a record is one line of a file). */
+export const EVENT_LOG_MESSAGE_LENGTH_MAX = 8 * KiB;
+
+assert(DEFINITION_FILE_BYTES_MAX >= PASSWORD_FILE_USER_COUNT_MAX * (USER_NAME_LENGTH_MAX + 66));
+assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_FILE_SIZE_BYTES_MAX);
+assert(CONNECTION_LIMIT_MIN <= CONNECTION_LIMIT_MAX);
+
+// Client protocol on the transaction port (lib/protocol/, lib/server/, lib/client/).
+/**
+ * One message, its length field included: room for a multi-put as large as one xlog record plus
+ * the message around it. A longer frame is a protocol error that closes its connection.
+ */
+export const PROTOCOL_MESSAGE_BYTES_MAX = XLOG_RECORD_BYTES_MAX + 1 * MiB;
+/** A message before authentication: what an unauthenticated peer can make the node buffer. */
+export const PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX = 64 * KiB;
+/** `/transaction/connectionLimit` when not set (GridDB's default). */
+export const CONNECTION_LIMIT_DEFAULT = 5000;
+/** Requests one connection may have read and not yet answered; the node stops reading at this. */
+export const CONNECTION_REQUESTS_IN_FLIGHT_MAX = 128;
+/** A connection with nothing in flight and nothing received for this long is closed. */
+export const CONNECTION_IDLE_TIMEOUT_MS_DEFAULT = 300_000;
+/** A connection must be authenticated within this, or it is closed. */
+export const CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT = 10_000;
+/** Manual-commit sessions one connection may hold open. */
+export const CONNECTION_SESSION_COUNT_MAX = 1024;
+/** Open query results (cursors) one connection may hold. */
+export const CONNECTION_RESULT_SET_COUNT_MAX = 64;
+/**
+ * Results of write statements the node remembers, so that a request retried with its statement id
+ * after a broken connection is answered, not applied again. The oldest are forgotten first; a
+ * client retries within seconds.
+ */
+export const STATEMENT_RESULT_COUNT_MAX = 262_144;
+/** Rows one fetch returns at most, whatever fetch size the client asks for. */
+export const FETCH_ROW_COUNT_MAX = 100_000;
+/** A fetch stops adding rows once its reply is this large (it always carries at least one row). */
+export const FETCH_REPLY_BYTES_TARGET = 4 * MiB;
+/** Connections a client keeps to one node; requests are multiplexed over them. */
+export const CLIENT_CONNECTION_POOL_SIZE_MAX = 64;
+
+assert(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX < PROTOCOL_MESSAGE_BYTES_MAX);
+assert(PROTOCOL_MESSAGE_BYTES_MAX <= BYTE_WRITER_CAPACITY_BYTES_MAX);
+assert(STATEMENT_RESULT_COUNT_MAX >=
+  CLIENT_CONNECTION_POOL_SIZE_MAX * CONNECTION_REQUESTS_IN_FLIGHT_MAX);
+assert(FETCH_REPLY_BYTES_TARGET * 2 <= PROTOCOL_MESSAGE_BYTES_MAX);
+assert(CONNECTION_LIMIT_DEFAULT >= CONNECTION_LIMIT_MIN);
+assert(CONNECTION_LIMIT_DEFAULT <= CONNECTION_LIMIT_MAX);
+
+// TQL (lib/query/tql/).
+/** Characters of one query's text. */
+export const TQL_TEXT_LENGTH_MAX = 1 * MiB;
+/** Nesting of one expression: parentheses, operators, function arguments. */
+export const TQL_EXPRESSION_DEPTH_MAX = 256;
+/** Items of one `IN (...)` list. */
+export const TQL_IN_LIST_LENGTH_MAX = 10_000;
+/** Arguments of one function call. */
+export const TQL_FUNCTION_ARGUMENT_COUNT_MAX = 1024;
+/** Keys of one ORDER BY. */
+export const TQL_ORDER_BY_KEY_COUNT_MAX = 256;
+/**
+ * Rows one query may produce, or hold to sort, without partial execution: beyond it LIMIT_EXCEEDED
+ * (add LIMIT, or use partial execution, which keeps only a fetch at a time).
+ */
+export const TQL_RESULT_ROW_COUNT_MAX = SCAN_ROW_COUNT_MAX;
+/** Rows the executor takes from a container per call while it scans. */
+export const TQL_SCAN_PAGE_ROW_COUNT = 1024;
+
+assert(TQL_SCAN_PAGE_ROW_COUNT <= SCAN_ROW_COUNT_MAX);
+assert(TQL_IN_LIST_LENGTH_MAX * 4 <= TQL_TEXT_LENGTH_MAX);

@@ -1,12 +1,14 @@
 // Storage options: read from the members of gs_cluster.json and gs_node.json that concern storage,
 // validated all at once (every bad member is reported, not just the first), and turned into numbers
-// with their units in their names. Nothing past this file parses "64KB" or "300s".
+// with their units in their names. The engine opens with these alone; lib/config reads them through
+// the same reader as the rest of the two files. Nothing past the config layer parses "64KB".
 
 import { StorageError } from './errors.ts';
 import {
-  CONCURRENCY_MAX, CONCURRENCY_MIN, PARTITION_NUM_MAX, PARTITION_NUM_MIN, STORE_BLOCK_SIZES_BYTES,
+  CONCURRENCY_MAX, CONCURRENCY_MIN, DATA_FILE_SPLIT_COUNT_MAX, PARTIAL_CHECKPOINT_INTERVAL_MAX,
+  PARTITION_NUM_MAX, PARTITION_NUM_MIN, STORE_BLOCK_SIZES_BYTES,
 } from './limits.ts';
-import { formatSize, parseDurationMs, parseSizeBytes } from './units.ts';
+import { OptionReader, type DefinitionFiles } from './option-reader.ts';
 
 export type StoreCompressionMode = 'NO_COMPRESSION' | 'COMPRESSION';
 
@@ -30,10 +32,7 @@ export interface StorageOptions {
 }
 
 /** The members as they appear in the two JSON files. Unknown members are allowed and ignored here. */
-export interface StorageConfigFiles {
-  cluster?: Record<string, unknown>;
-  node?: Record<string, unknown>;
-}
+export type StorageConfigFiles = DefinitionFiles;
 
 export const STORAGE_OPTION_DEFAULTS: StorageOptions = {
   partitionNum: 128,
@@ -51,128 +50,46 @@ export const STORAGE_OPTION_DEFAULTS: StorageOptions = {
   transactionTimeoutLimitMs: 300_000,
 };
 
-const FILE_NAMES = { cluster: 'gs_cluster.json', node: 'gs_node.json' } as const;
-
-class OptionReader {
-  readonly problems: string[] = [];
-
-  constructor(private readonly files: StorageConfigFiles) {}
-
-  member(file: 'cluster' | 'node', path: string): unknown {
-    let value: unknown = this.files[file];
-    for (const part of path.split('/').filter(Boolean)) {
-      if (typeof value !== 'object' || value === null) return undefined;
-      const object = value as Record<string, unknown>;
-      // The seed spells one member `/datastore/...`; accept that spelling of the group too.
-      value = part === 'dataStore' && object[part] === undefined ? object['datastore'] : object[part];
-    }
-    return value;
-  }
-
-  integer(file: 'cluster' | 'node', path: string, fallback: number, min: number, max: number) {
-    const value = this.member(file, path);
-    if (value === undefined) return fallback;
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
-      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
-        `is not an integer from ${min} to ${max}`);
-      return fallback;
-    }
-    return value;
-  }
-
-  size(file: 'cluster' | 'node', path: string, fallback: number, allowed?: readonly number[]) {
-    const value = this.member(file, path);
-    if (value === undefined) return fallback;
-    const bytes = parseSizeBytes(value);
-    if (bytes === undefined || (allowed !== undefined && !allowed.includes(bytes))) {
-      const expected = allowed === undefined
-        ? 'a size with a unit (B, KB, MB, GB, TB)'
-        : `one of ${allowed.map(formatSize).join(', ')}`;
-      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} is not ${expected}`);
-      return fallback;
-    }
-    return bytes;
-  }
-
-  duration(file: 'cluster' | 'node', path: string, fallback: number, minMs = 0) {
-    const value = this.member(file, path);
-    if (value === undefined) return fallback;
-    const ms = parseDurationMs(value);
-    if (ms === undefined || ms < minMs) {
-      this.problems.push(
-        `${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
-          'is not a duration with a unit (h, min, s, ms)' +
-          (minMs > 0 ? ` of at least ${minMs} ms` : ''),
-      );
-      return fallback;
-    }
-    return ms;
-  }
-
-  choice<T extends string>(file: 'cluster' | 'node', path: string, fallback: T, allowed: readonly T[]) {
-    const value = this.member(file, path);
-    if (value === undefined) return fallback;
-    if (typeof value !== 'string' || !allowed.includes(value as T)) {
-      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
-        `is not one of ${allowed.join(', ')}`);
-      return fallback;
-    }
-    return value as T;
-  }
-
-  path(file: 'cluster' | 'node', path: string, fallback: string) {
-    const value = this.member(file, path);
-    if (value === undefined) return fallback;
-    if (typeof value !== 'string' || value.length === 0 || value.includes('\0')) {
-      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} is not a directory path`);
-      return fallback;
-    }
-    return value;
-  }
-
-  pathList(file: 'cluster' | 'node', path: string): string[] {
-    const value = this.member(file, path);
-    if (value === undefined) return [];
-    const ok = Array.isArray(value) &&
-      value.every((item) => typeof item === 'string' && item.length > 0 && !item.includes('\0'));
-    if (!ok) {
-      this.problems.push(`${FILE_NAMES[file]} ${path}: ${JSON.stringify(value)} ` +
-        'is not a list of directory paths');
-      return [];
-    }
-    return value as string[];
-  }
-}
-
 /** Returns the options and every problem found; an empty problem list means valid. */
 export function readStorageOptions(files: StorageConfigFiles): {
   options: StorageOptions;
   problems: string[];
 } {
-  const read = new OptionReader(files);
+  const reader = new OptionReader(files);
+  const options = readStorageMembers(reader);
+  return { options, problems: reader.problems };
+}
+
+/**
+ * Reads the storage members through a reader the caller owns (lib/config reads every other member
+ * through the same one, so that it knows which members are left over).
+ */
+export function readStorageMembers(read: OptionReader): StorageOptions {
   const d = STORAGE_OPTION_DEFAULTS;
   const options: StorageOptions = {
     partitionNum: read.integer('cluster', '/dataStore/partitionNum', d.partitionNum,
-      PARTITION_NUM_MIN, PARTITION_NUM_MAX),
+      { min: PARTITION_NUM_MIN, max: PARTITION_NUM_MAX }),
     storeBlockSizeBytes: read.size('cluster', '/dataStore/storeBlockSize', d.storeBlockSizeBytes,
       STORE_BLOCK_SIZES_BYTES),
     concurrency: read.integer('node', '/dataStore/concurrency', d.concurrency,
-      CONCURRENCY_MIN, CONCURRENCY_MAX),
-    logWriteMode: read.integer('node', '/dataStore/logWriteMode', d.logWriteMode, -1, 86_400),
+      { min: CONCURRENCY_MIN, max: CONCURRENCY_MAX }),
+    logWriteMode: read.integer('node', '/dataStore/logWriteMode', d.logWriteMode,
+      { min: -1, max: 86_400 }),
     storeMemoryLimitBytes: read.size('node', '/dataStore/storeMemoryLimit', d.storeMemoryLimitBytes),
     transactionLogPath: read.path('node', '/dataStore/transactionLogPath', d.transactionLogPath),
     dbPath: read.path('node', '/dataStore/dbPath', d.dbPath),
     storeCompressionMode: read.choice('node', '/dataStore/storeCompressionMode',
       d.storeCompressionMode, ['NO_COMPRESSION', 'COMPRESSION'] as const),
     // GridDB's docs say 0 means "no split"; its code's minimum is 1. Both mean one file.
-    dbFileSplitCount: Math.max(1, read.integer('node', '/dataStore/dbFileSplitCount', 1, 0, 128)),
+    dbFileSplitCount: Math.max(1, read.integer('node', '/dataStore/dbFileSplitCount', 1,
+      { min: 0, max: DATA_FILE_SPLIT_COUNT_MAX })),
     dbFilePathList: read.pathList('node', '/dataStore/dbFilePathList'),
     checkpointIntervalMs: read.duration('node', '/checkpoint/checkpointInterval',
-      d.checkpointIntervalMs, 1),
+      d.checkpointIntervalMs, { minMs: 1 }),
     partialCheckpointInterval: read.integer('node', '/checkpoint/partialCheckpointInterval',
-      d.partialCheckpointInterval, 1, 1024),
+      d.partialCheckpointInterval, { min: 1, max: PARTIAL_CHECKPOINT_INTERVAL_MAX }),
     transactionTimeoutLimitMs: read.duration('node', '/transaction/transactionTimeoutLimit',
-      d.transactionTimeoutLimitMs, 1),
+      d.transactionTimeoutLimitMs, { minMs: 1 }),
   };
   if (options.concurrency > options.partitionNum) {
     read.problems.push(
@@ -180,7 +97,7 @@ export function readStorageOptions(files: StorageConfigFiles): {
         `${options.partitionNum}`,
     );
   }
-  return { options, problems: read.problems };
+  return options;
 }
 
 /** Like readStorageOptions, but a bad file is a CONFIG_INVALID error naming every bad member. */
