@@ -23,8 +23,8 @@
 // physical block may be evicted: a row block then keeps only its outline (counts, layout, first
 // key), enough for the B+tree to route to it. use() brings the data back before anyone reads or
 // changes it; RowStoreBlocks calls it for every block it hands out. A block is evicted whole: its
-// tenants are all resident or all evicted. Large-value blocks stay resident (their values are
-// held by the rows that reference them) and count against the pool like any other block.
+// tenants are all resident or all evicted. A large value is evicted with its whole chain (its
+// blocks hold one JS value) and read back whole on its next access (LargeValue.value).
 //
 // Invariants (checkInvariants): every block has tenants and fits its size; a ROW block has one row
 // block, a LARGE_VALUE block one chunk; byte totals agree; a block's tenants are resident exactly
@@ -40,7 +40,9 @@ import type { BlockBacking } from './block-backing.ts';
 import { decodeRowBlock, decodeRowBlockCompact, type LargeValueRef } from './block-format.ts';
 import { decodeSharedPage } from './block-format-shared.ts';
 import type { BufferPool, PoolClient } from './buffer-pool.ts';
+import { decodeLargeValue } from './block-format-large-value.ts';
 import type { LargeValue } from './large-value.ts';
+import type { Value } from '../schema/column-type.ts';
 import { SHARED_PAGE_ENTRY_BYTES, SHARED_PAGE_HEADER_BYTES } from './block-format-shared.ts';
 import { BlockSpaceCheckpoint, type CheckpointSet } from './block-space-checkpoint.ts';
 import {
@@ -139,8 +141,9 @@ export class BlockSpace implements PoolClient {
 
   /** PoolClient: a block a checkpoint has yet to encode stays, and nothing goes without a backing. */
   canEvict(block: PhysicalBlock): boolean {
-    return this.backing !== undefined && block.kind !== BlockKind.LARGE_VALUE &&
-      !this.checkpoint.isPending(block.id);
+    if (this.backing === undefined) return false;
+    if (block.kind !== BlockKind.LARGE_VALUE) return !this.checkpoint.isPending(block.id);
+    return block.chunk!.value.blockIds.every((id) => !this.checkpoint.isPending(id));
   }
 
   /**
@@ -148,19 +151,59 @@ export class BlockSpace implements PoolClient {
    * is not on disk yet is written first (a swap write).
    */
   evict(block: PhysicalBlock): void {
-    const backing = this.backing;
-    assert(backing !== undefined && block.resident && block.kind !== BlockKind.LARGE_VALUE);
-    if (this.checkpoint.isDirty(block.id) && !block.swapImage) {
-      const startMs = this.clock.monotonicMs();
-      const writtenBytes = backing.swapOut(block.id, this.encoder.encode(block), block.kind);
-      block.swapImage = true;
-      const counters = this.pool!.counters;
-      counters.swapWriteCount++;
-      counters.swapWriteBytes += writtenBytes;
-      counters.swapWriteTimeMs += this.clock.monotonicMs() - startMs;
+    assert(this.backing !== undefined && block.resident);
+    if (block.kind === BlockKind.LARGE_VALUE) {
+      this.evictLargeValue(block);
+      return;
     }
+    this.swapOutIfChanged(block);
     for (const row of block.rows) row.evict();
     block.resident = false;
+  }
+
+  /** The whole chain goes: the pool removes `victim`, this the chain's other blocks. */
+  private evictLargeValue(victim: PhysicalBlock): void {
+    const value = victim.chunk!.value;
+    const chain = value.blockIds.map((id) => this.blockOf(id));
+    for (const block of chain) this.swapOutIfChanged(block);
+    for (const block of chain) {
+      assert(block.resident, `large-value block ${block.id} half evicted`);
+      block.resident = false;
+      // Recovery admits a chain block by block: the rest of it may not be in the pool yet.
+      if (block !== victim && block.frameIndex >= 0) this.pool!.remove(block);
+    }
+    value.evict((evicted) => this.loadLargeValue(evicted));
+  }
+
+  /** A swap write when the block changed since the last checkpoint set and is not on disk yet. */
+  private swapOutIfChanged(block: PhysicalBlock): void {
+    if (!this.checkpoint.isDirty(block.id) || block.swapImage) return;
+    const startMs = this.clock.monotonicMs();
+    const writtenBytes = this.backing!.swapOut(block.id, this.encoder.encode(block), block.kind);
+    block.swapImage = true;
+    const counters = this.pool!.counters;
+    counters.swapWriteCount++;
+    counters.swapWriteBytes += writtenBytes;
+    counters.swapWriteTimeMs += this.clock.monotonicMs() - startMs;
+  }
+
+  /** Swap reads of a large value's chain; its blocks are resident again. */
+  private loadLargeValue(value: LargeValue): Exclude<Value, null> {
+    const startMs = this.clock.monotonicMs();
+    const chain = value.blockIds.map((id) => this.blockOf(id));
+    const images = chain.map((block) => this.backing!.readImage(block.id));
+    const decoded = decodeLargeValue(images, {
+      kind: value.kind, sizeBytes: value.sizeBytes, firstBlockId: chain[0]!.id,
+      blockCount: chain.length, columnIndex: -1, rowIndex: -1,
+    });
+    assert(decoded !== null);
+    const counters = this.pool!.counters;
+    counters.swapReadCount += chain.length;
+    counters.swapReadBytes += chain.length * this.blockSizeBytes;
+    counters.swapReadTimeMs += this.clock.monotonicMs() - startMs;
+    for (const block of chain) block.resident = true;
+    for (const block of chain) this.pool!.admit(block, this);
+    return decoded;
   }
 
   /** Physical blocks in use. */
@@ -386,7 +429,8 @@ export class BlockSpace implements PoolClient {
     // Restored data is resident; the pool evicts what does not fit (clean: nothing is written).
     for (const block of this.blocks.values()) {
       this.pool?.beginOperation();
-      this.pool?.admit(block, this);
+      // Admitting a chain's block may evict the chain's value, and with it its other blocks.
+      if (block.resident) this.pool?.admit(block, this);
     }
     if (invariants.enabled) this.checkInvariants();
   }
@@ -411,6 +455,11 @@ export class BlockSpace implements PoolClient {
   private load(block: PhysicalBlock): void {
     const backing = this.backing;
     assert(backing !== undefined && !block.resident);
+    if (block.kind === BlockKind.LARGE_VALUE) {
+      // The value's getter reads the whole chain back (loadLargeValue) and admits it.
+      assert(block.chunk!.value.value !== null);
+      return;
+    }
     const startMs = this.clock.monotonicMs();
     const image = backing.readImage(block.id);
     if (block.kind === BlockKind.ROW) {
@@ -574,7 +623,8 @@ export class BlockSpace implements PoolClient {
       if (block.kind !== BlockKind.LARGE_VALUE) assert(block.chunk === undefined);
       usedBytes += block.usedBytes;
       for (const row of block.rows) assert(row.resident === block.resident, `block ${block.id} half evicted`);
-      if (this.pool !== undefined) assert((block.frameIndex >= 0) === block.resident);
+      if (block.chunk !== undefined) assert(block.chunk.value.resident === block.resident);
+      if (this.pool !== undefined) assert((block.frameIndex >= 0) === block.resident, `block ${block.id} resident ${block.resident} frame ${block.frameIndex} kind ${block.kind}`);
       if (block.kind === BlockKind.SHARED) {
         overheadBytes += SHARED_PAGE_HEADER_BYTES + block.rows.size * SHARED_PAGE_ENTRY_BYTES;
       }

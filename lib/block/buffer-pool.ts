@@ -133,6 +133,8 @@ export class BufferPool {
     assert(block.frameIndex < 0, `block ${block.id} admitted twice`);
     this.touch(block);
     this.makeRoom();
+    // Making room may have evicted a large value whose chain this block is part of.
+    if (!block.resident) return;
     block.frameIndex = this.frames.length;
     this.frames.push({ block, client });
     this.residentByKind.set(block.kind, this.residentCountOf(block.kind) + 1);

@@ -51,18 +51,46 @@ export function largeValueBlockCount(sizeBytes: number, blockSizeBytes: number):
   return Math.ceil(sizeBytes / largeValueChunkBytesMax(blockSizeBytes));
 }
 
+/** Reads an evicted value back from its chain's images (BlockSpace, a swap read per block). */
+export type LargeValueLoader = (value: LargeValue) => Exclude<Value, null>;
+
 export class LargeValue {
   /** The chain the LargeValueStore placed the value in, first to last; empty until placed. */
   blockIds: BlockId[] = [];
+  private held: Exclude<Value, null> | undefined;
+  /** Set while the value is evicted: how to read it back. */
+  private loader: LargeValueLoader | undefined;
 
   constructor(
     readonly kind: LargeValueKind,
     /** Payload bytes of the value: what an inline value's length prefix would say. */
     readonly sizeBytes: number,
-    readonly value: Exclude<Value, null>,
+    value: Exclude<Value, null>,
   ) {
     assert(Number.isSafeInteger(sizeBytes));
     assert(sizeBytes > LARGE_VALUE_REF_BYTES, 'a value this small stays inline');
+    this.held = value;
+  }
+
+  /** The value; read back from its chain first when it was evicted. */
+  get value(): Exclude<Value, null> {
+    if (this.held === undefined) {
+      // The loader stays until it succeeds: a failed read is retried by the next access.
+      this.held = this.loader!(this);
+      this.loader = undefined;
+    }
+    return this.held;
+  }
+
+  get resident(): boolean {
+    return this.held !== undefined;
+  }
+
+  /** Drops the value, whose chain is on disk; `loader` reads it back on the next access. */
+  evict(loader: LargeValueLoader): void {
+    assert(this.held !== undefined, 'evicting an evicted large value');
+    this.held = undefined;
+    this.loader = loader;
   }
 }
 

@@ -92,9 +92,15 @@ describe('buffer pool', () => {
     for (let i = 0; i < 40; i++) await images.put([i, blob(i)]);
     await test.store.checkpoint();
     for (let i = 0; i < 40; i += 3) await images.put([i, blob(i + 1)]);
+    await images.get(0);
+    const held = test.store.stats().memory;
+    assert.ok(held.largeValue.useBytes >= 40 * BLOCK_BYTES, 'a block per value');
+    assert.ok(held.residentBytes <= 8 * BLOCK_BYTES, `resident ${held.residentBytes}`);
     assert.ok(test.store.evictAll() > 0);
+    assert.equal(test.store.stats().memory.largeValue.residentBytes, 0);
     const expected = (i: number) => [i, i % 3 === 0 ? blob(i + 1) : blob(i)];
     for (let i = 39; i >= 0; i--) assert.deepStrictEqual(await images.get(i), expected(i));
+    assert.ok(test.store.stats().memory.residentBytes <= 8 * BLOCK_BYTES);
     test.fileSystem.crash();
     const store = await Store.open({
       home: '/h', options: test.options, fileSystem: test.fileSystem, scheduler: test.scheduler,
@@ -102,6 +108,21 @@ describe('buffer pool', () => {
     store.evictAll();
     const rows = await store.session().container('images').scan();
     assert.deepStrictEqual(rows, Array.from({ length: 40 }, (_, i) => expected(i)));
+    await store.close();
+  });
+
+  it('restores a large value of two blocks into a pool of one block', async () => {
+    const test = await openTestStore({
+      concurrency: 1, partitionNum: 1, storeMemoryLimitBytes: BLOCK_BYTES,
+    });
+    await test.store.createContainer({
+      name: 'b', type: 'COLLECTION', rowKey: true,
+      columns: [{ name: 'id', type: 'STRING' }, { name: 'v', type: 'BLOB' }],
+    });
+    const value = new Uint8Array(100_000).fill(7);
+    await test.store.session().container('b').put(['', value]);
+    const store = await test.reopen();
+    assert.deepStrictEqual(await store.session().container('b').get(''), ['', value]);
     await store.close();
   });
 
