@@ -152,13 +152,16 @@ export class PartitionCheckpointer implements BlockBacking {
     return this.dataFiles.readSlot(entry.slot, entry);
   }
 
-  /** BlockBacking: a swap read, of the block's swap image if it has one, else its checkpoint's. */
-  readImage(blockId: BlockId): Uint8Array {
+  /**
+   * BlockBacking: a swap read, of the block's swap image if it has one, else its checkpoint's.
+   * The caller decodes the image, which verifies its own checksum: a raw slot is not summed twice.
+   */
+  readImage(blockId: BlockId, into?: Uint8Array): Uint8Array {
     const entry = this.swapped.get(blockId) ?? this.blockMap.get(blockId);
     assert(entry !== undefined, `block ${blockId} has no image on disk`);
     const files = this.dataFiles.counters;
     const uncompressStartMs = files.uncompressTimeMs;
-    const image = this.dataFiles.readSlot(entry.slot, entry);
+    const image = this.dataFiles.readSlot(entry.slot, entry, into, { rawVerifiedByImage: true });
     this.counters.swapReadCount++;
     this.counters.swapReadUncompressTimeMs += files.uncompressTimeMs - uncompressStartMs;
     return image;

@@ -14,8 +14,11 @@ export interface BlockBacking {
    * checkpoint references; replaces the block's earlier swap image. Returns the bytes written.
    */
   swapOut(blockId: BlockId, image: Uint8Array, kind: number): number;
-  /** The block's image, exactly blockSizeBytes: its swap image if it has one, else its checkpoint's. */
-  readImage(blockId: BlockId): Uint8Array;
+  /**
+   * The block's image, exactly blockSizeBytes: its swap image if it has one, else its
+   * checkpoint's; in `into` when given. The caller decodes it, which verifies its checksum.
+   */
+  readImage(blockId: BlockId, into?: Uint8Array): Uint8Array;
   /** The block's swap image is stale (it changed) or unneeded (it was freed): release its slot. */
   dropSwap(blockId: BlockId): void;
 }

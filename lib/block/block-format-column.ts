@@ -210,7 +210,14 @@ export function blockFormatReadColumn(reader: BlockFormatReader, region: ColumnR
   const { column, data, rowCount } = region;
   if (column.nullable) {
     const bitmap = reader.bytes(Math.ceil(rowCount / 8));
-    for (let i = 0; i < rowCount; i++) data.nulls![i] = (bitmap[i >> 3]! >> (i & 7)) & 1;
+    const nulls = data.nulls!;
+    // The null map starts zeroed; most bitmap bytes are 0 (no NULL among their 8 rows).
+    for (let byte = 0; byte < bitmap.length; byte++) {
+      const bits = bitmap[byte]!;
+      if (bits === 0) continue;
+      const end = Math.min(rowCount, byte * 8 + 8);
+      for (let i = byte * 8; i < end; i++) nulls[i] = (bits >> (i & 7)) & 1;
+    }
   }
   if (column.storage === 'i96') {
     const at = reader.take(rowCount * 12);

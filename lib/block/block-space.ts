@@ -100,6 +100,7 @@ export class BlockSpace implements PoolClient {
   private readonly clock: Clock;
   /** Where evicted blocks' images are; until attached nothing is evicted. */
   private backing: BlockBacking | undefined;
+  private loadBuffer: Uint8Array | undefined;
 
   constructor(options: BlockSpaceOptions) {
     assert(options.blockSizeBytes >= 4096);
@@ -461,7 +462,9 @@ export class BlockSpace implements PoolClient {
       return;
     }
     const startMs = this.clock.monotonicMs();
-    const image = backing.readImage(block.id);
+    // Decoding copies everything out of the image, so one buffer serves every load.
+    this.loadBuffer ??= new Uint8Array(this.blockSizeBytes);
+    const image = backing.readImage(block.id, this.loadBuffer);
     if (block.kind === BlockKind.ROW) {
       const [row] = block.rows;
       const decoded = decodeRowBlock(row!.layout.schema, image, block.id,
