@@ -3,7 +3,7 @@
 // group-commit coordinator (one fdatasync round covers every commit waiting in the group) and one block
 // pipeline (records applied in the order they were appended).
 
-import { exhaustMap, interval, type SchedulerLike, type Subscription } from 'rxjs';
+import { exhaustMap, filter, interval, type SchedulerLike, type Subscription } from 'rxjs';
 import { assert } from '../base/assert.ts';
 import { partitionId, type PartitionId } from '../base/ids.ts';
 import {
@@ -36,9 +36,19 @@ export interface PartitionGroupConfig {
   transactionLogRoot: string;
   dataRoot: string;
   releaseUnusedFileBlocks: boolean;
+  /** Told of each checkpoint of the group (the node's event log). */
+  onCheckpoint?: ((event: CheckpointEvent) => void) | undefined;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
 }
+
+export type CheckpointTrigger = 'periodic' | 'requested' | 'shutdown' | 'recovery';
+
+/** A checkpoint of one partition group started, completed or failed. */
+export type CheckpointEvent =
+  | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
+  | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: unknown };
 
 export interface RecoveryReport {
   partitionCount: number;
@@ -59,7 +69,12 @@ export class PartitionGroup {
   private periodicSync: Subscription | undefined;
   private periodicCheckpoint: Subscription | undefined;
   /** Checkpoints started, by what started them. */
-  readonly checkpointRuns = { periodic: 0, requested: 0, shutdown: 0 };
+  readonly checkpointRuns: Record<CheckpointTrigger, number> =
+    { periodic: 0, requested: 0, shutdown: 0, recovery: 0 };
+  /** What started the last checkpoint; undefined before the first. */
+  lastCheckpointTrigger: CheckpointTrigger | undefined;
+  /** gs_checkpoint --off turns periodic checkpoints off until --on; a restart turns them on. */
+  periodicCheckpointEnabled = true;
   /** Partitions the running checkpoint has yet to do; 0 when none runs. */
   checkpointPendingPartitionCount = 0;
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
@@ -124,7 +139,8 @@ export class PartitionGroup {
     // Every checkpointInterval; a checkpoint still running when the next is due is not doubled.
     const { checkpointIntervalMs } = this.config.options;
     this.periodicCheckpoint = interval(checkpointIntervalMs, this.config.periodicScheduler)
-      .pipe(exhaustMap(() => this.checkpoint('periodic').catch((error: unknown) => {
+      .pipe(filter(() => this.periodicCheckpointEnabled),
+        exhaustMap(() => this.checkpoint('periodic').catch((error: unknown) => {
         this.checkpointErrorCount++;
         this.lastCheckpointError = error;
       })))
@@ -140,15 +156,24 @@ export class PartitionGroup {
   }
 
   /** Checkpoints every partition of the group that changed since its last checkpoint. */
-  checkpoint(trigger: keyof PartitionGroup['checkpointRuns'] = 'requested'): Promise<void> {
+  checkpoint(trigger: CheckpointTrigger = 'requested'): Promise<void> {
     const run = this.checkpointing.then(async () => {
+      const groupIndex = this.config.index;
+      const startMs = this.config.clock.monotonicMs();
       this.checkpointRuns[trigger]++;
+      this.lastCheckpointTrigger = trigger;
       this.checkpointPendingPartitionCount = this.partitions.length;
+      this.config.onCheckpoint?.({ kind: 'started', groupIndex, trigger });
       try {
         for (const partition of this.partitions) {
           await checkpointPartition(partition, this.context);
           this.checkpointPendingPartitionCount--;
         }
+        const durationMs = this.config.clock.monotonicMs() - startMs;
+        this.config.onCheckpoint?.({ kind: 'completed', groupIndex, trigger, durationMs });
+      } catch (error) {
+        this.config.onCheckpoint?.({ kind: 'failed', groupIndex, trigger, error });
+        throw error;
       } finally {
         this.checkpointPendingPartitionCount = 0;
       }

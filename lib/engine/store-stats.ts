@@ -19,6 +19,10 @@ export interface StoreStats {
     periodicCount: number;
     requestedCount: number;
     shutdownCount: number;
+    /** The node's checkpoint right after recovery. */
+    recoveryCount: number;
+    /** What started the last checkpoint; undefined before the first. */
+    lastTrigger: 'periodic' | 'requested' | 'shutdown' | 'recovery' | undefined;
     running: boolean;
     /** Partitions a running checkpoint has yet to do. */
     pendingPartitionCount: number;
@@ -70,8 +74,8 @@ export interface StoreStats {
     writeTimeMs: number;
     writeCompressTimeMs: number;
   };
-  /** xlog fdatasyncs (group commit rounds and periodic syncs). */
-  log: { flushCount: number; flushTimeMs: number };
+  /** xlog fdatasyncs (group commit rounds and periodic syncs); the partitions' LSNs summed. */
+  log: { flushCount: number; flushTimeMs: number; lastLsnSum: number };
   rows: { readCount: number; writeCount: number };
 }
 
@@ -80,7 +84,7 @@ export function collectStoreStats(
   options: { blockSizeBytes: number; compressionMode: StoreCompressionMode },
 ): StoreStats {
   const { blockSizeBytes } = options;
-  const stats = emptyStats(options.compressionMode);
+  const stats = emptyStoreStats(options.compressionMode);
   const { checkpoint, dataFiles, memory, swap } = stats;
   let liveBlockCount = 0;
   let slotCount = 0;
@@ -88,6 +92,8 @@ export function collectStoreStats(
     checkpoint.periodicCount += group.checkpointRuns.periodic;
     checkpoint.requestedCount += group.checkpointRuns.requested;
     checkpoint.shutdownCount += group.checkpointRuns.shutdown;
+    checkpoint.recoveryCount += group.checkpointRuns.recovery;
+    checkpoint.lastTrigger ??= group.lastCheckpointTrigger;
     checkpoint.pendingPartitionCount += group.checkpointPendingPartitionCount;
     const { pool } = group;
     memory.limitBytes += pool.capacityBytes;
@@ -108,6 +114,7 @@ export function collectStoreStats(
     for (const partition of group.partitions) {
       stats.rows.readCount += partition.rowsReadCount;
       stats.rows.writeCount += partition.rowsWrittenCount;
+      stats.log.lastLsnSum += Number(partition.log.lastAppliedLsn);
       const { space } = partition.catalog;
       const counts = space.blockCountsByKind();
       liveBlockCount += space.blockCount;
@@ -145,11 +152,13 @@ export function collectStoreStats(
   return stats;
 }
 
-function emptyStats(compressionMode: StoreCompressionMode): StoreStats {
+/** Every figure zero: before the store is open. */
+export function emptyStoreStats(compressionMode: StoreCompressionMode): StoreStats {
   const ofKind = () => ({ residentBytes: 0, useBytes: 0 });
   return {
     checkpoint: {
-      periodicCount: 0, requestedCount: 0, shutdownCount: 0, running: false,
+      periodicCount: 0, requestedCount: 0, shutdownCount: 0, recoveryCount: 0,
+      lastTrigger: undefined, running: false,
       pendingPartitionCount: 0, completedCount: 0, failedCount: 0, lastStartMs: 0, lastEndMs: 0,
       writeCount: 0, writeBytes: 0, writeTimeMs: 0, writeCompressTimeMs: 0,
       adoptedSwapImageCount: 0, fileFlushCount: 0, fileFlushTimeMs: 0,
@@ -166,7 +175,7 @@ function emptyStats(compressionMode: StoreCompressionMode): StoreStats {
       readCount: 0, readBytes: 0, readTimeMs: 0, readUncompressTimeMs: 0,
       writeCount: 0, writeBytes: 0, writeTimeMs: 0, writeCompressTimeMs: 0,
     },
-    log: { flushCount: 0, flushTimeMs: 0 },
+    log: { flushCount: 0, flushTimeMs: 0, lastLsnSum: 0 },
     rows: { readCount: 0, writeCount: 0 },
   };
 }

@@ -22,7 +22,9 @@ import type { ColumnSchema } from '../schema/container-schema.ts';
 import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
-import { PartitionGroup, type RecoveryReport } from './partition-group.ts';
+import {
+  PartitionGroup, type CheckpointEvent, type RecoveryReport,
+} from './partition-group.ts';
 import { Session, type SessionOptions } from './session.ts';
 import { collectStoreStats, type StoreStats } from './store-stats.ts';
 import { readStorageConfig } from './store-config.ts';
@@ -37,6 +39,8 @@ export interface StoreConfig {
   clock?: Clock;
   /** gs_startnode --releaseUnusedFileBlocks: after recovery, punch a hole in every free data slot. */
   releaseUnusedFileBlocks?: boolean;
+  /** Told of every checkpoint of every partition group (the node writes them to its event log). */
+  onCheckpoint?: (event: CheckpointEvent) => void;
   scheduler?: SchedulerLike;
 }
 
@@ -74,6 +78,7 @@ export class Store {
         groupCount: options.concurrency,
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
         dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
+        onCheckpoint: config.onCheckpoint,
         onSyncError: (error) => self.fail(error),
       })));
     const reports = await Promise.all(store.groups.map((group) => group.recover()));
@@ -198,10 +203,49 @@ export class Store {
     return this.groups.reduce((count, group) => count + group.pool.evictAll(), 0);
   }
 
-  /** Checkpoints every partition that changed since its last checkpoint. */
-  async checkpoint(): Promise<void> {
+  /**
+   * Checkpoints every partition that changed since its last checkpoint. `trigger` says why, for
+   * the status report: an operator's request (the default), or the node's own right after
+   * recovery.
+   */
+  async checkpoint(trigger: 'requested' | 'recovery' = 'requested'): Promise<void> {
     this.checkOpen();
-    await Promise.all(this.groups.map((group) => group.checkpoint()));
+    await Promise.all(this.groups.map((group) => group.checkpoint(trigger)));
+  }
+
+  /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */
+  get periodicCheckpointEnabled(): boolean {
+    return this.groups.every((group) => group.periodicCheckpointEnabled);
+  }
+
+  set periodicCheckpointEnabled(enabled: boolean) {
+    this.checkOpen();
+    for (const group of this.groups) group.periodicCheckpointEnabled = enabled;
+  }
+
+  /** The last LSN applied in a partition (gs_partition's lsn). */
+  partitionLsn(partitionId: PartitionId): bigint | number {
+    this.checkOpen();
+    for (const group of this.groups) {
+      for (const partition of group.partitions) {
+        if (partition.id === partitionId) return partition.log.lastAppliedLsn;
+      }
+    }
+    throw new StorageError('CONFIG_INVALID', `no partition ${partitionId}`);
+  }
+
+  /** Sessions open now. */
+  get sessionCount(): number {
+    return this.sessions.size;
+  }
+
+  /** Transactions open now (manual-commit transactions with changes or locks), every partition. */
+  get openTransactionCount(): number {
+    let count = 0;
+    for (const group of this.groups) {
+      for (const partition of group.partitions) count += partition.openTransactionCount;
+    }
+    return count;
   }
 
   /**
