@@ -196,10 +196,13 @@ export const CONNECTION_SESSION_COUNT_MAX = 1024;
 export const CONNECTION_RESULT_SET_COUNT_MAX = 64;
 /**
  * Results of write statements the node remembers, so that a request retried with its statement id
- * after a broken connection is answered, not applied again. The oldest are forgotten first; a
- * client retries within seconds.
+ * after a broken connection is answered, not applied again. The oldest are forgotten first (a
+ * client retries within seconds), and each client's own oldest beyond the per-client bound, so a
+ * busy client cannot push out the results another one is about to ask for again.
  */
-export const STATEMENT_RESULT_COUNT_MAX = 262_144;
+export const STATEMENT_RESULT_COUNT_MAX = 131_072;
+/** Per client: as many as it can have in flight (a full pool of full connections). */
+export const STATEMENT_RESULT_COUNT_PER_CLIENT_MAX = 8192;
 /** Rows one fetch returns at most, whatever fetch size the client asks for. */
 export const FETCH_ROW_COUNT_MAX = 100_000;
 /** A fetch stops adding rows once its reply is this large (it always carries at least one row). */
@@ -209,8 +212,9 @@ export const CLIENT_CONNECTION_POOL_SIZE_MAX = 64;
 
 assert(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX < PROTOCOL_MESSAGE_BYTES_MAX);
 assert(PROTOCOL_MESSAGE_BYTES_MAX <= BYTE_WRITER_CAPACITY_BYTES_MAX);
-assert(STATEMENT_RESULT_COUNT_MAX >=
+assert(STATEMENT_RESULT_COUNT_PER_CLIENT_MAX >=
   CLIENT_CONNECTION_POOL_SIZE_MAX * CONNECTION_REQUESTS_IN_FLIGHT_MAX);
+assert(STATEMENT_RESULT_COUNT_PER_CLIENT_MAX <= STATEMENT_RESULT_COUNT_MAX);
 assert(FETCH_REPLY_BYTES_TARGET * 2 <= PROTOCOL_MESSAGE_BYTES_MAX);
 assert(CONNECTION_LIMIT_DEFAULT >= CONNECTION_LIMIT_MIN);
 assert(CONNECTION_LIMIT_DEFAULT <= CONNECTION_LIMIT_MAX);

@@ -22,6 +22,8 @@ import { LockTable, type LockOwner } from './lock-table.ts';
 import type { PartitionContext } from './partition-context.ts';
 import { applyCommit } from './partition-apply.ts';
 import { PartitionLog } from './partition-log.ts';
+import { partitionQuery, partitionQueryContinue, type TqlQueryOptions } from './partition-query.ts';
+import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
 import { encodeCommit, encodeDrop, encodeSchemaRecord } from './xlog-payload.ts';
 import { TransactionTable, transactionTimedOut } from './transaction-table.ts';
 import {
@@ -222,6 +224,33 @@ export class Partition {
   count(context: RequestContext, name: string): number {
     const entry = this.lookupOrThrow(name);
     return transactionCount(entry, this.transactions.find(this.scope(context, entry)));
+  }
+
+  // ---- queries (partition-query.ts) ----------------------------------------------------------
+
+  /** Runs a TQL query on a container as this session sees it. */
+  query(context: RequestContext, name: string, tql: string, options: TqlQueryOptions): TqlResult {
+    const entry = this.lookupOrThrow(name);
+    const txn = this.transactions.find(this.scope(context, entry));
+    const result = partitionQuery({ entry, txn, autoCommit: context.autoCommit }, tql,
+      { ...options, nowMs: this.context.clock.nowMs() });
+    if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
+    return result;
+  }
+
+  /** The next answer of a query that left a cursor. */
+  queryContinue(
+    context: RequestContext,
+    name: string,
+    cursor: TqlCursor,
+    options: Pick<TqlQueryOptions, 'fetchSizeRows'>,
+  ): TqlResult {
+    const entry = this.lookupOrThrow(name);
+    const txn = this.transactions.find(this.scope(context, entry));
+    const scope = { entry, txn, autoCommit: context.autoCommit };
+    const result = partitionQueryContinue(scope, cursor, options);
+    if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
+    return result;
   }
 
   lookupOrThrow(name: string): ContainerEntry {

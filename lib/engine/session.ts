@@ -7,7 +7,9 @@
 import { StorageError } from '../base/errors.ts';
 import { SCAN_ROW_COUNT_MAX } from '../base/limits.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
+import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
 import type { RequestContext } from './partition.ts';
+import type { TqlQueryOptions } from './partition-query.ts';
 import type { Store } from './store.ts';
 import type { ScanRange } from './transaction.ts';
 
@@ -91,6 +93,22 @@ export class ContainerHandle {
 
   async count(): Promise<number> {
     return this.partition().count(this.context(), this.name);
+  }
+
+  /**
+   * Runs a TQL query (README "TQL"): the rows it selects, or its one aggregate. When rows remain
+   * beyond `fetchSizeRows`, the result has a cursor for queryMore.
+   */
+  async query(tql: string, options: TqlQueryOptions = {}): Promise<TqlResult> {
+    return this.partition().query(this.context(), this.name, tql, options);
+  }
+
+  /** The next rows of a query whose result had a cursor. */
+  async queryMore(
+    cursor: TqlCursor,
+    options: Pick<TqlQueryOptions, 'fetchSizeRows'> = {},
+  ): Promise<TqlResult> {
+    return this.partition().queryContinue(this.context(), this.name, cursor, options);
   }
 
   async commit(): Promise<void> {

@@ -1,0 +1,174 @@
+// TQL in a partition: a query runs against one container entry as its session sees it. Without
+// changes of its own the session reads the committed rows straight from the RowStore; with an open
+// transaction that changed the container it reads them merged with its write set
+// (transactionScan), so a query sees the session's own uncommitted puts and removes, as get and
+// scan do (READ_COMMITTED).
+//
+// Rows come in pages of TQL_SCAN_PAGE_ROW_COUNT, each page a fresh bounded scan from the row key
+// after the last page: a LIMIT or a partial execution stops reading early, and a cursor left by
+// partial execution goes on from its row key in a later call, reading what is committed by then.
+// A keyless collection pages by block, taking each block's rowIds from scanBatches.
+
+import { assert } from '../base/assert.ts';
+import { StorageError } from '../base/errors.ts';
+import { TQL_SCAN_PAGE_ROW_COUNT } from '../base/limits.ts';
+import type { Row, RowKey } from '../schema/column-type.ts';
+import { normalizeName } from '../schema/names.ts';
+import {
+  continueTql, executeTql, TqlCursor, type TqlColumnBatch, type TqlExecuteOptions,
+  type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
+} from '../query/tql/execute.ts';
+import { prepareTql } from '../query/tql/prepare.ts';
+import type { ContainerEntry } from './catalog.ts';
+import { transactionScan, writeSetSize, type Transaction } from './transaction.ts';
+
+export type TqlQueryOptions = TqlExecuteOptions;
+
+export interface PartitionQueryScope {
+  readonly entry: ContainerEntry;
+  /** The session's open transaction on the container, if any. */
+  readonly txn: Transaction | undefined;
+  readonly autoCommit: boolean;
+}
+
+export function partitionQuery(
+  scope: PartitionQueryScope,
+  tql: string,
+  options: TqlQueryOptions & { nowMs: number },
+): TqlResult {
+  const query = prepareTql(tql, scope.entry.schema, { nowMs: options.nowMs });
+  if (options.partialExecution === true && !scope.autoCommit) {
+    throw autoCommitNeeded();
+  }
+  return executeTql(query, rowSource(scope), options);
+}
+
+export function partitionQueryContinue(
+  scope: PartitionQueryScope,
+  cursor: TqlCursor,
+  options: Pick<TqlQueryOptions, 'fetchSizeRows'>,
+): TqlResult {
+  if (!(cursor instanceof TqlCursor)) {
+    throw new StorageError('ROW_INVALID', 'queryMore takes the cursor of a query result');
+  }
+  const { name } = scope.entry.schema;
+  if (normalizeName(cursor.query.schema.name) !== normalizeName(name)) {
+    throw new StorageError('ROW_INVALID',
+      `the cursor is of container "${cursor.query.schema.name}", not "${name}"`);
+  }
+  if (cursor.state.kind === 'scan') {
+    if (cursor.query.schema !== scope.entry.schema) {
+      throw new StorageError('SCHEMA_CHANGED', `container "${name}" changed ` +
+        'since the query began; run the query again');
+    }
+    if (!scope.autoCommit) throw autoCommitNeeded();
+  }
+  return continueTql(cursor, rowSource(scope), options);
+}
+
+function autoCommitNeeded(): StorageError {
+  return new StorageError('NOT_SUPPORTED',
+    'partial execution needs the container in auto-commit mode');
+}
+
+function rowSource(scope: PartitionQueryScope): TqlRowSource {
+  const { entry, txn } = scope;
+  const changed = txn !== undefined && writeSetSize(txn) > 0 ? txn : undefined;
+  if (entry.keys === undefined) {
+    return changed === undefined ? keylessSource(entry) : keylessTransactionSource(entry, changed);
+  }
+  return {
+    pages: (scan) => keyedPages(entry, changed, scan),
+    count: (scan) => (changed === undefined && scan.after === undefined
+      ? entry.rows.rowCountInRange({ from: scan.from, to: scan.to })
+      : undefined),
+    columnBatches: (scan, columnIndex) => (changed === undefined
+      ? columnBatches(entry, scan, columnIndex) : undefined),
+  };
+}
+
+/** One column of the committed rows in range, block by block, zero-copy. */
+function* columnBatches(
+  entry: ContainerEntry,
+  scan: TqlSourceScan,
+  columnIndex: number,
+): Generator<TqlColumnBatch, undefined, undefined> {
+  assert(scan.after === undefined);
+  const { from, to, direction } = scan;
+  const columnIndexes = [columnIndex];
+  for (const batch of entry.rows.scanBatches({ from, to, direction, columnIndexes })) {
+    const column = batch.columns[0]!;
+    yield { rowCount: batch.rowCount, values: column.values, nulls: column.nulls };
+  }
+}
+
+/** Pages of a keyed container: each a bounded scan from the key after the last page. */
+function* keyedPages(
+  entry: ContainerEntry,
+  txn: Transaction | undefined,
+  scan: TqlSourceScan,
+): Generator<TqlRowPage, undefined, undefined> {
+  const keys = entry.keys!;
+  const ascending = scan.direction === 'asc';
+  let after = scan.after;
+  for (;;) {
+    let { from, to } = scan;
+    // Start at `after` itself (bounds are inclusive) and drop it if it is still there.
+    if (after !== undefined && ascending && (from === undefined || keys.compare(after, from) > 0)) {
+      from = after;
+    }
+    if (after !== undefined && !ascending && (to === undefined || keys.compare(after, to) < 0)) {
+      to = after;
+    }
+    if (from !== undefined && to !== undefined && keys.compare(from, to) > 0) return;
+    const limit = TQL_SCAN_PAGE_ROW_COUNT + 1;
+    const range = { from, to, direction: scan.direction, limit };
+    let rows: Row[] = txn === undefined
+      ? entry.rows.scan(range) : transactionScan(entry, txn, range);
+    const exhausted = rows.length < limit;
+    if (after !== undefined && rows.length > 0 && keys.compare(keys.keyOf(rows[0]!), after) === 0) {
+      rows = rows.slice(1);
+    }
+    if (rows.length > 0) {
+      const page = rows;
+      yield { rows: page, positionAt: (index) => keys.keyOf(page[index]!) };
+      after = keys.keyOf(page[page.length - 1]!);
+    }
+    if (exhausted) return;
+  }
+}
+
+/** A keyless collection's committed rows, block by block, with their rowIds as positions. */
+function keylessSource(entry: ContainerEntry): TqlRowSource {
+  return {
+    *pages(scan) {
+      // Without a key there are no bounds, and rowId order is the only order a scan gives.
+      assert(scan.from === undefined && scan.to === undefined, 'key bounds without a key');
+      assert(scan.direction === 'asc', 'a keyless collection scanned backwards');
+      const after = scan.after as number | undefined;
+      const from = after === undefined ? undefined : after + 1;
+      for (const batch of entry.rows.scanBatches({ from, direction: 'asc', columnIndexes: [] })) {
+        const count = batch.rowCount;
+        const rowIds = batch.rowIds!;
+        if (count === 0) continue;
+        const block = { from: rowIds[0]!, to: rowIds[count - 1]!, direction: 'asc' as const };
+        const rows = entry.rows.scan(block);
+        assert(rows.length === count);
+        yield { rows, positionAt: (index) => rowIds[index]! };
+      }
+    },
+    count: (scan) => (scan.after === undefined ? entry.rows.count() : undefined),
+    columnBatches: (scan, columnIndex) => columnBatches(entry, scan, columnIndex),
+  };
+}
+
+/** A keyless collection with the session's own appends: one page, not resumable. */
+function keylessTransactionSource(entry: ContainerEntry, txn: Transaction): TqlRowSource {
+  return {
+    *pages(scan) {
+      assert(scan.after === undefined, 'partial execution inside a transaction');
+      const rows = transactionScan(entry, txn, { direction: scan.direction });
+      if (rows.length > 0) yield { rows, positionAt: (): RowKey | undefined => undefined };
+    },
+  };
+}

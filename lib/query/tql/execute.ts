@@ -1,0 +1,336 @@
+// The executor: runs a prepared query (prepare.ts) over a container's rows, as a TqlRowSource
+// hands them out page by page in row-key order, and gives rows or an aggregate.
+//
+// Three shapes of execution, chosen by the plan:
+//   aggregate  every selected row goes to one accumulator; LIMIT/OFFSET apply to its one result row
+//   streamed   scan order is the result order: rows are filtered, OFFSET skipped, and the scan
+//              stops as soon as LIMIT rows are there
+//   sorted     selected rows are gathered and sorted (stable: ties keep row-key order); with a
+//              LIMIT only the best OFFSET + LIMIT are kept while gathering
+//
+// A result has at most `fetchSizeRows` rows; the rest waits in a TqlCursor (continueTql). Without
+// partial execution the whole result is computed at once and held by the cursor, and a result (or
+// a sort) of more than TQL_RESULT_ROW_COUNT_MAX rows is LIMIT_EXCEEDED. With partial execution
+// (GridDB's PARTIAL_EXECUTION fetch option; a streamed `SELECT *` only) each call reads only as far
+// as its rows need and the cursor remembers the row key to go on from, so memory stays bounded by
+// the fetch size whatever the container holds.
+
+import { assert } from '../../base/assert.ts';
+import { StorageError } from '../../base/errors.ts';
+import { TQL_RESULT_ROW_COUNT_MAX } from '../../base/limits.ts';
+import type { ColumnType, Row, RowKey, TimePrecision } from '../../schema/column-type.ts';
+import type { ColumnSchema } from '../../schema/container-schema.ts';
+import { createAccumulator } from './aggregate.ts';
+import type { AggregateFunction } from './functions.ts';
+import { rowComparator } from './order.ts';
+import type { PreparedTql } from './prepare.ts';
+import type { TqlValue } from './types.ts';
+
+/** One page of rows from a source, in scan order. */
+export interface TqlRowPage {
+  readonly rows: readonly Row[];
+  /** The row key of rows[index] (the rowId in a keyless collection); undefined: not resumable. */
+  positionAt(index: number): RowKey | undefined;
+}
+
+export interface TqlSourceScan {
+  /** Inclusive bounds. */
+  readonly from: RowKey | undefined;
+  readonly to: RowKey | undefined;
+  /** Start strictly after this key (in scan direction): where a partial execution stopped. */
+  readonly after: RowKey | undefined;
+  readonly direction: 'asc' | 'desc';
+}
+
+/** One column of a run of rows, as RowStore.scanBatches hands it out (zero-copy). */
+export interface TqlColumnBatch {
+  readonly rowCount: number;
+  /** One value per row, in the shape a row holds it; at a NULL, whatever the slot holds. */
+  readonly values: ArrayLike<unknown>;
+  /** 1 = NULL; undefined: no NULLs. */
+  readonly nulls: Uint8Array | undefined;
+}
+
+/** A container's rows as a query sees them (its own transaction's changes included). */
+export interface TqlRowSource {
+  pages(scan: TqlSourceScan): Iterable<TqlRowPage>;
+  /** Rows in [from, to] without reading them, when the source can tell; else undefined. */
+  count?(scan: TqlSourceScan): number | undefined;
+  /** One column of the rows in [from, to], in batches, when the source can; else undefined. */
+  columnBatches?(scan: TqlSourceScan, columnIndex: number): Iterable<TqlColumnBatch> | undefined;
+}
+
+export interface TqlExecuteOptions {
+  /** Rows in this answer at most; the rest wait in the cursor. Default: all of them. */
+  readonly fetchSizeRows?: number;
+  /** Read only as far as this answer needs (a streamed SELECT * only). */
+  readonly partialExecution?: boolean;
+}
+
+export interface TqlAggregateType {
+  readonly type: ColumnType;
+  readonly timePrecision?: TimePrecision;
+}
+
+export type TqlResult =
+  | {
+    readonly kind: 'rows';
+    /** The container's columns: every row has one value per column. */
+    readonly columns: ColumnSchema[];
+    readonly rows: Row[];
+    /** More rows remain: pass it to continueTql. */
+    readonly cursor: TqlCursor | undefined;
+    /** Rows read from the container for this answer. */
+    readonly scannedRowCount: number;
+  }
+  | {
+    readonly kind: 'aggregate';
+    readonly function: AggregateFunction;
+    readonly type: TqlAggregateType;
+    /** A LONG result is a bigint. null: no result row (nothing to aggregate, or LIMIT/OFFSET). */
+    readonly value: number | bigint | null;
+    readonly scannedRowCount: number;
+  };
+
+type CursorState =
+  /** Rows computed at once; the next answer starts at `index`. */
+  | { readonly kind: 'buffered'; readonly rows: Row[]; readonly index: number }
+  /** Partial execution: the scan goes on after row key `after`. */
+  | {
+    readonly kind: 'scan'; readonly after: RowKey; readonly offsetLeft: number;
+    readonly limitLeft: number;
+  };
+
+/**
+ * What remains of a query's result after an answer; opaque to callers. A cursor never changes:
+ * each answer that leaves rows has a new one.
+ */
+export class TqlCursor {
+  constructor(readonly query: PreparedTql, readonly state: CursorState) {}
+}
+
+export function executeTql(
+  query: PreparedTql,
+  source: TqlRowSource,
+  options: TqlExecuteOptions = {},
+): TqlResult {
+  const fetchSizeRows = fetchSize(options);
+  if (query.aggregate !== undefined) return aggregate(query, source);
+  if (options.partialExecution === true) {
+    if (!query.plan.ordered) {
+      throw new StorageError('NOT_SUPPORTED', 'partial execution needs SELECT * in row-key ' +
+        'order: no ORDER BY of other columns');
+    }
+    return streamed(query, source, fetchSizeRows, {
+      after: undefined, offsetLeft: query.offset, limitLeft: query.limit,
+    });
+  }
+  const counter = { scannedRowCount: 0 };
+  const rows = query.plan.ordered
+    ? allStreamed(query, source, counter) : allSorted(query, source, counter);
+  const state = { kind: 'buffered' as const, rows, index: 0 };
+  return buffered(query, state, fetchSizeRows, counter.scannedRowCount);
+}
+
+/** The next answer of a query that left a cursor. */
+export function continueTql(
+  cursor: TqlCursor,
+  source: TqlRowSource,
+  options: Pick<TqlExecuteOptions, 'fetchSizeRows'> = {},
+): TqlResult {
+  const state = cursor.state;
+  if (state.kind === 'buffered') return buffered(cursor.query, state, fetchSize(options), 0);
+  return streamed(cursor.query, source, fetchSize(options), state);
+}
+
+function fetchSize(options: Pick<TqlExecuteOptions, 'fetchSizeRows'>): number {
+  const size = options.fetchSizeRows ?? TQL_RESULT_ROW_COUNT_MAX;
+  if (!Number.isSafeInteger(size) || size < 1) {
+    throw new StorageError('ROW_INVALID',
+      `a fetch size must be a positive integer, not ${String(size)}`);
+  }
+  return size;
+}
+
+function columnsOf(query: PreparedTql): ColumnSchema[] {
+  return query.schema.columns.map((column) => ({ ...column }));
+}
+
+function scanOf(query: PreparedTql, after: RowKey | undefined): TqlSourceScan {
+  const { from, to, direction } = query.plan;
+  return { from, to, after, direction };
+}
+
+/**
+ * Calls `visit` with every row WHERE selects, in scan order, until it returns false. Counts the
+ * rows read into `counter`.
+ */
+function forEachSelected(
+  query: PreparedTql,
+  source: TqlRowSource,
+  after: RowKey | undefined,
+  counter: Counter,
+  visit: (row: Row, page: TqlRowPage, index: number) => boolean,
+): void {
+  if (query.plan.empty) return;
+  const filter = query.filter;
+  for (const page of source.pages(scanOf(query, after))) {
+    const rows = page.rows;
+    for (let i = 0; i < rows.length; i++) {
+      counter.scannedRowCount++;
+      const row = rows[i]!;
+      if (filter !== undefined && filter(row) !== true) continue;
+      if (!visit(row, page, i)) return;
+    }
+  }
+}
+
+function aggregate(query: PreparedTql, source: TqlRowSource): TqlResult {
+  const spec = query.aggregate!;
+  const counter = { scannedRowCount: 0 };
+  let value: number | bigint | null;
+  const countAll = spec.function === 'COUNT' && spec.columnIndex === undefined &&
+    query.filter === undefined;
+  const counted = countAll && !query.plan.empty
+    ? source.count?.(scanOf(query, undefined)) : undefined;
+  if (counted !== undefined) {
+    value = BigInt(counted);
+  } else if (countAll && query.plan.empty) {
+    value = 0n;
+  } else {
+    value = accumulate(query, source, counter);
+  }
+  // The aggregate is one row; LIMIT and OFFSET apply to it.
+  if (query.limit === 0 || query.offset > 0) value = null;
+  const { scalar, timePrecision } = spec.resultType;
+  assert(scalar !== 'NULL');
+  return {
+    kind: 'aggregate', function: spec.function,
+    type: timePrecision === undefined ? { type: scalar } : { type: scalar, timePrecision },
+    value, scannedRowCount: counter.scannedRowCount,
+  };
+}
+
+/**
+ * Feeds the aggregate its values: straight from columnar batches when every row in range counts
+ * (no WHERE) and the source has them, else row by row.
+ */
+function accumulate(query: PreparedTql, source: TqlRowSource, counter: Counter) {
+  const spec = query.aggregate!;
+  const accumulator = createAccumulator(spec);
+  const index = spec.columnIndex;
+  const batches = index === undefined || query.filter !== undefined || query.plan.empty
+    ? undefined : source.columnBatches?.(scanOf(query, undefined), index);
+  if (batches !== undefined) {
+    for (const { rowCount, values, nulls } of batches) {
+      counter.scannedRowCount += rowCount;
+      for (let i = 0; i < rowCount; i++) {
+        accumulator.add(nulls !== undefined && nulls[i] === 1 ? null : values[i] as TqlValue);
+      }
+    }
+    return accumulator.result();
+  }
+  forEachSelected(query, source, undefined, counter, (row) => {
+    accumulator.add(index === undefined ? null : row[index] as TqlValue);
+    return true;
+  });
+  return accumulator.result();
+}
+
+function resultTooLarge(): StorageError {
+  return new StorageError('LIMIT_EXCEEDED', `a query result may hold at most ` +
+    `${TQL_RESULT_ROW_COUNT_MAX} rows; add a LIMIT, or use partial execution`);
+}
+
+interface Counter {
+  scannedRowCount: number;
+}
+
+function allStreamed(query: PreparedTql, source: TqlRowSource, counter: Counter): Row[] {
+  const rows: Row[] = [];
+  let offsetLeft = query.offset;
+  let limitLeft = query.limit;
+  if (limitLeft === 0) return rows;
+  forEachSelected(query, source, undefined, counter, (row) => {
+    if (offsetLeft > 0) {
+      offsetLeft--;
+      return true;
+    }
+    if (rows.length === TQL_RESULT_ROW_COUNT_MAX) throw resultTooLarge();
+    rows.push(row);
+    return --limitLeft > 0;
+  });
+  return rows;
+}
+
+function allSorted(query: PreparedTql, source: TqlRowSource, counter: Counter): Row[] {
+  const compare = rowComparator(query.orderBy);
+  const keep = query.offset + query.limit; // Infinity without LIMIT
+  if (query.limit === 0) return [];
+  // With a LIMIT, the buffer is cut back to the best `keep` rows whenever it doubles.
+  const pruneAt = Math.max(2 * keep, 1024);
+  let rows: Row[] = [];
+  forEachSelected(query, source, undefined, counter, (row) => {
+    rows.push(row);
+    if (rows.length >= pruneAt) {
+      rows.sort(compare);
+      rows.length = keep;
+    }
+    if (rows.length > TQL_RESULT_ROW_COUNT_MAX) throw resultTooLarge();
+    return true;
+  });
+  rows.sort(compare);
+  rows = rows.slice(query.offset, keep);
+  return rows;
+}
+
+function buffered(
+  query: PreparedTql,
+  state: CursorState & { kind: 'buffered' },
+  fetchSizeRows: number,
+  scannedRowCount: number,
+): TqlResult {
+  const start = state.index;
+  assert(start <= state.rows.length);
+  const end = Math.min(state.rows.length, start + fetchSizeRows);
+  const rows = start === 0 && end === state.rows.length ? state.rows : state.rows.slice(start, end);
+  const cursor = end < state.rows.length
+    ? new TqlCursor(query, { kind: 'buffered', rows: state.rows, index: end }) : undefined;
+  return { kind: 'rows', columns: columnsOf(query), rows, cursor, scannedRowCount };
+}
+
+/** Partial execution: reads only until `fetchSizeRows` rows are there; remembers where it is. */
+function streamed(
+  query: PreparedTql,
+  source: TqlRowSource,
+  fetchSizeRows: number,
+  start: { after: RowKey | undefined; offsetLeft: number; limitLeft: number },
+): TqlResult {
+  assert(fetchSizeRows >= 1);
+  assert(start.limitLeft > 0 || start.after === undefined, 'a cursor past its LIMIT');
+  const counter = { scannedRowCount: 0 };
+  const rows: Row[] = [];
+  let { offsetLeft, limitLeft } = start;
+  let stoppedAt: RowKey | undefined;
+  if (limitLeft > 0) {
+    forEachSelected(query, source, start.after, counter, (row, page, index) => {
+      if (offsetLeft > 0) {
+        offsetLeft--;
+        return true;
+      }
+      rows.push(row);
+      limitLeft--;
+      if (limitLeft === 0 || rows.length < fetchSizeRows) return limitLeft > 0;
+      stoppedAt = page.positionAt(index);
+      if (stoppedAt === undefined) {
+        throw new StorageError('NOT_SUPPORTED',
+          'partial execution cannot resume here: commit the transaction first');
+      }
+      return false;
+    });
+  }
+  const cursor = stoppedAt === undefined ? undefined
+    : new TqlCursor(query, { kind: 'scan', after: stoppedAt, offsetLeft, limitLeft });
+  const { scannedRowCount } = counter;
+  return { kind: 'rows', columns: columnsOf(query), rows, cursor, scannedRowCount };
+}

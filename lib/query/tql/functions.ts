@@ -1,0 +1,42 @@
+// Every function name TQL knows, by kind: scalar functions (usable in WHERE), aggregates (only as
+// the select expression), and the functions that come later (time-series selection and
+// interpolation, spatial), which are refused with NOT_SUPPORTED rather than "unknown function".
+
+import { STRING_FUNCTIONS } from './function-string.ts';
+import type { ScalarFunctionSpec } from './function-spec.ts';
+import { OTHER_FUNCTIONS } from './function-other.ts';
+import { TIME_FUNCTIONS } from './function-time.ts';
+
+export const SCALAR_FUNCTIONS: ReadonlyMap<string, ScalarFunctionSpec> = new Map(Object.entries({
+  ...STRING_FUNCTIONS, ...TIME_FUNCTIONS, ...OTHER_FUNCTIONS,
+}));
+
+export const AGGREGATE_FUNCTIONS = [
+  'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'VARIANCE', 'STDDEV',
+  'VARIANCE_SAMP', 'STDDEV_SAMP', 'VARIANCE_POP', 'STDDEV_POP',
+] as const;
+export type AggregateFunction = (typeof AGGREGATE_FUNCTIONS)[number];
+
+export function isAggregateFunction(name: string): name is AggregateFunction {
+  return (AGGREGATE_FUNCTIONS as readonly string[]).includes(name);
+}
+
+/** Functions of GridDB's TQL that store does not have yet. */
+const LATER_FUNCTIONS: ReadonlyMap<string, string> = new Map([
+  ...[
+    'TIME_NEXT', 'TIME_NEXT_ONLY', 'TIME_PREV', 'TIME_PREV_ONLY', 'TIME_INTERPOLATED',
+    'TIME_SAMPLING', 'TIME_AVG', 'TIME_WINDOW_AGG', 'MAX_ROWS', 'MIN_ROWS',
+  ].map((name) => [name, 'time-series selection and aggregation'] as const),
+  ...[
+    'ST_GEOMFROMTEXT', 'ST_MAKERECT', 'ST_MAKEBOX', 'ST_MAKEPLANE', 'ST_MAKECONE', 'ST_MAKESPHERE',
+    'ST_MAKECYLINDER', 'ST_MAKEQSF', 'ST_MBRINTERSECTS', 'ST_QSFMBRINTERSECTS', 'ST_GETSRID',
+    'POINT', 'LINESTRING', 'POLYGON', 'POLYHEDRALSURFACE', 'QUADRATICSURFACE',
+  ].map((name) => [name, 'spatial functions'] as const),
+  ...['STRING', 'FROM_TIMESTAMP', 'TO_TIMESTAMP', 'TO_EPOCH']
+    .map((name) => [name, 'undocumented GridDB functions'] as const),
+]);
+
+/** Which group a not-yet-supported function belongs to, or undefined. */
+export function laterFunctionGroup(name: string): string | undefined {
+  return LATER_FUNCTIONS.get(name);
+}

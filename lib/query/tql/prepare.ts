@@ -1,0 +1,96 @@
+// Prepares a TQL statement for one container: parse, bind against the container's schema, plan.
+// Everything that can be wrong with a query is found here, before a row is read.
+
+import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { normalizeName } from '../../schema/names.ts';
+import { bindAggregate, type AggregateSpec } from './aggregate.ts';
+import type { TqlStatement } from './ast.ts';
+import { Binder } from './bind.ts';
+import type { BoundExpression } from './bound.ts';
+import { compileExpression, type RowEvaluator } from './compile.ts';
+import { TqlError, tqlSemanticError } from './error.ts';
+import { isAggregateFunction, laterFunctionGroup } from './functions.ts';
+import { bindOrderKeys, type OrderKey } from './order.ts';
+import { parseTql } from './parser.ts';
+import { planScan, type TqlScanPlan } from './plan.ts';
+
+export interface PreparedTql {
+  readonly text: string;
+  readonly schema: ContainerSchema;
+  /** NOW() of this query. */
+  readonly nowMs: number;
+  /** Rows, or one aggregate. */
+  readonly aggregate: AggregateSpec | undefined;
+  readonly where: BoundExpression | undefined;
+  /** WHERE as a function of a row; undefined: every row the plan reads is selected. */
+  readonly filter: RowEvaluator | undefined;
+  readonly orderBy: readonly OrderKey[];
+  /** Infinity when there is no LIMIT. */
+  readonly limit: number;
+  readonly offset: number;
+  readonly plan: TqlScanPlan;
+}
+
+export interface PrepareOptions {
+  readonly nowMs: number;
+}
+
+export function prepareTql(
+  text: string,
+  schema: ContainerSchema,
+  options: PrepareOptions,
+): PreparedTql {
+  const statement = parseTql(text);
+  if (statement.explain !== undefined) {
+    throw new TqlError('NOT_SUPPORTED', `${statement.explain} is not supported yet`, undefined);
+  }
+  checkFrom(statement, schema);
+  const binder = new Binder({ schema, nowMs: options.nowMs });
+  const aggregate = bindSelect(statement, binder);
+  let where = statement.where === undefined ? undefined : binder.condition(statement.where);
+  // A WHERE that always holds reads like no WHERE at all.
+  if (where?.kind === 'constant' && where.value === true) where = undefined;
+  const orderBy = bindOrderKeys(statement.orderBy, binder);
+  const plan = planScan(schema, where, aggregate === undefined ? orderBy : []);
+  return {
+    text, schema, nowMs: options.nowMs, aggregate, where,
+    filter: where === undefined || plan.whereCovered ? undefined : compileExpression(where),
+    orderBy,
+    limit: statement.limit === undefined
+      ? Number.POSITIVE_INFINITY : countOf(statement.limit.count),
+    offset: statement.offset === undefined ? 0 : countOf(statement.offset.count),
+    plan,
+  };
+}
+
+/** LIMIT and OFFSET beyond any possible row count mean "no limit" and "skip everything". */
+function countOf(count: bigint): number {
+  return count > BigInt(Number.MAX_SAFE_INTEGER) ? Number.POSITIVE_INFINITY : Number(count);
+}
+
+function checkFrom(statement: TqlStatement, schema: ContainerSchema): void {
+  const from = statement.from;
+  if (from === undefined) return;
+  if (from.parts.length > 1) {
+    throw new TqlError('NOT_SUPPORTED', 'FROM database.container is not supported yet: name the ' +
+      'container alone', from.position);
+  }
+  const name = from.parts[0]!;
+  if (normalizeName(name) !== normalizeName(schema.name)) {
+    throw tqlSemanticError(`FROM names "${name}", but the query runs on container "${schema.name}"`,
+      from.position);
+  }
+}
+
+function bindSelect(statement: TqlStatement, binder: Binder): AggregateSpec | undefined {
+  const select = statement.select;
+  if (select.kind === 'all') return undefined;
+  const name = select.name.toUpperCase();
+  if (isAggregateFunction(name)) return bindAggregate(select, name, binder);
+  const later = laterFunctionGroup(name);
+  if (later !== undefined) {
+    throw new TqlError('NOT_SUPPORTED', `${name} is not supported yet (${later})`, select.position);
+  }
+  throw tqlSemanticError(`SELECT takes * or one aggregate (COUNT, SUM, AVG, MIN, MAX, VARIANCE, ` +
+    `STDDEV), not ${select.name}`, select.position);
+}
