@@ -1,0 +1,217 @@
+// One connection of the client to a node: connect, HELLO, AUTH, then requests multiplexed by
+// request id, each with its own timeout. A request too large for the node is refused here
+// (LIMIT_EXCEEDED) and never sent.
+//
+// When the connection breaks, every request still waiting fails with ConnectionLostError, which
+// the pool (client-pool.ts) may retry on another connection. When the node said why it closed the
+// connection (an error frame with request id 0: a protocol error, the connection limit, a
+// handshake too slow), waiting requests fail with that error instead, and are not retried. An idle
+// connection the node closed without a word is simply lost: a request on it is retried.
+
+import type { Buffer } from 'node:buffer';
+import { connect, type Socket } from 'node:net';
+import { assert } from '../base/assert.ts';
+import { StorageError, isStorageError } from '../base/errors.ts';
+import {
+  PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, PROTOCOL_MESSAGE_BYTES_MAX,
+} from '../base/limits.ts';
+import { authProof, passwordDigestHex } from '../protocol/auth-proof.ts';
+import {
+  FrameReader, FrameStatus, REQUEST_ID_MAX, REQUEST_ID_NONE, encodeFrame, type Frame,
+} from '../protocol/frame.ts';
+import { decodeBody, messageName, type MessageCodec } from '../protocol/message-codec.ts';
+import { AUTH, HELLO, type AuthReply } from '../protocol/messages-connection.ts';
+import { errorDecode } from '../protocol/wire-error.ts';
+import type { ClientOptions, NodeAddress } from './client-properties.ts';
+
+export const CLIENT_VERSION = 'store-client 0.1.0';
+/** A node that does not accept the connection within this is taken as unreachable. */
+const CONNECT_TIMEOUT_MS_MAX = 10_000;
+
+/** The connection broke before the answer came: the request may or may not have been applied. */
+export class ConnectionLostError extends StorageError {
+  constructor(message: string, options?: ErrorOptions) {
+    super('CONNECTION_FAILED', message, options);
+  }
+}
+
+interface PendingRequest {
+  codec: MessageCodec<unknown, unknown>;
+  resolve: (reply: unknown) => void;
+  reject: (error: StorageError) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class ClientConnection {
+  private readonly pending = new Map<number, PendingRequest>();
+  private readonly reader = new FrameReader(PROTOCOL_MESSAGE_BYTES_MAX);
+  private nextRequestId = REQUEST_ID_NONE + 1;
+  private closedBy: StorageError | undefined;
+  private messageBytesMax = PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX;
+  /** What the node said at AUTH; set once open() returns. */
+  node: AuthReply | undefined;
+
+  private constructor(
+    readonly address: NodeAddress,
+    private readonly socket: Socket,
+    private readonly requestTimeoutMs: number,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    socket.on('error', (error) => this.broken(new ConnectionLostError(
+      `connection to ${addressText(address)} failed: ${error.message}`, { cause: error })));
+    socket.on('close', () => this.broken(new ConnectionLostError(
+      `connection to ${addressText(address)} closed`)));
+  }
+
+  /** Connects and authenticates; the node's refusal is its StorageError (not retried). */
+  static async open(
+    address: NodeAddress,
+    options: ClientOptions,
+    clientId: Uint8Array,
+  ): Promise<ClientConnection> {
+    const socket = connect({ host: address.host, port: address.port });
+    const connection = new ClientConnection(address, socket, options.requestTimeoutMs);
+    try {
+      await connection.connected(Math.min(options.requestTimeoutMs, CONNECT_TIMEOUT_MS_MAX));
+      const hello = await connection.request(HELLO, { clientVersion: CLIENT_VERSION });
+      const transcript = {
+        nonce: hello.nonce, clientId, user: options.user, clusterName: options.clusterName,
+        database: options.database,
+      };
+      connection.node = await connection.request(AUTH, {
+        ...transcript,
+        applicationName: options.applicationName,
+        transactionTimeoutMs: options.transactionTimeoutMs,
+        proof: authProof(passwordDigestHex(options.password), transcript),
+      });
+      connection.messageBytesMax = Math.min(connection.node.messageBytesMax,
+        PROTOCOL_MESSAGE_BYTES_MAX);
+      return connection;
+    } catch (error) {
+      connection.close();
+      throw error;
+    }
+  }
+
+  get isOpen(): boolean {
+    return this.closedBy === undefined;
+  }
+
+  get requestsInFlight(): number {
+    return this.pending.size;
+  }
+
+  request<Request, Reply>(codec: MessageCodec<Request, Reply>, request: Request): Promise<Reply> {
+    if (this.closedBy !== undefined) return Promise.reject(this.closedBy);
+    const requestId = this.requestIdTake();
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeFrame({ messageType: codec.type, status: FrameStatus.REQUEST, requestId },
+        (writer) => codec.writeRequest(writer, request), this.messageBytesMax);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<Reply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(requestId);
+        reject(new StorageError('REQUEST_TIMEOUT', `no answer to ${messageName(codec.type)} from ` +
+          `${addressText(this.address)} within ${this.requestTimeoutMs} ms`));
+      }, this.requestTimeoutMs);
+      this.pending.set(requestId, {
+        codec: codec as MessageCodec<unknown, unknown>,
+        resolve: resolve as (reply: unknown) => void, reject, timer,
+      });
+      this.socket.write(bytes);
+    });
+  }
+
+  close(): void {
+    this.broken(new ConnectionLostError(`connection to ${addressText(this.address)} closed`));
+    this.socket.destroy();
+  }
+
+  private connected(timeoutMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new ConnectionLostError(`cannot connect to ${addressText(this.address)} within ` +
+          `${timeoutMs} ms`));
+        this.socket.destroy();
+      }, timeoutMs);
+      this.socket.once('connect', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      this.socket.once('close', () => {
+        clearTimeout(timer);
+        reject(this.closedBy ?? new ConnectionLostError(
+          `cannot connect to ${addressText(this.address)}`));
+      });
+    });
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.closedBy !== undefined) return;
+    this.reader.push(chunk);
+    for (;;) {
+      let frame: Frame | undefined;
+      try {
+        frame = this.reader.next();
+      } catch (error) {
+        this.broken(isStorageError(error)
+          ? error : new StorageError('PROTOCOL_ERROR', String(error)));
+        this.socket.destroy();
+        return;
+      }
+      if (frame === undefined) return;
+      this.answer(frame);
+    }
+  }
+
+  private answer(frame: Frame): void {
+    if (frame.status === FrameStatus.ERROR && frame.requestId === REQUEST_ID_NONE) {
+      // The node tells why it is about to close this connection.
+      this.closedBy ??= errorDecode(frame.body);
+      return;
+    }
+    const pending = this.pending.get(frame.requestId);
+    if (pending === undefined) return; // it timed out; its late answer goes nowhere
+    this.pending.delete(frame.requestId);
+    clearTimeout(pending.timer);
+    if (frame.status === FrameStatus.ERROR) {
+      pending.reject(errorDecode(frame.body));
+      return;
+    }
+    try {
+      pending.resolve(decodeBody(frame.body, (reader) => pending.codec.readReply(reader),
+        `${messageName(frame.messageType)} reply`));
+    } catch (error) {
+      assert(isStorageError(error));
+      pending.reject(error);
+    }
+  }
+
+  /** Fails every waiting request: with what the node said, else as a lost connection. */
+  private broken(error: StorageError): void {
+    this.closedBy ??= error;
+    for (const [requestId, pending] of this.pending) {
+      this.pending.delete(requestId);
+      clearTimeout(pending.timer);
+      pending.reject(this.closedBy);
+    }
+  }
+
+  private requestIdTake(): number {
+    // Ids wrap; one still waiting (a request waits at most its timeout) is skipped.
+    for (;;) {
+      const requestId = this.nextRequestId;
+      this.nextRequestId = requestId === REQUEST_ID_MAX ? REQUEST_ID_NONE + 1 : requestId + 1;
+      if (!this.pending.has(requestId)) return requestId;
+    }
+  }
+}
+
+export function addressText(address: NodeAddress): string {
+  const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+  return `${host}:${address.port}`;
+}

@@ -1,0 +1,248 @@
+// A container as the application holds it (GridDB's Container): put, multiPut, get, remove,
+// setAutoCommit, commit, abort, query.
+//
+// Rows and keys are checked and made canonical here, with the engine's own validators, before
+// anything is sent. When the node says the schema changed (another client added or renamed a
+// column), the container reads the info again and sends once more, with a new statement id.
+//
+// Auto-commit (the default) writes through the connection's auto-commit session, any connection.
+// setAutoCommit(false) makes the container open a session of its own at its next request; the
+// session lives on one connection, and its transaction with it. If that connection breaks, the
+// node aborts the transaction: the next request tells the application (TRANSACTION_INVALID) once,
+// when the transaction had changes, and carries on in a new session.
+
+import { StorageError, isStorageError } from '../base/errors.ts';
+import type { Row, RowKey } from '../schema/column-type.ts';
+import type { MessageCodec } from '../protocol/message-codec.ts';
+import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
+import { QUERY } from '../protocol/messages-query.ts';
+import { ROW_GET, ROW_PUT, ROW_REMOVE } from '../protocol/messages-row.ts';
+import { ABORT, COMMIT, SET_AUTO_COMMIT } from '../protocol/messages-transaction.ts';
+import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts';
+import { KeyBatch, RowBatch } from '../protocol/wire-rows.ts';
+import type { ContainerInfo } from '../protocol/wire-schema.ts';
+import { ConnectionLostError, type ClientConnection } from './client-connection.ts';
+import type { ConnectionPool } from './client-pool.ts';
+import { ClientQuery } from './client-query.ts';
+import type { ContainerModel } from './client-schema.ts';
+
+/** What a container needs of its store. */
+export interface StoreLink {
+  readonly pool: ConnectionPool;
+  nextStatementId(): number;
+  /** The container's info read again from the node; CONTAINER_NOT_FOUND when it is gone. */
+  modelRefresh(name: string): Promise<ContainerModel>;
+}
+
+interface OpenSession {
+  id: number;
+  connection: ClientConnection;
+}
+
+/** Attempts at opening a session when the connection chosen for it breaks at once. */
+const SESSION_OPEN_ATTEMPT_COUNT_MAX = 3;
+
+export class ClientContainer {
+  private autoCommit = true;
+  private session: OpenSession | undefined;
+  /** Writes were sent in the current manual transaction: losing the session loses them. */
+  private transactionDirty = false;
+
+  constructor(
+    private readonly link: StoreLink,
+    private model: ContainerModel,
+  ) {}
+
+  get name(): string {
+    return this.model.info.name;
+  }
+
+  /** The info as last read from the node (rowCount is as of then). */
+  get info(): ContainerInfo {
+    return this.model.info;
+  }
+
+  get isAutoCommit(): boolean {
+    return this.autoCommit;
+  }
+
+  async put(row: Row): Promise<void> {
+    await this.multiPut([row]);
+  }
+
+  async multiPut(rows: readonly Row[]): Promise<void> {
+    await this.call(ROW_PUT, true, (model, statement) =>
+      ({ statement, ref: model.ref, rows: RowBatch.of(model.schema, model.rows(rows)) }));
+  }
+
+  /** The row with this key, or undefined. */
+  async get(key: RowKey): Promise<Row | undefined> {
+    const { reply, model } = await this.call(ROW_GET, false, (model, statement) => ({
+      sessionId: statement.sessionId, ref: model.ref,
+      keys: KeyBatch.of(model.schema, [model.key(key)]),
+    }));
+    return reply.decode(model.schema)[0];
+  }
+
+  /** Removes the row with this key; false when there was none. */
+  async remove(key: RowKey): Promise<boolean> {
+    const { reply } = await this.call(ROW_REMOVE, true, (model, statement) => ({
+      statement, ref: model.ref, keys: KeyBatch.of(model.schema, [model.key(key)]),
+    }));
+    return reply;
+  }
+
+  /** Turning auto-commit back on commits what is pending, as GridDB. */
+  async setAutoCommit(enabled: boolean): Promise<void> {
+    if (typeof enabled !== 'boolean') {
+      throw new StorageError('TRANSACTION_INVALID', 'setAutoCommit takes true or false');
+    }
+    if (enabled === this.autoCommit) return;
+    if (!enabled) {
+      this.autoCommit = false;
+      this.transactionDirty = false;
+      return;
+    }
+    const session = this.session;
+    if (session !== undefined && session.connection.isOpen) {
+      await this.call(SET_AUTO_COMMIT, true, (model, statement) =>
+        ({ statement, ref: model.ref, enabled: true }));
+      await this.sessionClose(session);
+    } else if (this.transactionDirty) {
+      this.reset();
+      this.autoCommit = true;
+      throw lostTransaction(this.name);
+    }
+    this.reset();
+    this.autoCommit = true;
+  }
+
+  async commit(): Promise<void> {
+    this.manualCheck('commit');
+    if (this.session === undefined && !this.transactionDirty) return;
+    await this.call(COMMIT, true, (model, statement) => ({ statement, ref: model.ref }));
+    this.transactionDirty = false;
+  }
+
+  async abort(): Promise<void> {
+    this.manualCheck('abort');
+    const session = this.session;
+    if (session === undefined || !session.connection.isOpen) {
+      // Nothing open, or the node aborted it when the connection broke: either way it is gone.
+      this.session = undefined;
+      this.transactionDirty = false;
+      return;
+    }
+    await this.call(ABORT, true, (model, statement) => ({ statement, ref: model.ref }));
+    this.transactionDirty = false;
+  }
+
+  /** A TQL query on this container; fetch() runs it. */
+  query(tql: string): ClientQuery {
+    return new ClientQuery(this.name, tql, (options) => this.call(QUERY, false,
+      (model, statement) => ({ sessionId: statement.sessionId, ref: model.ref, tql, ...options })));
+  }
+
+  /** Ends the container's session, if any (aborting an open transaction). */
+  async close(): Promise<void> {
+    const session = this.session;
+    this.reset();
+    if (session !== undefined && session.connection.isOpen) await this.sessionClose(session);
+  }
+
+  /**
+   * Sends one request built from the current model and session; `write` gives it a statement id.
+   * A SCHEMA_CHANGED answer refreshes the model and sends once more.
+   */
+  private async call<Request, Reply>(
+    codec: MessageCodec<Request, Reply>,
+    write: boolean,
+    build: (model: ContainerModel, statement: Statement) => Request,
+  ): Promise<{ reply: Reply; model: ContainerModel; connection: ClientConnection }> {
+    for (let attempt = 0; ; attempt++) {
+      const model = this.model;
+      const session = await this.sessionForRequest();
+      const statement: Statement = {
+        sessionId: session?.id ?? AUTO_COMMIT_SESSION_ID,
+        statementId: write ? this.link.nextStatementId() : 0,
+      };
+      const request = build(model, statement);
+      if (write && session !== undefined) this.transactionDirty = true;
+      try {
+        const { reply, connection } = await this.link.pool.exchange(codec, request,
+          session?.connection);
+        return { reply, model, connection };
+      } catch (error) {
+        if (isStorageError(error, 'SCHEMA_CHANGED') && attempt === 0) {
+          this.model = await this.link.modelRefresh(this.name);
+          continue;
+        }
+        if (session !== undefined && isStorageError(error, 'TRANSACTION_INVALID')) this.reset();
+        throw error;
+      }
+    }
+  }
+
+  /** The session a request goes through: none in auto-commit mode, else this container's own. */
+  private async sessionForRequest(): Promise<OpenSession | undefined> {
+    if (this.autoCommit) return undefined;
+    if (this.session !== undefined && this.session.connection.isOpen) return this.session;
+    if (this.session !== undefined || this.transactionDirty) {
+      const dirty = this.transactionDirty;
+      this.reset();
+      if (dirty) throw lostTransaction(this.name);
+    }
+    this.session = await this.sessionOpen();
+    return this.session;
+  }
+
+  private async sessionOpen(): Promise<OpenSession> {
+    for (let attempt = 1; ; attempt++) {
+      const connection = await this.link.pool.acquire();
+      try {
+        const { sessionId } = await connection.request(SESSION_OPEN, { transactionTimeoutMs: 0 });
+        const session = { id: sessionId, connection };
+        try {
+          await connection.request(SET_AUTO_COMMIT, {
+            statement: { sessionId, statementId: this.link.nextStatementId() },
+            ref: this.model.ref, enabled: false,
+          });
+        } catch (error) {
+          await this.sessionClose(session).catch(() => undefined);
+          throw error;
+        }
+        return session;
+      } catch (error) {
+        if (!(error instanceof ConnectionLostError) || attempt >= SESSION_OPEN_ATTEMPT_COUNT_MAX) {
+          throw error;
+        }
+      }
+    }
+  }
+
+  private async sessionClose(session: OpenSession): Promise<void> {
+    try {
+      await session.connection.request(SESSION_CLOSE, { sessionId: session.id });
+    } catch (error) {
+      // A lost connection closed the session already.
+      if (!(error instanceof ConnectionLostError)) throw error;
+    }
+  }
+
+  private manualCheck(operation: string): void {
+    if (this.autoCommit) {
+      throw new StorageError('TRANSACTION_INVALID', `cannot ${operation}: container ` +
+        `${JSON.stringify(this.name)} is in auto-commit mode (setAutoCommit(false) first)`);
+    }
+  }
+
+  private reset(): void {
+    this.session = undefined;
+    this.transactionDirty = false;
+  }
+}
+
+function lostTransaction(name: string): StorageError {
+  return new StorageError('TRANSACTION_INVALID', `the connection of the transaction on ` +
+    `${JSON.stringify(name)} broke, so the node aborted it; its changes were discarded`);
+}

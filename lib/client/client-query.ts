@@ -1,0 +1,174 @@
+// Queries (GridDB's Query and RowSet): container.query(tql) makes a query, setFetchOption sets how
+// it is fetched, fetch() runs it and returns a RowSet that pages through the node's result.
+//
+// A result lives on the connection that ran the query; the RowSet fetches its pages there. If that
+// connection breaks, the rest of the result is gone (CONNECTION_FAILED): run the query again.
+// RowSet.hasNext() is exact: when a page is used up, next() fetches the following one before it
+// returns the page's last row.
+
+import { StorageError } from '../base/errors.ts';
+import type { Row, Value } from '../schema/column-type.ts';
+import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
+import {
+  FETCH, RESULT_CLOSE, RESULT_SET_ID_NONE, type QueryReply, type QueryResultKind,
+} from '../protocol/messages-query.ts';
+import { resultSchemaOf } from '../protocol/wire-schema.ts';
+import { ConnectionLostError, type ClientConnection } from './client-connection.ts';
+
+export const FETCH_SIZE_DEFAULT = 10_000;
+export type FetchOption = 'LIMIT' | 'SIZE' | 'PARTIAL_EXECUTION';
+
+export interface QueryRunOptions {
+  fetchSize: number;
+  partialExecution: boolean;
+}
+
+type QueryRunner = (options: QueryRunOptions) =>
+  Promise<{ reply: QueryReply; connection: ClientConnection }>;
+
+export class ClientQuery {
+  private fetchSize = FETCH_SIZE_DEFAULT;
+  private limit: number | undefined;
+  private partialExecution = false;
+
+  constructor(
+    readonly containerName: string,
+    readonly tql: string,
+    private readonly run: QueryRunner,
+  ) {}
+
+  /** LIMIT (rows at most), SIZE (rows per page), PARTIAL_EXECUTION (boolean), as GridDB. */
+  setFetchOption(option: FetchOption, value: number | boolean): this {
+    if (option === 'PARTIAL_EXECUTION') {
+      if (typeof value !== 'boolean') throw optionInvalid(option, value, 'true or false');
+      this.partialExecution = value;
+      return this;
+    }
+    if (option !== 'LIMIT' && option !== 'SIZE') {
+      throw new StorageError('NOT_SUPPORTED', `fetch option ${JSON.stringify(option)} does not ` +
+        'exist (LIMIT, SIZE, PARTIAL_EXECUTION)');
+    }
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+      throw optionInvalid(option, value, 'a whole number of rows, at least 1');
+    }
+    if (option === 'LIMIT') this.limit = value;
+    else this.fetchSize = value;
+    return this;
+  }
+
+  /** Runs the query. `forUpdate` (locking the rows) is not supported. */
+  async fetch(forUpdate = false): Promise<RowSet> {
+    if (forUpdate) {
+      throw new StorageError('NOT_SUPPORTED', 'fetch(forUpdate) is not supported yet');
+    }
+    const fetchSize = Math.min(this.fetchSize, this.limit ?? Infinity);
+    const { reply, connection } = await this.run({
+      fetchSize, partialExecution: this.partialExecution,
+    });
+    const rowSet = new RowSet(reply, connection, fetchSize, this.limit);
+    await rowSet.ready();
+    return rowSet;
+  }
+}
+
+export class RowSet implements AsyncIterable<Row> {
+  readonly kind: QueryResultKind;
+  readonly columns: readonly ColumnSchema[];
+  private readonly schema: ContainerSchema;
+  private page: Row[];
+  private pageIndex = 0;
+  private resultSetId: number;
+  /** Rows the application may still take (the LIMIT option). */
+  private rowsLeft: number;
+
+  constructor(
+    reply: QueryReply,
+    private readonly connection: ClientConnection,
+    private readonly fetchSize: number,
+    limit: number | undefined,
+  ) {
+    this.kind = reply.kind;
+    this.columns = reply.columns;
+    this.schema = resultSchemaOf(reply.columns);
+    this.page = reply.rows.decode(this.schema);
+    this.resultSetId = reply.resultSetId;
+    this.rowsLeft = limit ?? Infinity;
+  }
+
+  /** Column names, in order. */
+  get columnNames(): string[] {
+    return this.columns.map((column) => column.name);
+  }
+
+  hasNext(): boolean {
+    return this.rowsLeft > 0 && this.pageIndex < this.page.length;
+  }
+
+  async next(): Promise<Row> {
+    if (!this.hasNext()) throw new StorageError('CLOSED', 'the row set has no more rows');
+    const row = this.page[this.pageIndex++]!;
+    this.rowsLeft--;
+    if (this.rowsLeft === 0) await this.close();
+    else await this.ready();
+    return row;
+  }
+
+  /** The value of an AGGREGATION result (undefined when it has none). */
+  aggregationValue(): Value | undefined {
+    if (this.kind !== 'AGGREGATION') {
+      throw new StorageError('NOT_SUPPORTED', `a ${this.kind} result has no aggregation value`);
+    }
+    return this.page[0]?.[0];
+  }
+
+  /** Every remaining row. */
+  async toArray(): Promise<Row[]> {
+    const rows: Row[] = [];
+    while (this.hasNext()) rows.push(await this.next());
+    return rows;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Row> {
+    try {
+      while (this.hasNext()) yield await this.next();
+    } finally {
+      await this.close();
+    }
+  }
+
+  /** Lets go of the result on the node (also when not every row was read); no rows remain. */
+  async close(): Promise<void> {
+    this.rowsLeft = 0;
+    const resultSetId = this.resultSetId;
+    if (resultSetId === RESULT_SET_ID_NONE) return;
+    this.resultSetId = RESULT_SET_ID_NONE;
+    if (!this.connection.isOpen) return;
+    await this.connection.request(RESULT_CLOSE, { resultSetId }).catch((error: unknown) => {
+      if (!(error instanceof ConnectionLostError)) throw error;
+    });
+  }
+
+  /** Fetches pages until there is a row to take or none remain. */
+  async ready(): Promise<void> {
+    while (this.pageIndex >= this.page.length && this.resultSetId !== RESULT_SET_ID_NONE) {
+      let reply;
+      try {
+        reply = await this.connection.request(FETCH,
+          { resultSetId: this.resultSetId, fetchSize: this.fetchSize });
+      } catch (error) {
+        if (!(error instanceof ConnectionLostError)) throw error;
+        this.resultSetId = RESULT_SET_ID_NONE;
+        throw new StorageError('CONNECTION_FAILED', `${error.message}: the rest of the query ` +
+          'result was lost with it; run the query again', { cause: error });
+      }
+      this.page = reply.rows.decode(this.schema);
+      this.pageIndex = 0;
+      if (reply.done) this.resultSetId = RESULT_SET_ID_NONE;
+    }
+  }
+}
+
+function optionInvalid(option: string, value: unknown, expected: string): StorageError {
+  return new StorageError('CONFIG_INVALID',
+    `fetch option ${option} must be ${expected}, not ${JSON.stringify(value)}`);
+}

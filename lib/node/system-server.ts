@@ -1,0 +1,148 @@
+// The system service (`/system/servicePort`, 10040): the HTTP API the operating commands call
+// (spec/surface.md §7.3), with HTTP Basic authentication of an administrator user.
+//
+//   GET  /node/stat                  the status report (node-status.ts); answered during recovery
+//   GET  /node/host                  this node's addresses (gs_config)
+//   GET  /node/partition             partitions and their owner (gs_partition), ?partitionNo=
+//   POST /node/checkpoint            a checkpoint now (gs_checkpoint --manual)
+//   POST /node/periodicCheckpoint    ?enable=true|false (gs_checkpoint --on / --off)
+//   POST /node/shutdown              ?force=true|false: answer, then a clean stop (gs_stopnode)
+//
+// Errors are JSON `{"errorStatus": <n>, "reason": "..."}` as GridDB's: 401 without a valid admin
+// user (administrators are the users whose names do not start with `gs#`), 400 for a bad
+// parameter and, except /node/stat, while the node is still recovering. Requests are small:
+// bodies over SYSTEM_REQUEST_BYTES_MAX are refused, and idle connections are closed.
+
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { NodeEndpoint } from './node-status.ts';
+
+/** The largest request body; no request of this API needs more than a few bytes. */
+export const SYSTEM_REQUEST_BYTES_MAX = 64 * 1024;
+/** A connection idle this long is closed. */
+export const SYSTEM_CONNECTION_IDLE_MS = 30_000;
+
+/** What the system service asks of the node it serves. */
+export interface SystemServiceNode {
+  /** Still recovering: everything but /node/stat is refused. */
+  readonly recovering: boolean;
+  /** True when the user is an administrator and the password is theirs. */
+  verifyAdministrator(user: string, password: string): boolean;
+  statusReport(): Record<string, unknown>;
+  host(): Record<string, unknown>;
+  partitions(partitionNo: number | undefined): Array<Record<string, unknown>>;
+  partitionNum: number;
+  /** Starts a checkpoint; resolves when it is done (the request does not wait for it). */
+  checkpoint(): Promise<void>;
+  setPeriodicCheckpoint(enabled: boolean): void;
+  /** Stops the node; called after the answer is sent. */
+  shutdown(force: boolean): void;
+  /** Where background failures go (the event log). */
+  onBackgroundError(what: string, error: unknown): void;
+}
+
+export class SystemServer {
+  private readonly app: FastifyInstance;
+
+  constructor(private readonly node: SystemServiceNode) {
+    this.app = Fastify({
+      bodyLimit: SYSTEM_REQUEST_BYTES_MAX,
+      connectionTimeout: SYSTEM_CONNECTION_IDLE_MS,
+      keepAliveTimeout: 5_000,
+      logger: false,
+    });
+    this.routes();
+  }
+
+  async listen(endpoint: NodeEndpoint): Promise<NodeEndpoint> {
+    await this.app.listen({ host: endpoint.address, port: endpoint.port });
+    const address = this.app.server.address();
+    if (address === null || typeof address === 'string') return endpoint;
+    return { address: address.address, port: address.port };
+  }
+
+  async close(): Promise<void> {
+    await this.app.close();
+  }
+
+  private routes(): void {
+    const { app, node } = this;
+    app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    app.addHook('onRequest', async (request, reply) => {
+      if (!this.authorized(request)) {
+        void reply.code(401).header('WWW-Authenticate', 'Basic realm="store"')
+          .send({ errorStatus: 401, reason: 'authentication failed' });
+        return reply;
+      }
+      if (node.recovering && request.url.split('?')[0] !== '/node/stat') {
+        void reply.code(400).send({ errorStatus: 400, reason: 'command not executed, under recovering' });
+        return reply;
+      }
+      return undefined;
+    });
+    app.setNotFoundHandler((request, reply) => {
+      void reply.code(404).send({ errorStatus: 404, reason: `no such command: ${request.method} ${request.url}` });
+    });
+    app.setErrorHandler((error: { statusCode?: number; message?: string }, _request, reply) => {
+      const status = error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode : 500;
+      void reply.code(status).send({ errorStatus: status, reason: error.message ?? 'error' });
+    });
+    app.get('/node/stat', async () => node.statusReport());
+    app.get('/node/host', async () => node.host());
+    app.get('/node/partition', async (request, reply) => {
+      const text = queryOf(request)['partitionNo'];
+      if (text === undefined) return node.partitions(undefined);
+      const partitionNo = Number(text);
+      if (!Number.isSafeInteger(partitionNo) || partitionNo < 0 || partitionNo >= node.partitionNum) {
+        return badRequest(reply, `partitionNo must be a whole number from 0 to ${node.partitionNum - 1}`);
+      }
+      return node.partitions(partitionNo);
+    });
+    app.post('/node/checkpoint', async () => {
+      node.checkpoint().catch((error: unknown) => node.onBackgroundError('checkpoint', error));
+      return {};
+    });
+    app.post('/node/periodicCheckpoint', async (request, reply) => {
+      const enable = booleanParameter(queryOf(request)['enable'], true);
+      if (enable === undefined) return badRequest(reply, 'enable must be true or false');
+      node.setPeriodicCheckpoint(enable);
+      return {};
+    });
+    app.post('/node/shutdown', async (request, reply) => {
+      const force = booleanParameter(queryOf(request)['force'], false);
+      if (force === undefined) return badRequest(reply, 'force must be true or false');
+      reply.raw.once('finish', () => node.shutdown(force));
+      return {};
+    });
+  }
+
+  private authorized(request: FastifyRequest): boolean {
+    const header = request.headers.authorization;
+    if (header === undefined || !header.startsWith('Basic ')) return false;
+    const decoded = Buffer.from(header.slice('Basic '.length), 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon < 0) return false;
+    return this.node.verifyAdministrator(decoded.slice(0, colon), decoded.slice(colon + 1));
+  }
+}
+
+function queryOf(request: FastifyRequest): Record<string, string | undefined> {
+  const query = request.query;
+  if (query === null || typeof query !== 'object') return {};
+  const result: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    result[key] = typeof value === 'string' ? value : undefined;
+  }
+  return result;
+}
+
+function booleanParameter(text: string | undefined, absent: boolean): boolean | undefined {
+  if (text === undefined) return absent;
+  if (text === 'true') return true;
+  if (text === 'false') return false;
+  return undefined;
+}
+
+function badRequest(reply: FastifyReply, reason: string) {
+  return reply.code(400).send({ errorStatus: 400, reason });
+}

@@ -1,0 +1,37 @@
+// The message types of the client protocol: the messageType byte of a frame (frame.ts). A request
+// and its reply carry the same type. Numbers never change meaning; a retired type keeps its number.
+//
+//   connection   1 HELLO  2 AUTH  3 PING  4 SESSION_OPEN  5 SESSION_CLOSE
+//   containers  10 CONTAINER_PUT  11 CONTAINER_INFO  12 CONTAINER_DROP  13 CONTAINER_LIST
+//   rows        20 ROW_PUT (put is a multiPut of one row)  21 ROW_GET  22 ROW_REMOVE
+//               23 MULTI_PUT  24 MULTI_GET (several containers)
+//   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
+//   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE
+
+export const MessageType = {
+  HELLO: 1,
+  AUTH: 2,
+  PING: 3,
+  SESSION_OPEN: 4,
+  SESSION_CLOSE: 5,
+  CONTAINER_PUT: 10,
+  CONTAINER_INFO: 11,
+  CONTAINER_DROP: 12,
+  CONTAINER_LIST: 13,
+  ROW_PUT: 20,
+  ROW_GET: 21,
+  ROW_REMOVE: 22,
+  MULTI_PUT: 23,
+  MULTI_GET: 24,
+  SET_AUTO_COMMIT: 30,
+  COMMIT: 31,
+  ABORT: 32,
+  QUERY: 40,
+  FETCH: 41,
+  RESULT_CLOSE: 42,
+} as const;
+export type MessageType = (typeof MessageType)[keyof typeof MessageType];
+
+/** Names by number, for messages; an unknown number has none. */
+export const MESSAGE_TYPE_NAMES: Readonly<Record<number, string | undefined>> = Object.fromEntries(
+  Object.entries(MessageType).map(([name, type]) => [type, name]));

@@ -1,0 +1,125 @@
+// The query results a connection holds open between fetches, and how a page is cut: at most the
+// fetch size in rows (and FETCH_ROW_COUNT_MAX), and no more rows once the encoded page reaches
+// FETCH_REPLY_BYTES_TARGET, so that a page of wide rows stays a bounded message. Rows the handler
+// produced beyond a page wait for the next fetch. A result whose first page holds every row is
+// closed at once and never gets an id.
+
+import { assert } from '../base/assert.ts';
+import { StorageError } from '../base/errors.ts';
+import {
+  CONNECTION_RESULT_SET_COUNT_MAX, FETCH_REPLY_BYTES_TARGET, FETCH_ROW_COUNT_MAX,
+} from '../base/limits.ts';
+import type { Row } from '../schema/column-type.ts';
+import type { ContainerSchema } from '../schema/container-schema.ts';
+import { ByteWriter } from '../encoding/byte-writer.ts';
+import { rowCodec } from '../encoding/row-codec.ts';
+import {
+  RESULT_SET_ID_NONE, type FetchReply, type QueryReply,
+} from '../protocol/messages-query.ts';
+import { RowBatch } from '../protocol/wire-rows.ts';
+import { resultSchemaOf } from '../protocol/wire-schema.ts';
+import type { QueryResult } from './query-handler.ts';
+
+const PAGE_CAPACITY_BYTES_INITIAL = 4096;
+
+interface OpenResult {
+  readonly result: QueryResult;
+  readonly schema: ContainerSchema;
+  /** Rows produced and not yet sent, from `bufferedIndex` on. */
+  buffered: Row[];
+  bufferedIndex: number;
+  handlerDone: boolean;
+}
+
+export class ResultSets {
+  private readonly open = new Map<number, OpenResult>();
+  private nextId = RESULT_SET_ID_NONE + 1;
+  private closed = false;
+
+  constructor(private readonly messageBytesMax: number) {}
+
+  get openCount(): number {
+    return this.open.size;
+  }
+
+  /** The first page of a new result; the result stays open (with an id) if rows remain. */
+  async first(result: QueryResult, fetchSize: number): Promise<QueryReply> {
+    const entry: OpenResult = {
+      result, schema: resultSchemaOf(result.columns), buffered: [], bufferedIndex: 0,
+      handlerDone: false,
+    };
+    let page: FetchReply;
+    try {
+      page = await this.page(entry, fetchSize);
+    } catch (error) {
+      result.close();
+      throw error;
+    }
+    const reply = { kind: result.kind, columns: result.columns, rows: page.rows };
+    if (page.done || this.closed) {
+      result.close();
+      return { resultSetId: RESULT_SET_ID_NONE, ...reply };
+    }
+    if (this.open.size >= CONNECTION_RESULT_SET_COUNT_MAX) {
+      result.close();
+      throw new StorageError('LIMIT_EXCEEDED', `a connection may hold at most ` +
+        `${CONNECTION_RESULT_SET_COUNT_MAX} open query results; close one first`);
+    }
+    const id = this.nextId++;
+    this.open.set(id, entry);
+    return { resultSetId: id, ...reply };
+  }
+
+  async fetch(resultSetId: number, fetchSize: number): Promise<FetchReply> {
+    const entry = this.open.get(resultSetId);
+    if (entry === undefined) {
+      throw new StorageError('CLOSED', `query result ${resultSetId} is closed or does not exist`);
+    }
+    try {
+      const page = await this.page(entry, fetchSize);
+      if (page.done) this.close(resultSetId);
+      return page;
+    } catch (error) {
+      this.close(resultSetId);
+      throw error;
+    }
+  }
+
+  close(resultSetId: number): void {
+    const entry = this.open.get(resultSetId);
+    if (entry === undefined) return;
+    this.open.delete(resultSetId);
+    entry.result.close();
+  }
+
+  closeAll(): void {
+    this.closed = true;
+    for (const id of [...this.open.keys()]) this.close(id);
+  }
+
+  private async page(entry: OpenResult, fetchSize: number): Promise<FetchReply> {
+    const rowCountMax = fetchSize === 0
+      ? FETCH_ROW_COUNT_MAX : Math.min(fetchSize, FETCH_ROW_COUNT_MAX);
+    const codec = rowCodec(entry.schema);
+    const writer = new ByteWriter(PAGE_CAPACITY_BYTES_INITIAL,
+      { capacityBytesMax: this.messageBytesMax });
+    let count = 0;
+    while (count < rowCountMax && writer.lengthBytes < FETCH_REPLY_BYTES_TARGET) {
+      if (entry.bufferedIndex >= entry.buffered.length) {
+        if (entry.handlerDone) break;
+        const next = await entry.result.next(rowCountMax - count);
+        entry.buffered = next.rows;
+        entry.bufferedIndex = 0;
+        entry.handlerDone = next.done;
+        // An empty page that is not the end: send what there is rather than ask again at once.
+        if (next.rows.length === 0 && !next.done) break;
+        continue;
+      }
+      codec.writeRows(writer, [entry.buffered[entry.bufferedIndex++]!]);
+      count++;
+    }
+    const done = entry.handlerDone && entry.bufferedIndex >= entry.buffered.length;
+    assert(count <= rowCountMax);
+    return { done, rows: RowBatch.encoded(count, writer.finish()) };
+  }
+}

@@ -1,0 +1,347 @@
+// One client connection: frames in, requests run, replies out.
+//
+// Life: HELLO → AUTH → ready → closing. Before AUTH succeeds a connection may send only those
+// two, one at a time, in frames of at most PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, and must finish
+// within handshakeTimeoutMs. Once ready, requests run concurrently (ordered where
+// request-order.ts says) up to requestsInFlightMax; a request counts as in flight from its frame
+// until its reply has been handed to the socket, so at the cap the node stops reading the socket
+// (backpressure through TCP) and holds at most the cap's replies for a slow reader.
+//
+// Errors: a StorageError from a request is its error reply and the connection carries on. A
+// PROTOCOL_ERROR (a malformed frame or body, a message out of place) or an oversized frame is
+// answered and then closes this connection only. A failed handshake is answered and closes. A bug
+// (any other exception) is answered with INTERNAL_ERROR and reported to onInternalError.
+//
+// Closing aborts the connection's sessions' open transactions at once and closes its query
+// results; requests still running finish, and their replies are dropped.
+
+import { Buffer } from 'node:buffer';
+import type { Socket } from 'node:net';
+import { assert } from '../base/assert.ts';
+import { StorageError, isStorageError } from '../base/errors.ts';
+import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
+import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
+import {
+  FrameReader, FrameStatus, REQUEST_ID_NONE, encodeFrame, protocolError, type Frame,
+} from '../protocol/frame.ts';
+import { decodeBody, messageName } from '../protocol/message-codec.ts';
+import { MessageType } from '../protocol/message-types.ts';
+import { AUTH, HELLO } from '../protocol/messages-connection.ts';
+import { errorWrite } from '../protocol/wire-error.ts';
+import { ConnectionSessions } from './connection-sessions.ts';
+import type { ConnectionContext, DispatchEntry } from './request-handler.ts';
+import { RequestOrder } from './request-order.ts';
+import { ResultSets } from './result-sets.ts';
+import { authenticate } from './server-handshake.ts';
+import type { ResolvedServerOptions } from './server-options.ts';
+import type { StatementResults } from './statement-results.ts';
+
+/** After the last reply of a closing connection, how long its peer has to close before we do. */
+const CLOSE_LINGER_MS = 2000;
+
+type Phase = 'hello' | 'auth' | 'ready' | 'closing';
+
+export interface ConnectionHost {
+  readonly options: ResolvedServerOptions;
+  readonly statements: StatementResults;
+  readonly dispatch: ReadonlyMap<number, DispatchEntry>;
+  /** The connection's socket has closed. */
+  connectionClosed(connection: ServerConnection): void;
+}
+
+export class ServerConnection {
+  private phase: Phase = 'hello';
+  private readonly reader = new FrameReader(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
+  private readonly order = new RequestOrder();
+  private nonce: Uint8Array | undefined;
+  private context: ConnectionContext | undefined;
+  private inFlight = 0;
+  private paused = false;
+  private timer: ReturnType<typeof setTimeout>;
+  private closeReason = 'the client closed the connection';
+
+  constructor(
+    readonly id: number,
+    private readonly socket: Socket,
+    private readonly host: ConnectionHost,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    // 'close' follows every error; the error itself needs no other handling.
+    socket.on('error', (error) => {
+      this.closeReason = `socket error: ${error.message}`;
+    });
+    socket.on('close', () => this.closed());
+    this.timer = setTimeout(() => this.timedOut(), host.options.handshakeTimeoutMs);
+    this.timer.unref();
+  }
+
+  get requestsInFlight(): number {
+    return this.inFlight;
+  }
+
+  get isReady(): boolean {
+    return this.phase === 'ready';
+  }
+
+  /** Closes at once (the server stops): sessions end, the socket is destroyed. */
+  destroy(reason: string): void {
+    this.closeReason = reason;
+    this.release();
+    this.socket.destroy();
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.phase === 'closing') return;
+    this.reader.push(chunk);
+    this.pump();
+  }
+
+  /** Takes whole frames while there is room in flight; pauses or resumes reading to match. */
+  private pump(): void {
+    while (this.phase !== 'closing') {
+      const inFlightMax = this.phase === 'ready' ? this.host.options.requestsInFlightMax : 1;
+      if (this.inFlight >= inFlightMax) {
+        if (!this.paused) this.socket.pause();
+        this.paused = true;
+        return;
+      }
+      let frame: Frame | undefined;
+      try {
+        frame = this.reader.next();
+      } catch (error) {
+        this.fail(error);
+        return;
+      }
+      if (frame === undefined) break;
+      if (this.phase === 'ready') this.timer.refresh();
+      this.accept(frame);
+    }
+    if (this.paused && this.phase !== 'closing') {
+      this.paused = false;
+      this.socket.resume();
+    }
+  }
+
+  private accept(frame: Frame): void {
+    if (frame.status !== FrameStatus.REQUEST) {
+      this.fail(protocolError('the node takes requests, not replies'), frame);
+      return;
+    }
+    if (this.phase === 'hello') {
+      if (frame.messageType !== MessageType.HELLO) {
+        this.fail(protocolError(`expected HELLO, got ${messageName(frame.messageType)}`), frame);
+        return;
+      }
+      this.hello(frame);
+      return;
+    }
+    if (this.phase === 'auth') {
+      if (frame.messageType !== MessageType.AUTH) {
+        this.fail(protocolError(`expected AUTH, got ${messageName(frame.messageType)}`), frame);
+        return;
+      }
+      this.auth(frame);
+      return;
+    }
+    const entry = this.host.dispatch.get(frame.messageType);
+    if (entry === undefined) {
+      this.fail(protocolError(`${messageName(frame.messageType)} is not a request the node ` +
+        'takes on an authenticated connection'), frame);
+      return;
+    }
+    this.serve(frame, entry);
+  }
+
+  private hello(frame: Frame): void {
+    try {
+      decodeBody(frame.body, HELLO.readRequest, 'HELLO request');
+    } catch (error) {
+      this.fail(error, frame);
+      return;
+    }
+    this.nonce = this.host.options.nonce();
+    assert(this.nonce.byteLength === AUTH_NONCE_BYTES);
+    const reply = { nonce: this.nonce, serverVersion: this.host.options.serverVersion };
+    this.phase = 'auth';
+    this.inFlight++;
+    this.send(encodeFrame(replyHeader(frame), (writer) => HELLO.writeReply(writer, reply),
+      PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX));
+  }
+
+  private auth(frame: Frame): void {
+    const { options } = this.host;
+    let request: ReturnType<typeof AUTH.readRequest>;
+    try {
+      request = decodeBody(frame.body, AUTH.readRequest, 'AUTH request');
+    } catch (error) {
+      this.fail(error, frame);
+      return;
+    }
+    this.inFlight++;
+    authenticate(options, this.nonce!, request).then(() => {
+      if (this.phase === 'closing') return;
+      const transactionTimeoutMs = Math.min(
+        request.transactionTimeoutMs === 0 ? Infinity : request.transactionTimeoutMs,
+        options.store.options.transactionTimeoutLimitMs);
+      const sessions = new ConnectionSessions(options.store,
+        options.store.session({ transactionTimeoutMs }));
+      this.context = {
+        store: options.store, sessions, resultSets: new ResultSets(options.messageBytesMax),
+        statements: this.host.statements, queryHandler: options.queryHandler,
+        clientKey: `${request.user}/${Buffer.from(request.clientId).toString('hex')}`,
+      };
+      this.phase = 'ready';
+      this.reader.limitSet(options.messageBytesMax);
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => this.timedOut(), options.idleTimeoutMs);
+      this.timer.unref();
+      options.onEvent?.({
+        kind: 'connected', connectionId: this.id, remoteAddress: this.remoteAddress(),
+        user: request.user, applicationName: request.applicationName,
+      });
+      const reply = {
+        partitionNum: options.store.options.partitionNum,
+        storeBlockSizeBytes: options.store.options.storeBlockSizeBytes,
+        messageBytesMax: options.messageBytesMax,
+        transactionTimeoutMs,
+      };
+      this.send(encodeFrame(replyHeader(frame), (writer) => AUTH.writeReply(writer, reply),
+        PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX));
+    }).catch((error: unknown) => {
+      this.inFlight--;
+      if (isStorageError(error)) {
+        options.onEvent?.({ kind: 'refused', remoteAddress: this.remoteAddress(),
+          reason: error.message });
+      }
+      this.fail(error, frame);
+    });
+  }
+
+  private serve(frame: Frame, entry: DispatchEntry): void {
+    const context = this.context!;
+    let request: unknown;
+    try {
+      request = decodeBody(frame.body, (reader) => entry.readRequest(reader),
+        `${messageName(frame.messageType)} request`);
+    } catch (error) {
+      this.fail(error, frame);
+      return;
+    }
+    this.inFlight++;
+    this.order.run(entry.orderKey(request), () => entry.run(request, context)).then(
+      (reply) => this.reply(frame, entry, reply),
+      (error: unknown) => this.replyError(frame, error),
+    );
+  }
+
+  private reply(frame: Frame, entry: DispatchEntry, reply: unknown): void {
+    let bytes: Uint8Array;
+    try {
+      bytes = encodeFrame(replyHeader(frame), (writer) => entry.writeReply(writer, reply),
+        this.host.options.messageBytesMax);
+    } catch (error) {
+      this.replyError(frame, error);
+      return;
+    }
+    this.send(bytes);
+  }
+
+  private replyError(frame: Frame, error: unknown): void {
+    const storageError = this.reportable(error);
+    const bytes = errorFrame(frame, storageError);
+    if (storageError.code === 'PROTOCOL_ERROR') {
+      this.inFlight--;
+      this.close(storageError.message, bytes);
+      return;
+    }
+    this.send(bytes);
+  }
+
+  /** The error as the client is told it; a bug is reported, and told as INTERNAL_ERROR. */
+  private reportable(error: unknown): StorageError {
+    if (isStorageError(error)) return error;
+    this.host.options.onInternalError(error);
+    return new StorageError('INTERNAL_ERROR', 'the node failed while serving this request',
+      { cause: error });
+  }
+
+  /** Sends a reply; its request stops counting as in flight once the socket has taken it. */
+  private send(bytes: Uint8Array): void {
+    if (this.phase === 'closing' || this.socket.destroyed) {
+      this.inFlight--;
+      return;
+    }
+    this.socket.write(bytes, () => {
+      this.inFlight--;
+      this.pump();
+    });
+  }
+
+  /** Answers a frame that breaks the protocol (or a refused handshake), then closes. */
+  private fail(error: unknown, frame?: Frame): void {
+    const storageError = isStorageError(error)
+      ? error : protocolError(error instanceof Error ? error.message : String(error), error);
+    this.close(storageError.message, errorFrame(frame, storageError));
+  }
+
+  private timedOut(): void {
+    if (this.phase === 'closing') return;
+    if (this.phase !== 'ready') {
+      const error = new StorageError('PROTOCOL_ERROR',
+        `not authenticated within ${this.host.options.handshakeTimeoutMs} ms`);
+      this.close(error.message, errorFrame(undefined, error));
+      return;
+    }
+    if (this.inFlight > 0) {
+      this.timer.refresh();
+      return;
+    }
+    this.close(`idle for ${this.host.options.idleTimeoutMs} ms`);
+  }
+
+  private close(reason: string, lastBytes?: Uint8Array): void {
+    if (this.phase === 'closing') return;
+    this.closeReason = reason;
+    this.release();
+    // Incoming bytes are dropped from now on; reading them is how the peer's close is noticed.
+    this.socket.resume();
+    if (lastBytes === undefined) this.socket.end();
+    else this.socket.end(lastBytes);
+    setTimeout(() => this.socket.destroy(), CLOSE_LINGER_MS).unref();
+  }
+
+  /** Ends the sessions (aborting their transactions) and the query results. */
+  private release(): void {
+    if (this.phase === 'closing') return;
+    this.phase = 'closing';
+    clearTimeout(this.timer);
+    this.context?.resultSets.closeAll();
+    this.context?.sessions.closeAll();
+  }
+
+  private closed(): void {
+    this.release();
+    this.host.options.onEvent?.({
+      kind: 'closed', connectionId: this.id, reason: this.closeReason,
+    });
+    this.host.connectionClosed(this);
+  }
+
+  private remoteAddress(): string {
+    return `${this.socket.remoteAddress ?? '?'}:${this.socket.remotePort ?? '?'}`;
+  }
+}
+
+function replyHeader(frame: Frame) {
+  return { messageType: frame.messageType, status: FrameStatus.REPLY, requestId: frame.requestId };
+}
+
+/** An error frame, answering `frame` when there is one (else request id 0). */
+export function errorFrame(frame: Frame | undefined, error: StorageError): Uint8Array {
+  return encodeFrame({
+    messageType: frame?.messageType ?? 0 as MessageType,
+    status: FrameStatus.ERROR,
+    requestId: frame?.requestId ?? REQUEST_ID_NONE,
+  }, (writer) => errorWrite(writer, error), PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
+}

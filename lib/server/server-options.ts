@@ -1,0 +1,137 @@
+// The transaction server's options, their defaults and their checks. Every bad option is reported
+// at once (CONFIG_INVALID), before anything listens.
+
+import { randomBytes } from 'node:crypto';
+import { StorageError } from '../base/errors.ts';
+import {
+  CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT, CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
+  CONNECTION_LIMIT_DEFAULT, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN,
+  CONNECTION_REQUESTS_IN_FLIGHT_MAX,
+  PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, PROTOCOL_MESSAGE_BYTES_MAX, STATEMENT_RESULT_COUNT_MAX,
+  STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
+} from '../base/limits.ts';
+import type { Store } from '../engine/store.ts';
+import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
+import type { QueryHandler } from './query-handler.ts';
+import { tqlQueryHandler } from './tql-query-handler.ts';
+
+/**
+ * The users of the node: the hex SHA-256 of a user's password, as the password file stores it, or
+ * undefined when there is no such user. The users file belongs to the node; the server only asks.
+ */
+export type PasswordDigestLookup =
+  (user: string) => string | undefined | Promise<string | undefined>;
+
+export type ServerEvent =
+  | { kind: 'connected'; connectionId: number; remoteAddress: string; user: string;
+    applicationName: string }
+  | { kind: 'refused'; remoteAddress: string; reason: string }
+  | { kind: 'closed'; connectionId: number; reason: string };
+
+export interface TransactionServerOptions {
+  store: Store;
+  /** `/transaction/serviceAddress`. */
+  host: string;
+  /** `/transaction/servicePort`; 0 picks a free port. */
+  port: number;
+  /** `/cluster/clusterName`: a client must name it. */
+  clusterName: string;
+  lookupPasswordDigest: PasswordDigestLookup;
+  /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given. */
+  queryHandler?: QueryHandler;
+  /** `/transaction/connectionLimit`: connections beyond it are refused with LIMIT_EXCEEDED. */
+  connectionLimit?: number;
+  /** Requests one connection may have in flight before the node stops reading it. */
+  requestsInFlightMax?: number;
+  /** The largest message, either way, once a connection is authenticated. */
+  messageBytesMax?: number;
+  /** An authenticated connection idle this long is closed. */
+  idleTimeoutMs?: number;
+  /** A connection must authenticate within this. */
+  handshakeTimeoutMs?: number;
+  /** Write outcomes remembered for retried statements (statement-results.ts). */
+  statementResultCountMax?: number;
+  /** The same, per client. */
+  statementResultCountPerClientMax?: number;
+  /** Sent in the HELLO reply. */
+  serverVersion?: string;
+  /** The source of authentication nonces; random bytes unless a test needs others. */
+  nonce?: () => Uint8Array;
+  /** Connections made, refused and closed, for the event log. */
+  onEvent?: (event: ServerEvent) => void;
+  /**
+   * A request handler failed on a bug (anything but a StorageError). The client is told
+   * INTERNAL_ERROR either way; by default the error is then thrown, so the process stops, as an
+   * assertion does, rather than serve on after a broken invariant.
+   */
+  onInternalError?: (error: unknown) => void;
+}
+
+export type ResolvedServerOptions = Required<Omit<TransactionServerOptions, 'onEvent'>> &
+  Pick<TransactionServerOptions, 'onEvent'>;
+
+export const SERVER_VERSION_DEFAULT = 'store 0.1.0';
+
+export function resolveServerOptions(options: TransactionServerOptions): ResolvedServerOptions {
+  const resolved: ResolvedServerOptions = {
+    store: options.store,
+    host: options.host,
+    port: options.port,
+    clusterName: options.clusterName,
+    lookupPasswordDigest: options.lookupPasswordDigest,
+    queryHandler: options.queryHandler ?? tqlQueryHandler,
+    connectionLimit: options.connectionLimit ?? CONNECTION_LIMIT_DEFAULT,
+    requestsInFlightMax: options.requestsInFlightMax ?? CONNECTION_REQUESTS_IN_FLIGHT_MAX,
+    messageBytesMax: options.messageBytesMax ?? PROTOCOL_MESSAGE_BYTES_MAX,
+    idleTimeoutMs: options.idleTimeoutMs ?? CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT,
+    statementResultCountMax: options.statementResultCountMax ?? STATEMENT_RESULT_COUNT_MAX,
+    statementResultCountPerClientMax: options.statementResultCountPerClientMax ??
+      STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
+    serverVersion: options.serverVersion ?? SERVER_VERSION_DEFAULT,
+    nonce: options.nonce ?? (() => new Uint8Array(randomBytes(AUTH_NONCE_BYTES))),
+    onEvent: options.onEvent,
+    onInternalError: options.onInternalError ?? rethrow,
+  };
+  const problems = optionProblems(resolved);
+  if (problems.length > 0) {
+    throw new StorageError('CONFIG_INVALID', `transaction server: ${problems.join('; ')}`);
+  }
+  return resolved;
+}
+
+/** Throws the error outside any promise, so that the process stops as on a failed assertion. */
+function rethrow(error: unknown): void {
+  process.nextTick(() => {
+    throw error;
+  });
+}
+
+function optionProblems(options: ResolvedServerOptions): string[] {
+  const problems: string[] = [];
+  const whole = (name: string, value: number, min: number, max: number) => {
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      problems.push(`${name} must be a whole number from ${min} to ${max}, not ${String(value)}`);
+    }
+  };
+  if (typeof options.host !== 'string' || options.host.length === 0) {
+    problems.push('host must be a non-empty string');
+  }
+  whole('port', options.port, 0, 65_535);
+  if (typeof options.clusterName !== 'string' || options.clusterName.length === 0) {
+    problems.push('clusterName must be a non-empty string');
+  }
+  if (typeof options.lookupPasswordDigest !== 'function') {
+    problems.push('lookupPasswordDigest must be a function');
+  }
+  whole('connectionLimit', options.connectionLimit, CONNECTION_LIMIT_MIN, CONNECTION_LIMIT_MAX);
+  whole('requestsInFlightMax', options.requestsInFlightMax, 1, CONNECTION_REQUESTS_IN_FLIGHT_MAX);
+  whole('messageBytesMax', options.messageBytesMax, PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX,
+    PROTOCOL_MESSAGE_BYTES_MAX);
+  whole('idleTimeoutMs', options.idleTimeoutMs, 1, 2 ** 31 - 1);
+  whole('handshakeTimeoutMs', options.handshakeTimeoutMs, 1, 2 ** 31 - 1);
+  whole('statementResultCountMax', options.statementResultCountMax, 1, STATEMENT_RESULT_COUNT_MAX);
+  whole('statementResultCountPerClientMax', options.statementResultCountPerClientMax, 1,
+    options.statementResultCountMax);
+  return problems;
+}

@@ -1,0 +1,55 @@
+// The query handler of a node with TQL: the engine runs the query (ContainerHandle.query, which
+// sees the session's own open transaction) and leaves a cursor when rows remain; this adapter hands
+// its answers to the server page by page, continuing the cursor (queryMore) for the rows a page
+// needs. An aggregate is one row of one column typed as the aggregate's result (none when there
+// is no result, GridDB's empty aggregation).
+
+import type { Row } from '../schema/column-type.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
+import type { QueryHandler, QueryResult } from './query-handler.ts';
+import { queryResultOfRows } from './query-handler.ts';
+
+export const tqlQueryHandler: QueryHandler = async (request) => {
+  const first = await request.container.query(request.tql, {
+    ...(request.fetchSize > 0 ? { fetchSizeRows: request.fetchSize } : {}),
+    partialExecution: request.partialExecution,
+  });
+  if (first.kind === 'aggregate') {
+    const column: ColumnSchema = {
+      name: first.function, type: first.type.type, array: false, notNull: false,
+    };
+    if (first.type.timePrecision !== undefined) column.timePrecision = first.type.timePrecision;
+    return queryResultOfRows('AGGREGATION', [column], first.value === null ? [] : [[first.value]]);
+  }
+  return rowsResult(first, (cursor, rowCountMax) =>
+    request.container.queryMore(cursor, { fetchSizeRows: rowCountMax }));
+};
+
+function rowsResult(
+  first: Extract<TqlResult, { kind: 'rows' }>,
+  more: (cursor: TqlCursor, rowCountMax: number) => Promise<TqlResult>,
+): QueryResult {
+  let rows: Row[] = first.rows;
+  let offset = 0;
+  let cursor = first.cursor;
+  return {
+    kind: 'ROWS',
+    columns: first.columns,
+    async next(rowCountMax) {
+      if (offset >= rows.length && cursor !== undefined) {
+        const answer = await more(cursor, rowCountMax);
+        rows = answer.kind === 'rows' ? answer.rows : [];
+        cursor = answer.kind === 'rows' ? answer.cursor : undefined;
+        offset = 0;
+      }
+      const page = rows.slice(offset, offset + rowCountMax);
+      offset += page.length;
+      return { rows: page, done: offset >= rows.length && cursor === undefined };
+    },
+    close() {
+      rows = [];
+      cursor = undefined;
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// The statement outcome cache alone: a retry gets the first outcome (also while the first attempt
+// runs, and when it failed), an outcome that no longer holds runs again, and both bounds forget
+// the oldest, a busy client only its own.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { StorageError } from '../../../lib/base/errors.ts';
+import { MessageType } from '../../../lib/protocol/message-types.ts';
+import { StatementResults } from '../../../lib/server/statement-results.ts';
+import { storageError } from './server-test-helpers.ts';
+
+function key(clientKey: string, statementId: number, messageType?: MessageType) {
+  return { clientKey, statementId, messageType: messageType ?? MessageType.ROW_PUT };
+}
+
+describe('statement results', () => {
+  it('runs a statement once; a retry gets the first outcome, value or error', async () => {
+    const results = new StatementResults(100, 10);
+    let runs = 0;
+    const run = async () => ++runs;
+    assert.equal(await results.once(key('a', 1), run), 1);
+    assert.equal(await results.once(key('a', 1), run), 1);
+    assert.equal(await results.once(key('b', 1), run), 2, 'another client');
+    const failing = () => Promise.reject(new StorageError('LOCK_TIMEOUT', 'waited'));
+    await assert.rejects(results.once(key('a', 2), failing), storageError('LOCK_TIMEOUT'));
+    await assert.rejects(results.once(key('a', 2), run), storageError('LOCK_TIMEOUT'));
+    assert.equal(runs, 2);
+  });
+
+  it('makes a retry wait for a first attempt still running', async () => {
+    const results = new StatementResults(100, 10);
+    let release: (value: string) => void = () => undefined;
+    const first = results.once(key('a', 1), () => new Promise<string>((resolve) => {
+      release = resolve;
+    }));
+    const retry = results.once(key('a', 1), async () => 'second');
+    release('first');
+    assert.deepEqual(await Promise.all([first, retry]), ['first', 'first']);
+  });
+
+  it('runs again when an outcome no longer holds; refuses an id used by another kind', async () => {
+    const results = new StatementResults(100, 10);
+    let holds = true;
+    let runs = 0;
+    await results.once(key('a', 1), async () => ++runs, () => holds);
+    await results.once(key('a', 1), async () => ++runs, () => holds);
+    holds = false;
+    await results.once(key('a', 1), async () => ++runs, () => holds);
+    assert.equal(runs, 2);
+    await assert.rejects(results.once(key('a', 1, MessageType.ROW_REMOVE), async () => 0),
+      storageError('PROTOCOL_ERROR'));
+  });
+
+  it('forgets a busy client\'s own oldest outcomes, and the oldest overall', async () => {
+    const results = new StatementResults(6, 3);
+    for (let id = 1; id <= 2; id++) await results.once(key('quiet', id), async () => id);
+    for (let id = 1; id <= 10; id++) await results.once(key('busy', id), async () => id);
+    assert.equal(results.size, 5);
+    assert.equal(await results.once(key('quiet', 1), async () => -1), 1, 'kept');
+    assert.equal(await results.once(key('busy', 7), async () => -1), -1, 'forgotten');
+    for (let id = 1; id <= 4; id++) await results.once(key(`c${id}`, 1), async () => id);
+    assert.equal(results.size, 6);
+    assert.equal(await results.once(key('quiet', 2), async () => -2), -2,
+      'the oldest overall went');
+  });
+});

@@ -1,0 +1,93 @@
+// gs_startnode [-u USER/PASS [-w [SEC]]] [--releaseUnusedFileBlocks]: starts the node of GS_HOME
+// in the background (local only), its output in GS_LOG/gsstartup.log. With -w (which needs -u)
+// it waits until the node has recovered (GET /node/stat answers recovery.progressRate 1),
+// printing a dot a second.
+
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../lib/config/config.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import {
+  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCredentials, requireEnvironment,
+  runCommand, takeWaitOption, waitUntil,
+} from './operating-command.ts';
+import { NODE_PID_FILE, nodeProcessArguments } from './store-node-process.ts';
+
+/** How long a node process must stay up before it counts as started (without -w). */
+const STARTUP_GRACE_MS = 1000;
+
+async function main(): Promise<number> {
+  const environment = requireEnvironment(process.env);
+  const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        user: { type: 'string', short: 'u' },
+        releaseUnusedFileBlocks: { type: 'boolean' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
+  }
+  if (waitGiven && values.user === undefined) {
+    throw new CommandError('A00002: Specify -u option in the format USER/PASS.', EXIT_ARGUMENTS);
+  }
+  const credentials = values.user === undefined ? undefined : parseCredentials(values.user);
+  if (runningPid(environment.home) !== undefined) {
+    throw new CommandError('AD0102: There is a possibility that the node has been started.', 3);
+  }
+  mkdirSync(environment.log, { recursive: true });
+  const output = openSync(join(environment.log, 'gsstartup.log'), 'a');
+  const extra = values.releaseUnusedFileBlocks === true ? ['--releaseUnusedFileBlocks'] : [];
+  const child = spawn(process.execPath, nodeProcessArguments(extra), {
+    cwd: environment.home, detached: true, stdio: ['ignore', output, output], env: process.env,
+  });
+  closeSync(output);
+  let exitCode: number | null = null;
+  child.once('exit', (code) => (exitCode = code ?? 1));
+  child.unref();
+  if (!waitGiven) {
+    await sleep(STARTUP_GRACE_MS);
+    if (exitCode !== null) throw new CommandError('AD0103: Unable to start node.', EXIT_ERROR);
+    console.log('The node has been started.');
+    return EXIT_OK;
+  }
+  const { config } = loadConfig(new NodeFileSystem(), environment.home);
+  const system = config.node.services.system;
+  const address = { host: system.address === '0.0.0.0' ? '127.0.0.1' : system.address, port: system.port };
+  const started = await waitUntil(async () => {
+    if (exitCode !== null) throw new CommandError('AD0103: Unable to start node.', EXIT_ERROR);
+    try {
+      const report = await callNode(address, credentials!, { method: 'GET', path: '/node/stat' });
+      return ((report as { recovery?: { progressRate?: number } }).recovery?.progressRate ?? 0) >= 1;
+    } catch (error) {
+      if (error instanceof CommandError && error.message.startsWith('A00102')) throw error;
+      return false;
+    }
+  }, waitSeconds);
+  if (!started) throw new CommandError('A00108: Timeout expired. Check the status of the node.', EXIT_ERROR);
+  console.log('The node has been started.');
+  return EXIT_OK;
+}
+
+/** The pid in the pid file when that process is alive. */
+function runningPid(home: string): number | undefined {
+  const path = join(home, NODE_PID_FILE);
+  if (!existsSync(path)) return undefined;
+  const pid = Number(readFileSync(path, 'utf8').trim());
+  if (!Number.isSafeInteger(pid) || pid <= 1) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+runCommand(main);

@@ -1,0 +1,83 @@
+// gs_stopnode -u USER/PASS [-s HOST[:PORT]] [-p PORT] [-f] [-w [SEC]], or gs_stopnode -k [-w [SEC]]:
+// stops the node cleanly (POST /node/shutdown: a checkpoint, every commit synced), or kills the
+// local node's process (-k, SIGKILL, through the pid file in GS_HOME/conf). With -w it waits until
+// the node no longer answers (or its process is gone), printing a dot a second.
+
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCredentials, parseServer,
+  requireEnvironment, runCommand, takeWaitOption, waitUntil,
+} from './operating-command.ts';
+import { NODE_PID_FILE } from './store-node-process.ts';
+
+async function main(): Promise<number> {
+  const environment = requireEnvironment(process.env);
+  const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      options: {
+        user: { type: 'string', short: 'u' },
+        server: { type: 'string', short: 's' },
+        port: { type: 'string', short: 'p' },
+        force: { type: 'boolean', short: 'f' },
+        kill: { type: 'boolean', short: 'k' },
+      },
+      strict: true,
+    }));
+  } catch (error) {
+    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
+  }
+  if (values.kill === true) {
+    const pid = readPid(environment.home);
+    process.kill(pid, 'SIGKILL');
+    if (waitGiven) await waitUntil(() => !alive(pid), waitSeconds);
+    console.log('The node is forced to stop.');
+    return EXIT_OK;
+  }
+  const credentials = parseCredentials(values.user);
+  const address = parseServer(values.server, values.port);
+  await callNode(address, credentials, {
+    method: 'POST', path: '/node/shutdown', query: { force: values.force === true ? 'true' : 'false' },
+  });
+  console.log('The node is stopped.');
+  if (waitGiven) {
+    const stopped = await waitUntil(async () => {
+      try {
+        await callNode(address, credentials, { method: 'GET', path: '/node/stat' });
+        return false;
+      } catch {
+        return true;
+      }
+    }, waitSeconds);
+    if (!stopped) throw new CommandError('A00108: Timeout expired. Check the status of the node.', EXIT_ERROR);
+    console.log('The node has been stopped.');
+  }
+  return EXIT_OK;
+}
+
+function readPid(home: string): number {
+  let text: string;
+  try {
+    text = readFileSync(join(home, NODE_PID_FILE), 'utf8');
+  } catch {
+    throw new CommandError(`No node process is known: ${join(home, NODE_PID_FILE)} cannot be read.`);
+  }
+  const pid = Number(text.trim());
+  if (!Number.isSafeInteger(pid) || pid <= 1) throw new CommandError(`Bad pid file: ${text.trim()}`);
+  return pid;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+runCommand(main);

@@ -1,0 +1,16 @@
+// The node's process as the operating commands see it: where its pid is written, and how a node
+// process is started from this checkout (node + tsx + tools/store-node.ts).
+
+import { fileURLToPath } from 'node:url';
+
+/** Relative to GS_HOME: the running node's pid (GridDB keeps conf/gridstore.pid). */
+export const NODE_PID_FILE = 'conf/store.pid';
+
+/**
+ * node's arguments to run the node process in the foreground. tsx is named by its resolved
+ * location: the process starts in GS_HOME, where a bare `tsx` would not resolve.
+ */
+export function nodeProcessArguments(extra: readonly string[] = []): string[] {
+  const entry = fileURLToPath(new URL('./store-node.ts', import.meta.url));
+  return ['--import', import.meta.resolve('tsx'), entry, ...extra];
+}

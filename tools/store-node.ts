@@ -1,0 +1,50 @@
+// The node in the foreground: what `npm start` runs, and what gs_startnode starts in the
+// background. Starts on GS_HOME (./var from a checkout when unset; default files on the first
+// start), prints where it listens, and stops cleanly on SIGTERM or SIGINT, or when gs_stopnode
+// asks. Writes GS_HOME/conf/store.pid while it runs.
+//
+//   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
+
+import { rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { StorageError } from '../lib/base/errors.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import { StoreNode } from '../lib/node/store-node.ts';
+import { NODE_PID_FILE } from './store-node-process.ts';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: { releaseUnusedFileBlocks: { type: 'boolean' } },
+    strict: true,
+  });
+  let pidPath: string | undefined;
+  const node = await StoreNode.start({
+    env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
+    fileSystem: new NodeFileSystem(),
+    releaseUnusedFileBlocks: values.releaseUnusedFileBlocks === true,
+    onStopped: (error) => {
+      if (pidPath !== undefined) rmSync(pidPath, { force: true });
+      console.log(error === undefined ? 'node stopped' : `node stopped with an error: ${String(error)}`);
+      process.exit(error === undefined ? 0 : 1);
+    },
+  });
+  pidPath = join(node.home.directories.home, NODE_PID_FILE);
+  writeFileSync(pidPath, `${process.pid}\n`);
+  const { systemEndpoint: system, transactionEndpoint: transaction } = node;
+  console.log(`node started on ${node.home.directories.home} (cluster ${node.home.config.cluster.clusterName}): ` +
+    `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}; ` +
+    `event log in ${node.home.logDirectory}`);
+  const stop = () => {
+    node.stop().catch(() => undefined);
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
+main().catch((error: unknown) => {
+  const text = error instanceof StorageError ? `${error.code}: ${error.message}`
+    : error instanceof Error ? error.message : String(error);
+  console.error(`node failed to start: ${text}`);
+  process.exit(1);
+});
