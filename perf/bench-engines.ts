@@ -3,14 +3,31 @@
 // interleaved stream and waits for its acknowledgement), close and remove the home.
 
 import { assert } from '../lib/base/assert.ts';
-import { storageOptions } from '../lib/base/options.ts';
+import { storageOptions, type StorageOptions } from '../lib/base/options.ts';
 import type { RowStore } from '../lib/block/row-store.ts';
 import type { ContainerHandle } from '../lib/engine/session.ts';
 import { Store } from '../lib/engine/store.ts';
 import type { BenchConfig } from './bench-config.ts';
 import { withTempHome } from './bench-files.ts';
-import { LevelPeer } from './leveldb-peer.ts';
+import {
+  LevelPeer, PEER_WRITE_BUFFER_SIZE_BYTES_MAX, type LevelPeerOptions,
+} from './leveldb-peer.ts';
 import { tsbsContainerDefinition, type TsbsBatch, type TsbsDataset } from './tsbs.ts';
+
+/**
+ * Periodic checkpoints never come due in a run: the checkpoint workloads start theirs themselves,
+ * and the recovery workload's xlog must hold every row.
+ */
+export const CHECKPOINT_INTERVAL_MS_OFF = 24 * 3_600_000;
+
+/**
+ * LevelDB for a large load that stays in memory until a flush or a reopen: the largest write
+ * buffer it takes (3,456,000 TSBS rows fill about half of it), so no table is written while
+ * loading and its log holds every row, as the store's xlog does.
+ */
+export const LARGE_PEER_OPTIONS: LevelPeerOptions = {
+  writeBufferSizeBytes: PEER_WRITE_BUFFER_SIZE_BYTES_MAX,
+};
 
 export interface StoreUnderTest {
   store: Store;
@@ -21,12 +38,11 @@ export interface StoreUnderTest {
 /** Runs body on a store with one empty container per host; closes it and removes the home after. */
 export async function withStore<T>(
   dataset: TsbsDataset,
-  options: { logWriteMode: number },
+  options: Partial<StorageOptions>,
   body: (engine: StoreUnderTest) => Promise<T>,
 ): Promise<T> {
   return withTempHome('store', async (home) => {
-    const { logWriteMode } = options;
-    const store = await Store.open({ home, options: storageOptions({ logWriteMode }) });
+    const store = await Store.open({ home, options: storageOptions(options) });
     try {
       for (const host of dataset.hosts) {
         await store.createContainer(tsbsContainerDefinition(host.containerName));
@@ -42,12 +58,13 @@ export async function withStore<T>(
 
 export async function withPeer<T>(
   dataset: TsbsDataset,
-  body: (peer: LevelPeer) => Promise<T>,
+  body: (peer: LevelPeer, home: string) => Promise<T>,
+  options: LevelPeerOptions = {},
 ): Promise<T> {
   return withTempHome('leveldb', async (home) => {
-    const peer = await LevelPeer.open(home, dataset.hosts);
+    const peer = await LevelPeer.open(home, dataset.hosts, options);
     try {
-      return await body(peer);
+      return await body(peer, home);
     } finally {
       await peer.close();
     }

@@ -1,11 +1,12 @@
 // perf/results/latest-meta.json: what the numbers of latest.json belong to — the machine, the
 // runtime, the code revision, the sizes, and how each workload was measured with every sample.
+// The top level describes the latest run; `workloads` is merged by name across runs, each entry
+// stamped with the date of its own run.
 
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, totalmem } from 'node:os';
 import { invariants } from '../lib/base/invariants.ts';
 import type { BenchConfig } from './bench-config.ts';
-import type { BenchDetail } from './bench-result.ts';
 
 /** True when the runner can collect the heap between runs (node --expose-gc). */
 export function heapSettles(): boolean {
@@ -19,7 +20,7 @@ export function loadAverage1m(): number {
 
 export function benchMeta(
   config: BenchConfig,
-  run: { details: BenchDetail[]; durationMs: number; loadAverage1mAtStart: number },
+  run: { workloads: unknown[]; durationMs: number; loadAverage1mAtStart: number },
 ) {
   const cpuList = cpus();
   const { dataset } = config;
@@ -54,10 +55,17 @@ export function benchMeta(
     ingestRepeatCount: config.ingestRepeatCount,
     scanRepeatCount: config.scanRepeatCount,
     rangeQueryCount: config.rangeQueryCount,
+    largeDayCount: config.largeDayCount,
+    largeRowCount: dataset.rowCount * config.largeDayCount,
+    checkpointRepeatCount: config.checkpointRepeatCount,
+    recoveryRepeatCount: config.recoveryRepeatCount,
+    commitSessionCount: config.commitSessionCount,
+    commitIdleMs: config.commitIdleMs,
     peer: 'leveldb: level@10 (classic-level@3) defaults; key = container name, 0x00, ts u64 BE; ' +
-      'value = row-codec bytes; writes: chained db.batch',
-    ratio: 'store / leveldb for rows/s; leveldb / store for ms; above 1 the store is ahead',
-    workloads: run.details,
+      'value = row-codec bytes; writes: chained db.batch; checkpoint, commit-latency and ' +
+      'recovery: writeBufferSize 1 GiB; disk (checkpoint MB/s): 1 MiB writes, fdatasync each',
+    ratio: 'store / peer for rows/s and MB/s; peer / store for ms; above 1 the store is ahead',
+    workloads: run.workloads,
   };
 }
 

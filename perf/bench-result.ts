@@ -1,16 +1,31 @@
 // What a workload reports, and how the runner prints and saves it.
 //
-// perf/results/latest.json is an array of { name, unit, value, peer, peerValue, ratio }: value is
-// the store's median, peerValue LevelDB's median, and ratio is always "higher is better for the
-// store": value / peerValue for throughputs (rows/s), peerValue / value for latencies (ms).
+// perf/results/latest.json is an array of { name, unit, value, peer, peerValue, ratio, target? }:
+// value is the store's median, peerValue the peer's median, and ratio is always "higher is better
+// for the store": value / peerValue for throughputs (rows/s, MB/s), peerValue / value for latencies
+// (ms). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
+// same directory with fdatasync after every MiB; see disk-peer.ts). MB is 2^20 bytes, as in the
+// configuration's sizes. A target, where the issue sets one, is a lower bound on the ratio or on
+// the value.
+
+import { MiB } from '../lib/base/units.ts';
+
+export type BenchUnit = 'rows/s' | 'MB/s' | 'ms';
+export type BenchPeer = 'leveldb' | 'disk';
+
+export interface BenchTarget {
+  of: 'ratio' | 'value';
+  min: number;
+}
 
 export interface BenchResult {
   name: string;
-  unit: 'rows/s' | 'ms';
+  unit: BenchUnit;
   value: number;
-  peer: 'leveldb';
+  peer: BenchPeer;
   peerValue: number;
   ratio: number;
+  target?: BenchTarget;
 }
 
 /** How a workload was measured, for latest-meta.json: samples and the method behind the median. */
@@ -19,6 +34,8 @@ export interface BenchDetail {
   method: string;
   storeSamples: number[];
   peerSamples: number[];
+  /** Other per-run figures behind the samples, one per run, the unit in the key. */
+  measures?: Record<string, number[]>;
 }
 
 export interface WorkloadReport {
@@ -26,8 +43,18 @@ export interface WorkloadReport {
   details: BenchDetail[];
 }
 
-export function throughputResult(name: string, value: number, peerValue: number): BenchResult {
-  return { name, unit: 'rows/s', value, peer: 'leveldb', peerValue, ratio: value / peerValue };
+export function throughputResult(
+  name: string,
+  value: number,
+  peerValue: number,
+  options: { unit?: 'rows/s' | 'MB/s'; peer?: BenchPeer; target?: BenchTarget } = {},
+): BenchResult {
+  const result: BenchResult = {
+    name, unit: options.unit ?? 'rows/s', value, peer: options.peer ?? 'leveldb', peerValue,
+    ratio: value / peerValue,
+  };
+  if (options.target !== undefined) result.target = options.target;
+  return result;
 }
 
 export function latencyResult(name: string, valueMs: number, peerValueMs: number): BenchResult {
@@ -35,18 +62,34 @@ export function latencyResult(name: string, valueMs: number, peerValueMs: number
     ratio: peerValueMs / valueMs };
 }
 
+export function megabytesPerS(sizeBytes: number, durationMs: number): number {
+  return sizeBytes / MiB / (durationMs / 1000);
+}
+
 export function resultTable(results: readonly BenchResult[]): string {
-  const header = ['workload', 'unit', 'store median', 'leveldb median', 'ratio'];
-  const rows = results.map((r) => [r.name, r.unit, formatValue(r.value, r.unit),
-    formatValue(r.peerValue, r.unit), `${r.ratio.toFixed(2)}x`]);
+  const header = ['workload', 'unit', 'store median', 'peer', 'peer median', 'ratio', 'target'];
+  const rows = results.map((r) => [r.name, r.unit, formatValue(r.value, r.unit), r.peer,
+    formatValue(r.peerValue, r.unit), `${r.ratio.toFixed(2)}x`, formatTarget(r)]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
+  const leftAligned = new Set([0, 1, 3, 6]);
   const pad = (cell: string, c: number) =>
-    (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!));
-  const line = (cells: string[]) => cells.map(pad).join('  ');
+    (leftAligned.has(c) ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!));
+  const line = (cells: string[]) => cells.map(pad).join('  ').trimEnd();
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-function formatValue(value: number, unit: BenchResult['unit']): string {
+function formatValue(value: number, unit: BenchUnit): string {
   if (unit === 'ms') return value.toFixed(3);
+  if (unit === 'MB/s') return value.toFixed(1);
   return Math.round(value).toLocaleString('en-US');
+}
+
+function formatTarget(result: BenchResult): string {
+  const { target } = result;
+  if (target === undefined) return '';
+  const actual = target.of === 'ratio' ? result.ratio : result.value;
+  const bound = target.of === 'ratio'
+    ? `ratio >= ${target.min.toFixed(2)}x`
+    : `>= ${formatValue(target.min, result.unit)}`;
+  return `${bound} ${actual >= target.min ? 'met' : 'MISSED'}`;
 }

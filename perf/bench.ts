@@ -1,27 +1,32 @@
 // `npm run bench`: the named workloads of perf/workloads/ on TSBS cpu-only rows, each against the
 // store and against LevelDB in the same process, on fresh temporary homes.
 //
-//   npm run bench                      every workload, full size (about 2 minutes on 2 cores)
+//   npm run bench                      every workload, full size (about 8 minutes on 2 cores)
 //   BENCH_QUICK=1 npm run bench        a smoke run on a tenth of the hosts, fewer repetitions
 //   npm run bench -- scan/in-memory    only workloads whose name starts with an argument
 //
 // Prints a table of medians and writes perf/results/latest.json (see bench-result.ts for the ratio
-// convention) and perf/results/latest-meta.json (machine, sizes, methods, every sample). The
-// script runs node with --expose-gc so that each timed run starts on a collected heap.
+// convention) and perf/results/latest-meta.json (machine, sizes, methods, every sample). Both are
+// merged by workload name: a run of some workloads replaces their entries and keeps the others'.
+// The script runs node with --expose-gc so that each timed run starts on a collected heap.
 // Benchmarks are never tests: nothing here asserts on a time.
 
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { invariants } from '../lib/base/invariants.ts';
 import { benchConfig, type BenchConfig } from './bench-config.ts';
-import { writeJson } from './bench-files.ts';
+import { mergeByName, readJson, writeJson } from './bench-files.ts';
 import { benchMeta, heapSettles, loadAverage1m } from './bench-meta.ts';
 import {
   resultTable, type BenchDetail, type BenchResult, type WorkloadReport,
 } from './bench-result.ts';
+import { checkpointWorkload } from './workloads/checkpoint.ts';
+import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-latency.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
+import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
 import { scanRangeWorkload } from './workloads/scan-range.ts';
+import { swapWorkload } from './workloads/swap.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -36,6 +41,14 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'scan/in-memory/rows', run: scanRowsWorkload },
   { name: 'scan/in-memory/columnar', run: scanColumnarWorkload },
   { name: 'scan/range/1h', run: scanRangeWorkload },
+  {
+    name: 'checkpoint/NO_COMPRESSION',
+    run: (config) => checkpointWorkload(config, 'NO_COMPRESSION'),
+  },
+  { name: 'checkpoint/COMPRESSION', run: (config) => checkpointWorkload(config, 'COMPRESSION') },
+  { name: 'checkpoint/commit-latency/logWriteMode=0', run: checkpointCommitLatencyWorkload },
+  { name: 'recovery/xlog-replay', run: recoveryWorkload },
+  { name: 'swap/memory=data/4', run: swapWorkload },
 ];
 
 async function main(): Promise<void> {
@@ -63,11 +76,19 @@ async function main(): Promise<void> {
     console.log(`  ${workload.name}: ${secondsSince(workloadStartMs)} s`);
   }
   console.log(`\n${resultTable(results)}\n`);
-  console.log('ratio: store / LevelDB for rows/s, LevelDB / store for ms; above 1 store is ahead');
-  writeJson(`${RESULTS_DIRECTORY}latest.json`, results);
-  writeJson(`${RESULTS_DIRECTORY}latest-meta.json`, benchMeta(config,
-    { details, durationMs: performance.now() - startedMs, loadAverage1mAtStart }));
-  console.log(`wrote perf/results/latest.json and latest-meta.json (${secondsSince(startedMs)} s)`);
+  console.log('ratio: store / peer for rows/s and MB/s, peer / store for ms; ' +
+    'above 1 the store is ahead');
+  const resultsPath = `${RESULTS_DIRECTORY}latest.json`;
+  const metaPath = `${RESULTS_DIRECTORY}latest-meta.json`;
+  writeJson(resultsPath, mergeByName(readJson(resultsPath), results));
+  // Each workload's detail says which run it came from: the merged file holds several.
+  const run = { date: new Date().toISOString(), quick: config.quick };
+  const previousWorkloads = (readJson(metaPath) as { workloads?: unknown } | undefined)?.workloads;
+  const workloads = mergeByName(previousWorkloads, details.map((detail) => ({ ...detail, run })));
+  writeJson(metaPath, benchMeta(config,
+    { workloads, durationMs: performance.now() - startedMs, loadAverage1mAtStart }));
+  console.log('merged into perf/results/latest.json and latest-meta.json ' +
+    `(${secondsSince(startedMs)} s)`);
 }
 
 function workloadsSelected(prefixes: readonly string[]): Workload[] {

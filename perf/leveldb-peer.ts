@@ -6,7 +6,10 @@
 // timestamps sort in time order. Value: the row in lib/encoding/row-codec.ts format (timestamp
 // included), the very bytes the store's xlog records carry for it.
 //
-// LevelDB runs with classic-level's defaults (4 MiB write buffer, 8 MiB block cache, snappy on).
+// LevelDB runs with classic-level's defaults (4 MiB write buffer, 8 MiB block cache, snappy on),
+// except where a workload says: the checkpoint and recovery workloads give it the largest write
+// buffer LevelDB accepts, so a large load stays in its memtable and log (as the store's dirty
+// blocks stay in memory and its xlog) until flush() or a reopen writes it to a table.
 // Writes are one db.batch per TSBS batch, in its chained form (db.batch().put()….write()): one
 // LevelDB WriteBatch either way, but abstract-level 3.1's array form with an options object costs
 // about 10 µs of JavaScript per operation here (81k puts/s against 673k for the chained form in a
@@ -34,8 +37,22 @@ const SCAN_HIGH_WATER_MARK_BYTES = 1024 * 1024;
 const ROW_BITMAP_BYTES = 2;
 const USAGE_USER_OFFSET_BYTES = ROW_BITMAP_BYTES + TIMESTAMP_SIZE_BYTES;
 
+/** LevelDB clips write_buffer_size to [64 KiB, 1 GiB]. */
+export const PEER_WRITE_BUFFER_SIZE_BYTES_MAX = 1024 * 1024 * 1024;
+/** Above every key: a range from here to LAST_KEY overlaps no table. */
+const LAST_KEY = Buffer.alloc(64, 0xff);
+
 /** On Node, `level`'s Level is classic-level's class; its type adds compactRange. */
 type Db = ClassicLevel<Buffer, Buffer>;
+
+export interface LevelPeerOptions {
+  /** classic-level's writeBufferSize; its default (4 MiB) when absent. */
+  writeBufferSizeBytes?: number;
+  /** Snappy for table blocks; on when absent, as classic-level. */
+  compression?: boolean;
+  /** classic-level's block cache (cacheSize); its default (8 MiB) when absent. */
+  cacheSizeBytes?: number;
+}
 
 export class LevelPeer {
   private readonly codec: RowCodec;
@@ -51,10 +68,21 @@ export class LevelPeer {
     this.prefixes = hosts.map((host) => Buffer.from(`${host.containerName}\0`, 'utf8'));
   }
 
-  static async open(location: string, hosts: readonly TsbsHost[]): Promise<LevelPeer> {
+  static async open(
+    location: string,
+    hosts: readonly TsbsHost[],
+    options: LevelPeerOptions = {},
+  ): Promise<LevelPeer> {
     assert(hosts.length > 0);
-    const level = new Level<Buffer, Buffer>(location,
-      { keyEncoding: 'buffer', valueEncoding: 'buffer' });
+    const { writeBufferSizeBytes } = options;
+    if (writeBufferSizeBytes !== undefined) {
+      assert(writeBufferSizeBytes <= PEER_WRITE_BUFFER_SIZE_BYTES_MAX);
+    }
+    const level = new Level<Buffer, Buffer>(location, {
+      keyEncoding: 'buffer', valueEncoding: 'buffer',
+      writeBufferSize: writeBufferSizeBytes, compression: options.compression ?? true,
+      cacheSize: options.cacheSizeBytes,
+    });
     const db = level as unknown as Db;
     assert(typeof db.compactRange === 'function');
     await db.open();
@@ -90,6 +118,21 @@ export class LevelPeer {
   /** Compacts the whole key space, so scans see a settled tree rather than fresh level-0 files. */
   async compact(): Promise<void> {
     await this.db.compactRange(Buffer.alloc(0), Buffer.alloc(64, 0xff));
+  }
+
+  /**
+   * Writes the memtable to a table file and syncs it (LevelDB's CompactRange flushes the memtable
+   * first); the range lies above every key, so no table is compacted after. What a checkpoint is
+   * to the store: the rows in memory and the log become a durable sorted file.
+   */
+  async flush(): Promise<void> {
+    await this.db.compactRange(LAST_KEY, LAST_KEY);
+  }
+
+  /** The row of host `hostIndex` at timestampMs, or undefined. */
+  async getRow(hostIndex: number, timestampMs: number): Promise<Row | undefined> {
+    const value = await this.db.get(keyOf(this.prefixes[hostIndex]!, timestampMs));
+    return value === undefined ? undefined : this.decode(value);
   }
 
   /** Every row, decoded with the row codec; calls visit on each. Returns the row count. */
