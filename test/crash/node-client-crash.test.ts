@@ -4,41 +4,21 @@
 // there after each restart. Bounded: a few rounds of about a second of writing each.
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { getStore, type ClientStore } from '../../lib/client/store-factory.ts';
-import { newNodeHome, removeHome } from '../unit/node/node-process.ts';
+import { freePorts, newNodeHome, removeHome, runTool } from '../unit/node/node-process.ts';
 
-const TOOLS = fileURLToPath(new URL('../../tools/', import.meta.url));
 const ROUND_COUNT = 4;
 const WRITER_COUNT = 4;
 const SEED = Number(process.env['STORE_CRASH_SEED'] ?? 20261121);
 
-function tool(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args],
-      { env, timeout: 90_000 }, (error, stdout, stderr) => {
-        if (error !== null) reject(new Error(`${name}: ${stderr}${stdout}`));
-        else resolve(stdout);
-      });
-  });
-}
-
-async function freePorts(count: number): Promise<number[]> {
-  const ports: number[] = [];
-  while (ports.length < count) {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const { port } = server.address() as { port: number };
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    if (!ports.includes(port)) ports.push(port);
-  }
-  return ports;
+async function tool(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const result = await runTool(name, args, env);
+  if (result.code !== 0) throw new Error(`${name}: ${result.stderr}${result.stdout}`);
+  return result.stdout;
 }
 
 /** A small deterministic generator: the kill moments are reproducible from the seed. */

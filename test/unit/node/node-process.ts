@@ -3,13 +3,16 @@
 // it got). Stopped with SIGTERM (clean) or SIGKILL (a crash), by its pid; restarted on the same
 // home and ports.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const NODE_ENTRY = fileURLToPath(new URL('../../../tools/store-node.ts', import.meta.url));
+const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
+const NODE_ENTRY = join(TOOLS, 'store-node.ts');
+const TOOL_TIMEOUT_MS = 90_000;
 const START_TIMEOUT_MS = 60_000;
 const STARTED = /transaction 127\.0\.0\.1:(\d+), system 127\.0\.0\.1:(\d+)/;
 
@@ -77,4 +80,34 @@ export async function startNodeProcess(home: string): Promise<NodeProcess> {
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
   };
+}
+
+export interface ToolRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs tools/<name> (a gs_* command) to its end. */
+export function runTool(name: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<ToolRun> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args],
+      { env, timeout: TOOL_TIMEOUT_MS }, (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      });
+  });
+}
+
+/** `count` distinct ports of 127.0.0.1 that were free a moment ago. */
+export async function freePorts(count: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < count) {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    if (!ports.includes(port)) ports.push(port);
+  }
+  return ports;
 }

@@ -4,41 +4,12 @@
 // stops the node cleanly (its data survives into the next start).
 
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { checkSeedMembers } from './node-status.test.ts';
-
-const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
-const COMMAND_TIMEOUT_MS = 60_000;
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<Run> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', join(TOOLS, tool), ...args],
-      { env, timeout: COMMAND_TIMEOUT_MS }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      });
-  });
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePorts, runTool as run } from './node-process.ts';
 
 describe('operating commands', { timeout: 180_000 }, () => {
   let home: string;
@@ -48,12 +19,7 @@ describe('operating commands', { timeout: 180_000 }, () => {
   before(async () => {
     home = mkdtempSync(join(tmpdir(), 'store-node-'));
     mkdirSync(join(home, 'conf'));
-    const ports: number[] = [];
-    while (ports.length < 5) {
-      const port = await freePort();
-      if (!ports.includes(port)) ports.push(port);
-    }
-    const [system, transaction, sql, cluster, sync] = ports;
+    const [system, transaction, sql, cluster, sync] = await freePorts(5);
     writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify({
       dataStore: { partitionNum: 8, concurrency: 1, logWriteMode: 0 },
       system: { servicePort: system }, transaction: { servicePort: transaction },
