@@ -48,8 +48,11 @@ export interface CheckpointSource {
    * `swapped`: the changed ones whose current image is their swap image (adopt, do not encode).
    */
   takeCheckpointSet(): { dirty: BlockId[]; freed: BlockId[]; swapped?: BlockId[] };
-  /** The image of a live block as of the snapshot, exactly blockSizeBytes long. */
-  encodeBlock(blockId: BlockId): Uint8Array;
+  /**
+   * The image of a live block as of the snapshot, exactly blockSizeBytes long; in `into` when the
+   * source can (the checkpoint writes it at once and reuses the buffer).
+   */
+  encodeBlock(blockId: BlockId, into?: Uint8Array): Uint8Array;
   blockKind(blockId: BlockId): number;
   /** The set is durable (its cplog END is synced): ends copy-on-write, and freed ids may be reused. */
   finishCheckpointSet(): void;
@@ -300,6 +303,8 @@ export class PartitionCheckpointer implements BlockBacking {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
     const clock = this.options.clock ?? systemClock;
+    // writeSlot copies the image into the file at once: one buffer serves every block.
+    const scratch = new Uint8Array(this.options.blockSizeBytes);
     const files = this.dataFiles.counters;
     for (let i = 0; i < dirty.length; i++) {
       if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
@@ -313,7 +318,7 @@ export class PartitionCheckpointer implements BlockBacking {
       }
       const startMs = clock.monotonicMs();
       const before = { bytes: files.writtenBytes, compressMs: files.compressTimeMs };
-      const image = source.encodeBlock(blockId);
+      const image = source.encodeBlock(blockId, scratch);
       assert(image.length === this.options.blockSizeBytes);
       const slot = this.freeSlots.allocate();
       const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });

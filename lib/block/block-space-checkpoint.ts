@@ -44,8 +44,8 @@ export interface CheckpointSet {
 }
 
 export interface BlockSpaceCheckpointHooks {
-  /** The image of a live block as it is now. */
-  encodeLive(blockId: BlockId): Uint8Array;
+  /** The image of a live block as it is now, in `into` when given and the block's kind allows. */
+  encodeLive(blockId: BlockId, into?: Uint8Array): Uint8Array;
   isLive(blockId: BlockId): boolean;
 }
 
@@ -163,7 +163,7 @@ export class BlockSpaceCheckpoint {
    * The image of blockId for the checkpoint: a pending block's snapshot image, once (it is then
    * no longer pending), else the live block as it is now.
    */
-  encode(blockId: BlockId): Uint8Array {
+  encode(blockId: BlockId, into?: Uint8Array): Uint8Array {
     if (this.pending.delete(blockId)) {
       const saved = this.pendingImages.get(blockId);
       if (saved !== undefined) {
@@ -172,7 +172,7 @@ export class BlockSpaceCheckpoint {
       }
     }
     assert(this.hooks.isLive(blockId), `block ${blockId} is not live`);
-    return this.hooks.encodeLive(blockId);
+    return this.hooks.encodeLive(blockId, into);
   }
 
   /** The set's cplog is durable: its freed ids come out of quarantine; returns them. */

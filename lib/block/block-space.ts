@@ -101,6 +101,7 @@ export class BlockSpace implements PoolClient {
   /** Where evicted blocks' images are; until attached nothing is evicted. */
   private backing: BlockBacking | undefined;
   private loadBuffer: Uint8Array | undefined;
+  private swapBuffer: Uint8Array | undefined;
 
   constructor(options: BlockSpaceOptions) {
     assert(options.blockSizeBytes >= 4096);
@@ -110,7 +111,7 @@ export class BlockSpace implements PoolClient {
     this.pool = options.pool;
     this.clock = options.clock ?? systemClock;
     this.checkpoint = new BlockSpaceCheckpoint({
-      encodeLive: (id) => this.encodeLive(id),
+      encodeLive: (id, into) => this.encodeLive(id, into),
       isLive: (id) => this.blocks.has(id),
     });
   }
@@ -180,7 +181,10 @@ export class BlockSpace implements PoolClient {
   private swapOutIfChanged(block: PhysicalBlock): void {
     if (!this.checkpoint.isDirty(block.id) || block.swapImage) return;
     const startMs = this.clock.monotonicMs();
-    const writtenBytes = this.backing!.swapOut(block.id, this.encoder.encode(block), block.kind);
+    // The image is written at once: one buffer serves every swap write.
+    this.swapBuffer ??= new Uint8Array(this.blockSizeBytes);
+    const image = this.encoder.encode(block, this.swapBuffer);
+    const writtenBytes = this.backing!.swapOut(block.id, image, block.kind);
     block.swapImage = true;
     const counters = this.pool!.counters;
     counters.swapWriteCount++;
@@ -375,8 +379,8 @@ export class BlockSpace implements PoolClient {
    * The image of a block, exactly blockSizeBytes. For a block of the set in flight, its image as
    * of the set's snapshot (each such block once); otherwise the live block as it is now.
    */
-  encodeBlock(blockId: BlockId): Uint8Array {
-    return this.checkpoint.encode(blockId);
+  encodeBlock(blockId: BlockId, into?: Uint8Array): Uint8Array {
+    return this.checkpoint.encode(blockId, into);
   }
 
   /** The set's blocks are written and its cplog durable: its freed ids may be reused. */
@@ -535,10 +539,10 @@ export class BlockSpace implements PoolClient {
     return chunk.value;
   }
 
-  private encodeLive(blockId: BlockId): Uint8Array {
+  private encodeLive(blockId: BlockId, into?: Uint8Array): Uint8Array {
     const block = this.blockOf(blockId);
     this.ensureResident(block);
-    return this.encoder.encode(block);
+    return this.encoder.encode(block, into);
   }
 
   private blockOf(blockId: BlockId): PhysicalBlock {
