@@ -4,14 +4,17 @@
 // value is the store's median, peerValue the peer's median, and ratio is always "higher is better
 // for the store": value / peerValue for throughputs (rows/s, MB/s), peerValue / value for latencies
 // (ms). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
-// same directory with fdatasync after every MiB; see disk-peer.ts). MB is 2^20 bytes, as in the
+// same directory with fdatasync after every MiB; see disk-peer.ts), or InfluxDB for the client
+// ingest, or for engine/thread the store itself run in the calling thread (value is then the store
+// in a worker thread, so the ratio says how much the worker gains). A peer that could not run
+// (influxd not installed) has peerValue and ratio null. MB is 2^20 bytes, as in the
 // configuration's sizes. A target, where the issue sets one, is a lower bound on the ratio or on
 // the value.
 
 import { MiB } from '../lib/base/units.ts';
 
 export type BenchUnit = 'rows/s' | 'MB/s' | 'ms';
-export type BenchPeer = 'leveldb' | 'disk';
+export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread';
 
 export interface BenchTarget {
   of: 'ratio' | 'value';
@@ -23,8 +26,9 @@ export interface BenchResult {
   unit: BenchUnit;
   value: number;
   peer: BenchPeer;
-  peerValue: number;
-  ratio: number;
+  /** null when the peer was skipped (not installed on this machine). */
+  peerValue: number | null;
+  ratio: number | null;
   target?: BenchTarget;
 }
 
@@ -46,20 +50,25 @@ export interface WorkloadReport {
 export function throughputResult(
   name: string,
   value: number,
-  peerValue: number,
+  peerValue: number | null,
   options: { unit?: 'rows/s' | 'MB/s'; peer?: BenchPeer; target?: BenchTarget } = {},
 ): BenchResult {
   const result: BenchResult = {
     name, unit: options.unit ?? 'rows/s', value, peer: options.peer ?? 'leveldb', peerValue,
-    ratio: value / peerValue,
+    ratio: peerValue === null ? null : value / peerValue,
   };
   if (options.target !== undefined) result.target = options.target;
   return result;
 }
 
-export function latencyResult(name: string, valueMs: number, peerValueMs: number): BenchResult {
-  return { name, unit: 'ms', value: valueMs, peer: 'leveldb', peerValue: peerValueMs,
-    ratio: peerValueMs / valueMs };
+export function latencyResult(
+  name: string,
+  valueMs: number,
+  peerValueMs: number,
+  options: { peer?: BenchPeer } = {},
+): BenchResult {
+  return { name, unit: 'ms', value: valueMs, peer: options.peer ?? 'leveldb',
+    peerValue: peerValueMs, ratio: peerValueMs / valueMs };
 }
 
 export function megabytesPerS(sizeBytes: number, durationMs: number): number {
@@ -69,7 +78,8 @@ export function megabytesPerS(sizeBytes: number, durationMs: number): number {
 export function resultTable(results: readonly BenchResult[]): string {
   const header = ['workload', 'unit', 'store median', 'peer', 'peer median', 'ratio', 'target'];
   const rows = results.map((r) => [r.name, r.unit, formatValue(r.value, r.unit), r.peer,
-    formatValue(r.peerValue, r.unit), `${r.ratio.toFixed(2)}x`, formatTarget(r)]);
+    r.peerValue === null ? 'skipped' : formatValue(r.peerValue, r.unit),
+    r.ratio === null ? '-' : `${r.ratio.toFixed(2)}x`, formatTarget(r)]);
   const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => row[c]!.length)));
   const leftAligned = new Set([0, 1, 3, 6]);
   const pad = (cell: string, c: number) =>
@@ -91,5 +101,6 @@ function formatTarget(result: BenchResult): string {
   const bound = target.of === 'ratio'
     ? `ratio >= ${target.min.toFixed(2)}x`
     : `>= ${formatValue(target.min, result.unit)}`;
+  if (actual === null) return `${bound} (no peer)`;
   return `${bound} ${actual >= target.min ? 'met' : 'MISSED'}`;
 }

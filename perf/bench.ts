@@ -1,5 +1,7 @@
 // `npm run bench`: the named workloads of perf/workloads/ on TSBS cpu-only rows, each against the
-// store and against LevelDB in the same process, on fresh temporary homes.
+// store and against LevelDB in the same process, on fresh temporary homes. The client/ workloads
+// start a node process (and influxd, the client ingest's peer, when it is installed); the
+// engine/thread ones compare a Store in a worker thread with one in the calling thread.
 //
 //   npm run bench                      every workload, full size (about 8 minutes on 2 cores)
 //   BENCH_QUICK=1 npm run bench        a smoke run on a tenth of the hosts, fewer repetitions
@@ -22,6 +24,9 @@ import {
 } from './bench-result.ts';
 import { checkpointWorkload } from './workloads/checkpoint.ts';
 import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-latency.ts';
+import { clientIngestWorkload } from './workloads/client-ingest.ts';
+import { clientPutWorkload } from './workloads/client-put.ts';
+import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
 import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
@@ -49,6 +54,19 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'checkpoint/commit-latency/logWriteMode=0', run: checkpointCommitLatencyWorkload },
   { name: 'recovery/xlog-replay', run: recoveryWorkload },
   { name: 'swap/memory=data/4', run: swapWorkload },
+  { name: 'client/ingest/tsbs/batch=5000/connections=2', run: clientIngestWorkload },
+  { name: 'client/put/durable/clients=1', run: (config) => clientPutWorkload(config, 1) },
+  { name: 'client/put/durable/clients=8', run: (config) => clientPutWorkload(config, 8) },
+  { name: 'client/put/durable/clients=64', run: (config) => clientPutWorkload(config, 64) },
+  { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
+  {
+    name: 'engine/thread/put/durable/sessions=1',
+    run: (config) => engineThreadPutWorkload(config, 1),
+  },
+  {
+    name: 'engine/thread/put/durable/sessions=64',
+    run: (config) => engineThreadPutWorkload(config, 64),
+  },
 ];
 
 async function main(): Promise<void> {

@@ -1,0 +1,103 @@
+// A real node process for the client benchmarks: tools/store-node.ts on a fresh GS_HOME of its
+// own, every service on a port the kernel picks (port 0) on 127.0.0.1, learnt from the line the
+// node prints once it serves. Stopped with SIGKILL by its pid: the home is thrown away after, so
+// the clean stop's checkpoint would only add time.
+//
+// The node runs with perf/orphan-guard.ts preloaded, so it also goes away if the benchmark dies.
+
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHECKPOINT_INTERVAL_MS_OFF } from './bench-engines.ts';
+import { OwnedChild, firstMatchingLine } from './child-processes.ts';
+
+const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
+const NODE_ENTRY_PATH = fileURLToPath(new URL('../tools/store-node.ts', import.meta.url));
+const ORPHAN_GUARD_PATH = fileURLToPath(new URL('./orphan-guard.ts', import.meta.url));
+/** From spawn to "node started": node, tsx, the node's own start on an empty home. */
+const NODE_START_MS_MAX = 60_000;
+/** The line tools/store-node.ts prints once every service listens. */
+const NODE_STARTED_PATTERN = /^node started on .*: transaction ([^\s,]+):(\d+),/;
+
+/** gs_node.json members a workload sets, as the file spells them. */
+export interface NodeDataStoreSettings {
+  logWriteMode: number;
+  concurrency?: number;
+}
+
+export interface NodeEndpoint {
+  host: string;
+  port: number;
+}
+
+/** The transaction endpoint in the node's start line, or undefined when it is not that line. */
+export function nodeStartedEndpoint(line: string): NodeEndpoint | undefined {
+  const match = NODE_STARTED_PATTERN.exec(line);
+  if (match === null) return undefined;
+  return { host: match[1]!, port: Number(match[2]) };
+}
+
+/** gs_node.json for a benchmark node: ports 0, no periodic checkpoint within a run. */
+export function benchNodeJson(dataStore: NodeDataStoreSettings): object {
+  const anyPort = { servicePort: 0 };
+  return {
+    dataStore,
+    checkpoint: { checkpointInterval: `${CHECKPOINT_INTERVAL_MS_OFF / 1000}s` },
+    system: anyPort, transaction: anyPort, sql: anyPort, cluster: anyPort, sync: anyPort,
+  };
+}
+
+export class NodeProcess {
+  private constructor(
+    private readonly owned: OwnedChild,
+    readonly endpoint: NodeEndpoint,
+  ) {}
+
+  /** Client properties that reach this node as the default admin. */
+  get storeProperties() {
+    return {
+      notificationMember: `${this.endpoint.host}:${this.endpoint.port}`,
+      clusterName: 'myCluster', username: 'admin', password: 'admin',
+    };
+  }
+
+  /** Starts a node on `home` (an empty directory) and waits until it serves. */
+  static async start(home: string, dataStore: NodeDataStoreSettings): Promise<NodeProcess> {
+    mkdirSync(join(home, 'conf'), { recursive: true });
+    writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify(benchNodeJson(dataStore)));
+    const args = ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
+    const child = spawn(process.execPath, args, {
+      cwd: REPO_ROOT,
+      env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') },
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const owned = new OwnedChild(child, 'the node process');
+    try {
+      const match = await firstMatchingLine(owned, child.stdout, NODE_STARTED_PATTERN,
+        NODE_START_MS_MAX);
+      return new NodeProcess(owned, nodeStartedEndpoint(match.input)!);
+    } catch (error) {
+      await owned.stop('SIGKILL');
+      throw error;
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.owned.stop('SIGKILL');
+  }
+}
+
+/** Runs body with a node on `home`; stops the node after, even on failure. */
+export async function withNodeProcess<T>(
+  home: string,
+  dataStore: NodeDataStoreSettings,
+  body: (node: NodeProcess) => Promise<T>,
+): Promise<T> {
+  const node = await NodeProcess.start(home, dataStore);
+  try {
+    return await body(node);
+  } finally {
+    await node.stop();
+  }
+}
