@@ -3,11 +3,11 @@
 // DEFINITION_FILE_BYTES_MAX, and only if it is UTF-8; anything else is CONFIG_INVALID naming the
 // file. A missing file is undefined: the caller decides whether that means the defaults.
 
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { StorageError } from '../base/errors.ts';
 import { DEFINITION_FILE_BYTES_MAX } from '../base/limits.ts';
 import type { DefinitionFiles } from '../base/option-reader.ts';
-import type { FileSystem } from '../io/file-system.ts';
+import { writeFileDurable, type FileSystem } from '../io/file-system.ts';
 
 /** Text of a file, or undefined when it does not exist. */
 export function readConfigText(fileSystem: FileSystem, path: string): string | undefined {
@@ -68,15 +68,5 @@ export async function replaceConfigFile(fileSystem: FileSystem, path: string, te
     throw new StorageError('LIMIT_EXCEEDED', `${path}: ${bytes.length} bytes, more than the ` +
       `${DEFINITION_FILE_BYTES_MAX} a definition file may have`);
   }
-  const temporaryPath = `${path}.tmp`;
-  const file = fileSystem.open(temporaryPath, 'create');
-  try {
-    file.truncate(0);
-    file.write(bytes, 0);
-    await file.datasync();
-  } finally {
-    file.close();
-  }
-  fileSystem.rename(temporaryPath, path);
-  await fileSystem.syncDirectory(dirname(path));
+  await writeFileDurable(fileSystem, path, bytes, { atomic: true });
 }

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { StorageError } from '../base/errors.ts';
 import type { ContainerId, Generation, Lsn, PartitionId } from '../base/ids.ts';
 import { crc32c } from '../encoding/crc32c.ts';
-import type { FileSystem } from '../io/file-system.ts';
+import { writeFileDurable, type FileSystem } from '../io/file-system.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 
 export const CATALOG_SNAPSHOT_FORMAT_VERSION = 1;
@@ -50,16 +50,9 @@ export async function writeCatalogSnapshot(
   view.setUint32(8, crc32c(json), true);
   view.setUint32(12, json.length, true);
   bytes.set(json, HEADER_BYTES);
+  // A new generation's name: nothing to replace, and its checksum tells a torn file.
   const path = catalogSnapshotPath(dataRoot, snapshot.partitionId, snapshot.generation);
-  const file = fileSystem.open(path, 'create');
-  try {
-    file.truncate(0);
-    file.write(bytes, 0);
-    await file.datasync();
-  } finally {
-    file.close();
-  }
-  await fileSystem.syncDirectory(join(dataRoot, String(snapshot.partitionId)));
+  await writeFileDurable(fileSystem, path, bytes, { atomic: false });
 }
 
 export function readCatalogSnapshot(

@@ -8,7 +8,7 @@
 import { join } from 'node:path';
 import { StorageError } from '../base/errors.ts';
 import type { StorageOptions } from '../base/options.ts';
-import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
+import { makeDirectoryDurable, writeFileDurable, type FileSystem } from '../io/file-system.ts';
 
 export const STORE_FORMAT_VERSION = 1;
 const IDENTITY_FILE_NAME = 'store.json';
@@ -78,16 +78,7 @@ async function writeIdentity(fileSystem: FileSystem, dataRoot: string, options: 
     partitionNum: options.partitionNum,
     storeBlockSizeBytes: options.storeBlockSizeBytes,
   };
-  // Written under a temporary name and renamed, so a crash leaves either no file or a whole one.
-  const temporaryPath = join(dataRoot, `${IDENTITY_FILE_NAME}.tmp`);
-  const file = fileSystem.open(temporaryPath, 'create');
-  try {
-    file.truncate(0);
-    file.write(new TextEncoder().encode(`${JSON.stringify(identity)}\n`), 0);
-    await file.datasync();
-  } finally {
-    file.close();
-  }
-  fileSystem.rename(temporaryPath, join(dataRoot, IDENTITY_FILE_NAME));
-  await fileSystem.syncDirectory(dataRoot);
+  // Atomic: a crash leaves either no file or a whole one.
+  const bytes = new TextEncoder().encode(`${JSON.stringify(identity)}\n`);
+  await writeFileDurable(fileSystem, join(dataRoot, IDENTITY_FILE_NAME), bytes, { atomic: true });
 }

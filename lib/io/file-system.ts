@@ -68,6 +68,27 @@ export async function makeDirectoryDurable(fileSystem: FileSystem, directory: st
   for (const dir of missing.reverse()) await fileSystem.syncDirectory(parentDirectory(dir));
 }
 
+/**
+ * Writes `bytes` as the whole of the file at `path` and makes it durable: its data synced, then its
+ * entry in its directory. `atomic`: written under a temporary name and renamed over `path`, so a
+ * crash leaves the old file or the new one whole, never a part.
+ */
+export async function writeFileDurable(
+  fileSystem: FileSystem, path: string, bytes: Uint8Array, options: { atomic: boolean },
+): Promise<void> {
+  const writtenPath = options.atomic ? `${path}.tmp` : path;
+  const file = fileSystem.open(writtenPath, 'create');
+  try {
+    file.truncate(0);
+    file.write(bytes, 0);
+    await file.datasync();
+  } finally {
+    file.close();
+  }
+  if (options.atomic) fileSystem.rename(writtenPath, path);
+  await fileSystem.syncDirectory(parentDirectory(path));
+}
+
 function parentDirectory(path: string): string {
   const trimmed = path.length > 1 ? path.replace(/\/+$/, '') : path;
   const slash = trimmed.lastIndexOf('/');
