@@ -172,22 +172,6 @@ export class Store {
     return this.groups;
   }
 
-  /** Logical and allocated bytes of every data file (gs_stat's dataFileSize, dataFileAllocateSize). */
-  dataFileSizes(): { sizeBytes: number; allocatedBytes: number } {
-    this.checkOpen();
-    let sizeBytes = 0;
-    let allocatedBytes = 0;
-    for (const group of this.groups) {
-      for (const partition of group.partitions) {
-        const files = partition.checkpointer?.dataFiles;
-        if (files === undefined) continue;
-        sizeBytes += files.sizeBytes();
-        allocatedBytes += files.allocatedBytes();
-      }
-    }
-    return { sizeBytes, allocatedBytes };
-  }
-
   /** The storage figures of the node status report, from live counters (store-stats.ts). */
   stats(): StoreStats {
     this.checkOpen();
@@ -226,12 +210,12 @@ export class Store {
   /** The last LSN applied in a partition (gs_partition's lsn). */
   partitionLsn(partitionId: PartitionId): bigint | number {
     this.checkOpen();
-    for (const group of this.groups) {
-      for (const partition of group.partitions) {
-        if (partition.id === partitionId) return partition.log.lastAppliedLsn;
-      }
+    if (!Number.isSafeInteger(partitionId) || partitionId < 0 ||
+      partitionId >= this.options.partitionNum) {
+      throw new StorageError('CONFIG_INVALID', `no partition ${partitionId}`);
     }
-    throw new StorageError('CONFIG_INVALID', `no partition ${partitionId}`);
+    return this.groups[partitionGroupOf(partitionId, this.options)]!.partition(partitionId)
+      .log.lastAppliedLsn;
   }
 
   /** Sessions open now. */

@@ -4,7 +4,7 @@
 // write back during the checkpoint) with largeDayCount days of every host, nothing checkpointed
 // yet; then one timed Store.checkpoint(), which writes every block, syncs the data files, writes
 // the catalog and the cplogs. MB/s is the dirty set's size, block images at storeBlockSize
-// (dataFileSizes().sizeBytes after a first checkpoint: every slot was written once), over that
+// (stats().dataFiles.sizeBytes after a first checkpoint: every slot was written once), over that
 // time; with COMPRESSION fewer bytes reach the disk (allocatedBytes, in the measures), so the same
 // dirty set may go out faster than the disk writes.
 //
@@ -108,10 +108,10 @@ async function storeCheckpointRun(
   return withStore(days.dataset, options, async (engine) => {
     await loadDays(days, config.ingestWorkerCount,
       (batch) => engine.handles[batch.hostIndex]!.multiPut(batch.rows));
-    assert(engine.store.dataFileSizes().sizeBytes === 0);
+    assert(engine.store.stats().dataFiles.sizeBytes === 0);
     settleHeap();
     const checkpointMs = await timeAsyncMs(() => engine.store.checkpoint());
-    const { sizeBytes, allocatedBytes } = engine.store.dataFileSizes();
+    const { sizeBytes, allocatedBytes } = engine.store.stats().dataFiles;
     assert(sizeBytes > 0);
     let rowCount = 0;
     for (const handle of engine.handles) rowCount += await handle.count();

@@ -41,7 +41,7 @@ describe('block compression', () => {
       let store = await Store.open({ home, options: OPTIONS });
       await fill(store);
       await store.checkpoint();
-      const full = store.dataFileSizes();
+      const full = store.stats().dataFiles;
       t.diagnostic(`after ingest: ${full.sizeBytes} bytes logical, ${full.allocatedBytes} allocated`);
       assert.ok(full.sizeBytes > 0);
       assert.ok(full.allocatedBytes < full.sizeBytes * 0.6, 'compressed slots are sparse');
@@ -52,7 +52,7 @@ describe('block compression', () => {
       await store.checkpoint();
       await store.close();
       store = await Store.open({ home, options: OPTIONS, releaseUnusedFileBlocks: true });
-      const released = store.dataFileSizes();
+      const released = store.stats().dataFiles;
       t.diagnostic(`after drop + release: ${released.allocatedBytes} allocated, ` +
         `${store.recovery!.releasedSlotCount} slots released`);
       assert.ok(store.recovery!.releasedSlotCount > 0);
