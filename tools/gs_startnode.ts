@@ -3,18 +3,17 @@
 // it waits until the node has recovered (GET /node/stat answers recovery.progressRate 1),
 // printing a dot a second.
 
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../lib/config/config.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import {
-  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCredentials, requireEnvironment,
-  runCommand, takeWaitOption, waitUntil,
+  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCommandArgs, parseCredentials,
+  requireEnvironment, runCommand, takeWaitOption, waitUntil,
 } from './operating-command.ts';
-import { NODE_PID_FILE, nodeProcessArguments } from './store-node-process.ts';
+import { nodeProcessArguments, processAlive, readNodePid } from './store-node-process.ts';
 
 /** How long a node process must stay up before it counts as started (without -w). */
 const STARTUP_GRACE_MS = 1000;
@@ -22,24 +21,16 @@ const STARTUP_GRACE_MS = 1000;
 async function main(): Promise<number> {
   const environment = requireEnvironment(process.env);
   const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        user: { type: 'string', short: 'u' },
-        releaseUnusedFileBlocks: { type: 'boolean' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
-  }
+  const values = parseCommandArgs(args, {
+    user: { type: 'string', short: 'u' },
+    releaseUnusedFileBlocks: { type: 'boolean' },
+  });
   if (waitGiven && values.user === undefined) {
     throw new CommandError('A00002: Specify -u option in the format USER/PASS.', EXIT_ARGUMENTS);
   }
   const credentials = values.user === undefined ? undefined : parseCredentials(values.user);
-  if (runningPid(environment.home) !== undefined) {
+  const pid = readNodePid(environment.home);
+  if (pid !== undefined && processAlive(pid)) {
     throw new CommandError('AD0102: There is a possibility that the node has been started.', 3);
   }
   mkdirSync(environment.log, { recursive: true });
@@ -74,20 +65,6 @@ async function main(): Promise<number> {
   if (!started) throw new CommandError('A00108: Timeout expired. Check the status of the node.', EXIT_ERROR);
   console.log('The node has been started.');
   return EXIT_OK;
-}
-
-/** The pid in the pid file when that process is alive. */
-function runningPid(home: string): number | undefined {
-  const path = join(home, NODE_PID_FILE);
-  if (!existsSync(path)) return undefined;
-  const pid = Number(readFileSync(path, 'utf8').trim());
-  if (!Number.isSafeInteger(pid) || pid <= 1) return undefined;
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined;
-  }
 }
 
 runCommand(main);

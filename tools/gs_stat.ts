@@ -2,30 +2,20 @@
 // sorted keys and an indent of 4 (or GridDB's one-line CSV), from GET /node/stat of the system
 // service.
 
-import { parseArgs } from 'node:util';
 import { printStatusJson } from '../lib/node/node-status.ts';
 import {
-  callNode, CommandError, EXIT_ARGUMENTS, EXIT_OK, parseCredentials, parseServer, requireEnvironment,
-  runCommand,
+  callNode, EXIT_OK, parseCommandArgs, parseCredentials, parseServer, requireEnvironment, runCommand,
 } from './operating-command.ts';
 
 async function main(): Promise<number> {
   requireEnvironment(process.env);
-  let values;
-  try {
-    ({ values } = parseArgs({
-      options: {
-        user: { type: 'string', short: 'u' },
-        server: { type: 'string', short: 's' },
-        port: { type: 'string', short: 'p' },
-        csv: { type: 'boolean' },
-        'address-type': { type: 'string', short: 'a' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
-  }
+  const values = parseCommandArgs(process.argv.slice(2), {
+    user: { type: 'string', short: 'u' },
+    server: { type: 'string', short: 's' },
+    port: { type: 'string', short: 'p' },
+    csv: { type: 'boolean' },
+    'address-type': { type: 'string', short: 'a' },
+  });
   const credentials = parseCredentials(values.user);
   const address = parseServer(values.server, values.port);
   const report = await callNode(address, credentials, {

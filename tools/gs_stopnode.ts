@@ -3,38 +3,31 @@
 // local node's process (-k, SIGKILL, through the pid file in GS_HOME/conf). With -w it waits until
 // the node no longer answers (or its process is gone), printing a dot a second.
 
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
-  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCredentials, parseServer,
+  callNode, CommandError, EXIT_ERROR, EXIT_OK, parseCommandArgs, parseCredentials, parseServer,
   requireEnvironment, runCommand, takeWaitOption, waitUntil,
 } from './operating-command.ts';
-import { NODE_PID_FILE } from './store-node-process.ts';
+import { NODE_PID_FILE, processAlive, readNodePid } from './store-node-process.ts';
 
 async function main(): Promise<number> {
   const environment = requireEnvironment(process.env);
   const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: {
-        user: { type: 'string', short: 'u' },
-        server: { type: 'string', short: 's' },
-        port: { type: 'string', short: 'p' },
-        force: { type: 'boolean', short: 'f' },
-        kill: { type: 'boolean', short: 'k' },
-      },
-      strict: true,
-    }));
-  } catch (error) {
-    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
-  }
+  const values = parseCommandArgs(args, {
+    user: { type: 'string', short: 'u' },
+    server: { type: 'string', short: 's' },
+    port: { type: 'string', short: 'p' },
+    force: { type: 'boolean', short: 'f' },
+    kill: { type: 'boolean', short: 'k' },
+  });
   if (values.kill === true) {
-    const pid = readPid(environment.home);
+    const pid = readNodePid(environment.home);
+    if (pid === undefined) {
+      throw new CommandError(`No node process is known: ${join(environment.home, NODE_PID_FILE)} ` +
+        'cannot be read or holds no pid.');
+    }
     process.kill(pid, 'SIGKILL');
-    if (waitGiven) await waitUntil(() => !alive(pid), waitSeconds);
+    if (waitGiven) await waitUntil(() => !processAlive(pid), waitSeconds);
     console.log('The node is forced to stop.');
     return EXIT_OK;
   }
@@ -57,27 +50,6 @@ async function main(): Promise<number> {
     console.log('The node has been stopped.');
   }
   return EXIT_OK;
-}
-
-function readPid(home: string): number {
-  let text: string;
-  try {
-    text = readFileSync(join(home, NODE_PID_FILE), 'utf8');
-  } catch {
-    throw new CommandError(`No node process is known: ${join(home, NODE_PID_FILE)} cannot be read.`);
-  }
-  const pid = Number(text.trim());
-  if (!Number.isSafeInteger(pid) || pid <= 1) throw new CommandError(`Bad pid file: ${text.trim()}`);
-  return pid;
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 runCommand(main);

@@ -5,6 +5,7 @@
 // 2 bad arguments, 3 the node is not in a state to do it.
 
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SERVICE_PORTS_DEFAULT } from '../lib/config/node-services.ts';
 
 export const EXIT_OK = 0;
@@ -24,6 +25,17 @@ export class CommandError extends Error {
 export interface Environment {
   home: string;
   log: string;
+}
+
+/** A command's options (strict: anything unknown is an argument error, exit code 2). */
+export function parseCommandArgs<const T extends NonNullable<ParseArgsConfig['options']>>(
+  args: readonly string[], options: T,
+) {
+  try {
+    return parseArgs({ args: [...args], options, strict: true }).values;
+  } catch (error) {
+    throw new CommandError((error as Error).message, EXIT_ARGUMENTS);
+  }
 }
 
 /** GS_HOME and GS_LOG, or A00105. */

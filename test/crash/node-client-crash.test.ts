@@ -9,6 +9,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, describe, it } from 'node:test';
 import { getStore, type ClientStore } from '../../lib/client/store-factory.ts';
+import { processAlive } from '../../tools/store-node-process.ts';
+import { Prng } from '../sim/prng.ts';
 import { freePorts, newNodeHome, removeHome, runTool } from '../unit/node/node-process.ts';
 
 const ROUND_COUNT = 4;
@@ -19,15 +21,6 @@ async function tool(name: string, args: string[], env: NodeJS.ProcessEnv): Promi
   const result = await runTool(name, args, env);
   if (result.code !== 0) throw new Error(`${name}: ${result.stderr}${result.stdout}`);
   return result.stdout;
-}
-
-/** A small deterministic generator: the kill moments are reproducible from the seed. */
-function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state * 1664525 + 1013904223) >>> 0;
-    return state / 2 ** 32;
-  };
 }
 
 describe('crash through the client', { timeout: 300_000 }, () => {
@@ -42,7 +35,7 @@ describe('crash through the client', { timeout: 300_000 }, () => {
       sql: { servicePort: sql }, cluster: { servicePort: cluster }, sync: { servicePort: sync },
     }));
     const env = { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') };
-    const random = prng(SEED);
+    const random = new Prng(SEED);
     const acknowledged = Array.from({ length: WRITER_COUNT }, () => new Set<number>());
     const connect = () => getStore({
       notificationMember: `127.0.0.1:${transaction}`, clusterName: 'myCluster',
@@ -73,7 +66,7 @@ describe('crash through the client', { timeout: 300_000 }, () => {
           seq += batch;
         }
       });
-      await sleep(400 + Math.floor(random() * 1200));
+      await sleep(400 + random.nextIndex(1200));
       const pid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
       process.kill(pid, 'SIGKILL');
       stop = true;
@@ -104,13 +97,6 @@ async function verify(client: ClientStore, acknowledged: ReadonlyArray<Set<numbe
 }
 
 async function waitGone(pid: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0);
-    } catch {
-      return;
-    }
-    await sleep(50);
-  }
-  throw new Error(`process ${pid} did not exit`);
+  for (let i = 0; i < 100 && processAlive(pid); i++) await sleep(50);
+  if (processAlive(pid)) throw new Error(`process ${pid} did not exit`);
 }
