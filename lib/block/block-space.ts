@@ -186,10 +186,7 @@ export class BlockSpace implements PoolClient {
     const image = this.encoder.encode(block, this.swapBuffer);
     const writtenBytes = this.backing!.swapOut(block.id, image, block.kind);
     block.swapImage = true;
-    const counters = this.pool!.counters;
-    counters.swapWriteCount++;
-    counters.swapWriteBytes += writtenBytes;
-    counters.swapWriteTimeMs += this.clock.monotonicMs() - startMs;
+    this.pool!.countSwapWrite(writtenBytes, this.clock.monotonicMs() - startMs);
   }
 
   /** Swap reads of a large value's chain; its blocks are resident again. */
@@ -202,10 +199,8 @@ export class BlockSpace implements PoolClient {
       blockCount: chain.length, columnIndex: -1, rowIndex: -1,
     });
     assert(decoded !== null);
-    const counters = this.pool!.counters;
-    counters.swapReadCount += chain.length;
-    counters.swapReadBytes += chain.length * this.blockSizeBytes;
-    counters.swapReadTimeMs += this.clock.monotonicMs() - startMs;
+    this.pool!.countSwapRead(chain.length, chain.length * this.blockSizeBytes,
+      this.clock.monotonicMs() - startMs);
     for (const block of chain) block.resident = true;
     for (const block of chain) this.pool!.admit(block, this);
     return decoded;
@@ -480,10 +475,7 @@ export class BlockSpace implements PoolClient {
       this.loadSharedPage(block, image);
     }
     block.resident = true;
-    const counters = this.pool!.counters;
-    counters.swapReadCount++;
-    counters.swapReadBytes += image.byteLength;
-    counters.swapReadTimeMs += this.clock.monotonicMs() - startMs;
+    this.pool!.countSwapRead(1, image.byteLength, this.clock.monotonicMs() - startMs);
     this.pool!.admit(block, this);
   }
 

@@ -102,6 +102,20 @@ export class BufferPool {
     return this.residentByKind.get(kind) ?? 0;
   }
 
+  /** A swap read of blockCount blocks (their images' bytes) took durationMs. */
+  countSwapRead(blockCount: number, bytes: number, durationMs: number): void {
+    this.counters.swapReadCount += blockCount;
+    this.counters.swapReadBytes += bytes;
+    this.counters.swapReadTimeMs += durationMs;
+  }
+
+  /** A swap write of `bytes` to the data files took durationMs. */
+  countSwapWrite(bytes: number, durationMs: number): void {
+    this.counters.swapWriteCount++;
+    this.counters.swapWriteBytes += bytes;
+    this.counters.swapWriteTimeMs += durationMs;
+  }
+
   /**
    * A store operation begins: blocks used from now on are held until the next one begins. A pool
    * the last operation took over its capacity shrinks back first.
