@@ -105,7 +105,7 @@ export class StoreNode implements SystemServiceNode {
     if (recovery.recordCount > 0) await store.checkpoint('recovery');
     this.recoveryDone = true;
     const server = this.transactionServer = new TransactionServer({
-      store,
+      engine: store,
       host: this.transactionEndpoint.address,
       port: this.transactionEndpoint.port,
       clusterName: config.cluster.clusterName,

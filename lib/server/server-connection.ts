@@ -1,4 +1,5 @@
-// One client connection: frames in, requests run, replies out.
+// One client connection: frames in, requests run, replies out. This is the network side; the
+// requests run in the engine's RequestRunner (request-runner.ts), in the node a worker thread.
 //
 // Life: HELLO → AUTH → ready → closing. Before AUTH succeeds a connection may send only those
 // two, one at a time, in frames of at most PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, and must finish
@@ -22,19 +23,15 @@ import { StorageError, isStorageError } from '../base/errors.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
 import {
-  FrameReader, FrameStatus, REQUEST_ID_NONE, encodeFrame, protocolError, type Frame,
+  FrameReader, FrameStatus, encodeFrame, protocolError, type Frame,
 } from '../protocol/frame.ts';
 import { decodeBody, messageName } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { AUTH, HELLO } from '../protocol/messages-connection.ts';
-import { errorWrite } from '../protocol/wire-error.ts';
-import { ConnectionSessions } from './connection-sessions.ts';
-import type { ConnectionContext, DispatchEntry } from './request-handler.ts';
-import { RequestOrder } from './request-order.ts';
-import { ResultSets } from './result-sets.ts';
+import { errorFrame, replyHeader } from './reply-frames.ts';
+import type { RequestRunner, RunOutcome } from './request-runner.ts';
 import { authenticate } from './server-handshake.ts';
 import type { ResolvedServerOptions } from './server-options.ts';
-import type { StatementResults } from './statement-results.ts';
 
 /** After the last reply of a closing connection, how long its peer has to close before we do. */
 const CLOSE_LINGER_MS = 2000;
@@ -43,8 +40,7 @@ type Phase = 'hello' | 'auth' | 'ready' | 'closing';
 
 export interface ConnectionHost {
   readonly options: ResolvedServerOptions;
-  readonly statements: StatementResults;
-  readonly dispatch: ReadonlyMap<number, DispatchEntry>;
+  readonly runner: RequestRunner;
   /** The connection's socket has closed. */
   connectionClosed(connection: ServerConnection): void;
 }
@@ -52,9 +48,9 @@ export interface ConnectionHost {
 export class ServerConnection {
   private phase: Phase = 'hello';
   private readonly reader = new FrameReader(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
-  private readonly order = new RequestOrder();
   private nonce: Uint8Array | undefined;
-  private context: ConnectionContext | undefined;
+  /** Whether the runner knows this connection (from authentication until release). */
+  private opened = false;
   private inFlight = 0;
   private paused = false;
   private timer: ReturnType<typeof setTimeout>;
@@ -144,13 +140,7 @@ export class ServerConnection {
       this.auth(frame);
       return;
     }
-    const entry = this.host.dispatch.get(frame.messageType);
-    if (entry === undefined) {
-      this.fail(protocolError(`${messageName(frame.messageType)} is not a request the node ` +
-        'takes on an authenticated connection'), frame);
-      return;
-    }
-    this.serve(frame, entry);
+    this.serve(frame);
   }
 
   private hello(frame: Frame): void {
@@ -181,16 +171,15 @@ export class ServerConnection {
     this.inFlight++;
     authenticate(options, this.nonce!, request).then(() => {
       if (this.phase === 'closing') return;
+      const { info } = this.host.runner;
       const transactionTimeoutMs = Math.min(
         request.transactionTimeoutMs === 0 ? Infinity : request.transactionTimeoutMs,
-        options.store.options.transactionTimeoutLimitMs);
-      const sessions = new ConnectionSessions(options.store,
-        options.store.session({ transactionTimeoutMs }));
-      this.context = {
-        store: options.store, sessions, resultSets: new ResultSets(options.messageBytesMax),
-        statements: this.host.statements, queryHandler: options.queryHandler,
+        info.transactionTimeoutLimitMs);
+      this.host.runner.connectionOpened(this.id, {
         clientKey: `${request.user}/${Buffer.from(request.clientId).toString('hex')}`,
-      };
+        transactionTimeoutMs,
+      });
+      this.opened = true;
       this.phase = 'ready';
       this.reader.limitSet(options.messageBytesMax);
       clearTimeout(this.timer);
@@ -201,8 +190,8 @@ export class ServerConnection {
         user: request.user, applicationName: request.applicationName,
       });
       const reply = {
-        partitionNum: options.store.options.partitionNum,
-        storeBlockSizeBytes: options.store.options.storeBlockSizeBytes,
+        partitionNum: info.partitionNum,
+        storeBlockSizeBytes: info.storeBlockSizeBytes,
         messageBytesMax: options.messageBytesMax,
         transactionTimeoutMs,
       };
@@ -218,52 +207,27 @@ export class ServerConnection {
     });
   }
 
-  private serve(frame: Frame, entry: DispatchEntry): void {
-    const context = this.context!;
-    let request: unknown;
-    try {
-      request = decodeBody(frame.body, (reader) => entry.readRequest(reader),
-        `${messageName(frame.messageType)} request`);
-    } catch (error) {
-      this.fail(error, frame);
-      return;
-    }
+  private serve(frame: Frame): void {
     this.inFlight++;
-    this.order.run(entry.orderKey(request), () => entry.run(request, context)).then(
-      (reply) => this.reply(frame, entry, reply),
-      (error: unknown) => this.replyError(frame, error),
+    // The body is a view of the read buffer; the runner gets bytes of its own.
+    const request = { messageType: frame.messageType, requestId: frame.requestId,
+      body: frame.body.slice() };
+    this.host.runner.run(this.id, request).then(
+      (outcome) => this.answer(outcome),
+      (error: unknown) => this.answer({
+        bytes: errorFrame(frame, new StorageError('INTERNAL_ERROR',
+          'the node failed while serving this request', { cause: error })),
+      }),
     );
   }
 
-  private reply(frame: Frame, entry: DispatchEntry, reply: unknown): void {
-    let bytes: Uint8Array;
-    try {
-      bytes = encodeFrame(replyHeader(frame), (writer) => entry.writeReply(writer, reply),
-        this.host.options.messageBytesMax);
-    } catch (error) {
-      this.replyError(frame, error);
+  private answer(outcome: RunOutcome): void {
+    if (outcome.closeReason === undefined) {
+      this.send(outcome.bytes);
       return;
     }
-    this.send(bytes);
-  }
-
-  private replyError(frame: Frame, error: unknown): void {
-    const storageError = this.reportable(error);
-    const bytes = errorFrame(frame, storageError);
-    if (storageError.code === 'PROTOCOL_ERROR') {
-      this.inFlight--;
-      this.close(storageError.message, bytes);
-      return;
-    }
-    this.send(bytes);
-  }
-
-  /** The error as the client is told it; a bug is reported, and told as INTERNAL_ERROR. */
-  private reportable(error: unknown): StorageError {
-    if (isStorageError(error)) return error;
-    this.host.options.onInternalError(error);
-    return new StorageError('INTERNAL_ERROR', 'the node failed while serving this request',
-      { cause: error });
+    this.inFlight--;
+    this.close(outcome.closeReason, outcome.bytes);
   }
 
   /** Sends a reply; its request stops counting as in flight once the socket has taken it. */
@@ -316,8 +280,7 @@ export class ServerConnection {
     if (this.phase === 'closing') return;
     this.phase = 'closing';
     clearTimeout(this.timer);
-    this.context?.resultSets.closeAll();
-    this.context?.sessions.closeAll();
+    if (this.opened) this.host.runner.connectionClosed(this.id);
   }
 
   private closed(): void {
@@ -331,17 +294,4 @@ export class ServerConnection {
   private remoteAddress(): string {
     return `${this.socket.remoteAddress ?? '?'}:${this.socket.remotePort ?? '?'}`;
   }
-}
-
-function replyHeader(frame: Frame) {
-  return { messageType: frame.messageType, status: FrameStatus.REPLY, requestId: frame.requestId };
-}
-
-/** An error frame, answering `frame` when there is one (else request id 0). */
-export function errorFrame(frame: Frame | undefined, error: StorageError): Uint8Array {
-  return encodeFrame({
-    messageType: frame?.messageType ?? 0 as MessageType,
-    status: FrameStatus.ERROR,
-    requestId: frame?.requestId ?? REQUEST_ID_NONE,
-  }, (writer) => errorWrite(writer, error), PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
 }

@@ -10,9 +10,10 @@ import {
   PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, PROTOCOL_MESSAGE_BYTES_MAX, STATEMENT_RESULT_COUNT_MAX,
   STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
 } from '../base/limits.ts';
-import type { Store } from '../engine/store.ts';
+import { Store } from '../engine/store.ts';
 import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
 import type { QueryHandler } from './query-handler.ts';
+import { LocalRequestRunner, type RequestRunner } from './request-runner.ts';
 import { tqlQueryHandler } from './tql-query-handler.ts';
 
 /**
@@ -29,7 +30,11 @@ export type ServerEvent =
   | { kind: 'closed'; connectionId: number; reason: string };
 
 export interface TransactionServerOptions {
-  store: Store;
+  /**
+   * Where requests run: a runner (in the node, the engine's worker thread), or a Store in this
+   * thread, for which the server makes a LocalRequestRunner with the options below.
+   */
+  engine: RequestRunner | Store;
   /** `/transaction/serviceAddress`. */
   host: string;
   /** `/transaction/servicePort`; 0 picks a free port. */
@@ -37,7 +42,7 @@ export interface TransactionServerOptions {
   /** `/cluster/clusterName`: a client must name it. */
   clusterName: string;
   lookupPasswordDigest: PasswordDigestLookup;
-  /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given. */
+  /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given (Store only). */
   queryHandler?: QueryHandler;
   /** `/transaction/connectionLimit`: connections beyond it are refused with LIMIT_EXCEEDED. */
   connectionLimit?: number;
@@ -67,14 +72,13 @@ export interface TransactionServerOptions {
   onInternalError?: (error: unknown) => void;
 }
 
-export type ResolvedServerOptions = Required<Omit<TransactionServerOptions, 'onEvent'>> &
-  Pick<TransactionServerOptions, 'onEvent'>;
+export type ResolvedServerOptions = Required<Omit<TransactionServerOptions, 'onEvent' | 'engine'>> &
+  Pick<TransactionServerOptions, 'onEvent'> & { runner: RequestRunner };
 
 export const SERVER_VERSION_DEFAULT = 'store 0.1.0';
 
 export function resolveServerOptions(options: TransactionServerOptions): ResolvedServerOptions {
-  const resolved: ResolvedServerOptions = {
-    store: options.store,
+  const resolved: Omit<ResolvedServerOptions, 'runner'> = {
     host: options.host,
     port: options.port,
     clusterName: options.clusterName,
@@ -97,7 +101,9 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
   if (problems.length > 0) {
     throw new StorageError('CONFIG_INVALID', `transaction server: ${problems.join('; ')}`);
   }
-  return resolved;
+  const runner = options.engine instanceof Store
+    ? new LocalRequestRunner(options.engine, resolved) : options.engine;
+  return { ...resolved, runner };
 }
 
 /** Throws the error outside any promise, so that the process stops as on a failed assertion. */
@@ -107,7 +113,7 @@ function rethrow(error: unknown): void {
   });
 }
 
-function optionProblems(options: ResolvedServerOptions): string[] {
+function optionProblems(options: Omit<ResolvedServerOptions, 'runner'>): string[] {
   const problems: string[] = [];
   const whole = (name: string, value: number, min: number, max: number) => {
     if (!Number.isSafeInteger(value) || value < min || value > max) {

@@ -1,17 +1,17 @@
-// The transaction server: the client protocol (lib/protocol/) on the transaction port, over the
-// engine's Store API. It accepts connections up to connectionLimit (one more is told LIMIT_EXCEEDED
-// and closed), runs each in a ServerConnection, and keeps what outlives a connection: the outcomes
-// of write statements, so a client's retry on a new connection is not applied twice.
+// The transaction server: the client protocol (lib/protocol/) on the transaction port. It accepts
+// connections up to connectionLimit (one more is told LIMIT_EXCEEDED and closed) and runs each in a
+// ServerConnection, which hands authenticated requests to the engine's RequestRunner
+// (request-runner.ts: the handlers, sessions and the outcomes of write statements, so a client's
+// retry on a new connection is not applied twice).
 //
-//   const server = new TransactionServer({ store, host: '127.0.0.1', port: 10001,
+//   const server = new TransactionServer({ engine: store, host: '127.0.0.1', port: 10001,
 //     clusterName: 'myCluster', lookupPasswordDigest: (user) => users.get(user) });
 //   const { port } = await server.listen();
 //   ...
 //   await server.close();
 //
-// Requests run in the main thread against the in-process Store. (DESIGN.md §2 puts partition
-// groups on worker threads; the handlers only need the Store API, so moving the engine behind
-// messages changes none of this file.)
+// The node passes the runner of its engine thread (lib/node/engine-thread/); given a Store, the
+// requests run in this thread.
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { assert } from '../base/assert.ts';
@@ -20,29 +20,18 @@ import { FrameStatus, REQUEST_ID_NONE, encodeFrame } from '../protocol/frame.ts'
 import type { MessageType } from '../protocol/message-types.ts';
 import { errorWrite } from '../protocol/wire-error.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
-import { CONNECTION_HANDLERS } from './handlers-connection.ts';
-import { CONTAINER_HANDLERS } from './handlers-containers.ts';
-import { QUERY_HANDLERS } from './handlers-queries.ts';
-import { ROW_HANDLERS } from './handlers-rows.ts';
-import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
-import type { DispatchEntry } from './request-handler.ts';
+import type { RequestRunner } from './request-runner.ts';
 import { ServerConnection, type ConnectionHost } from './server-connection.ts';
 import {
   resolveServerOptions, type ResolvedServerOptions, type TransactionServerOptions,
 } from './server-options.ts';
-import { StatementResults } from './statement-results.ts';
 
 /** How long a refused connection has to read its error before it is cut. */
 const REFUSED_LINGER_MS = 1000;
 
-const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
-  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...ROW_HANDLERS, ...TRANSACTION_HANDLERS,
-    ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
-
 export class TransactionServer implements ConnectionHost {
   readonly options: ResolvedServerOptions;
-  readonly statements: StatementResults;
-  readonly dispatch = DISPATCH;
+  readonly runner: RequestRunner;
   private readonly connections = new Set<ServerConnection>();
   /** Sockets refused at the connection limit, until they have read why. */
   private readonly refused = new Set<Socket>();
@@ -52,8 +41,7 @@ export class TransactionServer implements ConnectionHost {
 
   constructor(options: TransactionServerOptions) {
     this.options = resolveServerOptions(options);
-    this.statements = new StatementResults(this.options.statementResultCountMax,
-      this.options.statementResultCountPerClientMax);
+    this.runner = this.options.runner;
     this.server = createServer({ noDelay: true }, (socket) => this.accepted(socket));
   }
 

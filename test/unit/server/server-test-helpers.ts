@@ -51,7 +51,7 @@ export async function startServer(
   const events: ServerEvent[] = [];
   const internalErrors: unknown[] = [];
   const server = new TransactionServer({
-    store, host: '127.0.0.1', port: 0, clusterName: CLUSTER,
+    engine: store, host: '127.0.0.1', port: 0, clusterName: CLUSTER,
     lookupPasswordDigest: (user) => DIGESTS.get(user),
     queryHandler: scanQueryHandler,
     onEvent: (event) => events.push(event),

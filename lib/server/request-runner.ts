@@ -1,0 +1,172 @@
+// The engine side of the transaction server: it takes an authenticated connection's request
+// frames and answers each with the bytes of its reply frame. The network side
+// (server-connection.ts) reads frames, authenticates, bounds what is in flight and writes the
+// replies; everything that touches the Store happens here: decoding the body, ordering
+// (request-order.ts), running the handler, encoding the reply, and the connection's sessions,
+// query results and retried statements.
+//
+// The split is the thread boundary of DESIGN.md §2: in the node a LocalRequestRunner runs inside
+// the engine's worker thread (lib/node/engine-thread/) and the network side talks to it by
+// messages; tests may run both in one thread. Either way a connection is opened here before its
+// first request and closed after its last.
+
+import { StorageError, isStorageError } from '../base/errors.ts';
+import type { Store } from '../engine/store.ts';
+import { encodeFrame, protocolError } from '../protocol/frame.ts';
+import { decodeBody, messageName } from '../protocol/message-codec.ts';
+import { ConnectionSessions } from './connection-sessions.ts';
+import { CONNECTION_HANDLERS } from './handlers-connection.ts';
+import { CONTAINER_HANDLERS } from './handlers-containers.ts';
+import { QUERY_HANDLERS } from './handlers-queries.ts';
+import { ROW_HANDLERS } from './handlers-rows.ts';
+import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
+import type { QueryHandler } from './query-handler.ts';
+import { errorFrame, replyHeader, type RequestFrame } from './reply-frames.ts';
+import type { ConnectionContext, DispatchEntry } from './request-handler.ts';
+import { RequestOrder } from './request-order.ts';
+import { ResultSets } from './result-sets.ts';
+import { StatementResults } from './statement-results.ts';
+
+export const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
+  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...ROW_HANDLERS, ...TRANSACTION_HANDLERS,
+    ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
+
+/** What the AUTH reply tells a client about the engine. */
+export interface EngineInfo {
+  partitionNum: number;
+  storeBlockSizeBytes: number;
+  transactionTimeoutLimitMs: number;
+}
+
+/** A connection as the engine side knows it, from authentication on. */
+export interface ConnectionSetup {
+  /** The same for every connection of one client (user and client id). */
+  clientKey: string;
+  transactionTimeoutMs: number;
+}
+
+/** A reply frame; `closeReason` set: the request broke the protocol, close after sending. */
+export interface RunOutcome {
+  bytes: Uint8Array;
+  closeReason?: string;
+}
+
+export interface RequestRunner {
+  readonly info: EngineInfo;
+  connectionOpened(connectionId: number, setup: ConnectionSetup): void;
+  /** Never rejects: every failure is an error frame. */
+  run(connectionId: number, frame: RequestFrame): Promise<RunOutcome>;
+  /** Ends the connection's sessions (aborting their transactions) and its query results. */
+  connectionClosed(connectionId: number): void;
+}
+
+export interface LocalRunnerOptions {
+  queryHandler: QueryHandler;
+  messageBytesMax: number;
+  statementResultCountMax: number;
+  statementResultCountPerClientMax: number;
+  /** A handler failed on a bug; the client is told INTERNAL_ERROR either way. */
+  onInternalError: (error: unknown) => void;
+}
+
+interface OpenConnection {
+  readonly context: ConnectionContext;
+  readonly order: RequestOrder;
+}
+
+export class LocalRequestRunner implements RequestRunner {
+  readonly info: EngineInfo;
+  private readonly statements: StatementResults;
+  private readonly connections = new Map<number, OpenConnection>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: LocalRunnerOptions,
+  ) {
+    this.info = {
+      partitionNum: store.options.partitionNum,
+      storeBlockSizeBytes: store.options.storeBlockSizeBytes,
+      transactionTimeoutLimitMs: store.options.transactionTimeoutLimitMs,
+    };
+    this.statements = new StatementResults(options.statementResultCountMax,
+      options.statementResultCountPerClientMax);
+  }
+
+  get connectionCount(): number {
+    return this.connections.size;
+  }
+
+  connectionOpened(connectionId: number, setup: ConnectionSetup): void {
+    const { store } = this;
+    const sessions = new ConnectionSessions(store,
+      store.session({ transactionTimeoutMs: setup.transactionTimeoutMs }));
+    this.connections.set(connectionId, {
+      context: {
+        store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
+        statements: this.statements, queryHandler: this.options.queryHandler,
+        clientKey: setup.clientKey,
+      },
+      order: new RequestOrder(),
+    });
+  }
+
+  connectionClosed(connectionId: number): void {
+    const connection = this.connections.get(connectionId);
+    if (connection === undefined) return;
+    this.connections.delete(connectionId);
+    connection.context.resultSets.closeAll();
+    connection.context.sessions.closeAll();
+  }
+
+  /** Closes every connection's sessions, as when the engine stops. */
+  closeAll(): void {
+    for (const connectionId of [...this.connections.keys()]) this.connectionClosed(connectionId);
+  }
+
+  async run(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    const connection = this.connections.get(connectionId);
+    if (connection === undefined) {
+      return this.broken(frame, protocolError('the connection is not open on the engine'));
+    }
+    const entry = DISPATCH.get(frame.messageType);
+    if (entry === undefined) {
+      return this.broken(frame, protocolError(`${messageName(frame.messageType)} is not a ` +
+        'request the node takes on an authenticated connection'));
+    }
+    let request: unknown;
+    try {
+      request = decodeBody(frame.body, (reader) => entry.readRequest(reader),
+        `${messageName(frame.messageType)} request`);
+    } catch (error) {
+      return this.broken(frame, error);
+    }
+    try {
+      const reply = await connection.order.run(entry.orderKey(request),
+        () => entry.run(request, connection.context));
+      return {
+        bytes: encodeFrame(replyHeader(frame), (writer) => entry.writeReply(writer, reply),
+          this.options.messageBytesMax),
+      };
+    } catch (error) {
+      const storageError = this.reportable(error);
+      const bytes = errorFrame(frame, storageError);
+      return storageError.code === 'PROTOCOL_ERROR'
+        ? { bytes, closeReason: storageError.message } : { bytes };
+    }
+  }
+
+  /** A request that breaks the protocol: its answer, then the connection closes. */
+  private broken(frame: RequestFrame, error: unknown): RunOutcome {
+    const storageError = isStorageError(error)
+      ? error : protocolError(error instanceof Error ? error.message : String(error), error);
+    return { bytes: errorFrame(frame, storageError), closeReason: storageError.message };
+  }
+
+  /** The error as the client is told it; a bug is reported, and told as INTERNAL_ERROR. */
+  private reportable(error: unknown): StorageError {
+    if (isStorageError(error)) return error;
+    this.options.onInternalError(error);
+    return new StorageError('INTERNAL_ERROR', 'the node failed while serving this request',
+      { cause: error });
+  }
+}
