@@ -27,6 +27,7 @@ import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-l
 import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
+import { nodeThreadIngestWorkload, nodeThreadPutWorkload } from './workloads/node-thread.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
 import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
@@ -58,6 +59,9 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'client/put/durable/clients=1', run: (config) => clientPutWorkload(config, 1) },
   { name: 'client/put/durable/clients=8', run: (config) => clientPutWorkload(config, 8) },
   { name: 'client/put/durable/clients=64', run: (config) => clientPutWorkload(config, 64) },
+  { name: 'node/thread/ingest/tsbs/batch=5000/connections=2', run: nodeThreadIngestWorkload },
+  { name: 'node/thread/put/durable/clients=1', run: (config) => nodeThreadPutWorkload(config, 1) },
+  { name: 'node/thread/put/durable/clients=64', run: (config) => nodeThreadPutWorkload(config, 64) },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

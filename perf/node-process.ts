@@ -62,14 +62,22 @@ export class NodeProcess {
     };
   }
 
-  /** Starts a node on `home` (an empty directory) and waits until it serves. */
-  static async start(home: string, dataStore: NodeDataStoreSettings): Promise<NodeProcess> {
+  /**
+   * Starts a node on `home` (an empty directory) and waits until it serves; `engineThread` main
+   * runs its engine in the main thread (STORE_ENGINE_THREAD) rather than its worker.
+   */
+  static async start(
+    home: string,
+    dataStore: NodeDataStoreSettings,
+    engineThread: 'worker' | 'main' = 'worker',
+  ): Promise<NodeProcess> {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify(benchNodeJson(dataStore)));
     const args = ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
-      env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') },
+      env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'),
+        STORE_ENGINE_THREAD: engineThread },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const owned = new OwnedChild(child, 'the node process');
@@ -93,8 +101,9 @@ export async function withNodeProcess<T>(
   home: string,
   dataStore: NodeDataStoreSettings,
   body: (node: NodeProcess) => Promise<T>,
+  engineThread: 'worker' | 'main' = 'worker',
 ): Promise<T> {
-  const node = await NodeProcess.start(home, dataStore);
+  const node = await NodeProcess.start(home, dataStore, engineThread);
   try {
     return await body(node);
   } finally {

@@ -4,12 +4,16 @@
 // asks. Writes GS_HOME/conf/store.pid while it runs.
 //
 //   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
+//
+// STORE_ENGINE_THREAD=main runs the engine in the main thread instead of its worker thread; the
+// benchmarks use it to compare the two (README: "Thread or worker").
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import type { EngineThread } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { NODE_PID_FILE } from './store-node-process.ts';
 
@@ -23,6 +27,7 @@ async function main(): Promise<void> {
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
     fileSystem: new NodeFileSystem(),
     releaseUnusedFileBlocks: values.releaseUnusedFileBlocks === true,
+    engineThread: engineThreadOf(process.env['STORE_ENGINE_THREAD']),
     onStopped: (error) => {
       if (pidPath !== undefined) rmSync(pidPath, { force: true });
       console.log(error === undefined ? 'node stopped' : `node stopped with an error: ${String(error)}`);
@@ -48,3 +53,10 @@ main().catch((error: unknown) => {
   console.error(`node failed to start: ${text}`);
   process.exit(1);
 });
+
+function engineThreadOf(text: string | undefined): EngineThread {
+  if (text === undefined || text === '' || text === 'worker') return 'worker';
+  if (text === 'main') return 'main';
+  throw new StorageError('CONFIG_INVALID',
+    `STORE_ENGINE_THREAD must be worker or main, not ${JSON.stringify(text)}`);
+}

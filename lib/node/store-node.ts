@@ -1,5 +1,7 @@
-// A node: the configuration of its home, its store, its transaction service (clients) and its
-// system service (the operating commands), and its event log, started and stopped in order.
+// A node: the configuration of its home, its engine (the store, in a worker thread:
+// engine-thread/), its transaction service (clients) and its system service (the operating
+// commands), and its event log, started and stopped in order. The main thread does the network
+// I/O, framing and authentication; every request runs in the engine thread.
 //
 // Start: read GS_HOME (default files on the first start) → event log → system service (so
 // gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
@@ -9,14 +11,17 @@
 
 import { randomUUID } from 'node:crypto';
 import { StorageError } from '../base/errors.ts';
-import type { PartitionId } from '../base/ids.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
 import type { HomeEnvironment } from '../config/home.ts';
-import { Store } from '../engine/store.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import type { ComponentLog } from '../io/event-log.ts';
+import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
+import { errorFromData } from './engine-thread/worker-engine.ts';
+import {
+  openNodeEngine, type EngineThread, type NodeEngine,
+} from './engine-thread/node-engine.ts';
 import { nodeStatusReport, type NodeEndpoint } from './node-status.ts';
 import { SystemServer, type SystemServiceNode } from './system-server.ts';
 
@@ -26,6 +31,8 @@ export interface StoreNodeOptions extends HomeEnvironment {
   clock?: Clock;
   /** gs_startnode --releaseUnusedFileBlocks. */
   releaseUnusedFileBlocks?: boolean;
+  /** Where the engine runs: a worker thread unless a benchmark asks for the main thread. */
+  engineThread?: EngineThread;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;
 }
@@ -33,7 +40,7 @@ export interface StoreNodeOptions extends HomeEnvironment {
 type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
 
 export class StoreNode implements SystemServiceNode {
-  private store: Store | undefined;
+  private engine: NodeEngine | undefined;
   private transactionServer: TransactionServer | undefined;
   private readonly systemServer: SystemServer;
   private status: NodeStatus = 'INACTIVE';
@@ -42,6 +49,8 @@ export class StoreNode implements SystemServiceNode {
   private readonly clusterRevisionId = randomUUID();
   private readonly log: ComponentLog;
   private stopping: Promise<void> | undefined;
+  /** Why the engine thread died, if it did. */
+  private engineFailure: unknown;
   private peakProcessMemoryBytes = 0;
   readonly partitionNum: number;
   /** Where the services listen (ports resolved when configured as 0). */
@@ -85,27 +94,32 @@ export class StoreNode implements SystemServiceNode {
     });
     this.systemEndpoint = await this.systemServer.listen(this.systemEndpoint);
     const startedMs = this.clock.monotonicMs();
-    const store = this.store = await Store.open({
+    const engine = this.engine = await openNodeEngine(this.options.engineThread ?? 'worker', {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
-      onCheckpoint: (event) => {
-        const fields = { partitionGroup: event.groupIndex, trigger: event.trigger };
-        if (event.kind === 'started') events.checkpointStarted(fields);
-        else if (event.kind === 'completed') {
-          events.checkpointCompleted({ ...fields, durationMs: Math.round(event.durationMs) });
-        } else events.error('checkpointService', event.error, fields);
+      messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+    }, {
+      checkpoint: (notice) => {
+        const fields = { partitionGroup: notice.groupIndex, trigger: notice.trigger };
+        if (notice.kind === 'started') events.checkpointStarted(fields);
+        else if (notice.kind === 'completed') {
+          events.checkpointCompleted({ ...fields, durationMs: Math.round(notice.durationMs) });
+        } else events.error('checkpointService', errorFromData(notice.error), fields);
       },
+      internalError: (error) => events.error('transactionService', errorFromData(error)),
+      failed: (error) => this.engineFailed(error),
     });
-    const recovery = store.recovery!;
+    const recovery = engine.recovery;
     events.recoveryCompleted({
       replayedRecords: recovery.recordCount, replayedRows: recovery.rowCount,
       restoredBlocks: recovery.restoredBlockCount, releasedSlots: recovery.releasedSlotCount,
       durationMs: Math.round(this.clock.monotonicMs() - startedMs),
     });
-    if (recovery.recordCount > 0) await store.checkpoint('recovery');
+    if (recovery.recordCount > 0) await engine.checkpoint('recovery');
     this.recoveryDone = true;
     const server = this.transactionServer = new TransactionServer({
-      engine: store,
+      engine: engine.runner,
+      messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
       host: this.transactionEndpoint.address,
       port: this.transactionEndpoint.port,
       clusterName: config.cluster.clusterName,
@@ -135,10 +149,10 @@ export class StoreNode implements SystemServiceNode {
   /** Stops the node cleanly (idempotent): the store checkpoints and syncs before it closes. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
-      this.status = 'NORMAL_SHUTDOWN';
+      if (this.status !== 'ABNORMAL') this.status = 'NORMAL_SHUTDOWN';
       const events = this.home.eventLog;
       events.nodeStopping({});
-      let failure: unknown;
+      let failure: unknown = this.engineFailure;
       try {
         await this.shutdownServices();
       } catch (error) {
@@ -155,8 +169,16 @@ export class StoreNode implements SystemServiceNode {
 
   private async shutdownServices(): Promise<void> {
     await this.transactionServer?.close();
-    await this.store?.close();
+    await this.engine?.close();
     await this.systemServer.close();
+  }
+
+  /** The engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
+  private engineFailed(error: unknown): void {
+    this.status = 'ABNORMAL';
+    this.engineFailure = error;
+    this.home.eventLog.error('systemService', error, { while: 'running the engine thread' });
+    this.stop().catch(() => undefined);
   }
 
   // ---- SystemServiceNode ------------------------------------------------------------------------
@@ -170,13 +192,14 @@ export class StoreNode implements SystemServiceNode {
     return !user.startsWith('gs#') && this.home.users.verify(user, password);
   }
 
-  statusReport(): Record<string, unknown> {
-    const store = this.store;
+  async statusReport(): Promise<Record<string, unknown>> {
+    const engine = this.recoveryDone ? this.engine : undefined;
+    const engineStatus = await engine?.status().catch(() => undefined);
     const memory = process.memoryUsage().rss;
     this.peakProcessMemoryBytes = Math.max(this.peakProcessMemoryBytes, memory,
       process.resourceUsage().maxRSS * 1024);
     const notification = this.home.config.cluster.notification;
-    const stats = store !== undefined && this.recoveryDone ? store.stats() : undefined;
+    const stats = engineStatus?.stats;
     return nodeStatusReport({
       stats: stats ?? emptyStoreStats(this.home.config.storage.storeCompressionMode),
       nowMs: this.clock.nowMs(),
@@ -188,10 +211,10 @@ export class StoreNode implements SystemServiceNode {
       clusterRevisionId: this.clusterRevisionId,
       self: this.systemEndpoint,
       partitionNum: this.partitionNum,
-      periodicCheckpoint: store?.periodicCheckpointEnabled ?? true,
+      periodicCheckpoint: engineStatus?.periodicCheckpointEnabled ?? true,
       connectionCount: this.transactionServer?.connectionCount ?? 0,
-      sessionCount: store?.sessionCount ?? 0,
-      transactionCount: store?.openTransactionCount ?? 0,
+      sessionCount: engineStatus?.sessionCount ?? 0,
+      transactionCount: engineStatus?.openTransactionCount ?? 0,
       lockConflictCount: 0,
       readOperationCount: stats?.rows.readCount ?? 0,
       writeOperationCount: stats?.rows.writeCount ?? 0,
@@ -206,12 +229,12 @@ export class StoreNode implements SystemServiceNode {
     return { follower: [], master: { ...this.systemEndpoint }, self };
   }
 
-  partitions(partitionNo: number | undefined): Array<Record<string, unknown>> {
-    const store = this.store;
+  async partitions(partitionNo: number | undefined): Promise<Array<Record<string, unknown>>> {
+    const lsns = await this.requireEngine().partitionLsns();
     const ids = partitionNo === undefined
       ? Array.from({ length: this.partitionNum }, (_, i) => i) : [partitionNo];
     return ids.map((pId) => {
-      const lsn = store === undefined ? 0 : Number(store.partitionLsn(pId as PartitionId));
+      const lsn = lsns[pId] ?? 0;
       return {
         backup: [], catchup: [], maxLsn: lsn,
         owner: { ...this.systemEndpoint, lsn }, pId: String(pId), status: 'ON',
@@ -220,11 +243,11 @@ export class StoreNode implements SystemServiceNode {
   }
 
   async checkpoint(): Promise<void> {
-    await this.requireStore().checkpoint('requested');
+    await this.requireEngine().checkpoint('requested');
   }
 
-  setPeriodicCheckpoint(enabled: boolean): void {
-    this.requireStore().periodicCheckpointEnabled = enabled;
+  async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
+    await this.requireEngine().setPeriodicCheckpoint(enabled);
     this.home.eventLog.component('checkpointService')
       .info(`periodic checkpoints ${enabled ? 'on' : 'off'}`);
   }
@@ -238,9 +261,9 @@ export class StoreNode implements SystemServiceNode {
     this.home.eventLog.error('systemService', error, { while: what });
   }
 
-  private requireStore(): Store {
-    if (this.store === undefined) throw new StorageError('CLOSED', 'the store is not open');
-    return this.store;
+  private requireEngine(): NodeEngine {
+    if (this.engine === undefined) throw new StorageError('CLOSED', 'the store is not open');
+    return this.engine;
   }
 }
 

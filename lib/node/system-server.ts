@@ -27,13 +27,13 @@ export interface SystemServiceNode {
   readonly recovering: boolean;
   /** True when the user is an administrator and the password is theirs. */
   verifyAdministrator(user: string, password: string): boolean;
-  statusReport(): Record<string, unknown>;
+  statusReport(): Promise<Record<string, unknown>>;
   host(): Record<string, unknown>;
-  partitions(partitionNo: number | undefined): Array<Record<string, unknown>>;
+  partitions(partitionNo: number | undefined): Promise<Array<Record<string, unknown>>>;
   partitionNum: number;
   /** Starts a checkpoint; resolves when it is done (the request does not wait for it). */
   checkpoint(): Promise<void>;
-  setPeriodicCheckpoint(enabled: boolean): void;
+  setPeriodicCheckpoint(enabled: boolean): Promise<void>;
   /** Stops the node; called after the answer is sent. */
   shutdown(force: boolean): void;
   /** Where background failures go (the event log). */
@@ -105,7 +105,7 @@ export class SystemServer {
     app.post('/node/periodicCheckpoint', async (request, reply) => {
       const enable = booleanParameter(queryOf(request)['enable'], true);
       if (enable === undefined) return badRequest(reply, 'enable must be true or false');
-      node.setPeriodicCheckpoint(enable);
+      await node.setPeriodicCheckpoint(enable);
       return {};
     });
     app.post('/node/shutdown', async (request, reply) => {

@@ -54,7 +54,10 @@ export interface RunOutcome {
 export interface RequestRunner {
   readonly info: EngineInfo;
   connectionOpened(connectionId: number, setup: ConnectionSetup): void;
-  /** Never rejects: every failure is an error frame. */
+  /**
+   * Never rejects: every failure is an error frame. The frame's body is a view of the
+   * connection's read buffer, valid only during the call: decode it at once or copy it.
+   */
   run(connectionId: number, frame: RequestFrame): Promise<RunOutcome>;
   /** Ends the connection's sessions (aborting their transactions) and its query results. */
   connectionClosed(connectionId: number): void;

@@ -209,10 +209,9 @@ export class ServerConnection {
 
   private serve(frame: Frame): void {
     this.inFlight++;
-    // The body is a view of the read buffer; the runner gets bytes of its own.
-    const request = { messageType: frame.messageType, requestId: frame.requestId,
-      body: frame.body.slice() };
-    this.host.runner.run(this.id, request).then(
+    // The body is a view of the read buffer, valid until this returns: a runner decodes it at
+    // once or copies it.
+    this.host.runner.run(this.id, frame).then(
       (outcome) => this.answer(outcome),
       (error: unknown) => this.answer({
         bytes: errorFrame(frame, new StorageError('INTERNAL_ERROR',

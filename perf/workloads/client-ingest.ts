@@ -63,7 +63,7 @@ export async function clientIngestWorkload(config: BenchConfig): Promise<Workloa
       try {
         // Run 0 is the warm-up, not recorded.
         for (let run = 0; run <= repeatCount; run++) {
-          const storeMs = await storeRun(node, dataset, { run, connectionCount });
+          const storeMs = await clientIngestRun(node, dataset, { run, connectionCount });
           const peerMs = peer === undefined ? undefined
             : await peerRun(peer, dataset, { run, connectionCount, bodies });
           if (run === 0) continue;
@@ -102,7 +102,7 @@ function influxBodies(dataset: TsbsDataset): Map<TsbsBatch, Buffer> {
 }
 
 /** One timed load through the client into fresh containers; returns milliseconds. */
-async function storeRun(
+export async function clientIngestRun(
   node: NodeProcess,
   dataset: TsbsDataset,
   settings: { run: number; connectionCount: number },

@@ -94,7 +94,7 @@ export async function clientPutWorkload(
   });
 }
 
-async function connectClients(
+export async function connectClients(
   node: NodeProcess,
   hosts: readonly TsbsHost[],
 ): Promise<{ stores: ClientStore[]; containers: ClientContainer[] }> {

@@ -1,0 +1,112 @@
+// What the engine thread holds: the Store and the RequestRunner over it, and the calls the node
+// makes of them (engine-messages.ts). The same code serves the worker (engine-worker.ts) and the
+// in-thread engine that benchmarks compare it with (node-engine.ts).
+
+import { assert } from '../../base/assert.ts';
+import { StorageError } from '../../base/errors.ts';
+import {
+  STATEMENT_RESULT_COUNT_MAX, STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
+} from '../../base/limits.ts';
+import type { PartitionId } from '../../base/ids.ts';
+import { Store } from '../../engine/store.ts';
+import { errorFrame, type RequestFrame } from '../../server/reply-frames.ts';
+import {
+  LocalRequestRunner, type ConnectionSetup, type RunOutcome,
+} from '../../server/request-runner.ts';
+import { tqlQueryHandler } from '../../server/tql-query-handler.ts';
+import {
+  errorData, type CheckpointNotice, type EngineCall, type EngineOpenSettings, type EngineOpened,
+  type EngineStatus,
+} from './engine-messages.ts';
+
+export interface EngineCoreEvents {
+  checkpoint(notice: CheckpointNotice): void;
+  internalError(error: unknown): void;
+}
+
+export class EngineCore {
+  private store: Store | undefined;
+  private runnerOpen: LocalRequestRunner | undefined;
+
+  constructor(private readonly events: EngineCoreEvents) {}
+
+  /** Runs a request; once the store is closed, it is answered CLOSED. */
+  async request(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    const runner = this.runnerOpen;
+    if (runner === undefined) {
+      return { bytes: errorFrame(frame, new StorageError('CLOSED', 'the node is stopping')) };
+    }
+    return runner.run(connectionId, frame);
+  }
+
+  connectionOpened(connectionId: number, setup: ConnectionSetup): void {
+    this.runnerOpen?.connectionOpened(connectionId, setup);
+  }
+
+  connectionClosed(connectionId: number): void {
+    this.runnerOpen?.connectionClosed(connectionId);
+  }
+
+  /** Carries out a call; its answer is plain data. */
+  async call(call: EngineCall): Promise<unknown> {
+    switch (call.kind) {
+      case 'open': return this.open(call.settings);
+      case 'status': return this.status();
+      case 'partitionLsns': {
+        const store = this.requireStore();
+        return Array.from({ length: store.options.partitionNum },
+          (_, pId) => Number(store.partitionLsn(pId as PartitionId)));
+      }
+      case 'checkpoint': return this.requireStore().checkpoint(call.trigger);
+      case 'setPeriodicCheckpoint':
+        this.requireStore().periodicCheckpointEnabled = call.enabled;
+        return undefined;
+      case 'close': return this.close();
+    }
+  }
+
+  private async open(settings: EngineOpenSettings): Promise<EngineOpened> {
+    assert(this.store === undefined, 'the engine opens its store once');
+    const store = await Store.open({
+      home: settings.home, options: settings.options,
+      releaseUnusedFileBlocks: settings.releaseUnusedFileBlocks,
+      onCheckpoint: (event) => this.events.checkpoint(event.kind === 'failed'
+        ? { ...event, error: errorData(event.error) } : event),
+    });
+    this.store = store;
+    this.runnerOpen = new LocalRequestRunner(store, {
+      queryHandler: tqlQueryHandler,
+      messageBytesMax: settings.messageBytesMax,
+      statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
+      statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
+      onInternalError: (error) => this.events.internalError(error),
+    });
+    assert(store.recovery !== undefined);
+    return { info: this.runnerOpen.info, recovery: store.recovery };
+  }
+
+  private status(): EngineStatus {
+    const store = this.requireStore();
+    return {
+      stats: store.stats(),
+      sessionCount: store.sessionCount,
+      openTransactionCount: store.openTransactionCount,
+      periodicCheckpointEnabled: store.periodicCheckpointEnabled,
+    };
+  }
+
+  /** Ends every connection's sessions, then closes the store (a checkpoint, every commit synced). */
+  private async close(): Promise<void> {
+    const { store } = this;
+    if (store === undefined) return;
+    this.runnerOpen?.closeAll();
+    this.runnerOpen = undefined;
+    this.store = undefined;
+    await store.close();
+  }
+
+  private requireStore(): Store {
+    if (this.store === undefined) throw new StorageError('CLOSED', 'the store is not open');
+    return this.store;
+  }
+}

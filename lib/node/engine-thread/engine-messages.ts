@@ -1,0 +1,80 @@
+// The messages between the node's main thread and its engine thread (DESIGN.md §2): plain data,
+// with request and reply bytes moved as transferred ArrayBuffers. Calls carry an id, and the
+// engine answers each with the same id; the other messages are one-way, in order (a connection is
+// opened before its first request and closed after its last, because a port delivers in order).
+//
+//   main → engine   open, request, connectionOpened, connectionClosed, status, partitionLsns,
+//                   checkpoint, setPeriodicCheckpoint, close
+//   engine → main   done | failed (answers a call), reply (answers a request), checkpoint
+//                   (a checkpoint started, completed or failed), internalError (a handler's bug)
+
+import type { StorageOptions } from '../../base/options.ts';
+import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
+import type { StoreStats } from '../../engine/store-stats.ts';
+import type { MessageType } from '../../protocol/message-types.ts';
+import type { ConnectionSetup, EngineInfo } from '../../server/request-runner.ts';
+
+/** What the engine thread needs to open the store and serve requests. */
+export interface EngineOpenSettings {
+  home: string;
+  options: StorageOptions;
+  releaseUnusedFileBlocks: boolean;
+  messageBytesMax: number;
+}
+
+/** The node status report's engine figures. */
+export interface EngineStatus {
+  stats: StoreStats;
+  sessionCount: number;
+  openTransactionCount: number;
+  periodicCheckpointEnabled: boolean;
+}
+
+export interface EngineOpened {
+  info: EngineInfo;
+  recovery: RecoveryReport;
+}
+
+/** An Error as it crosses the thread boundary; StorageErrors keep their code. */
+export interface ErrorData {
+  message: string;
+  stack?: string;
+  code?: string;
+}
+
+export type EngineCall =
+  | { kind: 'open'; settings: EngineOpenSettings }
+  | { kind: 'status' }
+  | { kind: 'partitionLsns' }
+  | { kind: 'checkpoint'; trigger: 'requested' | 'recovery' }
+  | { kind: 'setPeriodicCheckpoint'; enabled: boolean }
+  | { kind: 'close' };
+
+export type ToEngine =
+  | (EngineCall & { id: number })
+  | { kind: 'request'; id: number; connectionId: number; messageType: MessageType; requestId: number;
+    body: Uint8Array }
+  | { kind: 'connectionOpened'; connectionId: number; setup: ConnectionSetup }
+  | { kind: 'connectionClosed'; connectionId: number };
+
+export type CheckpointNotice =
+  | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
+  | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: ErrorData };
+
+export type FromEngine =
+  | { kind: 'done'; id: number; value: unknown }
+  | { kind: 'failed'; id: number; error: ErrorData }
+  | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
+  | { kind: 'checkpoint'; notice: CheckpointNotice }
+  | { kind: 'internalError'; error: ErrorData };
+
+export function errorData(error: unknown): ErrorData {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const code = (error as { code?: unknown }).code;
+  return {
+    message: error.message,
+    ...(error.stack === undefined ? {} : { stack: error.stack }),
+    ...(typeof code === 'string' ? { code } : {}),
+  };
+}

@@ -1,0 +1,45 @@
+// The engine thread: a worker_threads worker that holds the Store (engine-core.ts) and is driven
+// only by messages (engine-messages.ts). Requests run as they arrive, many at once, and each
+// reply goes back with its id when it is ready. Started through engine-worker-boot.mjs.
+
+import { parentPort } from 'node:worker_threads';
+import { assert } from '../../base/assert.ts';
+import { EngineCore } from './engine-core.ts';
+import { errorData, type FromEngine, type ToEngine } from './engine-messages.ts';
+
+const port = parentPort;
+assert(port !== null, 'engine-worker.ts runs only as a worker thread');
+const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
+  port.postMessage(message, transfer);
+
+const core = new EngineCore({
+  checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
+  internalError: (error) => post({ kind: 'internalError', error: errorData(error) }),
+});
+
+port.on('message', (message: ToEngine) => {
+  switch (message.kind) {
+    case 'request': {
+      const { id } = message;
+      core.request(message.connectionId, message).then((outcome) => {
+        const bytes = outcome.bytes;
+        post({ kind: 'reply', id, bytes, ...(outcome.closeReason === undefined
+          ? {} : { closeReason: outcome.closeReason }) }, [bytes.buffer as ArrayBuffer]);
+      }, (error: unknown) => post({ kind: 'failed', id, error: errorData(error) }));
+      return;
+    }
+    case 'connectionOpened':
+      core.connectionOpened(message.connectionId, message.setup);
+      return;
+    case 'connectionClosed':
+      core.connectionClosed(message.connectionId);
+      return;
+    default: {
+      const { id } = message;
+      core.call(message).then(
+        (value) => post({ kind: 'done', id, value }),
+        (error: unknown) => post({ kind: 'failed', id, error: errorData(error) }),
+      );
+    }
+  }
+});

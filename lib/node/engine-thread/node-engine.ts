@@ -1,0 +1,46 @@
+// The engine as the node's main thread sees it: a RequestRunner for the transaction server and
+// the calls of the system service, all asynchronous, because in the node the engine runs in a
+// worker thread (worker-engine.ts). The in-thread engine (in-thread-engine.ts) runs the same
+// EngineCore in the main thread; benchmarks compare the two (README: "Thread or worker").
+
+import type { RecoveryReport } from '../../engine/partition-group.ts';
+import type { RequestRunner } from '../../server/request-runner.ts';
+import type {
+  CheckpointNotice, EngineOpenSettings, EngineStatus, ErrorData,
+} from './engine-messages.ts';
+import { InThreadEngine } from './in-thread-engine.ts';
+import { WorkerEngine } from './worker-engine.ts';
+
+/** Where the engine runs: a worker thread (the node's default) or the main thread. */
+export type EngineThread = 'worker' | 'main';
+
+export interface NodeEngineEvents {
+  checkpoint(notice: CheckpointNotice): void;
+  /** A request handler failed on a bug (the client was told INTERNAL_ERROR). */
+  internalError(error: ErrorData): void;
+  /** The engine thread died; the engine is unusable from now on. */
+  failed(error: unknown): void;
+}
+
+export interface NodeEngine {
+  readonly thread: EngineThread;
+  readonly runner: RequestRunner;
+  readonly recovery: RecoveryReport;
+  status(): Promise<EngineStatus>;
+  /** The last LSN of every partition, by partition id. */
+  partitionLsns(): Promise<number[]>;
+  checkpoint(trigger: 'requested' | 'recovery'): Promise<void>;
+  setPeriodicCheckpoint(enabled: boolean): Promise<void>;
+  /** Closes every session and the store (a checkpoint; every commit synced), then the thread. */
+  close(): Promise<void>;
+}
+
+/** Opens the store (recovery included) in the chosen thread. */
+export async function openNodeEngine(
+  thread: EngineThread,
+  settings: EngineOpenSettings,
+  events: NodeEngineEvents,
+): Promise<NodeEngine> {
+  return thread === 'worker'
+    ? WorkerEngine.open(settings, events) : InThreadEngine.open(settings, events);
+}

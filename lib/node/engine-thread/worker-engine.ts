@@ -1,0 +1,169 @@
+// The engine in a worker thread, from the main thread's side: each call and request is a message
+// with an id (engine-messages.ts), answered by a message with the same id. Request bodies and
+// reply frames are transferred, not copied.
+//
+// If the worker dies (an uncaught exception in the engine), every pending call fails, later ones
+// fail at once with CLOSED, and the node is told (events.failed) so it can stop: what was
+// acknowledged is durable as logWriteMode says, and the next start recovers it.
+
+import { Worker } from 'node:worker_threads';
+import { StorageError, STORAGE_ERROR_NUMBERS, type StorageErrorCode } from '../../base/errors.ts';
+import type { RecoveryReport } from '../../engine/partition-group.ts';
+import type { RequestFrame } from '../../server/reply-frames.ts';
+import type {
+  ConnectionSetup, EngineInfo, RequestRunner, RunOutcome,
+} from '../../server/request-runner.ts';
+import type {
+  EngineCall, EngineOpenSettings, EngineOpened, EngineStatus, ErrorData, FromEngine, ToEngine,
+} from './engine-messages.ts';
+import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
+
+const WORKER_BOOT_URL = new URL('./engine-worker-boot.mjs', import.meta.url);
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+export class WorkerEngine implements NodeEngine, RequestRunner {
+  readonly thread = 'worker';
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private failure: unknown;
+  private opened: EngineOpened | undefined;
+
+  private constructor(
+    private readonly worker: Worker,
+    private readonly events: NodeEngineEvents,
+  ) {
+    worker.on('message', (message: FromEngine) => this.received(message));
+    worker.on('error', (error) => this.died(error));
+    worker.on('exit', (exitCode) => this.died(new StorageError('CLOSED',
+      `the engine thread exited (code ${exitCode})`)));
+  }
+
+  static async open(settings: EngineOpenSettings, events: NodeEngineEvents): Promise<WorkerEngine> {
+    const engine = new WorkerEngine(new Worker(WORKER_BOOT_URL, {
+      // Not the main thread's --import hooks: the boot file registers the loader it needs.
+      execArgv: [],
+    }),
+      events);
+    try {
+      engine.opened = await engine.call({ kind: 'open', settings }) as EngineOpened;
+    } catch (error) {
+      await engine.worker.terminate();
+      throw error;
+    }
+    return engine;
+  }
+
+  get runner(): RequestRunner {
+    return this;
+  }
+
+  get info(): EngineInfo {
+    return this.openedReport().info;
+  }
+
+  get recovery(): RecoveryReport {
+    return this.openedReport().recovery;
+  }
+
+  connectionOpened(connectionId: number, setup: ConnectionSetup): void {
+    this.post({ kind: 'connectionOpened', connectionId, setup });
+  }
+
+  run(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    // A copy of the body (a view of the connection's read buffer) that the transfer can take.
+    const owned = new Uint8Array(frame.body);
+    return this.track((id) => this.post({
+      kind: 'request', id, connectionId, messageType: frame.messageType,
+      requestId: frame.requestId, body: owned,
+    }, [owned.buffer as ArrayBuffer])) as Promise<RunOutcome>;
+  }
+
+  connectionClosed(connectionId: number): void {
+    this.post({ kind: 'connectionClosed', connectionId });
+  }
+
+  async status(): Promise<EngineStatus> {
+    return await this.call({ kind: 'status' }) as EngineStatus;
+  }
+
+  async partitionLsns(): Promise<number[]> {
+    return await this.call({ kind: 'partitionLsns' }) as number[];
+  }
+
+  async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
+    await this.call({ kind: 'checkpoint', trigger });
+  }
+
+  async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
+    await this.call({ kind: 'setPeriodicCheckpoint', enabled });
+  }
+
+  async close(): Promise<void> {
+    if (this.failure !== undefined) return;
+    await this.call({ kind: 'close' });
+    this.failure = new StorageError('CLOSED', 'the engine is closed');
+    await this.worker.terminate();
+  }
+
+  private call(call: EngineCall): Promise<unknown> {
+    return this.track((id) => this.post({ ...call, id }));
+  }
+
+  private track(send: (id: number) => void): Promise<unknown> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      send(id);
+    });
+  }
+
+  private post(message: ToEngine, transfer: ArrayBuffer[] = []): void {
+    if (this.failure === undefined) this.worker.postMessage(message, transfer);
+  }
+
+  private received(message: FromEngine): void {
+    switch (message.kind) {
+      case 'checkpoint':
+        this.events.checkpoint(message.notice);
+        return;
+      case 'internalError':
+        this.events.internalError(message.error);
+        return;
+      default: {
+        const pending = this.pending.get(message.id);
+        if (pending === undefined) return;
+        this.pending.delete(message.id);
+        if (message.kind === 'failed') pending.reject(errorFromData(message.error));
+        else if (message.kind === 'reply') pending.resolve(message);
+        else pending.resolve(message.value);
+      }
+    }
+  }
+
+  private died(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = error;
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
+    this.events.failed(error);
+  }
+
+  private openedReport(): EngineOpened {
+    if (this.opened === undefined) throw new StorageError('CLOSED', 'the engine is not open');
+    return this.opened;
+  }
+}
+
+/** The Error a failed call rejects with: a StorageError of the same code when it was one. */
+export function errorFromData(data: ErrorData): Error {
+  const code = data.code;
+  const error = code !== undefined && Object.hasOwn(STORAGE_ERROR_NUMBERS, code)
+    ? new StorageError(code as StorageErrorCode, data.message) : new Error(data.message);
+  if (data.stack !== undefined) error.stack = data.stack;
+  return error;
+}
