@@ -63,7 +63,8 @@ export async function engineThreadIngestWorkload(config: BenchConfig): Promise<W
   }));
   const options = { logWriteMode: 1, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS_OFF };
   const containerNames = dataset.hosts.map((host) => host.containerName);
-  const samples = { 'in-thread': [] as number[], worker: [] as number[] };
+  const samples = { 'in-thread': [] as number[], worker: [] as number[],
+    'workers=2': [] as number[] };
   await withTargets(async (targets) => {
     // Run 0 is the warm-up, not recorded.
     for (let run = 0; run <= repeatCount; run++) {
@@ -83,15 +84,24 @@ export async function engineThreadIngestWorkload(config: BenchConfig): Promise<W
     }
   });
   assert(samples.worker.length === repeatCount);
+  const method = `${dataset.rowCount} TSBS rows, row-codec bytes encoded before timing, one ` +
+    `request per ${dataset.config.batchRowCountMax}-row batch, ${writerCount} writers; ` +
+    'logWriteMode 1; 1 warm-up + ' + `${repeatCount} runs on fresh homes, median; `;
   return {
-    results: [throughputResult(name, median(samples.worker), median(samples['in-thread']),
-      { peer: 'in-thread' })],
+    results: [
+      throughputResult(name, median(samples.worker), median(samples['in-thread']),
+        { peer: 'in-thread' }),
+      throughputResult(`${name}/workers=2`, median(samples['workers=2']), median(samples.worker),
+        { peer: 'one-worker' }),
+    ],
     details: [{
       name, storeSamples: samples.worker, peerSamples: samples['in-thread'],
-      method: `${dataset.rowCount} TSBS rows, row-codec bytes encoded before timing, one ` +
-        `request per ${dataset.config.batchRowCountMax}-row batch, ${writerCount} writers; ` +
-        'store = Store in a worker_threads Worker (bytes transferred), peer = Store in the ' +
-        `calling thread; logWriteMode 1; 1 warm-up + ${repeatCount} runs on fresh homes, median`,
+      method: method + 'store = Store in a worker_threads Worker (bytes transferred), peer = ' +
+        'Store in the calling thread',
+    }, {
+      name: `${name}/workers=2`, storeSamples: samples['workers=2'], peerSamples: samples.worker,
+      method: method + 'store = two workers, each a Store of half the partition groups and every ' +
+        'other container; peer = one worker holding all',
     }],
   };
 }
@@ -103,9 +113,12 @@ export async function engineThreadPutWorkload(
   const { putRepeatCount: repeatCount, putDurationMs: durationMs } = clientBenchConfig(config);
   const options = { logWriteMode: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS_OFF };
   const containerNames = Array.from({ length: sessionCount }, (_, s) => `put_session_${s}`);
-  const runs = { 'in-thread': [] as PutLoopsRun[], worker: [] as PutLoopsRun[] };
-  const putsPerLogSync = { 'in-thread': [] as number[], worker: [] as number[] };
-  const cpuUsPerPut = { 'in-thread': [] as number[], worker: [] as number[] };
+  const runs = { 'in-thread': [] as PutLoopsRun[], worker: [] as PutLoopsRun[],
+    'workers=2': [] as PutLoopsRun[] };
+  const putsPerLogSync = { 'in-thread': [] as number[], worker: [] as number[],
+    'workers=2': [] as number[] };
+  const cpuUsPerPut = { 'in-thread': [] as number[], worker: [] as number[],
+    'workers=2': [] as number[] };
   const rowBytes = new TsbsRowBytes();
   await withTargets(async (targets) => {
     for (let run = 0; run <= repeatCount; run++) {
@@ -131,8 +144,15 @@ export async function engineThreadPutWorkload(
       }
     }
   });
-  return putReport(`engine/thread/put/durable/sessions=${sessionCount}`,
-    { store: runs.worker, peer: runs['in-thread'] }, {
+  const name = `engine/thread/put/durable/sessions=${sessionCount}`;
+  const split = putReport(`${name}/workers=2`, { store: runs['workers=2'], peer: runs.worker }, {
+    peer: 'one-worker',
+    method: `${sessionCount} sessions as below; store = two workers, each a Store of half the ` +
+      'partition groups and every other container; peer = one worker holding all',
+    measures: { splitPutsPerLogSync: putsPerLogSync['workers=2'],
+      splitCpuUsPerPut: cpuUsPerPut['workers=2'] },
+  });
+  const single = putReport(name, { store: runs.worker, peer: runs['in-thread'] }, {
       peer: 'in-thread',
       method: `${sessionCount} sessions, each a loop of one-row puts (row-codec bytes, one ` +
         'request each) into its own container, waiting for the acknowledgement; logWriteMode 0; ' +
@@ -145,11 +165,13 @@ export async function engineThreadPutWorkload(
         inThreadCpuUsPerPut: cpuUsPerPut['in-thread'],
       },
     });
+  return { results: [...single.results, ...split.results],
+    details: [...single.details, ...split.details] };
 }
 
 /** Both targets for the whole workload (the worker keeps its compiled code across runs). */
 async function withTargets(body: (targets: EngineTarget[]) => Promise<void>): Promise<void> {
-  const targets = [engineTarget('in-thread'), engineTarget('worker')];
+  const targets = [engineTarget('in-thread'), engineTarget('worker'), engineTarget('workers=2')];
   try {
     await body(targets);
   } finally {

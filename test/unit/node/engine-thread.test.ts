@@ -89,7 +89,7 @@ for (const thread of ['worker', 'main'] as const) {
           });
           const container = (await client.getContainer('sensor'))!;
           await container.multiPut(Array.from({ length: 100 },
-            (_, i) => [new Date(Date.UTC(2026, 0, 1, 0, 0, i)), i]));
+            (_, i) => [Date.UTC(2026, 0, 1, 0, 0, i), i]));
           const count = await container.query('SELECT COUNT(*)').fetch();
           assert.equal(count.aggregationValue(), 100n);
           const status = await first.engine.status();
