@@ -22,6 +22,7 @@ import { errorWrite } from '../protocol/wire-error.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { CONNECTION_HANDLERS } from './handlers-connection.ts';
 import { CONTAINER_HANDLERS } from './handlers-containers.ts';
+import { INDEX_HANDLERS } from './handlers-indexes.ts';
 import { QUERY_HANDLERS } from './handlers-queries.ts';
 import { ROW_HANDLERS } from './handlers-rows.ts';
 import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
@@ -36,8 +37,8 @@ import { StatementResults } from './statement-results.ts';
 const REFUSED_LINGER_MS = 1000;
 
 const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
-  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...ROW_HANDLERS, ...TRANSACTION_HANDLERS,
-    ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
+  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...INDEX_HANDLERS, ...ROW_HANDLERS,
+    ...TRANSACTION_HANDLERS, ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
 
 export class TransactionServer implements ConnectionHost {
   readonly options: ResolvedServerOptions;
