@@ -27,6 +27,7 @@ import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-l
 import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
+import { indexQueryWorkload } from './workloads/index-query.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
 import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
@@ -46,6 +47,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'scan/in-memory/rows', run: scanRowsWorkload },
   { name: 'scan/in-memory/columnar', run: scanColumnarWorkload },
   { name: 'scan/range/1h', run: scanRangeWorkload },
+  { name: 'index/query', run: indexQueryWorkload },
   {
     name: 'checkpoint/NO_COMPRESSION',
     run: (config) => checkpointWorkload(config, 'NO_COMPRESSION'),
