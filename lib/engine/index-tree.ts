@@ -65,7 +65,8 @@ export class IndexTree {
     const { low, high } = range;
     const from = low.length === 0 ? undefined : low as IndexTuple;
     for (const { key } of this.tree.entries({ from, direction: 'asc' })) {
-      if (!range.lowInclusive && indexPrefixCompare(this.compares, key, low) === 0) continue;
+      if (!range.lowInclusive && low.length > 0 &&
+        indexPrefixCompare(this.compares, key, low) === 0) continue;
       const above = indexPrefixCompare(this.compares, key, high as Value[]);
       if (above > 0 || (above === 0 && !range.highInclusive && high.length > 0)) return;
       yield key[key.length - 1] as RowKey;
