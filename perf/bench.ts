@@ -28,6 +28,7 @@ import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
 import { nodeThreadIngestWorkload, nodeThreadPutWorkload } from './workloads/node-thread.ts';
+import { indexQueryWorkload } from './workloads/index-query.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
 import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
@@ -47,6 +48,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'scan/in-memory/rows', run: scanRowsWorkload },
   { name: 'scan/in-memory/columnar', run: scanColumnarWorkload },
   { name: 'scan/range/1h', run: scanRangeWorkload },
+  { name: 'index/query', run: indexQueryWorkload },
   {
     name: 'checkpoint/NO_COMPRESSION',
     run: (config) => checkpointWorkload(config, 'NO_COMPRESSION'),

@@ -240,3 +240,22 @@ export const TQL_SCAN_PAGE_ROW_COUNT = 1024;
 
 assert(TQL_SCAN_PAGE_ROW_COUNT <= SCAN_ROW_COUNT_MAX);
 assert(TQL_IN_LIST_LENGTH_MAX * 4 <= TQL_TEXT_LENGTH_MAX);
+
+// Secondary indexes (lib/engine/index-*.ts).
+/**
+ * Index structures of a partition group may take this share of the group's part of
+ * storeMemoryLimit, on top of the blocks the buffer pool keeps: an index that would grow past it
+ * is dropped from memory and queries scan instead (README "Secondary indexes").
+ */
+export const INDEX_MEMORY_SHARE_OF_STORE_MEMORY = 0.25;
+/**
+ * A query reads through an index while the index names at most this share of the container's rows
+ * as candidates; past it a scan of the key range is cheaper than a row look-up per candidate.
+ */
+export const INDEX_CANDIDATE_SHARE_MAX = 0.25;
+/** Below this many candidates the index is used whatever the share. */
+export const INDEX_CANDIDATE_COUNT_ALWAYS = 4096;
+
+assert(INDEX_MEMORY_SHARE_OF_STORE_MEMORY > 0 && INDEX_MEMORY_SHARE_OF_STORE_MEMORY <= 1);
+assert(INDEX_CANDIDATE_SHARE_MAX > 0 && INDEX_CANDIDATE_SHARE_MAX <= 1);
+assert(INDEX_CANDIDATE_COUNT_ALWAYS <= SCAN_ROW_COUNT_MAX);

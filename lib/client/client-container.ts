@@ -1,5 +1,6 @@
 // A container as the application holds it (GridDB's Container): put, multiPut, get, remove,
-// setAutoCommit, commit, abort, query.
+// setAutoCommit, commit, abort, query, createIndex, dropIndex, and a time series' queryByTimeRange
+// and aggregate.
 //
 // Rows and keys are checked and made canonical here, with the engine's own validators, before
 // anything is sent. When the node says the schema changed (another client added or renamed a
@@ -12,9 +13,11 @@
 // when the transaction had changes, and carries on in a new session.
 
 import { StorageError, isStorageError } from '../base/errors.ts';
-import type { Row, RowKey } from '../schema/column-type.ts';
+import type { Row, RowKey, Value } from '../schema/column-type.ts';
+import type { IndexType } from '../schema/container-schema.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
+import { CREATE_INDEX, DROP_INDEX } from '../protocol/messages-index.ts';
 import { QUERY } from '../protocol/messages-query.ts';
 import { ROW_GET, ROW_PUT, ROW_REMOVE } from '../protocol/messages-row.ts';
 import { ABORT, COMMIT, SET_AUTO_COMMIT } from '../protocol/messages-transaction.ts';
@@ -25,6 +28,10 @@ import { ConnectionLostError, type ClientConnection } from './client-connection.
 import type { ConnectionPool } from './client-pool.ts';
 import { ClientQuery } from './client-query.ts';
 import type { ContainerModel } from './client-schema.ts';
+import {
+  indexInfoOf, timeAggregateTql, timeRangeTql, type Aggregation, type IndexInfo, type QueryOrder,
+  type TimeInput,
+} from './client-time-series.ts';
 
 /** What a container needs of its store. */
 export interface StoreLink {
@@ -32,6 +39,8 @@ export interface StoreLink {
   nextStatementId(): number;
   /** The container's info read again from the node; CONTAINER_NOT_FOUND when it is gone. */
   modelRefresh(name: string): Promise<ContainerModel>;
+  /** The model of info the node just sent (after an index change). */
+  modelOfInfo(info: ContainerInfo): Promise<ContainerModel>;
 }
 
 interface OpenSession {
@@ -135,6 +144,60 @@ export class ClientContainer {
     }
     await this.call(ABORT, true, (model, statement) => ({ statement, ref: model.ref }));
     this.transactionDirty = false;
+  }
+
+  /**
+   * Creates a secondary index (GridDB's createIndex): on one column, of `type` (TREE), or as an
+   * IndexInfo `{ columnNames, type, name }` (composite: several columns). False when the same index
+   * exists already; the container's info then lists the index.
+   */
+  async createIndex(column: string | IndexInfo, type?: IndexType): Promise<boolean> {
+    const definition = indexInfoOf(column, type ?? 'TREE');
+    const { reply } = await this.call(CREATE_INDEX, true, (model, statement) =>
+      ({ statement, ref: model.ref, json: JSON.stringify(definition) }));
+    this.model = await this.link.modelOfInfo(reply.info);
+    return reply.created;
+  }
+
+  /**
+   * Drops the indexes that match (GridDB's dropIndex): of one column (and `type`, if given), or
+   * every member of an IndexInfo given (`{ name }` alone drops by name). Returns how many went;
+   * none is not an error.
+   */
+  async dropIndex(column: string | IndexInfo, type?: IndexType): Promise<number> {
+    const selector = indexInfoOf(column, type);
+    const { reply } = await this.call(DROP_INDEX, true, (model, statement) =>
+      ({ statement, ref: model.ref, json: JSON.stringify(selector) }));
+    this.model = await this.link.modelOfInfo(reply.info);
+    return reply.droppedCount;
+  }
+
+  /**
+   * The rows of a time series with start <= time <= end (GridDB's TimeSeries.query(start, end,
+   * order)); an undefined end is open. Runs as TQL over the row key (client-time-series.ts).
+   */
+  queryByTimeRange(start: TimeInput, end: TimeInput, order: QueryOrder = 'ASCENDING'): ClientQuery {
+    return this.query(timeRangeTql(this.model.schema, { start, end }, order));
+  }
+
+  /**
+   * One aggregate of `column` over the rows with start <= time <= end (GridDB's
+   * TimeSeries.aggregate): COUNT, SUM, AVG, MIN, MAX, VARIANCE or STDDEV. Undefined when there is
+   * nothing to aggregate (COUNT is then 0). Errors are TQL's.
+   */
+  async aggregate(
+    start: TimeInput,
+    end: TimeInput,
+    column: string,
+    aggregation: Aggregation,
+  ): Promise<Value | undefined> {
+    const tql = timeAggregateTql(this.model.schema, { start, end }, { column, aggregation });
+    const rowSet = await this.query(tql).fetch();
+    try {
+      return rowSet.aggregationValue();
+    } finally {
+      await rowSet.close();
+    }
   }
 
   /** A TQL query on this container; fetch() runs it. */

@@ -160,6 +160,10 @@ export class ClientStore implements StoreLink {
     return model;
   }
 
+  async modelOfInfo(info: ContainerInfo): Promise<ContainerModel> {
+    return this.remember(info, await this.node());
+  }
+
   private async modelFetch(name: string): Promise<ContainerModel | undefined> {
     const node = await this.node();
     const info = await this.pool.request(CONTAINER_INFO, await this.nameRef(name));

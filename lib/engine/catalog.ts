@@ -17,11 +17,15 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import { normalizeName } from '../schema/names.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
 import { keyValidator, rowValidator } from '../schema/row-validate.ts';
+import { ContainerIndexes } from './container-indexes.ts';
+import { IndexMemory } from './index-memory.ts';
 
 export interface ContainerEntry {
   readonly id: ContainerId;
   schema: ContainerSchema;
   readonly rows: RowStore;
+  /** Its secondary index structures, equal to the committed rows (container-indexes.ts). */
+  readonly indexes: ContainerIndexes;
   keys: RowKeyOps | undefined;
   validateRow: (row: unknown) => Row;
   validateKey: (key: unknown) => RowKey;
@@ -46,13 +50,17 @@ export class Catalog {
   private readonly byId = new Map<ContainerId, ContainerEntry>();
   private nextId = 1;
   readonly space: BlockSpace;
+  /** The partition group's budget for index structures (unbounded when none is given). */
+  readonly indexMemory: IndexMemory;
 
   constructor(
     readonly partitionId: PartitionId,
     private readonly limits: BlockSizeLimits,
-    memory: { pool?: BufferPool; clock?: Clock } = {},
+    memory: { pool?: BufferPool; clock?: Clock; indexMemory?: IndexMemory } = {},
   ) {
-    this.space = new BlockSpace({ blockSizeBytes: limits.blockSizeBytes, ...memory });
+    const { indexMemory, ...blockMemory } = memory;
+    this.space = new BlockSpace({ blockSizeBytes: limits.blockSizeBytes, ...blockMemory });
+    this.indexMemory = indexMemory ?? new IndexMemory(Number.MAX_SAFE_INTEGER);
   }
 
   get size(): number {
@@ -80,7 +88,8 @@ export class Catalog {
       containerId: id, schema, blockSizeBytes: this.limits.blockSizeBytes, space: this.space,
     });
     const entry: ContainerEntry = {
-      id, schema, rows, keys: undefined, validateRow: () => [], validateKey: () => 0,
+      id, schema, rows, indexes: new ContainerIndexes(this.indexMemory, schema), keys: undefined,
+      validateRow: () => [], validateKey: () => 0,
     };
     this.setHelpers(entry, schema);
     this.byName.set(nameKey, entry);
@@ -93,6 +102,7 @@ export class Catalog {
     const entry = this.byId.get(id);
     assert(entry !== undefined);
     entry.rows.drop();
+    entry.indexes.release();
     this.byId.delete(id);
     this.byName.delete(normalizeName(entry.schema.name));
   }
@@ -105,6 +115,16 @@ export class Catalog {
     if (schema.columns.length > entry.schema.columns.length) entry.rows.addColumn(schema);
     else entry.rows.renameColumn(schema);
     this.setHelpers(entry, schema);
+  }
+
+  /**
+   * Replaces the index definitions (createIndex, dropIndex). Not a schema change of the rows: the
+   * version stays, so rows encoded with the schema before are still good.
+   */
+  setIndexes(id: ContainerId, indexes: ContainerSchema['indexes']): void {
+    const entry = this.byId.get(id);
+    assert(entry !== undefined);
+    this.setHelpers(entry, { ...entry.schema, indexes });
   }
 
   /** Containers and the next id, as a checkpoint's catalog snapshot records them. */
@@ -148,5 +168,6 @@ export class Catalog {
     entry.keys = schema.rowKeyColumnCount > 0 ? rowKeyOps(schema) : undefined;
     entry.validateRow = rowValidator(schema, this.limits);
     entry.validateKey = keyValidator(schema);
+    entry.indexes.sync(schema);
   }
 }

@@ -9,6 +9,7 @@ import type { BufferPool } from '../block/buffer-pool.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import type { Clock } from '../io/clock.ts';
 import type { FileSystem } from '../io/file-system.ts';
+import type { IndexMemory } from './index-memory.ts';
 import type { GroupCommit } from '../../wal/group-commit.ts';
 
 export interface PartitionContext {
@@ -25,5 +26,7 @@ export interface PartitionContext {
   pipeline: BlockPipeline;
   /** The group's share of storeMemoryLimit, for every partition's blocks. */
   pool: BufferPool;
+  /** The group's budget for index structures (INDEX_MEMORY_SHARE_OF_STORE_MEMORY of its share). */
+  indexMemory: IndexMemory;
   payloadWriter: ByteWriter;
 }

@@ -7,7 +7,7 @@ import { exhaustMap, filter, interval, type SchedulerLike, type Subscription } f
 import { assert } from '../base/assert.ts';
 import { partitionId, type PartitionId } from '../base/ids.ts';
 import {
-  PIPELINE_BYTES_IN_FLIGHT_MAX, PIPELINE_RECORDS_IN_FLIGHT_MAX, type BlockSizeLimits,
+  PIPELINE_BYTES_IN_FLIGHT_MAX, PIPELINE_RECORDS_IN_FLIGHT_MAX, type BlockSizeLimits, INDEX_MEMORY_SHARE_OF_STORE_MEMORY,
 } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import { BlockPipeline } from '../block/block-pipeline.ts';
@@ -18,6 +18,7 @@ import type { FileSystem } from '../io/file-system.ts';
 import { partitionGroupRange } from '../schema/partition-hash.ts';
 import { GroupCommit } from '../../wal/group-commit.ts';
 import { startPeriodicSync } from '../../wal/periodic-sync.ts';
+import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
 import type { PartitionContext } from './partition-context.ts';
@@ -66,6 +67,7 @@ export class PartitionGroup {
   readonly groupCommit: GroupCommit;
   readonly pipeline: BlockPipeline;
   readonly pool: BufferPool;
+  readonly indexMemory: IndexMemory;
   private periodicSync: Subscription | undefined;
   private periodicCheckpoint: Subscription | undefined;
   /** Checkpoints started, by what started them. */
@@ -108,6 +110,8 @@ export class PartitionGroup {
       groupCommit: this.groupCommit,
       pipeline: this.pipeline,
       pool: this.pool,
+      indexMemory: this.indexMemory = new IndexMemory(Math.floor(
+        config.options.storeMemoryLimitBytes / config.groupCount * INDEX_MEMORY_SHARE_OF_STORE_MEMORY)),
       payloadWriter: new ByteWriter(64 * 1024),
     };
     this.partitions = Array.from({ length: partitionCount },

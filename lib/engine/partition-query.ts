@@ -7,7 +7,8 @@
 // Rows come in pages of TQL_SCAN_PAGE_ROW_COUNT, each page a fresh bounded scan from the row key
 // after the last page: a LIMIT or a partial execution stops reading early, and a cursor left by
 // partial execution goes on from its row key in a later call, reading what is committed by then.
-// A keyless collection pages by block, taking each block's rowIds from scanBatches.
+// A keyless collection pages by block, taking each block's rowIds from scanBatches. When the plan
+// has a range of a TREE index, rows come through the index instead where it pays (index-source.ts).
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -19,7 +20,9 @@ import {
   type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
 import { prepareTql } from '../query/tql/prepare.ts';
+import type { TqlIndexRange } from '../query/tql/plan-index.ts';
 import type { ContainerEntry } from './catalog.ts';
+import { indexPages } from './index-source.ts';
 import { transactionScan, writeSetSize, type Transaction } from './transaction.ts';
 
 export type TqlQueryOptions = TqlExecuteOptions;
@@ -40,7 +43,7 @@ export function partitionQuery(
   if (options.partialExecution === true && !scope.autoCommit) {
     throw autoCommitNeeded();
   }
-  return executeTql(query, rowSource(scope), options);
+  return withIndexUsed(scope, (source) => executeTql(query, source, options));
 }
 
 export function partitionQueryContinue(
@@ -63,7 +66,22 @@ export function partitionQueryContinue(
     }
     if (!scope.autoCommit) throw autoCommitNeeded();
   }
-  return continueTql(cursor, rowSource(scope), options);
+  return withIndexUsed(scope, (source) => continueTql(cursor, source, options));
+}
+
+/** Runs a query over the scope's rows and tells which index, if any, it read through. */
+function withIndexUsed(
+  scope: PartitionQueryScope,
+  run: (source: TqlRowSource) => TqlResult,
+): TqlResult {
+  const used: { index: TqlIndexRange | undefined } = { index: undefined };
+  const result = run(rowSource(scope, used));
+  if (used.index === undefined) return result;
+  const { name, columnIndexes } = used.index;
+  const columns = scope.entry.schema.columns;
+  const indexUsed = name !== '' ? name
+    : `TREE(${columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
+  return { ...result, indexUsed };
 }
 
 function autoCommitNeeded(): StorageError {
@@ -71,7 +89,25 @@ function autoCommitNeeded(): StorageError {
     'partial execution needs the container in auto-commit mode');
 }
 
-function rowSource(scope: PartitionQueryScope): TqlRowSource {
+function rowSource(
+  scope: PartitionQueryScope,
+  used: { index: TqlIndexRange | undefined },
+): TqlRowSource {
+  const scanned = scanSource(scope);
+  return {
+    ...scanned,
+    pages(scan) {
+      const index = scan.index;
+      const pages = index === undefined ? undefined
+        : indexPages(scope.entry, scope.txn, { ...scan, index });
+      if (pages === undefined) return scanned.pages(scan);
+      used.index = index;
+      return pages;
+    },
+  };
+}
+
+function scanSource(scope: PartitionQueryScope): TqlRowSource {
   const { entry, txn } = scope;
   const changed = txn !== undefined && writeSetSize(txn) > 0 ? txn : undefined;
   if (entry.keys === undefined) {

@@ -14,7 +14,8 @@ import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
 import { normalizeName } from '../schema/names.ts';
 import {
-  schemasEqual, validateAddColumn, validateContainerDefinition, validateRenameColumn,
+  schemasEqual, validateAddColumn, validateAddIndex, validateContainerDefinition,
+  validateIndexDefinition, validateIndexSelector, validateRenameColumn,
 } from '../schema/schema-validate.ts';
 import { XlogRecordType } from '../../wal/xlog-format.ts';
 import { Catalog, type ContainerEntry, type ContainerInfo } from './catalog.ts';
@@ -24,7 +25,9 @@ import { applyCommit } from './partition-apply.ts';
 import { PartitionLog } from './partition-log.ts';
 import { partitionQuery, partitionQueryContinue, type TqlQueryOptions } from './partition-query.ts';
 import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
-import { encodeCommit, encodeDrop, encodeSchemaRecord } from './xlog-payload.ts';
+import {
+  encodeCommit, encodeCreateIndex, encodeDrop, encodeDropIndexes, encodeSchemaRecord,
+} from './xlog-payload.ts';
 import { TransactionTable, transactionTimedOut } from './transaction-table.ts';
 import {
   checkWriteSetRoom, transactionCount, transactionGet, transactionScan, writeSetChanges,
@@ -55,7 +58,8 @@ export class Partition {
     readonly id: PartitionId,
     private readonly context: PartitionContext,
   ) {
-    this.catalog = new Catalog(id, context.limits, { pool: context.pool, clock: context.clock });
+    this.catalog = new Catalog(id, context.limits,
+      { pool: context.pool, clock: context.clock, indexMemory: context.indexMemory });
     this.locks = new LockTable({ scheduler: context.scheduler });
     this.transactions = new TransactionTable(this.locks, context.scheduler);
     this.log = new PartitionLog(id, context);
@@ -107,6 +111,55 @@ export class Partition {
   ): Promise<ContainerInfo> {
     return this.alter(name, timeoutMs, (entry) =>
       validateRenameColumn(entry.schema, columns.fromName, columns.toName, this.context.limits));
+  }
+
+  /**
+   * Creates a secondary index (`{ columnNames, type, name? }`; type TREE when absent) and builds
+   * its structure from the rows. False when the same index exists already (not an error, as
+   * GridDB); an index of the same type and columns under another name is INVALID_SCHEMA.
+   */
+  async createIndex(name: string, definition: unknown, timeoutMs: number): Promise<boolean> {
+    const created = await this.withContainerLock(name, timeoutMs, async (entry) => {
+      const given = indexDefinitionDefaults(definition);
+      const wanted = validateIndexDefinition(entry.schema, given, this.context.limits);
+      const same = entry.schema.indexes.find((index) => index.type === wanted.type &&
+        index.columnIndexes.join(',') === wanted.columnIndexes.join(','));
+      if (same !== undefined) {
+        if (wanted.name === '' || normalizeName(wanted.name) === normalizeName(same.name)) return false;
+        throw new StorageError('INVALID_SCHEMA', `container "${entry.schema.name}" has this ` +
+          `${same.type} index already, named "${same.name}"`);
+      }
+      const index = validateAddIndex(entry.schema, given, this.context.limits).indexes.at(-1)!;
+      await this.commitRecord(XlogRecordType.CREATE_INDEX,
+        (writer) => encodeCreateIndex(writer, entry.id, index),
+        () => {
+          this.catalog.setIndexes(entry.id, [...entry.schema.indexes, index]);
+          // Built now, while the creator waits, rather than by the first query.
+          if (index.type === 'TREE') entry.indexes.treeFor(index.columnIndexes, entry.rows);
+        });
+      return true;
+    }, undefined);
+    if (created === undefined) throw notFound(name);
+    return created;
+  }
+
+  /**
+   * Drops the indexes `selector` names (`{ name }`, or `{ columnNames, type? }`); returns how many.
+   * None is not an error, as GridDB.
+   */
+  async dropIndex(name: string, selector: unknown, timeoutMs: number): Promise<number> {
+    const dropped = await this.withContainerLock(name, timeoutMs, async (entry) => {
+      const matches = validateIndexSelector(entry.schema, selector);
+      const indexes = entry.schema.indexes.filter(matches);
+      if (indexes.length === 0) return 0;
+      await this.commitRecord(XlogRecordType.DROP_INDEX,
+        (writer) => encodeDropIndexes(writer, entry.id, indexes),
+        () => this.catalog.setIndexes(entry.id,
+          entry.schema.indexes.filter((index) => !indexes.includes(index))));
+      return indexes.length;
+    }, undefined);
+    if (dropped === undefined) throw notFound(name);
+    return dropped;
   }
 
   info(name: string): ContainerInfo | undefined {
@@ -415,6 +468,14 @@ export class Partition {
         `the schema of "${entry.schema.name}" changed while the request waited; retry`);
     }
   }
+}
+
+/** An index definition without a type is a TREE index, as GridDB's default for every column type. */
+function indexDefinitionDefaults(definition: unknown): unknown {
+  if (typeof definition !== 'object' || definition === null || Array.isArray(definition)) {
+    return definition;
+  }
+  return Object.hasOwn(definition, 'type') ? definition : { ...definition, type: 'TREE' };
 }
 
 function notFound(name: string): StorageError {

@@ -61,6 +61,11 @@ export interface StoreStats {
     row: StoreMemoryOfKind;
     shared: StoreMemoryOfKind;
     largeValue: StoreMemoryOfKind;
+    /**
+     * Secondary index structures (in memory only, never swapped: resident = use), within their
+     * own bound on top of limitBytes (INDEX_MEMORY_SHARE_OF_STORE_MEMORY).
+     */
+    index: StoreMemoryOfKind & { limitBytes: number };
     evictionCount: number;
     overCapacityCount: number;
   };
@@ -103,6 +108,8 @@ export function collectStoreStats(
     memory.largeValue.residentBytes += pool.residentCountOf(BlockKind.LARGE_VALUE) * blockSizeBytes;
     memory.evictionCount += pool.counters.evictionCount;
     memory.overCapacityCount += pool.counters.overCapacityCount;
+    memory.index.useBytes += group.indexMemory.usedBytes;
+    memory.index.limitBytes += group.indexMemory.limitBytes;
     swap.readCount += pool.counters.swapReadCount;
     swap.readBytes += pool.counters.swapReadBytes;
     swap.readTimeMs += pool.counters.swapReadTimeMs;
@@ -148,6 +155,7 @@ export function collectStoreStats(
   }
   checkpoint.running = checkpoint.pendingPartitionCount > 0;
   memory.useBytes = liveBlockCount * blockSizeBytes;
+  memory.index.residentBytes = memory.index.useBytes;
   dataFiles.usageRate = slotCount === 0 ? 1 : Math.min(1, liveBlockCount / slotCount);
   return stats;
 }
@@ -169,7 +177,7 @@ export function emptyStoreStats(compressionMode: StoreCompressionMode): StoreSta
     },
     memory: {
       limitBytes: 0, residentBytes: 0, useBytes: 0, row: ofKind(), shared: ofKind(),
-      largeValue: ofKind(), evictionCount: 0, overCapacityCount: 0,
+      largeValue: ofKind(), index: { ...ofKind(), limitBytes: 0 }, evictionCount: 0, overCapacityCount: 0,
     },
     swap: {
       readCount: 0, readBytes: 0, readTimeMs: 0, readUncompressTimeMs: 0,

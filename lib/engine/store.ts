@@ -18,7 +18,9 @@ import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
-import type { ColumnSchema } from '../schema/container-schema.ts';
+import type {
+  ColumnSchema, IndexDefinition, IndexSelector,
+} from '../schema/container-schema.ts';
 import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
@@ -127,6 +129,19 @@ export class Store {
 
   async renameColumn(name: string, columns: { fromName: string; toName: string }) {
     return this.partitionFor(name).renameColumn(name, columns, this.options.transactionTimeoutLimitMs);
+  }
+
+  /**
+   * Creates a secondary index: `{ columnNames, type: 'TREE', name? }` (README "Secondary indexes").
+   * False when it exists already.
+   */
+  async createIndex(name: string, index: IndexDefinition): Promise<boolean> {
+    return this.partitionFor(name).createIndex(name, index, this.options.transactionTimeoutLimitMs);
+  }
+
+  /** Drops the indexes named by `{ name }` or `{ columnNames, type? }`; how many went (0 is fine). */
+  async dropIndex(name: string, selector: IndexSelector): Promise<number> {
+    return this.partitionFor(name).dropIndex(name, selector, this.options.transactionTimeoutLimitMs);
   }
 
   getContainerInfo(name: string): ContainerInfo | undefined {

@@ -3,6 +3,7 @@
 //
 //   connection   1 HELLO  2 AUTH  3 PING  4 SESSION_OPEN  5 SESSION_CLOSE
 //   containers  10 CONTAINER_PUT  11 CONTAINER_INFO  12 CONTAINER_DROP  13 CONTAINER_LIST
+//               14 CREATE_INDEX  15 DROP_INDEX
 //   rows        20 ROW_PUT (put is a multiPut of one row)  21 ROW_GET  22 ROW_REMOVE
 //               23 MULTI_PUT  24 MULTI_GET (several containers)
 //   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
@@ -18,6 +19,8 @@ export const MessageType = {
   CONTAINER_INFO: 11,
   CONTAINER_DROP: 12,
   CONTAINER_LIST: 13,
+  CREATE_INDEX: 14,
+  DROP_INDEX: 15,
   ROW_PUT: 20,
   ROW_GET: 21,
   ROW_REMOVE: 22,

@@ -38,6 +38,20 @@ export interface ContainerSchema {
   schemaVersion: number;
 }
 
+/** What createIndex accepts (checked member by member); type TREE when absent. */
+export interface IndexDefinition {
+  columnNames: string[];
+  type?: string;
+  name?: string;
+}
+
+/** What dropIndex accepts: every member given must match. */
+export interface IndexSelector {
+  name?: string;
+  columnNames?: string[];
+  type?: string;
+}
+
 /** What createContainer accepts. Loose on purpose: it is checked member by member. */
 export interface ContainerDefinition {
   name: string;

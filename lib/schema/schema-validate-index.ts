@@ -55,6 +55,36 @@ export function indexFromDefinition(
   return { name, columnIndexes, type };
 }
 
+/**
+ * Which indexes a dropIndex means: `{ name }`, `{ columnNames, type? }` or all three; every member
+ * given must match (the name case-insensitively; without a type, any type). Columns that do not
+ * exist are COLUMN_NOT_FOUND, as in createIndex.
+ */
+export function indexSelectorFromDefinition(
+  selector: unknown,
+  target: IndexTarget,
+): (index: IndexSchema) => boolean {
+  const where = `dropIndex on ${quote(target.name)}`;
+  const object = definitionObject(selector, where, INDEX_MEMBERS);
+  const nameGiven = definitionMember(object, 'name');
+  if (nameGiven !== undefined && typeof nameGiven !== 'string') {
+    throw schemaInvalid(`${where}: name must be a string`);
+  }
+  const typeText = definitionEnumText(object, 'type', where);
+  const type = typeText === undefined ? undefined : indexTypeParse(typeText, where);
+  const columnNames = definitionArray(object, 'columnNames', where);
+  const columnIndexes = columnNames === undefined ? undefined
+    : indexColumnIndexes(columnNames, where, target);
+  if (nameGiven === undefined && columnIndexes === undefined) {
+    throw schemaInvalid(`${where}: name an index, or give its columnNames`);
+  }
+  const nameKey = nameGiven === undefined ? undefined : normalizeName(nameGiven);
+  return (index) => (nameKey === undefined || normalizeName(index.name) === nameKey) &&
+    (type === undefined || index.type === type) &&
+    (columnIndexes === undefined || (columnIndexes.length === index.columnIndexes.length &&
+      columnIndexes.every((c, i) => c === index.columnIndexes[i])));
+}
+
 /** Refuses a second index of the same name, or of the same type and columns. */
 export function indexesDistinctCheck(indexes: readonly IndexSchema[], containerName: string): void {
   const names = new Set<string>();

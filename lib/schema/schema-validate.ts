@@ -26,7 +26,7 @@ import {
 } from './names.ts';
 import { columnFromDefinition, columnsFixedPartBytes } from './schema-validate-column.ts';
 import {
-  indexesDistinctCheck, indexFromDefinition, type IndexTarget,
+  indexesDistinctCheck, indexFromDefinition, indexSelectorFromDefinition, type IndexTarget,
 } from './schema-validate-index.ts';
 import {
   definitionArray, definitionEnumText, definitionMember, definitionObject, schemaInvalid,
@@ -160,6 +160,23 @@ export function validateAddIndex(
   const indexes = [...schema.indexes, added];
   indexesDistinctCheck(indexes, schema.name);
   return { ...schema, indexes };
+}
+
+/** An index definition checked against the container, without adding it (createIndex's first look). */
+export function validateIndexDefinition(
+  schema: ContainerSchema,
+  index: unknown,
+  limits: BlockSizeLimits,
+): IndexSchema {
+  return indexFromDefinition(index, schema.indexes.length, indexTarget(schema), limits);
+}
+
+/** Which of the container's indexes a dropIndex selector means (schema-validate-index.ts). */
+export function validateIndexSelector(
+  schema: ContainerSchema,
+  selector: unknown,
+): (index: IndexSchema) => boolean {
+  return indexSelectorFromDefinition(selector, indexTarget(schema));
 }
 
 function containerTypeParse(text: string | undefined, where: string): ContainerType {

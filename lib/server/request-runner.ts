@@ -17,6 +17,7 @@ import { decodeBody, messageName } from '../protocol/message-codec.ts';
 import { ConnectionSessions } from './connection-sessions.ts';
 import { CONNECTION_HANDLERS } from './handlers-connection.ts';
 import { CONTAINER_HANDLERS } from './handlers-containers.ts';
+import { INDEX_HANDLERS } from './handlers-indexes.ts';
 import { QUERY_HANDLERS } from './handlers-queries.ts';
 import { ROW_HANDLERS } from './handlers-rows.ts';
 import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
@@ -28,8 +29,8 @@ import { ResultSets } from './result-sets.ts';
 import { StatementResults } from './statement-results.ts';
 
 export const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
-  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...ROW_HANDLERS, ...TRANSACTION_HANDLERS,
-    ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
+  [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...INDEX_HANDLERS, ...ROW_HANDLERS,
+    ...TRANSACTION_HANDLERS, ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
 
 /** What the AUTH reply tells a client about the engine. */
 export interface EngineInfo {

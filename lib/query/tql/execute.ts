@@ -23,6 +23,7 @@ import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { createAccumulator } from './aggregate.ts';
 import type { AggregateFunction } from './functions.ts';
 import { rowComparator } from './order.ts';
+import type { TqlIndexRange } from './plan-index.ts';
 import type { PreparedTql } from './prepare.ts';
 import type { TqlValue } from './types.ts';
 
@@ -40,6 +41,11 @@ export interface TqlSourceScan {
   /** Start strictly after this key (in scan direction): where a partial execution stopped. */
   readonly after: RowKey | undefined;
   readonly direction: 'asc' | 'desc';
+  /**
+   * Rows outside this index range are not selected: the source may read only the rows the index
+   * names (still in row-key order, within from/to and after), or ignore it and scan.
+   */
+  readonly index?: TqlIndexRange;
 }
 
 /** One column of a run of rows, as RowStore.scanBatches hands it out (zero-copy). */
@@ -82,6 +88,8 @@ export type TqlResult =
     readonly cursor: TqlCursor | undefined;
     /** Rows read from the container for this answer. */
     readonly scannedRowCount: number;
+    /** The index this answer read through (TqlIndexRange.name or its columns); none: a scan. */
+    readonly indexUsed?: string;
   }
   | {
     readonly kind: 'aggregate';
@@ -90,6 +98,7 @@ export type TqlResult =
     /** A LONG result is a bigint. null: no result row (nothing to aggregate, or LIMIT/OFFSET). */
     readonly value: number | bigint | null;
     readonly scannedRowCount: number;
+    readonly indexUsed?: string;
   };
 
 type CursorState =
@@ -157,8 +166,8 @@ function columnsOf(query: PreparedTql): ColumnSchema[] {
 }
 
 function scanOf(query: PreparedTql, after: RowKey | undefined): TqlSourceScan {
-  const { from, to, direction } = query.plan;
-  return { from, to, after, direction };
+  const { from, to, direction, index } = query.plan;
+  return index === undefined ? { from, to, after, direction } : { from, to, after, direction, index };
 }
 
 /**

@@ -1,4 +1,5 @@
 // The planner: how to read a container for a query. From WHERE it derives a range of the row key
+// and, when a TREE index fits the rest of WHERE, a range of that index (plan-index.ts)
 // (single-column keys), so that `ts >= TIMESTAMP(...) AND ts < TIMESTAMP(...)` reads only the
 // blocks of that range; from ORDER BY it decides whether row-key order (ascending or descending)
 // already is the result order, so that no sort is needed and LIMIT can stop the scan early.
@@ -21,6 +22,7 @@ import type { Integral } from './arithmetic.ts';
 import type { TqlComparisonOperator } from './ast.ts';
 import type { BoundExpression } from './bound.ts';
 import type { OrderKey } from './order.ts';
+import { planIndex, type TqlIndexRange } from './plan-index.ts';
 import { isFloating, unitsPerMs, type TqlType } from './types.ts';
 
 export interface TqlScanPlan {
@@ -37,6 +39,11 @@ export interface TqlScanPlan {
    * WHERE need not be evaluated, and an aggregate may read columns without rows.
    */
   readonly whereCovered: boolean;
+  /**
+   * A range of a TREE index that holds every row WHERE selects (plan-index.ts); the source may read
+   * through it, or scan when the index is not in memory. Never set when whereCovered.
+   */
+  readonly index: TqlIndexRange | undefined;
 }
 
 type KeyDomain =
@@ -66,10 +73,13 @@ export function planScan(
   const range = where === undefined ? FULL : rangeOf(where, domain);
   const bounds = range.empty ? undefined : scanBounds(range, domain);
   if (bounds === undefined) {
-    return { empty: true, from: undefined, to: undefined, ...order, whereCovered: false };
+    return {
+      empty: true, from: undefined, to: undefined, ...order, whereCovered: false, index: undefined,
+    };
   }
   const whereCovered = where === undefined || (domain !== undefined && covers(where, domain));
-  return { empty: false, ...bounds, ...order, whereCovered };
+  const index = where === undefined || whereCovered ? undefined : planIndex(schema, where);
+  return { empty: false, ...bounds, ...order, whereCovered, index };
 }
 
 /**

@@ -12,6 +12,7 @@ import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { validateContainerDefinition } from '../../../lib/schema/schema-validate.ts';
 import { keyValidator } from '../../../lib/schema/row-validate.ts';
 import { FrameReader, FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
+import { CREATE_INDEX, DROP_INDEX } from '../../../lib/protocol/messages-index.ts';
 import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { decodeBody, type MessageCodec } from '../../../lib/protocol/message-codec.ts';
 import {
@@ -148,6 +149,12 @@ describe('messages: round trips', () => {
     assert.equal(replyTrip(CONTAINER_DROP, true), true);
     const page = { offset: 5, limit: 0 };
     assert.deepStrictEqual(requestTrip(CONTAINER_LIST, page), page);
+    const index = { statement, ref: { partitionId: 4, name: 'x' }, json: '{"columnNames":["v"]}' };
+    assert.deepStrictEqual(requestTrip(CREATE_INDEX, index), index);
+    assert.deepStrictEqual(requestTrip(DROP_INDEX, index), index);
+    const info = infoOf(rowSchema, { indexes: [{ name: 'byV', columnIndexes: [1], type: 'TREE' }] });
+    assert.deepStrictEqual(replyTrip(CREATE_INDEX, { created: true, info }), { created: true, info });
+    assert.deepStrictEqual(replyTrip(DROP_INDEX, { droppedCount: 2, info }), { droppedCount: 2, info });
     const list = { total: 3, names: ['a', 'B', '😀'] };
     assert.deepStrictEqual(replyTrip(CONTAINER_LIST, list), list);
   });

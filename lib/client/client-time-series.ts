@@ -1,0 +1,113 @@
+// The TQL behind the client's index and time-series calls: GridDB's TimeSeries.query(start, end,
+// order) and TimeSeries.aggregate(start, end, column, aggregation) become TQL statements over the
+// existing QUERY message, so they get TQL's planning (a row-key range), its errors (an unknown
+// column, a column the aggregation cannot take: TQL_SEMANTIC) and its results exactly.
+//
+//   queryByTimeRange(s, e, 'DESCENDING')  SELECT * WHERE "ts" >= TIMESTAMP('…Z') AND
+//                                           "ts" <= TIMESTAMP('…Z') ORDER BY "ts" DESC
+//   aggregate(s, e, 'kw', 'AVG')          SELECT AVG("kw") WHERE "ts" >= … AND "ts" <= …
+//
+// Names are quoted as TQL identifiers ("" for a quote inside); times are UTC text with milliseconds.
+
+import { StorageError } from '../base/errors.ts';
+import type { ContainerSchema, IndexType } from '../schema/container-schema.ts';
+import { normalizeName } from '../schema/names.ts';
+
+/** A point in time: ms since the epoch, or a Date; undefined or null: unbounded. */
+export type TimeInput = number | Date | null | undefined;
+export type QueryOrder = 'ASCENDING' | 'DESCENDING';
+export type Aggregation = 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'VARIANCE' | 'STDDEV';
+
+const AGGREGATIONS: readonly Aggregation[] =
+  ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'VARIANCE', 'STDDEV'];
+
+/** GridDB's IndexInfo: columns (or the single columnName), type, name. */
+export interface IndexInfo {
+  columnNames?: string[];
+  columnName?: string;
+  type?: IndexType;
+  name?: string;
+}
+
+/** An index call's argument as the node takes it: `{ columnNames, type?, name? }`. */
+export function indexInfoOf(column: string | IndexInfo, type: IndexType | undefined): object {
+  if (typeof column === 'string') {
+    return type === undefined ? { columnNames: [column] } : { columnNames: [column], type };
+  }
+  if (typeof column !== 'object' || column === null) {
+    throw new StorageError('INVALID_SCHEMA', 'an index is named by a column name or an IndexInfo');
+  }
+  const { columnName, ...rest } = column;
+  const info: IndexInfo = columnName === undefined ? rest : { ...rest, columnNames: [columnName] };
+  return info.type === undefined && type !== undefined ? { ...info, type } : info;
+}
+
+export function timeRangeTql(
+  schema: ContainerSchema,
+  range: { start: TimeInput; end: TimeInput },
+  order: QueryOrder,
+): string {
+  if (order !== 'ASCENDING' && order !== 'DESCENDING') {
+    throw new StorageError('TQL_SEMANTIC',
+      `order must be ASCENDING or DESCENDING, not ${String(order)}`);
+  }
+  const key = timeKeyOf(schema);
+  const where = timeWhere(key, range);
+  return `SELECT *${where} ORDER BY ${key}${order === 'DESCENDING' ? ' DESC' : ''}`;
+}
+
+export function timeAggregateTql(
+  schema: ContainerSchema,
+  range: { start: TimeInput; end: TimeInput },
+  what: { column: string; aggregation: Aggregation },
+): string {
+  const key = timeKeyOf(schema);
+  if (!AGGREGATIONS.includes(what.aggregation)) {
+    throw new StorageError('TQL_SEMANTIC', `aggregation must be one of ` +
+      `${AGGREGATIONS.join(', ')}, not ${String(what.aggregation)}`);
+  }
+  if (typeof what.column !== 'string') {
+    throw new StorageError('TQL_SEMANTIC', 'aggregate takes a column name');
+  }
+  // GridDB's COUNT counts rows; TQL's COUNT takes *. The column must exist all the same.
+  const argument = what.aggregation === 'COUNT' ? '*' : quoteName(what.column);
+  const where = timeWhere(key, range);
+  if (what.aggregation === 'COUNT' && !schema.columns.some((c) =>
+    normalizeName(c.name) === normalizeName(what.column))) {
+    throw new StorageError('TQL_SEMANTIC', `column ${what.column} does not exist`);
+  }
+  return `SELECT ${what.aggregation}(${argument})${where}`;
+}
+
+function timeKeyOf(schema: ContainerSchema): string {
+  if (schema.type !== 'TIME_SERIES') {
+    throw new StorageError('TQL_SEMANTIC', `container ${JSON.stringify(schema.name)} is a ` +
+      'collection: time ranges and time aggregation need a TIME_SERIES container');
+  }
+  return quoteName(schema.columns[0]!.name);
+}
+
+function timeWhere(key: string, range: { start: TimeInput; end: TimeInput }): string {
+  const conditions: string[] = [];
+  const start = timeText(range.start, 'start');
+  const end = timeText(range.end, 'end');
+  if (start !== undefined) conditions.push(`${key} >= TIMESTAMP('${start}')`);
+  if (end !== undefined) conditions.push(`${key} <= TIMESTAMP('${end}')`);
+  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+}
+
+function timeText(time: TimeInput, what: string): string | undefined {
+  if (time === undefined || time === null) return undefined;
+  const ms = time instanceof Date ? time.getTime() : time;
+  const date = typeof ms === 'number' && Number.isSafeInteger(ms) ? new Date(ms) : undefined;
+  const year = date?.getUTCFullYear();
+  if (date === undefined || year === undefined || Number.isNaN(year) || year < 0 || year > 9999) {
+    throw new StorageError('TQL_SEMANTIC',
+      `${what} must be a time in years 0–9999 (ms since the epoch or a Date), not ${String(time)}`);
+  }
+  return date.toISOString();
+}
+
+function quoteName(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
