@@ -5,8 +5,9 @@
 // Members that describe GridDB machinery this node does not have are present with the value such
 // a node reports when the machinery is idle: backups, expiry, SQL swap (0, "", or the fixed
 // string GridDB prints). storeDetail maps our block kinds onto GridDB's: row, shared and
-// large-value blocks are rowData; mapData and metaData (B+trees and the catalog, which this node
-// keeps outside blocks) count 0 use.
+// large-value blocks are rowData; mapData is the secondary index structures (GridDB's index
+// B+trees; ours live in memory beside the pool, within their own bound, so they are not in the
+// storeMemory total); metaData (the catalog, kept outside blocks) counts 0 use.
 
 import type { StoreStats } from '../engine/store-stats.ts';
 
@@ -144,7 +145,9 @@ export function nodeStatusReport(input: NodeStatusInput): Record<string, unknown
       storeDetail: {
         batchFreeMapData: { ...idle },
         batchFreeRowData: { ...idle },
-        mapData: { ...idle },
+        mapData: {
+          ...idle, storeMemory: memory.index.residentBytes, storeUse: memory.index.useBytes,
+        },
         metaData: { ...idle },
         rowData,
       },

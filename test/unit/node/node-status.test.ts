@@ -107,6 +107,21 @@ describe('node status report', () => {
     assert.match(String(report['version']), /^\d+\.\d+\.\d+-\d+ CE$/);
   });
 
+  it('reports the memory of block kinds and of index structures in storeDetail', () => {
+    const stats = emptyStoreStats('NO_COMPRESSION');
+    stats.memory.residentBytes = 3 * 65536;
+    stats.memory.useBytes = 2 * 65536;
+    stats.memory.index.residentBytes = stats.memory.index.useBytes = 12345;
+    const report = nodeStatusReport({ ...input, stats }) as
+      { performance: { storeDetail: Record<string, Record<string, number>> } };
+    const detail = report.performance.storeDetail;
+    assert.equal(detail['rowData']!['storeMemory'], 3 * 65536);
+    assert.equal(detail['rowData']!['storeUse'], 2 * 65536);
+    assert.equal(detail['mapData']!['storeMemory'], 12345);
+    assert.equal(detail['mapData']!['storeUse'], 12345);
+    assert.equal(detail['metaData']!['storeUse'], 0);
+  });
+
   it('prints keys sorted at every level with an indent of 4', () => {
     const text = printStatusJson({ b: 1, a: { d: [{ z: 1, y: 2 }], c: true } });
     assert.equal(text, '{\n    "a": {\n        "c": true,\n        "d": [\n            {\n' +
