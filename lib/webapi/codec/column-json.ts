@@ -30,9 +30,9 @@ export function parseGsTypeName(name: string): { type: ColumnType; array: boolea
 
 export function columnJson(column: ColumnSchema, index?: string[]): ColumnJson {
   const json: ColumnJson = { name: column.name, type: gsTypeName(column) };
+  if (index !== undefined) json.index = index;
   if (column.type === 'TIMESTAMP' && !column.array) {
     json.timePrecision = column.timePrecision ?? 'MILLISECOND';
   }
-  if (index !== undefined) json.index = index;
   return json;
 }

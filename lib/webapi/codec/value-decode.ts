@@ -40,10 +40,20 @@ const WKT_TEXT = /^\s*(POINT|LINESTRING|POLYGON|POLYHEDRALSURFACE|QUADRATICSURFA
 export class ValueDecoder {
   sizeBytes = 0;
 
-  constructor(private readonly mode: DecodeMode) {}
+  /**
+   * `blobFiles`: the files of a BLOB upload's zip; a BLOB cell then names its file (a blank name
+   * is NULL) instead of holding base64.
+   */
+  constructor(
+    private readonly mode: DecodeMode,
+    private readonly blobFiles?: ReadonlyMap<string, Uint8Array>,
+  ) {}
 
   value(column: ColumnSchema, raw: unknown): Value {
     if (raw === null) return null;
+    if (this.blobFiles !== undefined && column.type === 'BLOB' && !column.array) {
+      return this.blobFile(raw);
+    }
     if (column.array) {
       if (!Array.isArray(raw)) {
         if (typeof raw === 'object') throw badRequest(MESSAGES.parseError);
@@ -103,6 +113,15 @@ export class ValueDecoder {
         this.sizeBytes += text.length;
         return new Uint8Array(Buffer.from(text, 'base64'));
     }
+  }
+
+  private blobFile(raw: unknown): Uint8Array | null {
+    if (typeof raw !== 'string') throw badRequest(MESSAGES.parseError);
+    if (raw.trim() === '') return null;
+    const file = this.blobFiles!.get(raw);
+    if (file === undefined) throw badRequest(`File not found in list BLOB data: ${raw}`);
+    this.sizeBytes += file.byteLength;
+    return file;
   }
 
   /** A string's or a number's text; undefined for anything else (booleans). */
@@ -165,11 +184,7 @@ export function decodeRows(
   body: unknown,
   options: { mode: DecodeMode; sizeBytesMax: number; decoder?: ValueDecoder },
 ): unknown[][] {
-  if (!Array.isArray(body)) {
-    throw badRequest(body === null || body === undefined ? MESSAGES.rowsDataEmpty
-      : MESSAGES.parseError);
-  }
-  if (body.length === 0) throw badRequest(MESSAGES.rowsDataEmpty);
+  rowsBodyCheck(body);
   const decoder = options.decoder ?? new ValueDecoder(options.mode);
   const columnCount = columns.length;
   const rows: unknown[][] = new Array<unknown[]>(body.length);
@@ -184,4 +199,13 @@ export function decodeRows(
     if (decoder.sizeBytes > options.sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
   }
   return rows;
+}
+
+/** A rows body is a non-empty array: `Rows data is empty` or `Parse error` otherwise. */
+export function rowsBodyCheck(body: unknown): asserts body is unknown[] {
+  if (!Array.isArray(body)) {
+    throw badRequest(body === null || body === undefined ? MESSAGES.rowsDataEmpty
+      : MESSAGES.parseError);
+  }
+  if (body.length === 0) throw badRequest(MESSAGES.rowsDataEmpty);
 }
