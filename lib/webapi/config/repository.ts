@@ -46,7 +46,7 @@ export function readRepository(value: unknown, path: string):
   }
   const top = value as Record<string, unknown>;
   for (const key of Object.keys(top)) {
-    if (!IGNORED_TOP_MEMBERS.has(key)) warnings.push(`${path}: member "${key}" is not known`);
+    if (!IGNORED_TOP_MEMBERS.has(key)) warnings.push(`member "${key}" is not known`);
   }
   const list = top['clusters'];
   if (!Array.isArray(list)) {
