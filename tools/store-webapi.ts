@@ -18,7 +18,7 @@ const EXIT_BAD_CONFIGURATION = 2;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { port: { type: 'string' } }, strict: true });
-  const logger = pino({ base: { service: 'store-webapi' } });
+  const logger = pino({ base: { service: 'store-webapi', pid: process.pid } });
   const home = await prepareWebApiHome({
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
     fileSystem: new NodeFileSystem(),
