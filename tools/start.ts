@@ -14,7 +14,11 @@ const TOOLS = import.meta.dirname;
 /** The line tools/store-node.ts prints once every service listens. */
 const NODE_STARTED = /^node started on /m;
 
-function startTool(name: string, args: readonly string[], stdout: 'pipe' | 'inherit'): ChildProcess {
+function startTool(
+  name: string,
+  args: readonly string[],
+  stdout: 'pipe' | 'inherit',
+): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args], {
     detached: true, stdio: ['ignore', stdout, 'inherit'],
   });

@@ -34,7 +34,10 @@ const INTEGER_RANGES: Record<string, readonly [bigint, bigint]> = {
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const BASE64_TEXT = /^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)?$/;
-const WKT_TEXT = /^\s*(POINT|LINESTRING|POLYGON|POLYHEDRALSURFACE|QUADRATICSURFACE|MULTIPOINT|MULTILINESTRING|MULTIPOLYGON|GEOMETRYCOLLECTION)\s*(Z\s*)?(\(|EMPTY)[\s\S]*$/i;
+const WKT_KINDS = ['POINT', 'LINESTRING', 'POLYGON', 'POLYHEDRALSURFACE', 'QUADRATICSURFACE',
+  'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'];
+/** A WKT kind and its opening; the node's spatial functions read the rest. */
+const WKT_TEXT = new RegExp(`^\\s*(${WKT_KINDS.join('|')})\\s*(Z\\s*)?(\\(|EMPTY)`, 'i');
 
 /** Converts one column's values; holds the running estimated size of everything it converted. */
 export class ValueDecoder {

@@ -1,5 +1,5 @@
 // The `timeZone` setting: how TIMESTAMP values are written in responses. GridDB accepts `Z`,
-// `±hh:mm`, `±hhmm` and `AUTO` (the machine's zone); unset means UTC, written with the suffix `Z`.
+// `±hh:mm`, `±hhmm` and `AUTO` (the machine's zone); unset means UTC, written with a `Z`.
 // Input timestamps are not affected: they must end in a literal `Z` (spec/surface.md §1.4).
 
 export type TimeZone =

@@ -9,7 +9,9 @@ import { WEBAPI_CONFIG_FILE_BYTES_MAX } from '../../base/limits.ts';
 import { StorageError } from '../../base/errors.ts';
 import { loadConfig } from '../../config/config.ts';
 import { CLUSTER_NAME_DEFAULT } from '../../config/cluster-config.ts';
-import { readConfigText, readDefinitionFile, replaceConfigFile } from '../../config/definition-file.ts';
+import {
+  readConfigText, readDefinitionFile, replaceConfigFile,
+} from '../../config/definition-file.ts';
 import { resolveHome, type HomeEnvironment } from '../../config/home.ts';
 import { SERVICE_ADDRESS_DEFAULT, SERVICE_PORTS_DEFAULT } from '../../config/node-services.ts';
 import { makeDirectoryDurable, type FileSystem } from '../../io/file-system.ts';

@@ -42,7 +42,7 @@ export interface WebApiSettings {
   httpHeaderSizeBytesMax: number;
   /** `spring.servlet.multipart.max-file-size`: the zip of a BLOB upload, bytes. */
   uploadFileSizeBytesMax: number;
-  /** `spring.servlet.multipart.max-request-size`: any request body, bytes. */
+  /** `spring.servlet.multipart.max-request-size`: the largest request body of a route, bytes. */
   requestBodySizeBytesMax: number;
 }
 

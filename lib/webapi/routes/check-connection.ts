@@ -1,8 +1,8 @@
 // GET (and HEAD) /checkConnection: 200 with an empty body when the node answers a round trip
 // with these credentials. `timeout` is in milliseconds, as GridDB's code reads it (its
-// documentation says seconds, spec/surface.md §1.6.1 ⚠): ≤ 0 → 400 `Timeout must be greater than
-// 0`, above 10000 → 400 `Cannot wait that long`, no answer within it → 500 `Exceeded timeout`.
-// Unlike GridDB, which sleeps the whole timeout, the answer comes as soon as the node does.
+// documentation says seconds, spec/surface.md §1.6.1 ⚠): ≤ 0 → 400 `Timeout must be greater
+// than 0`, above 10000 → 400 `Cannot wait that long`, no answer within it → 500
+// `Exceeded timeout`. Unlike GridDB, which sleeps the whole timeout, the answer comes as soon as the node does.
 
 import { WEBAPI_CHECK_CONNECTION_TIMEOUT_MS_MAX } from '../../base/limits.ts';
 import { badRequest, WebApiError } from '../errors/webapi-error.ts';

@@ -11,7 +11,9 @@ import type { Row, Value } from '../../schema/column-type.ts';
 import { columnJson } from '../codec/column-json.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
 import { badRequest } from '../errors/webapi-error.ts';
-import { characterCheck, requestContext, type WebApiDependencies } from '../http/request-context.ts';
+import {
+  characterCheck, requestContext, type WebApiDependencies,
+} from '../http/request-context.ts';
 import { sendJsonText } from '../http/reply.ts';
 import type { RouteTable } from '../http/route-table.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';

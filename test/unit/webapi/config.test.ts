@@ -57,10 +57,12 @@ describe('web API settings', () => {
   it('reads every key', () => {
     const { settings } = settingsOf([
       'server.port=9090', 'server.address=0.0.0.0', 'failoverTimeout=0', 'transactionTimeout=60',
-      'containerCacheSize=5', 'maxResponseSize=100', 'maxRequestSize=2', 'maxTotalResponseSize=3000',
+      'containerCacheSize=5', 'maxResponseSize=100', 'maxRequestSize=2',
+      'maxTotalResponseSize=3000',
       'loginTimeout=1', 'maxQueryNum=100', 'maxLimit=10', 'timeZone=+09:00',
       'applicationName=meters', 'server.max-http-header-size=16KB',
-      'spring.servlet.multipart.max-file-size=10MB', 'spring.servlet.multipart.max-request-size=1024',
+      'spring.servlet.multipart.max-file-size=10MB',
+      'spring.servlet.multipart.max-request-size=1024',
       'authenticationMethod=INTERNAL', 'sslMode=DISABLED', 'blobPath=/tmp',
     ].join('\n'));
     assert.deepEqual(settings, {
@@ -185,7 +187,7 @@ describe('web API home', () => {
     assert.equal(second.settings.port, 9999);
   });
 
-  it('falls back to GridDB\'s defaults without a node configuration; GS_WEBAPI_HOME wins', async () => {
+  it('falls back to GridDB\'s defaults without a node config; GS_WEBAPI_HOME wins', async () => {
     const home = newHome();
     const webApiHome = join(newHome(), 'elsewhere');
     const prepared = await prepare({ GS_HOME: home, GS_WEBAPI_HOME: webApiHome });
