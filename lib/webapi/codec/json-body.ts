@@ -3,11 +3,13 @@
 // (outside strings) are therefore turned into strings before parsing: every place the web API
 // reads a number for a LONG, a key or a count also reads its decimal text, with the same result
 // (spec/surface.md §1.4: the row parser itself works on the text of numbers). Bodies without
-// such a literal, the usual case, go to JSON.parse as they are.
+// such a literal, the usual case, go to JSON.parse as they are: the check looks for 16 digits
+// right where a JSON value may start (after '[', ',' or ':'), so the long fractions of doubles
+// never send a body down the slower path.
 
 import { badRequest } from '../errors/webapi-error.ts';
 
-const LONG_LITERAL_MAYBE = /\d{16}/;
+const LONG_LITERAL_MAYBE = /[[,:]\s*-?\d{16}/;
 
 export function parseJsonBody(text: string): unknown {
   const source = LONG_LITERAL_MAYBE.test(text) ? quoteLongIntegers(text) : text;
@@ -58,8 +60,13 @@ function stringEnd(text: string, start: number): number {
   return text.length;
 }
 
+/** Index after the number continuing at `from`: digits, '.', 'e', 'E', '+', '-'. */
 function numberEnd(text: string, from: number): number {
   let i = from;
-  while (i < text.length && /[0-9.eE+-]/.test(text[i]!)) i++;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const digit = c >= 0x30 && c <= 0x39;
+    if (!digit && c !== 0x2e && c !== 0x65 && c !== 0x45 && c !== 0x2b && c !== 0x2d) break;
+  }
   return i;
 }

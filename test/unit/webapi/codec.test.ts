@@ -36,6 +36,10 @@ describe('JSON bodies', () => {
       ' 1.5e300, 12]');
     assert.equal(quoteLongIntegers('["a\\"1234567890123456", 1]'), '["a\\"1234567890123456", 1]');
     assert.deepEqual(parseJsonBody('[12345678901234567890]'), ['12345678901234567890']);
+    assert.deepEqual(parseJsonBody('{"a": -12345678901234567890}'), { a: '-12345678901234567890' });
+    // Long fractions of doubles stay numbers (and keep the fast path).
+    assert.deepEqual(parseJsonBody('[0.12345678901234567, 1.5e-12345678901234567]'),
+      [0.12345678901234567, 0]);
     badRequest(() => parseJsonBody('[1,'), /^JSON parse error/);
   });
 });
