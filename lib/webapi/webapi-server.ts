@@ -88,14 +88,14 @@ function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstanc
     schemaErrorFormatter: (errors) => {
       const first = errors[0];
       return new Error(first === undefined ? 'Mapping JSON data error'
-        : mappingErrorMessage(first.instancePath));
+        : mappingErrorMessage(first.instancePath, first.params));
     },
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, webApiErrorOf(error).error);
     },
     clientErrorHandler: (error, socket) => clientError(error, socket),
   }) as unknown as FastifyInstance;
-  bodyParsers(app, settings);
+  bodyParsers(app);
   app.setErrorHandler((error, request, reply) => replyError(error, request, reply));
   const table = new RouteTable(app);
   app.setNotFoundHandler((request, reply) => {
@@ -118,7 +118,7 @@ function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstanc
 }
 
 /** JSON (LONG-exact, codec/json-body.ts) and multipart bodies; any other type is a 415. */
-function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
+function bodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
     try {
@@ -137,7 +137,6 @@ function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
       }
       done(null, body);
     });
-  void settings;
 }
 
 function replyError(error: unknown, request: FastifyRequest, reply: FastifyReply) {

@@ -60,9 +60,11 @@ export const TqlBody = Type.Array(Type.Object({
 }));
 export type TqlBody = Static<typeof TqlBody>;
 
-/** ajv's path of a bad member (`/0/name`) in GridDB's words. */
-export function mappingErrorMessage(instancePath: string): string {
+/** ajv's path of a bad member (`/0/name`) in GridDB's words, with the JSON type expected. */
+export function mappingErrorMessage(instancePath: string, params: Record<string, unknown>):
+  string {
   const where = instancePath.split('/').filter((part) => part !== '').map((part) =>
     /^\d+$/.test(part) ? `object ${part}` : `field '${part}'`).join(' ');
-  return `Mapping JSON data error at ${where === '' ? 'the body' : where}`;
+  const expected = typeof params['type'] === 'string' ? ` (expected ${params['type']})` : '';
+  return `Mapping JSON data error at ${where === '' ? 'the body' : where}${expected}`;
 }

@@ -142,7 +142,7 @@ describe('web API: connection check, authentication, containers', { timeout: 180
       assertError(await post({ ...valid, columns: [{ name: 'a', type: 'DECIMAL' }] }), 400,
         /Mapping JSON data/);
       assertError(await post({ ...valid, rowkey: 'yes' }), 400,
-        "Mapping JSON data error at field 'rowkey'");
+        /^Mapping JSON data error at field 'rowkey' \(expected boolean\)$/);
       assertError(await post([valid]), 400, /Mapping JSON data/);
       // The node's own schema rules: a time series needs a TIMESTAMP row key.
       const node = await post({ ...valid, container_type: 'TIME_SERIES', rowkey: true });
