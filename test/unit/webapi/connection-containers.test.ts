@@ -108,6 +108,25 @@ describe('web API: connection check, authentication, containers', { timeout: 180
       assert.equal(series.status, 201, series.text);
     });
 
+    it('creates the indexes of the columns with the container, or nothing', async () => {
+      const columns = [{ name: 'k', type: 'INTEGER', index: ['TREE'] },
+        { name: 'v', type: 'DOUBLE', index: ['TREE'] }, { name: 'g', type: 'GEOMETRY',
+          index: ['SPATIAL'] }];
+      const created = await http.call('POST', `${base}/containers`, { body: {
+        container_name: 'indexed', container_type: 'COLLECTION', rowkey: true, columns } });
+      assert.equal(created.status, 201, created.text);
+      const info = await http.json('GET', `${base}/containers/indexed/info`) as
+        { columns: Array<{ index: string[] }> };
+      assert.deepEqual(info.columns.map((c) => c.index), [['TREE'], ['TREE'], ['SPATIAL']]);
+      assertError(await http.call('POST', `${base}/containers`, { body: {
+        container_name: 'badindex', container_type: 'COLLECTION', rowkey: true,
+        columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE',
+          index: ['SPATIAL'] }] } }), 400, /INVALID_SCHEMA.*SPATIAL/);
+      assertError(await http.call('GET', `${base}/containers/badindex/info`), 404);
+      assert.equal((await http.call('DELETE', `${base}/containers`, { body: ['indexed'] }))
+        .status, 204);
+    });
+
     it('describes a container; 404 for one that does not exist', async () => {
       const info = await http.json('GET', `${base}/containers/sensors/info`);
       assert.deepEqual(info, {
