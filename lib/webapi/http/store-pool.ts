@@ -1,9 +1,11 @@
 // Client stores of the web API, one per (cluster, database, user, password), kept between
 // requests: GridDB's web API opens a connection per request, which here would cost a TCP
 // connection and an authentication each time. At most WEBAPI_STORE_POOL_SIZE_MAX are open; the
-// least recently used is closed to make room. A store whose credentials the node refused, or
-// whose node could not be reached, is closed at once, so a later request tries afresh (and a
-// changed password is noticed by the next connection the store opens, not before).
+// least recently used is let go to make room. A store whose credentials the node refused, or
+// whose node could not be reached, is let go at once, so a later request tries afresh (and a
+// changed password is noticed by the next connection the store opens, not before). A store let
+// go is closed when the last request using it is done: a request never sees its store closed
+// under it.
 //
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
@@ -27,9 +29,17 @@ export interface StoreTarget {
 const EVICTING_CODES = new Set(['AUTHENTICATION_FAILED', 'CLUSTER_NAME_INVALID',
   'CONNECTION_FAILED', 'DATABASE_NOT_FOUND', 'USER_NOT_FOUND', 'USER_INVALID']);
 
+interface PooledStore {
+  readonly store: ClientStore;
+  /** Requests using it now. */
+  users: number;
+  /** Out of the pool: closed when its last user is done. */
+  released: boolean;
+}
+
 export class StorePool {
   /** Insertion order is use order: the first entry is the least recently used. */
-  private readonly stores = new Map<string, ClientStore>();
+  private readonly stores = new Map<string, PooledStore>();
   private closed = false;
 
   constructor(
@@ -44,23 +54,28 @@ export class StorePool {
   /** Runs `body` with the target's store; drops the store when the node refused it. */
   async use<T>(target: StoreTarget, body: (store: ClientStore) => Promise<T>): Promise<T> {
     const key = keyOf(target);
-    const store = this.acquire(key, target);
+    const entry = this.acquire(key, target);
+    entry.users++;
     try {
-      return await body(store);
+      return await body(entry.store);
     } catch (error) {
-      if (isStorageError(error) && EVICTING_CODES.has(error.code)) await this.evict(key, store);
+      if (isStorageError(error) && EVICTING_CODES.has(error.code)) this.release(key, entry);
       throw error;
+    } finally {
+      entry.users--;
+      if (entry.released && entry.users === 0) await entry.store.close();
     }
   }
 
+  /** Lets every store go; the server has finished its requests before this. */
   async close(): Promise<void> {
     this.closed = true;
-    const stores = [...this.stores.values()];
-    this.stores.clear();
-    for (const store of stores) await store.close();
+    const entries = [...this.stores.entries()];
+    for (const [key, entry] of entries) this.release(key, entry);
+    for (const [, entry] of entries) if (entry.users === 0) await entry.store.close();
   }
 
-  private acquire(key: string, target: StoreTarget): ClientStore {
+  private acquire(key: string, target: StoreTarget): PooledStore {
     if (this.closed) throw new StorageError('CLOSED', 'the web API is stopping');
     const existing = this.stores.get(key);
     if (existing !== undefined) {
@@ -76,20 +91,21 @@ export class StorePool {
         'multicast discovery is not supported; list it as FIXED_LIST or PROVIDER in ' +
         'repository.json');
     }
-    const store = getStore(this.propertiesOf(target));
+    const entry: PooledStore = { store: getStore(this.propertiesOf(target)), users: 0,
+      released: false };
     while (this.stores.size >= this.sizeMax) {
       const [oldestKey, oldest] = this.stores.entries().next().value!;
-      this.stores.delete(oldestKey);
-      // Requests still using it finish or fail on their own; it is not handed out again.
-      void oldest.close();
+      this.release(oldestKey, oldest);
+      if (oldest.users === 0) void oldest.store.close();
     }
-    this.stores.set(key, store);
-    return store;
+    this.stores.set(key, entry);
+    return entry;
   }
 
-  private async evict(key: string, store: ClientStore): Promise<void> {
-    if (this.stores.get(key) === store) this.stores.delete(key);
-    await store.close();
+  /** Takes a store out of the pool; whoever uses it last closes it. */
+  private release(key: string, entry: PooledStore): void {
+    if (this.stores.get(key) === entry) this.stores.delete(key);
+    entry.released = true;
   }
 
   private propertiesOf(target: StoreTarget): StoreProperties {

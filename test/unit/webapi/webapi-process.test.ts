@@ -95,7 +95,7 @@ describe('web API processes', { timeout: 180_000 }, () => {
           transactionMember: `127.0.0.1:${node.transactionPort}`,
           sqlMember: repository.clusters[0]!['sqlMember'], providerUrl: null });
         writeFileSync(join(home, 'webapi', 'conf', 'store_webapi.properties'),
-          `server.port=${webApiPort}\n`);
+          `server.port=${webApiPort}\nfailoverTimeout=1\n`);
         const again = startTool('store-webapi.ts', env);
         children.push(again.child);
         await waitFor(again, STARTED);
@@ -106,6 +106,12 @@ describe('web API processes', { timeout: 180_000 }, () => {
         assert.ok(check.headers['date'] !== undefined);
         assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection',
           { auth: { user: 'admin', password: 'wrong' } }), 401, /AUTHENTICATION_FAILED/);
+        // The node goes away: the check times out (500), or fails after failoverTimeout (401).
+        await node.stop();
+        assertError(await http.call('GET',
+          '/store/v2/myCluster/dbs/public/checkConnection?timeout=100'), 500, 'Exceeded timeout');
+        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection'), 401,
+          /CONNECTION_FAILED/);
         again.child.kill('SIGTERM');
         assert.equal(await again.exited, 0);
         assert.match(again.output(), /"msg":"web API stopped"/);
