@@ -143,7 +143,10 @@ function replyError(error: unknown, request: FastifyRequest, reply: FastifyReply
   const mapped = webApiErrorOf(error);
   if (mapped.internal) {
     request.log.error({ err: error, method: request.method, url: request.url },
-      'request failed');
+      'request failed on a bug');
+  } else if (mapped.error.status >= 500) {
+    request.log.warn({ method: request.method, url: request.url,
+      errorCode: mapped.error.errorCode, message: mapped.error.message }, 'request failed');
   }
   return sendError(reply, mapped.error);
 }

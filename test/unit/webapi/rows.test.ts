@@ -37,6 +37,7 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
   before(async () => {
     fixture = await startWebApiFixture({
       maxLimit: 1000, maxRequestSizeBytes: 32 * KiB, maxResponseSizeBytes: 32 * KiB,
+      maxTotalResponseSizeBytes: 36 * KiB,
     });
     http = fixture.http;
     rowsPath = `${fixture.base}/containers/typed/rows`;
@@ -188,7 +189,41 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     assertError(await http.call('POST', rowsPath, { body: { limit: 10, condition: 'id >= 200' } }),
       400, 'Too many result');
     assert.equal((await get({ limit: 1, condition: 'id >= 200' })).rows.length, 1);
+    // The same limits on the multi-container routes and TQL.
+    const base = fixture.base;
+    assertError(await http.call('POST', `${base}/containers/rows`,
+      { body: [{ name: 'typed', keyValues: [200, 201] }] }), 400, 'Too many result');
+    assertError(await http.call('POST', `${base}/containers/rows`, { body: [
+      { name: 'typed', keyValues: [200] }, { name: 'typed', keyValues: [201] }] }), 400,
+    'Too many result');
+    assertError(await http.call('PUT', `${base}/containers/rows`, { body: [
+      { containerName: 'typed', rows: [big(202)] }, { containerName: 'typed', rows: [big(203)] },
+    ] }), 400, 'Too many rows data');
+    assertError(await http.call('POST', `${base}/tql`,
+      { body: [{ name: 'typed', stmt: 'select * where id >= 200' }] }), 400, 'Too many result');
+    assertError(await http.call('POST', `${base}/tql`, { body: [
+      { name: 'typed', stmt: 'select * where id = 200' },
+      { name: 'typed', stmt: 'select * where id = 201' }] }), 400, 'Too many result');
     await http.call('DELETE', rowsPath, { body: [200, 201] });
+    assert.equal((await get({ limit: 10, condition: 'id >= 200 and id < 1000' })).total, 0);
+  });
+
+  it('refuses a container list larger than maxResponseSize', async () => {
+    const names = ['a', 'b', 'c', 'd', 'e'].map((letter) => letter.repeat(8000));
+    for (const name of names) {
+      const created = await http.call('POST', `${fixture.base}/containers`, { body: {
+        container_name: name, container_type: 'COLLECTION', rowkey: false,
+        columns: [{ name: 'v', type: 'INTEGER' }] } });
+      assert.equal(created.status, 201, created.text);
+    }
+    assertError(await http.call('GET', `${fixture.base}/containers?limit=10`), 400,
+      "Response size is too large. Please try to use 'limit' option.");
+    const page = await http.json('GET', `${fixture.base}/containers?limit=2`) as
+      { names: string[]; total: number };
+    assert.equal(page.names.length, 2);
+    assert.equal(page.total, 8);
+    assert.equal((await http.call('DELETE', `${fixture.base}/containers`, { body: names }))
+      .status, 204);
   });
 
   it('deletes rows by key (204), ignoring keys that do not exist or convert', async () => {
