@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { KiB } from '../../../lib/base/units.ts';
+import { getStore } from '../../../lib/client/store-factory.ts';
 import {
   assertError, startWebApiFixture, type HttpCaller, type WebApiFixture,
 } from './webapi-test-helpers.ts';
@@ -206,6 +207,21 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
       { name: 'typed', stmt: 'select * where id = 201' }] }), 400, 'Too many result');
     await http.call('DELETE', rowsPath, { body: [200, 201] });
     assert.equal((await get({ limit: 10, condition: 'id >= 200 and id < 1000' })).total, 0);
+  });
+
+  it('refuses to describe a container with a composite row key', async () => {
+    const store = getStore({ notificationMember: `127.0.0.1:${fixture.node.transactionPort}`,
+      clusterName: 'myCluster', username: 'admin', password: 'admin' });
+    try {
+      await store.putContainer({ name: 'pairs', type: 'COLLECTION', rowKey: 2, columns: [
+        { name: 'a', type: 'INTEGER' }, { name: 'b', type: 'STRING' }] });
+    } finally {
+      await store.close();
+    }
+    assertError(await http.call('GET', `${fixture.base}/containers/pairs/info`), 400,
+      /composite row key/);
+    assert.equal((await http.call('DELETE', `${fixture.base}/containers`, { body: ['pairs'] }))
+      .status, 204);
   });
 
   it('refuses a container list larger than maxResponseSize', async () => {
