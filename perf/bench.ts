@@ -1,7 +1,8 @@
 // `npm run bench`: the named workloads of perf/workloads/ on TSBS cpu-only rows, each against the
 // store and against LevelDB in the same process, on fresh temporary homes. The client/ workloads
-// start a node process (and influxd, the client ingest's peer, when it is installed); the
-// engine/thread ones compare a Store in a worker thread with one in the calling thread.
+// start a node process (and influxd, the client ingest's peer, when it is installed), the webapi/
+// one a web API process in front of it too; the engine/thread ones compare a Store in a worker
+// thread with one in the calling thread.
 //
 //   npm run bench                      every workload, full size (about 8 minutes on 2 cores)
 //   BENCH_QUICK=1 npm run bench        a smoke run on a tenth of the hosts, fewer repetitions
@@ -34,6 +35,7 @@ import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
 import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
+import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -64,6 +66,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'node/thread/ingest/tsbs/batch=5000/connections=2', run: nodeThreadIngestWorkload },
   { name: 'node/thread/put/durable/clients=1', run: (config) => nodeThreadPutWorkload(config, 1) },
   { name: 'node/thread/put/durable/clients=64', run: (config) => nodeThreadPutWorkload(config, 64) },
+  { name: 'webapi/ingest/tsbs/batch=5000/connections=2', run: webApiIngestWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

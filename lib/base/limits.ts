@@ -259,3 +259,26 @@ export const INDEX_CANDIDATE_COUNT_ALWAYS = 4096;
 assert(INDEX_MEMORY_SHARE_OF_STORE_MEMORY > 0 && INDEX_MEMORY_SHARE_OF_STORE_MEMORY <= 1);
 assert(INDEX_CANDIDATE_SHARE_MAX > 0 && INDEX_CANDIDATE_SHARE_MAX <= 1);
 assert(INDEX_CANDIDATE_COUNT_ALWAYS <= SCAN_ROW_COUNT_MAX);
+
+// Web API (lib/webapi/).
+/** Client stores the web API keeps open, one per (cluster, user, password); the least used goes. */
+export const WEBAPI_STORE_POOL_SIZE_MAX = 32;
+/** The checkConnection `timeout` parameter, milliseconds (GridDB's code: "Cannot wait that long"). */
+export const WEBAPI_CHECK_CONNECTION_TIMEOUT_MS_MAX = 10_000;
+/** `maxQueryNum`: statements of one /tql request, at most. */
+export const WEBAPI_QUERY_COUNT_MAX = 100;
+/** `maxResponseSize` and `maxRequestSize`, MB (GridDB's maxSystemGetRowSize/PutRowSize). */
+export const WEBAPI_ROW_SIZE_MB_MAX = 2048;
+/** `maxTotalResponseSize`, MB (GridDB's maxSystemTotalResponseSize). */
+export const WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX = 4000;
+/** A multi-container request names at most this many containers. */
+export const WEBAPI_MULTI_CONTAINER_COUNT_MAX = 10_000;
+/** Files of one BLOB zip, read or written. */
+export const WEBAPI_ZIP_FILE_COUNT_MAX = 100_000;
+/** The web API's settings file and repository.json are refused beyond this. */
+export const WEBAPI_CONFIG_FILE_BYTES_MAX = DEFINITION_FILE_BYTES_MAX;
+/** Clusters of one repository.json. */
+export const WEBAPI_REPOSITORY_CLUSTER_COUNT_MAX = 1000;
+
+assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
+assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);

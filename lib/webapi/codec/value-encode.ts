@@ -1,0 +1,99 @@
+// Values of a result → JSON text (spec/surface.md §1.4). JSON.stringify cannot write a LONG
+// (a bigint) exactly, so rows are written here, value by value:
+//   BOOL true/false   STRING, GEOMETRY (WKT) JSON strings   BYTE…INTEGER, DOUBLE numbers
+//   LONG its exact digits   FLOAT the shortest decimal that reads back as the same float
+//   TIMESTAMP a string in the configured zone (timestamp-text.ts)   BLOB base64   NULL null
+//   arrays: JSON arrays of the element encoding
+// DOUBLE NaN and infinities, which JSON has no numbers for, are written as the strings "NaN",
+// "Infinity" and "-Infinity".
+//
+// Beside the text, GridDB's estimated size of the values is added up for `maxResponseSize`.
+
+import { Buffer } from 'node:buffer';
+import type { Row, Value } from '../../schema/column-type.ts';
+import type { ColumnSchema } from '../../schema/container-schema.ts';
+import type { TimeZone } from '../config/time-zone.ts';
+import { formatTimestampMs, formatTimestampPrecise } from './timestamp-text.ts';
+
+const FIXED_SIZE_BYTES: Record<string, number> = {
+  BOOL: 1, BYTE: 8, SHORT: 2, INTEGER: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, TIMESTAMP: 8,
+};
+
+export class ValueEncoder {
+  sizeBytes = 0;
+
+  constructor(private readonly zone: TimeZone) {}
+
+  /** `[[...],[...]]` for the rows. */
+  rows(columns: readonly ColumnSchema[], rows: readonly Row[]): string {
+    const parts = new Array<string>(rows.length);
+    for (let r = 0; r < rows.length; r++) parts[r] = this.row(columns, rows[r]!);
+    return `[${parts.join(',')}]`;
+  }
+
+  row(columns: readonly ColumnSchema[], row: Row): string {
+    const parts = new Array<string>(columns.length);
+    for (let c = 0; c < columns.length; c++) parts[c] = this.value(columns[c]!, row[c] ?? null);
+    return `[${parts.join(',')}]`;
+  }
+
+  value(column: ColumnSchema, value: Value): string {
+    if (value === null) return 'null';
+    if (column.array) {
+      const elements = value as unknown[];
+      return `[${elements.map((element) => this.scalar(column, element)).join(',')}]`;
+    }
+    return this.scalar(column, value);
+  }
+
+  private scalar(column: ColumnSchema, value: unknown): string {
+    const fixed = FIXED_SIZE_BYTES[column.type];
+    if (fixed !== undefined) this.sizeBytes += fixed;
+    switch (column.type) {
+      case 'BOOL': return value === true ? 'true' : 'false';
+      case 'STRING': {
+        const text = value as string;
+        this.sizeBytes += Buffer.byteLength(text, 'utf8');
+        return JSON.stringify(text);
+      }
+      case 'GEOMETRY': {
+        const text = value as string;
+        this.sizeBytes += text.length;
+        return JSON.stringify(text);
+      }
+      case 'BYTE': case 'SHORT': case 'INTEGER': return String(value);
+      case 'LONG': return String(value);
+      case 'FLOAT': return floatText(value as number);
+      case 'DOUBLE': return doubleText(value as number);
+      case 'TIMESTAMP': return this.timestamp(column, value as number | bigint);
+      case 'BLOB': {
+        const bytes = value as Uint8Array;
+        const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+          .toString('base64');
+        this.sizeBytes += text.length;
+        return `"${text}"`;
+      }
+    }
+  }
+
+  private timestamp(column: ColumnSchema, value: number | bigint): string {
+    if (typeof value === 'number') return `"${formatTimestampMs(value, this.zone)}"`;
+    const digits = column.timePrecision === 'NANOSECOND' ? 9 : 6;
+    return `"${formatTimestampPrecise(value, digits, this.zone)}"`;
+  }
+}
+
+function doubleText(value: number): string {
+  if (Number.isFinite(value)) return String(value);
+  return Number.isNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
+}
+
+/** The shortest decimal that Math.fround reads back as `value` (Java's Float.toString idea). */
+function floatText(value: number): string {
+  if (!Number.isFinite(value)) return doubleText(value);
+  for (let digits = 1; digits < 9; digits++) {
+    const text = value.toPrecision(digits);
+    if (Math.fround(Number(text)) === value) return String(Number(text));
+  }
+  return String(value);
+}

@@ -1,0 +1,35 @@
+// The web API's routes by path pattern and method, kept beside fastify's router so that a known
+// path asked with another method is answered 405 (GridDB's web API does; fastify says 404), and
+// an unknown path 404, both with the error body.
+
+import type { FastifyInstance, RouteHandlerMethod, FastifySchema } from 'fastify';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** `/store/v2/<cluster>/dbs/<database>`: every route starts here. */
+export const BASE_PATH = '/store/v2/:cluster/dbs/:database';
+
+export class RouteTable {
+  private readonly patterns: Array<{ pattern: RegExp; methods: Set<string> }> = [];
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  add(method: HttpMethod, path: string, handler: RouteHandlerMethod, schema?: FastifySchema): void {
+    const url = `${BASE_PATH}${path}`;
+    this.app.route({ method, url, handler, ...(schema === undefined ? {} : { schema }) });
+    const source = `^${url.replace(/:[a-zA-Z]+/g, '[^/]+')}/?$`;
+    let entry = this.patterns.find((p) => p.pattern.source === source);
+    if (entry === undefined) {
+      entry = { pattern: new RegExp(source), methods: new Set() };
+      this.patterns.push(entry);
+    }
+    entry.methods.add(method);
+    if (method === 'GET') entry.methods.add('HEAD');
+  }
+
+  /** The methods a path answers, or undefined for a path no route has. */
+  methodsOf(path: string): Set<string> | undefined {
+    const pathOnly = path.split('?')[0]!;
+    return this.patterns.find((p) => p.pattern.test(pathOnly))?.methods;
+  }
+}

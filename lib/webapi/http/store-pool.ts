@@ -1,0 +1,131 @@
+// Client stores of the web API, one per (cluster, database, user, password), kept between
+// requests: GridDB's web API opens a connection per request, which here would cost a TCP
+// connection and an authentication each time. At most WEBAPI_STORE_POOL_SIZE_MAX are open; the
+// least recently used is let go to make room. A store whose credentials the node refused, or
+// whose node could not be reached, is let go at once, so a later request tries afresh (and a
+// changed password is noticed by the next connection the store opens, not before). A store let
+// go is closed when the last request using it is done: a request never sees its store closed
+// under it.
+//
+// The password is part of the key only as its SHA-256, so two callers with different passwords
+// for one user never share a store.
+
+import { createHash } from 'node:crypto';
+import { isStorageError, StorageError } from '../../base/errors.ts';
+import { WEBAPI_STORE_POOL_SIZE_MAX } from '../../base/limits.ts';
+import { getStore, type ClientStore, type StoreProperties } from '../../client/store-factory.ts';
+import { clusterLocator, type RepositoryCluster } from '../config/repository.ts';
+import type { WebApiSettings } from '../config/webapi-settings.ts';
+import { WebApiError } from '../errors/webapi-error.ts';
+import type { Credentials } from './basic-auth.ts';
+
+export interface StoreTarget {
+  cluster: RepositoryCluster;
+  database: string;
+  credentials: Credentials;
+}
+
+/** Errors after which a store is not kept: its credentials or its route are wrong. */
+const EVICTING_CODES = new Set(['AUTHENTICATION_FAILED', 'CLUSTER_NAME_INVALID',
+  'CONNECTION_FAILED', 'DATABASE_NOT_FOUND', 'USER_NOT_FOUND', 'USER_INVALID']);
+
+interface PooledStore {
+  readonly store: ClientStore;
+  /** Requests using it now. */
+  users: number;
+  /** Out of the pool: closed when its last user is done. */
+  released: boolean;
+}
+
+export class StorePool {
+  /** Insertion order is use order: the first entry is the least recently used. */
+  private readonly stores = new Map<string, PooledStore>();
+  private closed = false;
+
+  constructor(
+    private readonly settings: WebApiSettings,
+    private readonly sizeMax = WEBAPI_STORE_POOL_SIZE_MAX,
+  ) {}
+
+  get size(): number {
+    return this.stores.size;
+  }
+
+  /** Runs `body` with the target's store; drops the store when the node refused it. */
+  async use<T>(target: StoreTarget, body: (store: ClientStore) => Promise<T>): Promise<T> {
+    const key = keyOf(target);
+    const entry = this.acquire(key, target);
+    entry.users++;
+    try {
+      return await body(entry.store);
+    } catch (error) {
+      if (isStorageError(error) && EVICTING_CODES.has(error.code)) this.release(key, entry);
+      throw error;
+    } finally {
+      entry.users--;
+      if (entry.released && entry.users === 0) await entry.store.close();
+    }
+  }
+
+  /** Lets every store go; the server has finished its requests before this. */
+  async close(): Promise<void> {
+    this.closed = true;
+    const entries = [...this.stores.entries()];
+    for (const [key, entry] of entries) this.release(key, entry);
+    for (const [, entry] of entries) if (entry.users === 0) await entry.store.close();
+  }
+
+  private acquire(key: string, target: StoreTarget): PooledStore {
+    if (this.closed) throw new StorageError('CLOSED', 'the web API is stopping');
+    const existing = this.stores.get(key);
+    if (existing !== undefined) {
+      this.stores.delete(key);
+      this.stores.set(key, existing);
+      return existing;
+    }
+    if (target.credentials.user === '') {
+      throw new StorageError('AUTHENTICATION_FAILED', 'authentication failed (empty user name)');
+    }
+    if (target.cluster.mode === 'MULTICAST') {
+      throw new WebApiError(500, `Cluster "${target.cluster.name}" is a MULTICAST cluster: ` +
+        'multicast discovery is not supported; list it as FIXED_LIST or PROVIDER in ' +
+        'repository.json');
+    }
+    const entry: PooledStore = { store: getStore(this.propertiesOf(target)), users: 0,
+      released: false };
+    while (this.stores.size >= this.sizeMax) {
+      const [oldestKey, oldest] = this.stores.entries().next().value!;
+      this.release(oldestKey, oldest);
+      if (oldest.users === 0) void oldest.store.close();
+    }
+    this.stores.set(key, entry);
+    return entry;
+  }
+
+  /** Takes a store out of the pool; whoever uses it last closes it. */
+  private release(key: string, entry: PooledStore): void {
+    if (this.stores.get(key) === entry) this.stores.delete(key);
+    entry.released = true;
+  }
+
+  private propertiesOf(target: StoreTarget): StoreProperties {
+    const { settings } = this;
+    return {
+      ...clusterLocator(target.cluster),
+      clusterName: target.cluster.name,
+      database: target.database,
+      username: target.credentials.user,
+      password: target.credentials.password,
+      applicationName: settings.applicationName,
+      failoverTimeout: settings.failoverTimeoutS,
+      ...(settings.transactionTimeoutS > 0
+        ? { transactionTimeout: settings.transactionTimeoutS } : {}),
+    };
+  }
+}
+
+function keyOf(target: StoreTarget): string {
+  const passwordHash = createHash('sha256').update(target.credentials.password).digest('hex');
+  return JSON.stringify([target.cluster.name, target.database, target.credentials.user,
+    passwordHash]);
+}

@@ -1,0 +1,155 @@
+// POST /tql: one to `maxQueryNum` TQL statements, each on its container (spec/surface.md
+// §1.6.13). As GridDB's web API: line breaks become spaces; a statement without a trailing
+// `LIMIT n [OFFSET m]` gets ` limit <maxLimit>`, and a larger LIMIT is lowered to maxLimit;
+// `total` is a derived `select count(*)` for `select *` statements (ORDER BY, LIMIT and OFFSET
+// removed), 1 for aggregates, -1 for the rest (TIME_SAMPLING, ...). An aggregate answers one
+// column `aggregationResult`, numeric results as DOUBLE, MAX/MIN of a TIMESTAMP as TIMESTAMP.
+
+import type { ClientContainer, RowSet } from '../../client/store-factory.ts';
+import type { ColumnSchema } from '../../schema/container-schema.ts';
+import type { Row, Value } from '../../schema/column-type.ts';
+import { columnJson } from '../codec/column-json.ts';
+import { ValueEncoder } from '../codec/value-encode.ts';
+import { badRequest } from '../errors/webapi-error.ts';
+import {
+  characterCheck, requestContext, type WebApiDependencies,
+} from '../http/request-context.ts';
+import { sendJsonText } from '../http/reply.ts';
+import type { RouteTable } from '../http/route-table.ts';
+import type { WebApiSettings } from '../config/webapi-settings.ts';
+import { TqlBody } from './body-schemas.ts';
+import { containerOr404, responseSizeCheck } from './rows-query.ts';
+
+const TRAILING_LIMIT = /\s+limit\s+(\d+)(?:\s+offset\s+(\d+))?\s*$/i;
+const ORDER_BY = /\s+order\s+by\s+[\s\S]*$/i;
+const SELECT_ALL = /^\s*select\s+\*/i;
+const AGGREGATE = /^\s*select\s+(MAX|MIN|COUNT|SUM|AVG|VARIANCE|STDDEV|TIME_AVG)\s*\(/i;
+
+interface TqlItem {
+  name: string;
+  stmt: string;
+  columns: string[] | undefined;
+  partialExecution: boolean;
+}
+
+export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): void {
+  table.add('POST', '/tql', async (request, reply) => {
+    const context = requestContext(request, dependencies);
+    const items = tqlItemsOf(request.body as TqlBody | undefined, context.settings);
+    const text = await context.use(async (store) => {
+      const parts: string[] = [];
+      let totalSizeBytes = 0;
+      for (const item of items) {
+        const container = await containerOr404(store, item.name);
+        const result = await runTql(container, item, context.settings);
+        totalSizeBytes += result.sizeBytes;
+        responseSizeCheck(totalSizeBytes, context.settings.maxTotalResponseSizeBytes);
+        parts.push(result.text);
+      }
+      return `[${parts.join(',')}]`;
+    });
+    return sendJsonText(reply, 200, text);
+  }, { body: TqlBody });
+}
+
+function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlItem[] {
+  if (!Array.isArray(body) || body.length === 0) throw badRequest('List of TQL is empty');
+  if (body.length > settings.maxQueryNum) {
+    throw badRequest('Exceed maximum of TQLs that can be executed');
+  }
+  return body.map((item) => {
+    if (typeof item.name !== 'string' || item.name.trim() === '') {
+      throw badRequest('Container invalid');
+    }
+    if (typeof item.stmt !== 'string' || item.stmt.trim() === '') {
+      throw badRequest('Statement invalid');
+    }
+    if (/^\s*explain\b/i.test(item.stmt)) throw badRequest("'EXPLAIN/ANALYZE' is not supported");
+    characterCheck(item.stmt);
+    return {
+      name: item.name, stmt: item.stmt.replace(/\r\n|\r|\n/g, ' '),
+      columns: item.columns ?? undefined, partialExecution: item.hasPartialExecution === true,
+    };
+  });
+}
+
+async function runTql(container: ClientContainer, item: TqlItem, settings: WebApiSettings):
+  Promise<{ text: string; sizeBytes: number }> {
+  const { statement, limit, offset } = limitedStatement(item.stmt, settings.maxLimit);
+  const query = container.query(statement);
+  if (item.partialExecution) query.setFetchOption('PARTIAL_EXECUTION', true);
+  const rowSet = await query.fetch();
+  const encoder = new ValueEncoder(settings.timeZone);
+  if (rowSet.kind === 'AGGREGATION') return aggregationText(rowSet, encoder);
+  const rows = await rowSet.toArray();
+  const { columns, rowsOut } = selectColumns(rowSet.columns, rows, item.columns);
+  const rowsText = encoder.rows(columns, rowsOut);
+  responseSizeCheck(encoder.sizeBytes, settings.maxResponseSizeBytes);
+  const total = await totalOf(container, item.stmt);
+  const text = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},` +
+    `"results":${rowsText},"offset":${offset},"limit":${limit},"total":${total},` +
+    `"responseSizeByte":${encoder.sizeBytes}}`;
+  return { text, sizeBytes: encoder.sizeBytes };
+}
+
+/** The statement as run, with the limit and offset the answer reports. */
+export function limitedStatement(stmt: string, maxLimit: number):
+  { statement: string; limit: number; offset: number } {
+  const match = TRAILING_LIMIT.exec(stmt);
+  if (match === null) {
+    return { statement: `${stmt} limit ${maxLimit}`, limit: maxLimit, offset: 0 };
+  }
+  const requested = Number(match[1]);
+  const offset = match[2] === undefined ? 0 : Number(match[2]);
+  if (requested <= maxLimit) return { statement: stmt, limit: requested, offset };
+  const rewritten = `${stmt.slice(0, match.index)} limit ${maxLimit}` +
+    (match[2] === undefined ? '' : ` offset ${match[2]}`);
+  return { statement: rewritten, limit: maxLimit, offset };
+}
+
+async function totalOf(container: ClientContainer, stmt: string): Promise<number> {
+  if (AGGREGATE.test(stmt)) return 1;
+  if (!SELECT_ALL.test(stmt)) return -1;
+  const counting = stmt.replace(TRAILING_LIMIT, '').replace(ORDER_BY, '')
+    .replace(SELECT_ALL, 'select count(*)');
+  const value = (await container.query(counting).fetch()).aggregationValue();
+  return Number(value ?? 0);
+}
+
+function aggregationText(rowSet: RowSet, encoder: ValueEncoder):
+  { text: string; sizeBytes: number } {
+  const source = rowSet.columns[0];
+  const isTime = source?.type === 'TIMESTAMP';
+  const column: ColumnSchema = {
+    name: 'aggregationResult', type: isTime ? 'TIMESTAMP' : 'DOUBLE', array: false,
+    notNull: false, ...(isTime && source.timePrecision !== undefined
+      ? { timePrecision: source.timePrecision } : {}),
+  };
+  const value = rowSet.aggregationValue();
+  const rows: Row[] = value === undefined ? [] : [[isTime ? value : numberOf(value)]];
+  const text = `{"columns":${JSON.stringify([columnJson(column)])},` +
+    `"results":${encoder.rows([column], rows)}}`;
+  return { text, sizeBytes: encoder.sizeBytes };
+}
+
+function numberOf(value: Value): Value {
+  return typeof value === 'bigint' ? Number(value) : value;
+}
+
+/** The result restricted to the named columns, in the order named; 400 for an unknown one. */
+function selectColumns(
+  columns: readonly ColumnSchema[],
+  rows: Row[],
+  names: readonly string[] | undefined,
+): { columns: readonly ColumnSchema[]; rowsOut: Row[] } {
+  if (names === undefined) return { columns, rowsOut: rows };
+  const indexes = names.map((name) => {
+    const index = columns.findIndex((c) => c.name.toLowerCase() === name.toLowerCase());
+    if (index < 0) throw badRequest(`Column '${name}' not existed`);
+    return index;
+  });
+  return {
+    columns: indexes.map((i) => columns[i]!),
+    rowsOut: rows.map((row) => indexes.map((i) => row[i] ?? null)),
+  };
+}

@@ -1,0 +1,203 @@
+// webapi/ingest/tsbs/batch=5000/connections=2: the TSBS cpu-only load through the web API, rows/s.
+//
+// Store: a real node process (logWriteMode 0, as in client/ingest) and a real web API process
+// (tools/store-webapi.ts, perf/webapi-process.ts) in front of it. Two HTTP writers, each on a
+// keep-alive connection of its own (an http.Agent with one socket each), take the next batch of
+// the interleaved stream (5000 rows of one host) and send it as one
+// `PUT /store/v2/myCluster/dbs/public/containers/<host>/rows` with a JSON body of rows
+// (`["2016-01-01T00:00:00.000Z", 12.5, ...]`), waiting for the `{"count":5000}` answer, as
+// TSBS's load workers do. The JSON bodies are built before the timing, as InfluxDB's line
+// protocol bodies are: each side's timing is HTTP and its server. The web API parses the body,
+// converts every value, and writes the rows through its client store (one multiPut per batch),
+// acknowledged after the node's fdatasync. Containers (one per host, fresh each run) are created
+// through the web API, untimed.
+//
+// Peer: InfluxDB 1.x exactly as in client/ingest (perf/influx-peer.ts): the same rows as line
+// protocol, 5000 lines a POST /write, two concurrent writers on keep-alive connections. Without
+// influxd on PATH the store side runs alone (peerValue null).
+//
+// One warm-up run each, then store and InfluxDB runs alternate; each run's rows are counted
+// afterwards (every row is there) and its containers or database dropped. Reported: medians.
+// The issue's target is 1× InfluxDB.
+
+import { Agent, request } from 'node:http';
+import { join } from 'node:path';
+import { assert } from '../../lib/base/assert.ts';
+import { getStore } from '../../lib/client/store-factory.ts';
+import { settleHeap } from '../bench-engines.ts';
+import type { BenchConfig } from '../bench-config.ts';
+import { withTempHome } from '../bench-files.ts';
+import { throughputResult, type WorkloadReport } from '../bench-result.ts';
+import { clientBenchConfig } from '../client-bench-config.ts';
+import { loadBatchesByWriter } from '../concurrent-callers.ts';
+import { InfluxPeer, influxdPath } from '../influx-peer.ts';
+import { INFLUX_MEASUREMENT, influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
+import { withNodeProcess, type NodeProcess } from '../node-process.ts';
+import { median, timeAsyncMs } from '../stats.ts';
+import { TSBS_CPU_FIELDS, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
+import { WebApiProcess } from '../webapi-process.ts';
+
+/** The issue's target: at least InfluxDB's rows/s. */
+const INFLUX_RATIO_MIN = 1;
+const HTTP_TIMEOUT_MS = 120_000;
+
+export async function webApiIngestWorkload(config: BenchConfig): Promise<WorkloadReport> {
+  const { dataset } = config;
+  const { clientIngestRepeatCount: repeatCount, clientIngestConnectionCount: connectionCount } =
+    clientBenchConfig(config);
+  const name = `webapi/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
+    `connections=${connectionCount}`;
+  const influxd = influxdPath();
+  if (influxd === undefined) {
+    console.warn(`  ${name}: influxd is not on PATH (Debian package influxdb): InfluxDB skipped`);
+  }
+  const storeSamples: number[] = [];
+  const peerSamples: number[] = [];
+  await withTempHome('webapi-ingest', async (root) => {
+    const jsonBodies = new Map(dataset.batches.map((batch) =>
+      [batch, Buffer.from(webApiBatchBody(batch), 'utf8')]));
+    const lineBodies = influxd === undefined ? new Map<TsbsBatch, Buffer>()
+      : new Map(dataset.batches.map((batch) => [batch, Buffer.from(influxBatchBody(batch,
+        influxLinePrefix(dataset.hosts[batch.hostIndex]!)), 'utf8')]));
+    await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
+      const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint);
+      const peer = influxd === undefined ? undefined
+        : await InfluxPeer.start(influxd, join(root, 'influxdb'), connectionCount);
+      try {
+        for (let run = 0; run <= repeatCount; run++) {
+          const storeMs = await storeRun(node, webApi, dataset,
+            { run, connectionCount, bodies: jsonBodies });
+          const peerMs = peer === undefined ? undefined
+            : await peerRun(peer, dataset, { run, connectionCount, bodies: lineBodies });
+          if (run === 0) continue;
+          storeSamples.push(dataset.rowCount / (storeMs / 1000));
+          if (peerMs !== undefined) peerSamples.push(dataset.rowCount / (peerMs / 1000));
+        }
+      } finally {
+        await peer?.stop();
+        await webApi.stop();
+      }
+    });
+  });
+  assert(storeSamples.length === repeatCount);
+  const peerValue = influxd === undefined ? null : median(peerSamples);
+  return {
+    results: [throughputResult(name, median(storeSamples), peerValue,
+      { peer: 'influxdb', target: { of: 'ratio', min: INFLUX_RATIO_MIN } })],
+    details: [{
+      name, storeSamples, peerSamples,
+      method: `${dataset.rowCount} TSBS rows in batches of ${dataset.config.batchRowCountMax}; ` +
+        `store: node process (logWriteMode 0) behind a web API process, ${connectionCount} ` +
+        'HTTP writers on keep-alive connections of their own, PUT .../containers/<host>/rows ' +
+        'with a JSON body per batch, bodies built before timing; InfluxDB ' +
+        (influxd === undefined ? 'skipped (influxd not on PATH)'
+          : `${influxd}, line protocol POST /write precision=ms, ${connectionCount} ` +
+            'concurrent writers on keep-alive connections, bodies built before timing') +
+        `; performance.now, first write to last acknowledgement; 1 warm-up + ${repeatCount} ` +
+        'runs into fresh containers / databases, median',
+    }],
+  };
+}
+
+/** A batch as the web API takes it: `[["<ISO time>", usage_user, ...], ...]`. */
+export function webApiBatchBody(batch: TsbsBatch): string {
+  const rows = batch.rows.map((row) => {
+    const values = row.slice(1).map((value) => String(value));
+    return `["${new Date(row[0] as number).toISOString()}",${values.join(',')}]`;
+  });
+  return `[${rows.join(',')}]`;
+}
+
+/** The body of POST /containers for a TSBS host container. */
+export function webApiContainerBody(containerName: string): object {
+  return {
+    container_name: containerName, container_type: 'TIME_SERIES', rowkey: true,
+    columns: [{ name: 'ts', type: 'TIMESTAMP' },
+      ...TSBS_CPU_FIELDS.map((field) => ({ name: field, type: 'DOUBLE' }))],
+  };
+}
+
+interface HttpAnswer {
+  status: number;
+  text: string;
+}
+
+function httpCall(
+  target: { port: number; agent: Agent },
+  call: { method: string; path: string; body: Buffer },
+): Promise<HttpAnswer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = request({
+      host: '127.0.0.1', port: target.port, method: call.method, path: call.path,
+      agent: target.agent, timeout: HTTP_TIMEOUT_MS,
+      headers: { 'content-type': 'application/json; charset=UTF-8',
+        'content-length': call.body.length, authorization: 'Basic YWRtaW46YWRtaW4=' },
+    }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0,
+        text: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`${call.path}: timed out`)));
+    outgoing.on('error', reject);
+    outgoing.end(call.body);
+  });
+}
+
+/** One timed load through the web API into fresh containers; returns milliseconds. */
+async function storeRun(
+  node: NodeProcess,
+  webApi: WebApiProcess,
+  dataset: TsbsDataset,
+  settings: { run: number; connectionCount: number; bodies: ReadonlyMap<TsbsBatch, Buffer> },
+): Promise<number> {
+  const names = dataset.hosts.map((host) => `run${settings.run}_${host.containerName}`);
+  const agents = Array.from({ length: settings.connectionCount },
+    () => new Agent({ keepAlive: true, maxSockets: 1 }));
+  const admin = getStore({ ...node.storeProperties, connectionPoolSize: 1 });
+  try {
+    for (const containerName of names) {
+      const answer = await httpCall({ port: webApi.port, agent: agents[0]! }, {
+        method: 'POST', path: `${webApi.basePath}/containers`,
+        body: Buffer.from(JSON.stringify(webApiContainerBody(containerName))) });
+      assert(answer.status === 201, `create ${containerName}: ${answer.status} ${answer.text}`);
+    }
+    settleHeap();
+    const ms = await timeAsyncMs(() => loadBatchesByWriter(dataset.batches,
+      settings.connectionCount, async (w, batch) => {
+        const answer = await httpCall({ port: webApi.port, agent: agents[w]! }, {
+          method: 'PUT', path: `${webApi.basePath}/containers/${names[batch.hostIndex]!}/rows`,
+          body: settings.bodies.get(batch)! });
+        assert(answer.status === 200, `PUT rows: ${answer.status} ${answer.text.slice(0, 500)}`);
+      }));
+    for (let h = 0; h < names.length; h++) {
+      const info = await admin.getContainerInfo(names[h]!);
+      assert(info?.rowCount === dataset.rowsByHost[h]!.length,
+        `${names[h]!}: ${info?.rowCount} rows of ${dataset.rowsByHost[h]!.length}`);
+      await admin.dropContainer(names[h]!);
+    }
+    return ms;
+  } finally {
+    for (const agent of agents) agent.destroy();
+    await admin.close();
+  }
+}
+
+/** One timed load of the line-protocol bodies into a fresh database; returns milliseconds. */
+async function peerRun(
+  peer: InfluxPeer,
+  dataset: TsbsDataset,
+  settings: { run: number; connectionCount: number; bodies: ReadonlyMap<TsbsBatch, Buffer> },
+): Promise<number> {
+  const database = `webapi_run${settings.run}`;
+  await peer.createDatabase(database);
+  settleHeap();
+  const ms = await timeAsyncMs(() => loadBatchesByWriter(dataset.batches,
+    settings.connectionCount, (_, batch) => peer.write(database, settings.bodies.get(batch)!)));
+  const pointCount = await peer.pointCount(database, INFLUX_MEASUREMENT);
+  assert(pointCount === dataset.rowCount,
+    `InfluxDB holds ${pointCount} points of ${dataset.rowCount}`);
+  await peer.dropDatabase(database);
+  return ms;
+}

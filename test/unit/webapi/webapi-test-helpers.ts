@@ -1,0 +1,135 @@
+// Helpers of the web API tests: a real node process (test/unit/node/node-process.ts) and the web
+// API server object in this process, on 127.0.0.1 with a port the kernel picks, talking to the
+// node over real TCP through the client library; and a small HTTP caller that keeps the status,
+// the headers and the body text of every answer.
+
+import assert from 'node:assert/strict';
+import { request as httpRequest } from 'node:http';
+import { pino } from 'pino';
+import type { Repository } from '../../../lib/webapi/config/repository.ts';
+import {
+  WEBAPI_SETTINGS_DEFAULT, type WebApiSettings,
+} from '../../../lib/webapi/config/webapi-settings.ts';
+import { WebApiServer } from '../../../lib/webapi/webapi-server.ts';
+import {
+  newNodeHome, removeHome, startNodeProcess, type NodeProcess,
+} from '../node/node-process.ts';
+
+export const CLUSTER = 'myCluster';
+export const ADMIN = { user: 'admin', password: 'admin' };
+/** Every answer must come within this; a test never waits longer on one request. */
+const REQUEST_TIMEOUT_MS = 30_000;
+
+export interface WebApiFixture {
+  node: NodeProcess;
+  server: WebApiServer;
+  http: HttpCaller;
+  /** `/store/v2/myCluster/dbs/public` */
+  base: string;
+  stop(): Promise<void>;
+}
+
+export async function startWebApiFixture(settings: Partial<WebApiSettings> = {}):
+  Promise<WebApiFixture> {
+  const home = newNodeHome({ dataStore: { logWriteMode: 0 } });
+  const node = await startNodeProcess(home);
+  try {
+    const repository: Repository = { clusters: [
+      { name: CLUSTER, mode: 'FIXED_LIST', transactionMember: `127.0.0.1:${node.transactionPort}`,
+        sqlMember: '' },
+      { name: 'multicastCluster', mode: 'MULTICAST', address: '239.0.0.1', port: 31999,
+        jdbcAddress: '239.0.0.1', jdbcPort: 41999 },
+    ] };
+    const server = await WebApiServer.start({
+      repository,
+      settings: { ...WEBAPI_SETTINGS_DEFAULT, port: 0, address: '127.0.0.1', ...settings },
+      logger: pino({ level: 'silent' }),
+    });
+    return {
+      node, server, http: new HttpCaller(server.port), base: `/store/v2/${CLUSTER}/dbs/public`,
+      async stop() {
+        await server.close();
+        await node.stop();
+        removeHome(home);
+      },
+    };
+  } catch (error) {
+    await node.stop();
+    removeHome(home);
+    throw error;
+  }
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+  body: Buffer;
+}
+
+export interface CallOptions {
+  /** A value is sent as JSON; a string or Buffer as it is. */
+  body?: unknown;
+  contentType?: string | null;
+  /** `null`: no Authorization header. Default admin/admin. */
+  auth?: { user: string; password: string } | null;
+  headers?: Record<string, string>;
+}
+
+export class HttpCaller {
+  constructor(readonly port: number) {}
+
+  call(method: string, path: string, options: CallOptions = {}): Promise<HttpAnswer> {
+    const headers: Record<string, string> = { ...options.headers };
+    const auth = options.auth === undefined ? ADMIN : options.auth;
+    if (auth !== null) {
+      headers['authorization'] = `Basic ${Buffer.from(`${auth.user}:${auth.password}`)
+        .toString('base64')}`;
+    }
+    let payload: Buffer | undefined;
+    if (options.body !== undefined) {
+      payload = Buffer.isBuffer(options.body) ? options.body
+        : Buffer.from(typeof options.body === 'string' ? options.body
+          : JSON.stringify(options.body), 'utf8');
+      const type = options.contentType === undefined ? 'application/json; charset=UTF-8'
+        : options.contentType;
+      if (type !== null) headers['content-type'] = type;
+      headers['content-length'] = String(payload.length);
+    }
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port: this.port, method, path, headers,
+        timeout: REQUEST_TIMEOUT_MS }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body,
+            text: body.toString('utf8') });
+        });
+        response.on('error', reject);
+      });
+      outgoing.on('timeout', () => outgoing.destroy(new Error(`${method} ${path}: timed out`)));
+      outgoing.on('error', reject);
+      outgoing.end(payload);
+    });
+  }
+
+  async json(method: string, path: string, options: CallOptions = {}): Promise<unknown> {
+    const answer = await this.call(method, path, options);
+    assert.equal(answer.status, 200, `${method} ${path}: ${answer.status} ${answer.text}`);
+    return JSON.parse(answer.text) as unknown;
+  }
+}
+
+/** Asserts an error answer: its status, GridDB's body, and (if given) its exact message. */
+export function assertError(answer: HttpAnswer, status: number, message?: string | RegExp): void {
+  assert.equal(answer.status, status, `expected ${status}, got ${answer.status}: ${answer.text}`);
+  assert.match(String(answer.headers['content-type']), /^application\/json/);
+  const body = JSON.parse(answer.text) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(body).sort(), ['errorCode', 'errorMessage', 'version']);
+  assert.equal(body['version'], 'v2');
+  assert.equal(typeof body['errorCode'], 'number');
+  assert.equal(typeof body['errorMessage'], 'string');
+  if (typeof message === 'string') assert.equal(body['errorMessage'], message);
+  else if (message !== undefined) assert.match(body['errorMessage'] as string, message);
+}
