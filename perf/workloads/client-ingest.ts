@@ -34,10 +34,11 @@ import { withTempHome } from '../bench-files.ts';
 import { throughputResult, type WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
+import { influxBodies, influxTimedLoad } from '../influx-load.ts';
 import { InfluxPeer, influxdPath } from '../influx-peer.ts';
-import { INFLUX_MEASUREMENT, influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
 import { median, timeAsyncMs } from '../stats.ts';
+import { checkAndDropHostContainers } from '../tsbs-containers.ts';
 import { tsbsContainerDefinition, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
 
 /** The issue's target: at least twice InfluxDB's rows/s. */
@@ -65,7 +66,8 @@ export async function clientIngestWorkload(config: BenchConfig): Promise<Workloa
         for (let run = 0; run <= repeatCount; run++) {
           const storeMs = await clientIngestRun(node, dataset, { run, connectionCount });
           const peerMs = peer === undefined ? undefined
-            : await peerRun(peer, dataset, { run, connectionCount, bodies });
+            : await influxTimedLoad(peer, dataset,
+              { database: `run${run}`, connectionCount, bodies });
           if (run === 0) continue;
           storeSamples.push(dataset.rowCount / (storeMs / 1000));
           if (peerMs !== undefined) peerSamples.push(dataset.rowCount / (peerMs / 1000));
@@ -92,13 +94,6 @@ export async function clientIngestWorkload(config: BenchConfig): Promise<Workloa
         'runs into fresh containers / databases, median',
     }],
   };
-}
-
-/** The line-protocol body of every batch. */
-function influxBodies(dataset: TsbsDataset): Map<TsbsBatch, Buffer> {
-  const prefixes = dataset.hosts.map(influxLinePrefix);
-  return new Map(dataset.batches.map((batch) =>
-    [batch, Buffer.from(influxBatchBody(batch, prefixes[batch.hostIndex]!), 'utf8')]));
 }
 
 /** One timed load through the client into fresh containers; returns milliseconds. */
@@ -129,33 +124,10 @@ export async function clientIngestRun(
     const ms = await timeAsyncMs(() => loadBatchesByWriter(dataset.batches,
       settings.connectionCount,
       (w, batch) => containers[w]![batch.hostIndex]!.multiPut(batch.rows)));
-    for (let h = 0; h < names.length; h++) {
-      const info = await admin.getContainerInfo(names[h]!);
-      assert(info?.rowCount === dataset.rowsByHost[h]!.length,
-        `${names[h]!}: ${info?.rowCount} rows of ${dataset.rowsByHost[h]!.length}`);
-      await admin.dropContainer(names[h]!);
-    }
+    await checkAndDropHostContainers(admin, names, dataset);
     return ms;
   } finally {
     for (const writer of writers) await writer.close();
     await admin.close();
   }
-}
-
-/** One timed load of the line-protocol bodies into a fresh database; returns milliseconds. */
-async function peerRun(
-  peer: InfluxPeer,
-  dataset: TsbsDataset,
-  settings: { run: number; connectionCount: number; bodies: ReadonlyMap<TsbsBatch, Buffer> },
-): Promise<number> {
-  const database = `run${settings.run}`;
-  await peer.createDatabase(database);
-  settleHeap();
-  const ms = await timeAsyncMs(() => loadBatchesByWriter(dataset.batches,
-    settings.connectionCount, (_, batch) => peer.write(database, settings.bodies.get(batch)!)));
-  const pointCount = await peer.pointCount(database, INFLUX_MEASUREMENT);
-  assert(pointCount === dataset.rowCount,
-    `InfluxDB holds ${pointCount} points of ${dataset.rowCount}`);
-  await peer.dropDatabase(database);
-  return ms;
 }

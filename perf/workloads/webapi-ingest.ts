@@ -30,10 +30,11 @@ import { withTempHome } from '../bench-files.ts';
 import { throughputResult, type WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
+import { influxBodies, influxTimedLoad } from '../influx-load.ts';
 import { InfluxPeer, influxdPath } from '../influx-peer.ts';
-import { INFLUX_MEASUREMENT, influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
 import { median, timeAsyncMs } from '../stats.ts';
+import { checkAndDropHostContainers } from '../tsbs-containers.ts';
 import { TSBS_CPU_FIELDS, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
 import { WebApiProcess } from '../webapi-process.ts';
 
@@ -57,8 +58,7 @@ export async function webApiIngestWorkload(config: BenchConfig): Promise<Workloa
     const jsonBodies = new Map(dataset.batches.map((batch) =>
       [batch, Buffer.from(webApiBatchBody(batch), 'utf8')]));
     const lineBodies = influxd === undefined ? new Map<TsbsBatch, Buffer>()
-      : new Map(dataset.batches.map((batch) => [batch, Buffer.from(influxBatchBody(batch,
-        influxLinePrefix(dataset.hosts[batch.hostIndex]!)), 'utf8')]));
+      : influxBodies(dataset);
     await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
       const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint);
       const peer = influxd === undefined ? undefined
@@ -68,7 +68,8 @@ export async function webApiIngestWorkload(config: BenchConfig): Promise<Workloa
           const storeMs = await storeRun(node, webApi, dataset,
             { run, connectionCount, bodies: jsonBodies });
           const peerMs = peer === undefined ? undefined
-            : await peerRun(peer, dataset, { run, connectionCount, bodies: lineBodies });
+            : await influxTimedLoad(peer, dataset,
+              { database: `webapi_run${run}`, connectionCount, bodies: lineBodies });
           if (run === 0) continue;
           storeSamples.push(dataset.rowCount / (storeMs / 1000));
           if (peerMs !== undefined) peerSamples.push(dataset.rowCount / (peerMs / 1000));
@@ -171,33 +172,10 @@ async function storeRun(
           body: settings.bodies.get(batch)! });
         assert(answer.status === 200, `PUT rows: ${answer.status} ${answer.text.slice(0, 500)}`);
       }));
-    for (let h = 0; h < names.length; h++) {
-      const info = await admin.getContainerInfo(names[h]!);
-      assert(info?.rowCount === dataset.rowsByHost[h]!.length,
-        `${names[h]!}: ${info?.rowCount} rows of ${dataset.rowsByHost[h]!.length}`);
-      await admin.dropContainer(names[h]!);
-    }
+    await checkAndDropHostContainers(admin, names, dataset);
     return ms;
   } finally {
     for (const agent of agents) agent.destroy();
     await admin.close();
   }
-}
-
-/** One timed load of the line-protocol bodies into a fresh database; returns milliseconds. */
-async function peerRun(
-  peer: InfluxPeer,
-  dataset: TsbsDataset,
-  settings: { run: number; connectionCount: number; bodies: ReadonlyMap<TsbsBatch, Buffer> },
-): Promise<number> {
-  const database = `webapi_run${settings.run}`;
-  await peer.createDatabase(database);
-  settleHeap();
-  const ms = await timeAsyncMs(() => loadBatchesByWriter(dataset.batches,
-    settings.connectionCount, (_, batch) => peer.write(database, settings.bodies.get(batch)!)));
-  const pointCount = await peer.pointCount(database, INFLUX_MEASUREMENT);
-  assert(pointCount === dataset.rowCount,
-    `InfluxDB holds ${pointCount} points of ${dataset.rowCount}`);
-  await peer.dropDatabase(database);
-  return ms;
 }

@@ -128,7 +128,7 @@ function conditionInterval(
   let operator: TqlComparisonOperator = condition.operator;
   if (left.kind === 'constant' && right.kind === 'column') {
     [left, right] = [right, left];
-    operator = flip(operator);
+    operator = flipComparison(operator);
   }
   if (left.kind !== 'column' || right.kind !== 'constant' || right.value === null) return undefined;
   const column = columns[left.columnIndex]!;
@@ -137,7 +137,8 @@ function conditionInterval(
   return [left.columnIndex, comparisonInterval(operator, bounds)];
 }
 
-function flip(operator: TqlComparisonOperator): TqlComparisonOperator {
+/** `a op b` as `b flip(op) a`. */
+export function flipComparison(operator: TqlComparisonOperator): TqlComparisonOperator {
   switch (operator) {
     case '<': return '>';
     case '<=': return '>=';

@@ -22,7 +22,7 @@ import type { Integral } from './arithmetic.ts';
 import type { TqlComparisonOperator } from './ast.ts';
 import type { BoundExpression } from './bound.ts';
 import type { OrderKey } from './order.ts';
-import { planIndex, type TqlIndexRange } from './plan-index.ts';
+import { flipComparison, planIndex, type TqlIndexRange } from './plan-index.ts';
 import { isFloating, unitsPerMs, type TqlType } from './types.ts';
 
 export interface TqlScanPlan {
@@ -133,7 +133,7 @@ function rangeOf(expression: BoundExpression, domain: KeyDomain | undefined): Ke
         return comparisonRange(expression.operator, expression.right, domain);
       }
       if (isKey(expression.right) && expression.left.kind === 'constant') {
-        return comparisonRange(flip(expression.operator), expression.left, domain);
+        return comparisonRange(flipComparison(expression.operator), expression.left, domain);
       }
       return FULL;
     }
@@ -150,16 +150,6 @@ function rangeOf(expression: BoundExpression, domain: KeyDomain | undefined): Ke
 
 function isKey(expression: BoundExpression): boolean {
   return expression.kind === 'column' && expression.columnIndex === 0;
-}
-
-function flip(operator: TqlComparisonOperator): TqlComparisonOperator {
-  switch (operator) {
-    case '<': return '>';
-    case '<=': return '>=';
-    case '>': return '<';
-    case '>=': return '<=';
-    default: return operator;
-  }
 }
 
 /** The keys that can satisfy `key operator constant`. */
