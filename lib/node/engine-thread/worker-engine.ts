@@ -51,7 +51,7 @@ export class WorkerEngine implements NodeEngine, RequestRunner {
     try {
       engine.opened = await engine.call({ kind: 'open', settings }) as EngineOpened;
     } catch (error) {
-      await engine.worker.terminate();
+      await engine.end(error);
       throw error;
     }
     return engine;
@@ -104,8 +104,16 @@ export class WorkerEngine implements NodeEngine, RequestRunner {
 
   async close(): Promise<void> {
     if (this.failure !== undefined) return;
-    await this.call({ kind: 'close' });
-    this.failure = new StorageError('CLOSED', 'the engine is closed');
+    try {
+      await this.call({ kind: 'close' });
+    } finally {
+      await this.end(new StorageError('CLOSED', 'the engine is closed'));
+    }
+  }
+
+  /** Ends the thread on purpose: later calls fail with `reason`, and the node is not told. */
+  private async end(reason: unknown): Promise<void> {
+    this.failure ??= reason;
     await this.worker.terminate();
   }
 
