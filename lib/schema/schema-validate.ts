@@ -20,7 +20,7 @@ import { ROW_KEY_TYPES } from './column-type.ts';
 import type {
   ColumnSchema, ContainerSchema, ContainerType, IndexSchema,
 } from './container-schema.ts';
-import { quote } from './describe-value.ts';
+import { describeValue, quote } from './describe-value.ts';
 import {
   normalizeName, validateColumnName, validateContainerName, validateDataAffinity,
 } from './names.ts';
@@ -228,7 +228,7 @@ function rowKeyParse(rowKey: unknown, type: ContainerType, where: string): numbe
     return rowKey;
   }
   throw schemaInvalid(`${where}: rowKey must be true, false or a column count from 0 to ` +
-    `${ROW_KEY_COLUMN_COUNT_MAX}, got ${quote(String(rowKey))}`);
+    `${ROW_KEY_COLUMN_COUNT_MAX}, got ${describeValue(rowKey)}`);
 }
 
 /** Checks the key columns and marks them notNull. */

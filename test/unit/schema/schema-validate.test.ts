@@ -296,6 +296,10 @@ describe('validateContainerDefinition: refusals', () => {
       timeSeriesProperties: { compressionMethod: 'NO' } }, limits), code('INVALID_SCHEMA'));
     assert.throws(() => validateContainerDefinition({ ...people(), dataAffinity: 'toolongname' },
       limits), code('INVALID_NAME'));
+    // An object that String() cannot convert (its toString is not a function) is described.
+    assert.throws(() => validateContainerDefinition({ ...sensor(), rowKey: { toString: 0 } },
+      limits), (error: unknown) => isStorageError(error, 'INVALID_SCHEMA') &&
+      /rowKey must be .*got object/.test(error.message));
   });
 
   it('any JSON is either a schema or a StorageError, never another error', () => {
