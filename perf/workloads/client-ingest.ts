@@ -30,16 +30,14 @@ import {
 } from '../../lib/client/store-factory.ts';
 import { settleHeap } from '../bench-engines.ts';
 import type { BenchConfig } from '../bench-config.ts';
-import { withTempHome } from '../bench-files.ts';
-import { throughputResult, type WorkloadReport } from '../bench-result.ts';
+import type { WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
-import { influxBodies, influxTimedLoad } from '../influx-load.ts';
-import { InfluxPeer, influxdPath } from '../influx-peer.ts';
+import { influxComparedIngest } from '../influx-load.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
-import { median, timeAsyncMs } from '../stats.ts';
+import { timeAsyncMs } from '../stats.ts';
 import { checkAndDropHostContainers } from '../tsbs-containers.ts';
-import { tsbsContainerDefinition, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
+import { tsbsContainerDefinition, type TsbsDataset } from '../tsbs.ts';
 
 /** The issue's target: at least twice InfluxDB's rows/s. */
 const INFLUX_RATIO_MIN = 2;
@@ -48,52 +46,16 @@ export async function clientIngestWorkload(config: BenchConfig): Promise<Workloa
   const { dataset } = config;
   const { clientIngestRepeatCount: repeatCount, clientIngestConnectionCount: connectionCount } =
     clientBenchConfig(config);
-  const name = `client/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
-    `connections=${connectionCount}`;
-  const influxd = influxdPath();
-  if (influxd === undefined) {
-    console.warn(`  ${name}: influxd is not on PATH (Debian package influxdb): InfluxDB skipped`);
-  }
-  const storeSamples: number[] = [];
-  const peerSamples: number[] = [];
-  await withTempHome('client-ingest', async (root) => {
-    const bodies = influxd === undefined ? new Map<TsbsBatch, Buffer>() : influxBodies(dataset);
-    await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
-      const peer = influxd === undefined ? undefined
-        : await InfluxPeer.start(influxd, join(root, 'influxdb'), connectionCount);
-      try {
-        // Run 0 is the warm-up, not recorded.
-        for (let run = 0; run <= repeatCount; run++) {
-          const storeMs = await clientIngestRun(node, dataset, { run, connectionCount });
-          const peerMs = peer === undefined ? undefined
-            : await influxTimedLoad(peer, dataset,
-              { database: `run${run}`, connectionCount, bodies });
-          if (run === 0) continue;
-          storeSamples.push(dataset.rowCount / (storeMs / 1000));
-          if (peerMs !== undefined) peerSamples.push(dataset.rowCount / (peerMs / 1000));
-        }
-      } finally {
-        await peer?.stop();
-      }
-    });
+  return influxComparedIngest({
+    name: `client/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
+      `connections=${connectionCount}`,
+    homeLabel: 'client-ingest', dataset, repeatCount, connectionCount,
+    ratioMin: INFLUX_RATIO_MIN, databasePrefix: 'run',
+    storeMethod: `node process, logWriteMode 0, ${connectionCount} client stores of one ` +
+      'connection each, ClientContainer.multiPut per batch',
+    withStore: (root, use) => withNodeProcess(join(root, 'node'), { logWriteMode: 0 },
+      (node) => use((run) => clientIngestRun(node, dataset, { run, connectionCount }))),
   });
-  assert(storeSamples.length === repeatCount);
-  const peerValue = influxd === undefined ? null : median(peerSamples);
-  return {
-    results: [throughputResult(name, median(storeSamples), peerValue,
-      { peer: 'influxdb', target: { of: 'ratio', min: INFLUX_RATIO_MIN } })],
-    details: [{
-      name, storeSamples, peerSamples,
-      method: `${dataset.rowCount} TSBS rows in batches of ${dataset.config.batchRowCountMax}; ` +
-        `store: node process, logWriteMode 0, ${connectionCount} client stores of one ` +
-        `connection each, ClientContainer.multiPut per batch; InfluxDB ` +
-        (influxd === undefined ? 'skipped (influxd not on PATH)'
-          : `${influxd}, line protocol POST /write precision=ms, ${connectionCount} ` +
-            'concurrent writers on keep-alive connections, bodies built before timing') +
-        `; performance.now, first write to last acknowledgement; 1 warm-up + ${repeatCount} ` +
-        'runs into fresh containers / databases, median',
-    }],
-  };
 }
 
 /** One timed load through the client into fresh containers; returns milliseconds. */

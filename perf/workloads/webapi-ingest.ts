@@ -26,14 +26,12 @@ import { assert } from '../../lib/base/assert.ts';
 import { getStore } from '../../lib/client/store-factory.ts';
 import { settleHeap } from '../bench-engines.ts';
 import type { BenchConfig } from '../bench-config.ts';
-import { withTempHome } from '../bench-files.ts';
-import { throughputResult, type WorkloadReport } from '../bench-result.ts';
+import type { WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
-import { influxBodies, influxTimedLoad } from '../influx-load.ts';
-import { InfluxPeer, influxdPath } from '../influx-peer.ts';
+import { influxComparedIngest } from '../influx-load.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
-import { median, timeAsyncMs } from '../stats.ts';
+import { timeAsyncMs } from '../stats.ts';
 import { checkAndDropHostContainers } from '../tsbs-containers.ts';
 import { TSBS_CPU_FIELDS, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
 import { WebApiProcess } from '../webapi-process.ts';
@@ -46,58 +44,26 @@ export async function webApiIngestWorkload(config: BenchConfig): Promise<Workloa
   const { dataset } = config;
   const { clientIngestRepeatCount: repeatCount, clientIngestConnectionCount: connectionCount } =
     clientBenchConfig(config);
-  const name = `webapi/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
-    `connections=${connectionCount}`;
-  const influxd = influxdPath();
-  if (influxd === undefined) {
-    console.warn(`  ${name}: influxd is not on PATH (Debian package influxdb): InfluxDB skipped`);
-  }
-  const storeSamples: number[] = [];
-  const peerSamples: number[] = [];
-  await withTempHome('webapi-ingest', async (root) => {
-    const jsonBodies = new Map(dataset.batches.map((batch) =>
-      [batch, Buffer.from(webApiBatchBody(batch), 'utf8')]));
-    const lineBodies = influxd === undefined ? new Map<TsbsBatch, Buffer>()
-      : influxBodies(dataset);
-    await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
-      const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint);
-      const peer = influxd === undefined ? undefined
-        : await InfluxPeer.start(influxd, join(root, 'influxdb'), connectionCount);
-      try {
-        for (let run = 0; run <= repeatCount; run++) {
-          const storeMs = await storeRun(node, webApi, dataset,
-            { run, connectionCount, bodies: jsonBodies });
-          const peerMs = peer === undefined ? undefined
-            : await influxTimedLoad(peer, dataset,
-              { database: `webapi_run${run}`, connectionCount, bodies: lineBodies });
-          if (run === 0) continue;
-          storeSamples.push(dataset.rowCount / (storeMs / 1000));
-          if (peerMs !== undefined) peerSamples.push(dataset.rowCount / (peerMs / 1000));
+  const bodies = new Map(dataset.batches.map((batch) =>
+    [batch, Buffer.from(webApiBatchBody(batch), 'utf8')]));
+  return influxComparedIngest({
+    name: `webapi/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
+      `connections=${connectionCount}`,
+    homeLabel: 'webapi-ingest', dataset, repeatCount, connectionCount,
+    ratioMin: INFLUX_RATIO_MIN, databasePrefix: 'webapi_run',
+    storeMethod: `node process (logWriteMode 0) behind a web API process, ${connectionCount} ` +
+      'HTTP writers on keep-alive connections of their own, PUT .../containers/<host>/rows ' +
+      'with a JSON body per batch, bodies built before timing',
+    withStore: (root, use) => withNodeProcess(join(root, 'node'), { logWriteMode: 0 },
+      async (node) => {
+        const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint);
+        try {
+          await use((run) => storeRun(node, webApi, dataset, { run, connectionCount, bodies }));
+        } finally {
+          await webApi.stop();
         }
-      } finally {
-        await peer?.stop();
-        await webApi.stop();
-      }
-    });
+      }),
   });
-  assert(storeSamples.length === repeatCount);
-  const peerValue = influxd === undefined ? null : median(peerSamples);
-  return {
-    results: [throughputResult(name, median(storeSamples), peerValue,
-      { peer: 'influxdb', target: { of: 'ratio', min: INFLUX_RATIO_MIN } })],
-    details: [{
-      name, storeSamples, peerSamples,
-      method: `${dataset.rowCount} TSBS rows in batches of ${dataset.config.batchRowCountMax}; ` +
-        `store: node process (logWriteMode 0) behind a web API process, ${connectionCount} ` +
-        'HTTP writers on keep-alive connections of their own, PUT .../containers/<host>/rows ' +
-        'with a JSON body per batch, bodies built before timing; InfluxDB ' +
-        (influxd === undefined ? 'skipped (influxd not on PATH)'
-          : `${influxd}, line protocol POST /write precision=ms, ${connectionCount} ` +
-            'concurrent writers on keep-alive connections, bodies built before timing') +
-        `; performance.now, first write to last acknowledgement; 1 warm-up + ${repeatCount} ` +
-        'runs into fresh containers / databases, median',
-    }],
-  };
 }
 
 /** A batch as the web API takes it: `[["<ISO time>", usage_user, ...], ...]`. */
