@@ -4,20 +4,23 @@
 
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
+import { EngineCalls } from './engine-calls.ts';
 import { EngineCore } from './engine-core.ts';
 import {
-  errorData, type EngineOpenSettings, type EngineOpened, type EngineStatus,
+  errorData, type EngineCall, type EngineOpenSettings, type EngineOpened,
 } from './engine-messages.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 
-export class InThreadEngine implements NodeEngine {
+export class InThreadEngine extends EngineCalls implements NodeEngine {
   readonly thread = 'main';
 
   private constructor(
     private readonly core: EngineCore,
     readonly runner: RequestRunner,
     readonly recovery: RecoveryReport,
-  ) {}
+  ) {
+    super();
+  }
 
   static async open(settings: EngineOpenSettings, events: NodeEngineEvents) {
     const core = new EngineCore({
@@ -34,23 +37,11 @@ export class InThreadEngine implements NodeEngine {
     return new InThreadEngine(core, runner, opened.recovery);
   }
 
-  async status(): Promise<EngineStatus> {
-    return await this.core.call({ kind: 'status' }) as EngineStatus;
-  }
-
-  async partitionLsns(): Promise<number[]> {
-    return await this.core.call({ kind: 'partitionLsns' }) as number[];
-  }
-
-  async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
-    await this.core.call({ kind: 'checkpoint', trigger });
-  }
-
-  async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
-    await this.core.call({ kind: 'setPeriodicCheckpoint', enabled });
-  }
-
   async close(): Promise<void> {
     await this.core.call({ kind: 'close' });
+  }
+
+  protected call(call: EngineCall): Promise<unknown> {
+    return this.core.call(call);
   }
 }

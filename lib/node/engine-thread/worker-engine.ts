@@ -14,8 +14,9 @@ import type {
   ConnectionSetup, EngineInfo, RequestRunner, RunOutcome,
 } from '../../server/request-runner.ts';
 import type {
-  EngineCall, EngineOpenSettings, EngineOpened, EngineStatus, ErrorData, FromEngine, ToEngine,
+  EngineCall, EngineOpenSettings, EngineOpened, ErrorData, FromEngine, ToEngine,
 } from './engine-messages.ts';
+import { EngineCalls } from './engine-calls.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 
 const WORKER_BOOT_URL = new URL('./engine-worker-boot.mjs', import.meta.url);
@@ -25,7 +26,7 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export class WorkerEngine implements NodeEngine, RequestRunner {
+export class WorkerEngine extends EngineCalls implements NodeEngine, RequestRunner {
   readonly thread = 'worker';
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -36,6 +37,7 @@ export class WorkerEngine implements NodeEngine, RequestRunner {
     private readonly worker: Worker,
     private readonly events: NodeEngineEvents,
   ) {
+    super();
     worker.on('message', (message: FromEngine) => this.received(message));
     worker.on('error', (error) => this.died(error));
     worker.on('exit', (exitCode) => this.died(new StorageError('CLOSED',
@@ -86,22 +88,6 @@ export class WorkerEngine implements NodeEngine, RequestRunner {
     this.post({ kind: 'connectionClosed', connectionId });
   }
 
-  async status(): Promise<EngineStatus> {
-    return await this.call({ kind: 'status' }) as EngineStatus;
-  }
-
-  async partitionLsns(): Promise<number[]> {
-    return await this.call({ kind: 'partitionLsns' }) as number[];
-  }
-
-  async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
-    await this.call({ kind: 'checkpoint', trigger });
-  }
-
-  async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
-    await this.call({ kind: 'setPeriodicCheckpoint', enabled });
-  }
-
   async close(): Promise<void> {
     if (this.failure !== undefined) return;
     try {
@@ -117,7 +103,7 @@ export class WorkerEngine implements NodeEngine, RequestRunner {
     await this.worker.terminate();
   }
 
-  private call(call: EngineCall): Promise<unknown> {
+  protected call(call: EngineCall): Promise<unknown> {
     return this.track((id) => this.post({ ...call, id }));
   }
 

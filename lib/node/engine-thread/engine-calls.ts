@@ -1,0 +1,24 @@
+// The node's calls of its engine (engine-messages.ts EngineCall), typed, over whatever carries a
+// call: the in-thread engine calls the EngineCore, the worker engine posts a message.
+
+import type { EngineCall, EngineStatus } from './engine-messages.ts';
+
+export abstract class EngineCalls {
+  protected abstract call(call: EngineCall): Promise<unknown>;
+
+  async status(): Promise<EngineStatus> {
+    return await this.call({ kind: 'status' }) as EngineStatus;
+  }
+
+  async partitionLsns(): Promise<number[]> {
+    return await this.call({ kind: 'partitionLsns' }) as number[];
+  }
+
+  async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
+    await this.call({ kind: 'checkpoint', trigger });
+  }
+
+  async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
+    await this.call({ kind: 'setPeriodicCheckpoint', enabled });
+  }
+}
