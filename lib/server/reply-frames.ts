@@ -1,10 +1,10 @@
 // Reply frames both sides of the transaction server build: the header that answers a request,
 // and an error frame (wire-error.ts draws its body).
 
-import type { StorageError } from '../base/errors.ts';
+import { isStorageError, type StorageError } from '../base/errors.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import {
-  FrameStatus, REQUEST_ID_NONE, encodeFrame, type Frame, type FrameHeader,
+  FrameStatus, REQUEST_ID_NONE, encodeFrame, protocolError, type Frame, type FrameHeader,
 } from '../protocol/frame.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import { errorWrite } from '../protocol/wire-error.ts';
@@ -26,4 +26,10 @@ export function errorFrame(
     status: FrameStatus.ERROR,
     requestId: frame?.requestId ?? REQUEST_ID_NONE,
   }, (writer) => errorWrite(writer, error), PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
+}
+
+/** What breaks the protocol, as the client is told it: a StorageError as it is, else PROTOCOL_ERROR. */
+export function protocolFailure(error: unknown): StorageError {
+  return isStorageError(error)
+    ? error : protocolError(error instanceof Error ? error.message : String(error), error);
 }

@@ -22,7 +22,7 @@ import { QUERY_HANDLERS } from './handlers-queries.ts';
 import { ROW_HANDLERS } from './handlers-rows.ts';
 import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
 import type { QueryHandler } from './query-handler.ts';
-import { errorFrame, replyHeader, type RequestFrame } from './reply-frames.ts';
+import { errorFrame, protocolFailure, replyHeader, type RequestFrame } from './reply-frames.ts';
 import type { ConnectionContext, DispatchEntry } from './request-handler.ts';
 import { RequestOrder } from './request-order.ts';
 import { ResultSets } from './result-sets.ts';
@@ -161,8 +161,7 @@ export class LocalRequestRunner implements RequestRunner {
 
   /** A request that breaks the protocol: its answer, then the connection closes. */
   private broken(frame: RequestFrame, error: unknown): RunOutcome {
-    const storageError = isStorageError(error)
-      ? error : protocolError(error instanceof Error ? error.message : String(error), error);
+    const storageError = protocolFailure(error);
     return { bytes: errorFrame(frame, storageError), closeReason: storageError.message };
   }
 

@@ -28,7 +28,7 @@ import {
 import { decodeBody, messageName } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { AUTH, HELLO } from '../protocol/messages-connection.ts';
-import { errorFrame, replyHeader } from './reply-frames.ts';
+import { errorFrame, protocolFailure, replyHeader } from './reply-frames.ts';
 import type { RequestRunner, RunOutcome } from './request-runner.ts';
 import { authenticate } from './server-handshake.ts';
 import type { ResolvedServerOptions } from './server-options.ts';
@@ -243,8 +243,7 @@ export class ServerConnection {
 
   /** Answers a frame that breaks the protocol (or a refused handshake), then closes. */
   private fail(error: unknown, frame?: Frame): void {
-    const storageError = isStorageError(error)
-      ? error : protocolError(error instanceof Error ? error.message : String(error), error);
+    const storageError = protocolFailure(error);
     this.close(storageError.message, errorFrame(frame, storageError));
   }
 
