@@ -6,6 +6,7 @@ import { assert } from '../lib/base/assert.ts';
 import type { Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { XLOG_RECORD_BYTES_MAX } from '../lib/base/limits.ts';
 import { crc32c } from '../lib/encoding/crc32c.ts';
+import { readU32, readU64, writeU32, writeU64 } from '../lib/encoding/little-endian.ts';
 
 /**
  * xlog record, little-endian:
@@ -170,29 +171,4 @@ export function decodeXlogFileHeaderPayload(payload: Uint8Array): XlogFileHeader
     generation: readU32(payload, 6) as Generation,
     blockSizeBytes: readU32(payload, 10),
   };
-}
-
-function writeU32(into: Uint8Array, offsetBytes: number, value: number): void {
-  assert(Number.isInteger(value));
-  assert(value >= 0 && value <= 0xffff_ffff);
-  into[offsetBytes] = value & 0xff;
-  into[offsetBytes + 1] = (value >>> 8) & 0xff;
-  into[offsetBytes + 2] = (value >>> 16) & 0xff;
-  into[offsetBytes + 3] = value >>> 24;
-}
-
-function readU32(from: Uint8Array, offsetBytes: number): number {
-  return (
-    (from[offsetBytes]! | (from[offsetBytes + 1]! << 8) | (from[offsetBytes + 2]! << 16)) +
-    from[offsetBytes + 3]! * 0x100_0000
-  );
-}
-
-function writeU64(into: Uint8Array, offsetBytes: number, value: bigint): void {
-  writeU32(into, offsetBytes, Number(value & 0xffff_ffffn));
-  writeU32(into, offsetBytes + 4, Number(value >> 32n));
-}
-
-function readU64(from: Uint8Array, offsetBytes: number): bigint {
-  return BigInt(readU32(from, offsetBytes)) | (BigInt(readU32(from, offsetBytes + 4)) << 32n);
 }

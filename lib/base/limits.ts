@@ -88,6 +88,25 @@ export const XLOG_READ_BUFFER_BYTES = 1 * MiB;
 export const GROUP_COMMIT_WAITER_COUNT_MAX = SESSION_COUNT_MAX;
 
 assert(XLOG_READ_BUFFER_BYTES <= XLOG_RECORD_BYTES_MAX);
+
+/**
+ * Commit journal (wal/journal-format.ts): a commit record of at most this many payload bytes is
+ * copied into the group's journal and made durable by its one fdatasync per round; a larger one
+ * (a batch, whose sync is shared by its many rows anyway) syncs its own xlog instead of being
+ * written twice.
+ */
+export const JOURNAL_RECORD_PAYLOAD_BYTES_MAX = 64 * KiB;
+/** Journal append buffer: written to the file at the next sync, or at this size. */
+export const JOURNAL_WRITE_BUFFER_BYTES = 1 * MiB;
+/**
+ * A journal file past this size is retired at the next round: the group's xlogs are synced (the
+ * file then holds nothing they lack), a new file begins and the old is deleted. Bounds the disk
+ * the journal takes and the records a recovery reads from it.
+ */
+export const JOURNAL_FILE_BYTES_MAX = 32 * MiB;
+
+assert(JOURNAL_RECORD_PAYLOAD_BYTES_MAX + 64 <= JOURNAL_WRITE_BUFFER_BYTES);
+assert(JOURNAL_WRITE_BUFFER_BYTES <= JOURNAL_FILE_BYTES_MAX);
 assert(GROUP_COMMIT_WAITER_COUNT_MAX >= SESSION_COUNT_MAX);
 
 /**

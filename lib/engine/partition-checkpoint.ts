@@ -21,6 +21,7 @@ import {
 import type { Partition } from './partition.ts';
 import type { PartitionContext } from './partition-context.ts';
 import type { PartitionRecovery } from './partition-log.ts';
+import type { JournalRecord } from '../../wal/journal-format.ts';
 
 /** Older xlog generations kept beyond the one a recovery needs, as GridDB's retainedFileCount. */
 export const XLOG_RETAINED_GENERATION_COUNT = 2;
@@ -34,6 +35,7 @@ export interface PartitionRecoveryReport extends PartitionRecovery {
 export async function recoverPartition(
   partition: Partition,
   context: PartitionContext,
+  journaled: readonly JournalRecord[] = [],
 ): Promise<PartitionRecoveryReport> {
   const { options } = context;
   const checkpointer = await PartitionCheckpointer.open({
@@ -59,7 +61,7 @@ export async function recoverPartition(
     });
     restoredBlockCount = images.size;
   }
-  const replay = await partition.log.recover(partition.catalog, checkpointLsn);
+  const replay = await partition.log.recover(partition.catalog, checkpointLsn, journaled);
   partition.lastCheckpointLsn = checkpointLsn;
   return { ...replay, checkpointLsn, restoredBlockCount };
 }

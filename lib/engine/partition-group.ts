@@ -18,6 +18,9 @@ import type { FileSystem } from '../io/file-system.ts';
 import { partitionGroupRange } from '../schema/partition-hash.ts';
 import { GroupCommit } from '../../wal/group-commit.ts';
 import { startPeriodicSync } from '../../wal/periodic-sync.ts';
+import { readGroupJournals, removeRecoveredJournalFiles } from '../../wal/journal-recovery.ts';
+import { JournalWriter } from '../../wal/journal-writer.ts';
+import type { PartitionRange } from '../../wal/journal-files.ts';
 import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
@@ -54,6 +57,10 @@ export type CheckpointEvent =
 export interface RecoveryReport {
   partitionCount: number;
   recordCount: number;
+  /** Records of recordCount that came from the commit journal (their xlog tail was not durable). */
+  journaledRecordCount: number;
+  /** Bytes after the last good record of the journal files read: torn or unsynced, ignored. */
+  journalTornBytes: number;
   rowCount: number;
   tornBytes: number;
   restoredBlockCount: number;
@@ -122,11 +129,18 @@ export class PartitionGroup {
   async recover(): Promise<RecoveryReport> {
     const startMs = this.config.clock.monotonicMs();
     const report: RecoveryReport = {
-      partitionCount: this.partitions.length, recordCount: 0, rowCount: 0, tornBytes: 0,
+      partitionCount: this.partitions.length, recordCount: 0, journaledRecordCount: 0, rowCount: 0,
+      tornBytes: 0, journalTornBytes: 0,
       restoredBlockCount: 0, releasedSlotCount: 0, durationMs: 0,
     };
+    const { fileSystem, transactionLogRoot: root, options } = this.config;
+    const { range } = this;
+    const journals = readGroupJournals(fileSystem, root, range);
+    report.journalTornBytes = journals.ignoredBytes;
     for (const partition of this.partitions) {
-      const result = await recoverPartition(partition, this.context);
+      const result = await recoverPartition(partition, this.context,
+        journals.records.get(partition.id));
+      report.journaledRecordCount += result.journaledCount;
       report.recordCount += result.recordCount;
       report.rowCount += result.rowCount;
       report.tornBytes += result.tornBytes;
@@ -135,7 +149,14 @@ export class PartitionGroup {
         report.releasedSlotCount += partition.checkpointer?.releaseUnusedFileBlocks() ?? 0;
       }
     }
-    const { logWriteMode } = this.config.options;
+    // Every journaled record is in a synced xlog now: the files read can go.
+    await removeRecoveredJournalFiles(fileSystem, root, range, journals);
+    const { logWriteMode } = options;
+    if (logWriteMode === 0) {
+      this.groupCommit.attachJournal(await JournalWriter.create({
+        fileSystem, root, range, sequence: journals.nextSequence,
+      }), fileSystem);
+    }
     if (logWriteMode >= 1) {
       this.periodicSync = startPeriodicSync(this.groupCommit, logWriteMode * 1000,
         this.config.periodicScheduler, (error) => this.config.onSyncError(error));
@@ -151,6 +172,11 @@ export class PartitionGroup {
       .subscribe();
     report.durationMs = this.config.clock.monotonicMs() - startMs;
     return report;
+  }
+
+  /** The group's partitions, as journal file names give them. */
+  get range(): PartitionRange {
+    return { startPartitionId: this.startPartitionId, partitionCount: this.partitions.length };
   }
 
   partition(id: PartitionId): Partition {
@@ -200,7 +226,10 @@ export class PartitionGroup {
       await this.checkpoint('shutdown').catch((error) => (checkpointError = error));
     }
     try {
-      if (!this.pipeline.halted) await this.groupCommit.syncAll();
+      if (!this.pipeline.halted) {
+        await this.groupCommit.syncAll();
+        await this.groupCommit.retireJournal();
+      }
       if (checkpointError !== undefined) throw checkpointError;
     } finally {
       await Promise.all(this.partitions.map((partition) => partition.log.close()));

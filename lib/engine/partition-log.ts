@@ -7,6 +7,7 @@ import { listXlogGenerations, xlogFilePath } from '../../wal/xlog-files.ts';
 import { scanXlog, truncateXlogTornTail } from '../../wal/xlog-reader.ts';
 import { XlogWriter } from '../../wal/xlog-writer.ts';
 import type { XlogRecordType } from '../../wal/xlog-format.ts';
+import type { JournalRecord } from '../../wal/journal-format.ts';
 import { StorageError } from '../base/errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { PartitionContext } from './partition-context.ts';
@@ -16,6 +17,8 @@ export interface PartitionRecovery {
   recordCount: number;
   rowCount: number;
   tornBytes: number;
+  /** Records of recordCount that came from the commit journal. */
+  journaledCount: number;
 }
 
 export class PartitionLog {
@@ -29,9 +32,15 @@ export class PartitionLog {
 
   /**
    * Replays the records after `checkpointLsn` into the catalog (those up to it are in the restored
-   * blocks already); cuts a torn tail; reopens the last file for appending.
+   * blocks already); cuts a torn tail; reopens the last file for appending. Then the commit
+   * journal's records of the partition (`journaled`, ascending LSNs) that continue the xlog are
+   * appended to it, synced and replayed: they were acknowledged once the journal held them.
    */
-  async recover(catalog: Catalog, checkpointLsn: Lsn): Promise<PartitionRecovery> {
+  async recover(
+    catalog: Catalog,
+    checkpointLsn: Lsn,
+    journaled: readonly JournalRecord[] = [],
+  ): Promise<PartitionRecovery> {
     const { fileSystem, transactionLogRoot: root } = this.context;
     let rowCount = 0;
     let replayedCount = 0;
@@ -56,8 +65,24 @@ export class PartitionLog {
     if (scan.lastGeneration !== 0) {
       this.adopt(await XlogWriter.continueAfterScan({ ...this.writerOptions(), scan }));
     }
-    this.lastAppliedLsn = scan.lastLsn;
-    return { recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes };
+    const continued = journaled.filter((record) => record.lsn > scan.lastLsn);
+    // The xlog's durable prefix, then the journal's; a gap means the rest was never acknowledged
+    // (a journaled commit waits for the xlog-only records before it).
+    let lastLsn = scan.lastLsn;
+    for (const record of continued) {
+      if (record.lsn !== lastLsn + 1n) break;
+      if (this.writer === undefined) await this.ready();
+      this.writer!.append(record.type, record.payload);
+      rowCount += replayRecord(catalog, record.type, record.payload);
+      replayedCount++;
+      lastLsn = record.lsn;
+    }
+    if (lastLsn > scan.lastLsn) await this.writer!.datasync();
+    this.lastAppliedLsn = lastLsn;
+    return {
+      recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes,
+      journaledCount: Number(lastLsn - scan.lastLsn),
+    };
   }
 
   /** Resolves once the writer exists. Undefined (no promise) when it already does. */
@@ -81,7 +106,9 @@ export class PartitionLog {
       writer.flush();
       return { lsn: recordLsn, durable: undefined };
     }
-    return { lsn: recordLsn, durable: this.context.groupCommit.waitDurable(writer, recordLsn) };
+    const durable = this.context.groupCommit.commit(writer,
+      { partitionId: this.partitionId, lsn: recordLsn, type, payload });
+    return { lsn: recordLsn, durable };
   }
 
   /** The LSN of the last record applied to the blocks (set by the pipeline's apply, and replay). */

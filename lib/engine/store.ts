@@ -31,6 +31,7 @@ import { Session, type SessionOptions } from './session.ts';
 import { collectStoreStats, type StoreStats } from './store-stats.ts';
 import { readStorageConfig } from './store-config.ts';
 import { checkStoreIdentity } from './store-identity.ts';
+import { removeForeignJournalFiles } from '../../wal/journal-recovery.ts';
 
 export interface StoreConfig {
   /** GS_HOME: relative dbPath and transactionLogPath are resolved against it. */
@@ -87,12 +88,15 @@ export class Store {
     store.recovery = reports.reduce((total, report) => ({
       partitionCount: total.partitionCount + report.partitionCount,
       recordCount: total.recordCount + report.recordCount,
+      journaledRecordCount: total.journaledRecordCount + report.journaledRecordCount,
+      journalTornBytes: total.journalTornBytes + report.journalTornBytes,
       rowCount: total.rowCount + report.rowCount,
       tornBytes: total.tornBytes + report.tornBytes,
       restoredBlockCount: total.restoredBlockCount + report.restoredBlockCount,
       releasedSlotCount: total.releasedSlotCount + report.releasedSlotCount,
       durationMs: Math.max(total.durationMs, report.durationMs),
     }));
+    await removeForeignJournalFiles(fileSystem, transactionLogRoot, store.groups.map((group) => group.range));
     return store;
   }
 

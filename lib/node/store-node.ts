@@ -111,7 +111,8 @@ export class StoreNode implements SystemServiceNode {
     });
     const recovery = engine.recovery;
     events.recoveryCompleted({
-      replayedRecords: recovery.recordCount, replayedRows: recovery.rowCount,
+      replayedRecords: recovery.recordCount, journaledRecords: recovery.journaledRecordCount,
+      replayedRows: recovery.rowCount,
       restoredBlocks: recovery.restoredBlockCount, releasedSlots: recovery.releasedSlotCount,
       durationMs: Math.round(this.clock.monotonicMs() - startedMs),
     });

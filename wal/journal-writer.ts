@@ -1,0 +1,121 @@
+// JournalWriter: appends commit records to one journal file (journal-format.ts) of a partition group.
+//
+// Appends go to a write buffer; sync() writes the buffer with one pwrite and fdatasyncs the file.
+// group-commit.ts calls sync() once per round, one at a time, and counts what each sync covered.
+// A failed write or sync breaks the writer for good, as the xlog writer's do: the group's mode-0
+// commits then fail until the node restarts and recovers from what is durable.
+
+import { assert } from '../lib/base/assert.ts';
+import { partitionId } from '../lib/base/ids.ts';
+import { JOURNAL_RECORD_PAYLOAD_BYTES_MAX, JOURNAL_WRITE_BUFFER_BYTES } from '../lib/base/limits.ts';
+import { FailureLatch } from '../lib/io/failure-latch.ts';
+import type { FileHandle, FileSystem } from '../lib/io/file-system.ts';
+import { StorageError } from '../lib/base/errors.ts';
+import {
+  encodeJournalFileHeader, encodeJournalRecord, JOURNAL_FILE_HEADER_BYTES, JOURNAL_FORMAT_VERSION,
+  journalRecordSizeBytes, type JournalRecord,
+} from './journal-format.ts';
+import { journalDirectory, journalFilePath, type PartitionRange } from './journal-files.ts';
+
+export interface JournalWriterOptions {
+  fileSystem: FileSystem;
+  /** The transaction log directory; files go in its journal/ directory. */
+  root: string;
+  range: PartitionRange;
+  /** Must be above every existing file's of the range. */
+  sequence: number;
+}
+
+export class JournalWriter {
+  /**
+   * Creates the file, writes its header and makes file and directory entry durable, so a record
+   * appended after this resolves is in a file recovery will find.
+   */
+  static async create(options: JournalWriterOptions): Promise<JournalWriter> {
+    const { fileSystem, root } = options;
+    const directory = journalDirectory(root);
+    const directoryExisted = fileSystem.exists(directory);
+    fileSystem.mkdirp(directory);
+    const path = journalFilePath(root, { ...options.range, sequence: options.sequence });
+    const handle = fileSystem.open(path, 'create');
+    try {
+      assert(handle.sizeBytes() === 0, `${path} already has data`);
+      handle.write(encodeJournalFileHeader({
+        formatVersion: JOURNAL_FORMAT_VERSION, startPartitionId: partitionId(options.range.startPartitionId),
+        partitionCount: options.range.partitionCount, sequence: options.sequence,
+      }), 0);
+      await handle.datasync();
+      await fileSystem.syncDirectory(directory);
+      if (!directoryExisted) await fileSystem.syncDirectory(root);
+    } catch (error) {
+      handle.close();
+      throw error;
+    }
+    return new JournalWriter(options, path, handle);
+  }
+
+  private readonly buffer = new Uint8Array(JOURNAL_WRITE_BUFFER_BYTES);
+  private bufferUsedBytes = 0;
+  private writtenSizeBytes = JOURNAL_FILE_HEADER_BYTES;
+  private readonly failure: FailureLatch;
+  private closed = false;
+
+  private constructor(
+    readonly options: JournalWriterOptions,
+    readonly path: string,
+    private readonly handle: FileHandle,
+  ) {
+    this.failure = new FailureLatch({
+      subject: `commit journal ${path}`, advice: 'restart the node to recover from the logs',
+    });
+  }
+
+  get sequence(): number {
+    return this.options.sequence;
+  }
+
+  /** File size, buffered bytes included. */
+  get sizeBytes(): number {
+    return this.writtenSizeBytes + this.bufferUsedBytes;
+  }
+
+  get brokenError(): StorageError | undefined {
+    return this.failure.brokenBy;
+  }
+
+  /** Encodes the record into the buffer (writing the buffer out first if it is full). */
+  append(record: JournalRecord): void {
+    this.throwIfUnusable();
+    assert(record.payload.length <= JOURNAL_RECORD_PAYLOAD_BYTES_MAX);
+    const recordBytes = journalRecordSizeBytes(record.payload.length);
+    if (recordBytes > this.buffer.length - this.bufferUsedBytes) this.flushBuffer();
+    this.bufferUsedBytes = encodeJournalRecord(this.buffer, this.bufferUsedBytes, record);
+  }
+
+  /** Writes the buffer out and fdatasyncs: every record appended before the call is durable after. */
+  async sync(): Promise<void> {
+    this.throwIfUnusable();
+    this.flushBuffer();
+    await this.failure.guardAsync(() => this.handle.datasync());
+  }
+
+  /** Closes the file without syncing (the xlogs are, or recovery reads what is durable). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.handle.close();
+  }
+
+  private flushBuffer(): void {
+    if (this.bufferUsedBytes === 0) return;
+    const bytes = this.buffer.subarray(0, this.bufferUsedBytes);
+    this.failure.guard(() => this.handle.write(bytes, this.writtenSizeBytes));
+    this.writtenSizeBytes += this.bufferUsedBytes;
+    this.bufferUsedBytes = 0;
+  }
+
+  private throwIfUnusable(): void {
+    if (this.closed) throw new StorageError('CLOSED', `commit journal ${this.path} is closed`);
+    this.failure.throwIfBroken();
+  }
+}
