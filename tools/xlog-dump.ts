@@ -1,5 +1,7 @@
 // xlog-dump: prints a partition's xlog records, one line each, and a summary. Read-only: it never
-// truncates a torn tail, so it is safe to run on the log of a node that is down.
+// truncates a torn tail, so it is safe to run on the log of a node that is down. Records of the
+// commit journal that continue the xlog (logWriteMode 0 commits whose xlog tail was not yet
+// synced when the node stopped; recovery appends them) follow, marked `source=journal`.
 //
 //   node --import tsx tools/xlog-dump.ts --txnlog <dir> --partition <pId>
 //        [--from-lsn N] [--limit N] [--json] [--hex]
@@ -8,14 +10,16 @@
 // Exit codes: 0 read to the end (a torn tail is reported, not an error), 1 I/O error, 2 bad usage
 // (options, missing directory, no such partition), 3 corruption (after printing what was readable).
 
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
-import { partitionId as toPartitionId, type PartitionId } from '../lib/base/ids.ts';
+import { partitionId as toPartitionId, type Lsn, type PartitionId } from '../lib/base/ids.ts';
 import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
 import { describeXlogPayload } from '../lib/engine/xlog-payload.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import { journalFilePath } from '../wal/journal-files.ts';
+import { continuingRecords, readGroupJournals } from '../wal/journal-recovery.ts';
 import { xlogPartitionDirectory } from '../wal/xlog-files.ts';
 import { xlogRecordTypeName } from '../wal/xlog-format.ts';
 import { scanXlog, type XlogRecordView, type XlogScanResult } from '../wal/xlog-reader.ts';
@@ -71,7 +75,14 @@ export function main(argv: string[], output: XlogDumpOutput = consoleOutput): nu
         printedCount += 1;
       },
     });
-    output.out(formatSummary(scan, printedCount, request.json));
+    const journaled = journalContinuation(fileSystem, request.root, request.partitionId,
+      scan.lastLsn);
+    for (const record of journaled) {
+      if (record.lsn < request.fromLsn || printedCount >= request.limit) continue;
+      output.out(formatRecord(record, request));
+      printedCount += 1;
+    }
+    output.out(formatSummary(scan, printedCount, journaled.length, request.json));
     return 0;
   } catch (error) {
     if (!isStorageError(error)) throw error;
@@ -131,24 +142,47 @@ function parseInteger(text: string | undefined): number | undefined {
   return Number(text);
 }
 
-function formatRecord(record: XlogRecordView, request: DumpRequest): string {
+/** A record as printed: from an xlog file, or from a journal file (`journal` names it). */
+type DumpedRecord = Pick<XlogRecordView, 'lsn' | 'type' | 'payload'> &
+  ({ generation: number; offsetBytes: number } | { journal: string });
+
+/** The journal's records of the partition that continue its xlog after `lastLsn`, without a gap. */
+function journalContinuation(
+  fileSystem: NodeFileSystem,
+  root: string,
+  partitionId: PartitionId,
+  lastLsn: bigint,
+): DumpedRecord[] {
+  const journals = readGroupJournals(fileSystem, root,
+    { startPartitionId: partitionId, partitionCount: 1 });
+  const names = journals.files.map((file) => basename(journalFilePath(root, file))).join(',');
+  return continuingRecords(journals.records.get(partitionId) ?? [], lastLsn as Lsn)
+    .map((record) => ({ ...record, journal: names }));
+}
+
+function formatRecord(record: DumpedRecord, request: DumpRequest): string {
   const typeName = xlogRecordTypeName(record.type);
   const hex = request.hex ? hexPreview(record.payload) : undefined;
   const detail = describePayload(record);
+  const where = 'journal' in record
+    ? { source: 'journal', journal: record.journal }
+    : { generation: record.generation, offsetBytes: record.offsetBytes };
   if (request.json) {
     return JSON.stringify({
-      generation: record.generation, offsetBytes: record.offsetBytes, lsn: String(record.lsn),
+      ...where, lsn: String(record.lsn),
       type: typeName, payloadBytes: record.payload.length, detail,
       ...(hex === undefined ? {} : { payloadHex: hex }),
     });
   }
-  const line = `generation=${record.generation} offset=${record.offsetBytes} lsn=${record.lsn} ` +
+  const place = 'journal' in record ? `source=journal journal=${record.journal}`
+    : `generation=${record.generation} offset=${record.offsetBytes}`;
+  const line = `${place} lsn=${record.lsn} ` +
     `type=${typeName} payloadBytes=${record.payload.length}${detail === '' ? '' : ` ${detail}`}`;
   return hex === undefined ? line : `${line} hex=${hex}`;
 }
 
 /** What the engine's payload says (container, row counts, schema); never fails the dump. */
-function describePayload(record: XlogRecordView): string {
+function describePayload(record: DumpedRecord): string {
   try {
     return describeXlogPayload(record.type, record.payload);
   } catch (error) {
@@ -162,11 +196,17 @@ function hexPreview(payload: Uint8Array): string {
   return payload.length > HEX_PREVIEW_BYTES_MAX ? `${shown}...` : shown;
 }
 
-function formatSummary(scan: XlogScanResult, printedCount: number, json: boolean): string {
+function formatSummary(
+  scan: XlogScanResult,
+  printedCount: number,
+  journalRecordCount: number,
+  json: boolean,
+): string {
   const summary = {
     records: scan.recordCount, printed: printedCount, baseLsn: String(scan.baseLsn),
     lastLsn: String(scan.lastLsn), lastGeneration: scan.lastGeneration,
     tailOffsetBytes: scan.tailOffsetBytes, tornBytes: scan.tornBytes,
+    journalRecords: journalRecordCount,
   };
   if (json) return JSON.stringify({ summary });
   return `summary: ${Object.entries(summary).map(([key, value]) => `${key}=${value}`).join(' ')}`;

@@ -59,6 +59,22 @@ export function readGroupJournals(
 }
 
 /**
+ * The records (ascending LSNs) that continue a log ending at `lastLsn` without a gap: those a
+ * recovery appends. A gap means the rest was never acknowledged: a journaled commit waits for the
+ * xlog-only records before it to be synced.
+ */
+export function continuingRecords(records: readonly JournalRecord[], lastLsn: Lsn): JournalRecord[] {
+  const continued: JournalRecord[] = [];
+  for (const record of records) {
+    if (record.lsn <= lastLsn) continue;
+    if (record.lsn !== lastLsn + 1n) break;
+    continued.push(record);
+    lastLsn = record.lsn;
+  }
+  return continued;
+}
+
+/**
  * Deletes the files read at recovery that lie within the group's range (their records are now in
  * synced xlogs), and makes the deletions durable.
  */

@@ -8,6 +8,7 @@ import { scanXlog, truncateXlogTornTail } from '../../wal/xlog-reader.ts';
 import { XlogWriter } from '../../wal/xlog-writer.ts';
 import type { XlogRecordType } from '../../wal/xlog-format.ts';
 import type { JournalRecord } from '../../wal/journal-format.ts';
+import { continuingRecords } from '../../wal/journal-recovery.ts';
 import { StorageError } from '../base/errors.ts';
 import type { Catalog } from './catalog.ts';
 import type { PartitionContext } from './partition-context.ts';
@@ -65,23 +66,19 @@ export class PartitionLog {
     if (scan.lastGeneration !== 0) {
       this.adopt(await XlogWriter.continueAfterScan({ ...this.writerOptions(), scan }));
     }
-    const continued = journaled.filter((record) => record.lsn > scan.lastLsn);
-    // The xlog's durable prefix, then the journal's; a gap means the rest was never acknowledged
-    // (a journaled commit waits for the xlog-only records before it).
-    let lastLsn = scan.lastLsn;
+    const continued = continuingRecords(journaled, scan.lastLsn);
     for (const record of continued) {
-      if (record.lsn !== lastLsn + 1n) break;
       if (this.writer === undefined) await this.ready();
       this.writer!.append(record.type, record.payload);
       rowCount += replayRecord(catalog, record.type, record.payload);
       replayedCount++;
-      lastLsn = record.lsn;
     }
-    if (lastLsn > scan.lastLsn) await this.writer!.datasync();
+    const lastLsn = continued.at(-1)?.lsn ?? scan.lastLsn;
+    if (continued.length > 0) await this.writer!.datasync();
     this.lastAppliedLsn = lastLsn;
     return {
       recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes,
-      journaledCount: Number(lastLsn - scan.lastLsn),
+      journaledCount: continued.length,
     };
   }
 

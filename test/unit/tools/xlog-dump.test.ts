@@ -11,6 +11,7 @@ import { main } from '../../../tools/xlog-dump.ts';
 import { xlogFilePath } from '../../../wal/xlog-files.ts';
 import { XlogRecordType } from '../../../wal/xlog-format.ts';
 import { XlogWriter } from '../../../wal/xlog-writer.ts';
+import { JournalWriter } from '../../../wal/journal-writer.ts';
 
 function run(argv: string[]): { code: number; out: string[]; err: string[] } {
   const out: string[] = [];
@@ -52,7 +53,7 @@ describe('xlog-dump', () => {
       'generation=2 offset=31 lsn=3 type=COMMIT payloadBytes=1 undecodable payload ' +
         '(read of 4 bytes at 0 passes the end (1 bytes)) hex=01',
       'summary: records=3 printed=3 baseLsn=0 lastLsn=3 lastGeneration=2 tailOffsetBytes=49 ' +
-        'tornBytes=0',
+        'tornBytes=0 journalRecords=0',
     ]);
   });
 
@@ -64,8 +65,48 @@ describe('xlog-dump', () => {
       { generation: 1, offsetBytes: 50, lsn: '2', type: 'COMMIT', payloadBytes: 40,
         detail: 'undecodable payload (varuint at 8 is longer than 8 bytes)' },
       { summary: { records: 3, printed: 1, baseLsn: '0', lastLsn: '3', lastGeneration: 2,
-        tailOffsetBytes: 49, tornBytes: 0 } },
+        tailOffsetBytes: 49, tornBytes: 0, journalRecords: 0 } },
     ]);
+  });
+
+  it('follows the xlog with the commit journal records that continue it', async () => {
+    const journalHome = mkdtempSync(join(tmpdir(), 'store-xlog-dump-journal-'));
+    try {
+      const root = join(journalHome, 'txnlog');
+      const fileSystem = new NodeFileSystem();
+      fileSystem.mkdirp(root);
+      const writer = await XlogWriter.create({
+        fileSystem, root, partitionId: partitionId(7), blockSizeBytes: 65_536,
+        generation: generation(1), lastLsn: lsn(0n),
+      });
+      writer.append(XlogRecordType.COMMIT, Uint8Array.of(1));
+      await writer.datasync();
+      await writer.close();
+      const journal = await JournalWriter.create({
+        fileSystem, root, range: { startPartitionId: 4, partitionCount: 4 }, sequence: 1,
+      });
+      const record = (id: number, n: bigint) => ({
+        partitionId: partitionId(id), lsn: lsn(n), type: XlogRecordType.COMMIT,
+        payload: Uint8Array.of(Number(n)),
+      });
+      // 1 is in the xlog already, 2 and 3 continue it, 5 is past a gap; 6 is another partition's.
+      for (const r of [record(7, 1n), record(7, 2n), record(6, 6n), record(7, 3n), record(7, 5n)]) {
+        journal.append(r);
+      }
+      await journal.sync();
+      journal.close();
+      const { code, out } = run(['--txnlog', root, '--partition', '7']);
+      assert.equal(code, 0);
+      assert.deepEqual(out.map((line) => line.replace(/ undecodable.*/, '')), [
+        'generation=1 offset=31 lsn=1 type=COMMIT payloadBytes=1',
+        'source=journal journal=4-7_1.journal lsn=2 type=COMMIT payloadBytes=1',
+        'source=journal journal=4-7_1.journal lsn=3 type=COMMIT payloadBytes=1',
+        'summary: records=1 printed=3 baseLsn=0 lastLsn=1 lastGeneration=1 tailOffsetBytes=49 ' +
+          'tornBytes=0 journalRecords=2',
+      ]);
+    } finally {
+      rmSync(journalHome, { recursive: true, force: true });
+    }
   });
 
   it('describes the records a real store writes', async () => {
@@ -112,7 +153,7 @@ describe('xlog-dump', () => {
     writeFileSync(last, Buffer.concat([lastBytes, Buffer.of(1, 2, 3)]));
     const torn = run(['--txnlog', txnlog, '--partition', '7']);
     assert.equal(torn.code, 0);
-    assert.match(torn.out.at(-1)!, /records=3 .* tornBytes=3$/);
+    assert.match(torn.out.at(-1)!, /records=3 .* tornBytes=3 journalRecords=0$/);
     assert.equal(statSync(last).size, lastBytes.length + 3); // read-only
 
     const first = xlogFilePath(txnlog, partitionId(7), generation(1));
