@@ -20,7 +20,7 @@ import {
   type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
 import { prepareTql } from '../query/tql/prepare.ts';
-import type { TqlIndexRange } from '../query/tql/plan-index.ts';
+import { indexLabel, type TqlIndexRange } from '../query/tql/plan-index.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexPages } from './index-source.ts';
 import { transactionScan, writeSetSize, type Transaction } from './transaction.ts';
@@ -76,12 +76,8 @@ function withIndexUsed(
 ): TqlResult {
   const used: { index: TqlIndexRange | undefined } = { index: undefined };
   const result = run(rowSource(scope, used));
-  if (used.index === undefined) return result;
-  const { name, columnIndexes } = used.index;
-  const columns = scope.entry.schema.columns;
-  const indexUsed = name !== '' ? name
-    : `TREE(${columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
-  return { ...result, indexUsed };
+  if (used.index === undefined || result.kind === 'explain') return result;
+  return { ...result, indexUsed: indexLabel(used.index, scope.entry.schema.columns) };
 }
 
 function autoCommitNeeded(): StorageError {
@@ -104,6 +100,7 @@ function rowSource(
       used.index = index;
       return pages;
     },
+    indexRead: () => used.index,
   };
 }
 

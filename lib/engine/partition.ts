@@ -285,8 +285,9 @@ export class Partition {
   query(context: RequestContext, name: string, tql: string, options: TqlQueryOptions): TqlResult {
     const entry = this.lookupOrThrow(name);
     const txn = this.transactions.find(this.scope(context, entry));
+    const clock = this.context.clock;
     const result = partitionQuery({ entry, txn, autoCommit: context.autoCommit }, tql,
-      { ...options, nowMs: this.context.clock.nowMs() });
+      { ...options, nowMs: clock.nowMs(), monotonicMs: () => clock.monotonicMs() });
     if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
     return result;
   }
