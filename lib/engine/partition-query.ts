@@ -91,11 +91,14 @@ function withIndexUsed(
  * fetch(forUpdate) to lock; undefined for a collection without a row key. Only a result of rows
  * has rows to lock.
  */
-export function forUpdateKeyStrings(entry: ContainerEntry, result: TqlResult): string[] | undefined {
+export function forUpdateKeyStrings(
+  entry: ContainerEntry,
+  result: TqlResult,
+): string[] | undefined {
   if (result.kind !== 'rows') {
     const what = result.kind === 'aggregate' ? 'an aggregate has' : 'an EXPLAIN result has';
-    throw new StorageError('TQL_SEMANTIC',
-      `fetch(forUpdate) locks the rows of a query result, and ${what} none: select rows (SELECT *)`);
+    throw new StorageError('TQL_SEMANTIC', 'fetch(forUpdate) locks the rows of a query ' +
+      `result, and ${what} none: select rows (SELECT *)`);
   }
   const keys = entry.keys;
   if (keys === undefined) return undefined;

@@ -24,8 +24,8 @@
 //     AGGREGATION_INPUT STRING ROW_COUNT | COLUMN_BATCHES | ROWS   where its values come from
 //   QUERY_LIMIT LONG <n>                             STATEMENT: the LIMIT clause
 //     QUERY_OFFSET LONG <m>
-//     LIMIT_MODE STRING STOP_SCAN | TOP_ROWS | RESULT_ROW   the scan stops at the LIMIT; a sort keeps
-//                                                   the best OFFSET + LIMIT rows; an aggregate's row
+//     LIMIT_MODE STRING STOP_SCAN | TOP_ROWS | RESULT_ROW   the scan stops at the LIMIT; a sort
+//                                                   keeps the best OFFSET + LIMIT; the aggregate's row
 //   QUERY_EXECUTE_RESULT_ROWS INTEGER <n>            rows WHERE selected (0 without ANALYZE)
 //   and with ANALYZE:
 //   QUERY_SCANNED_ROWS INTEGER <n>                   rows read from the container
@@ -125,7 +125,8 @@ function selectionEntries(entries: ExplainEntries, query: PreparedTql, run: Run 
   entries.add(0, 'SELECTION', 'CONDITION', condition, statement);
   if (plan.empty) return; // no row is read
   const index = run === undefined ? plan.index : run.indexRead;
-  entries.add(1, 'INDEX', 'BTREE', index === undefined ? 'ROWMAP' : indexLabel(index, schema.columns));
+  const read = index === undefined ? 'ROWMAP' : indexLabel(index, schema.columns);
+  entries.add(1, 'INDEX', 'BTREE', read);
   if (index !== undefined) {
     const columns = index.columnIndexes.map((c) => schema.columns[c]!);
     entries.add(2, 'INDEX_RANGE', 'STRING', indexRangeText(index, columns));

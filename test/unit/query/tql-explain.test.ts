@@ -70,7 +70,8 @@ describe('TQL EXPLAIN', () => {
   });
 
   it('does not read a row', () => {
-    const query = prepareTql("EXPLAIN SELECT * WHERE s = 'x' ORDER BY i", SAMPLE, { nowMs: NOW_MS });
+    const tql = "EXPLAIN SELECT * WHERE s = 'x' ORDER BY i";
+    const query = prepareTql(tql, SAMPLE, { nowMs: NOW_MS });
     const result = executeTql(query, UNREADABLE);
     assert.equal(result.kind, 'explain');
     assert.equal(result.scannedRowCount, 0);
@@ -244,7 +245,8 @@ describe('TQL EXPLAIN ANALYZE', () => {
 
   it('reports the index the run read through, or that it scanned instead', () => {
     const source = memorySource(METERS, METER_ROWS);
-    const query = prepareTql("EXPLAIN ANALYZE SELECT * WHERE site = 'b'", METERS, { nowMs: NOW_MS });
+    const tql = "EXPLAIN ANALYZE SELECT * WHERE site = 'b'";
+    const query = prepareTql(tql, METERS, { nowMs: NOW_MS });
     const scanned = lines(executeTql(query, { ...source, indexRead: () => undefined }));
     assert.deepEqual(scanned.slice(0, 4), [
       "0 SELECTION CONDITION WHERE | site = 'b'",
@@ -253,12 +255,14 @@ describe('TQL EXPLAIN ANALYZE', () => {
       '1 FILTER BOOLEAN TRUE',
     ]);
     const indexed = lines(executeTql(query, { ...source, indexRead: () => query.plan.index }));
-    assert.deepEqual(indexed.slice(1, 3), ['1 INDEX BTREE bySite', "2 INDEX_RANGE STRING ['b', 'b']"]);
+    assert.deepEqual(indexed.slice(1, 3),
+      ['1 INDEX BTREE bySite', "2 INDEX_RANGE STRING ['b', 'b']"]);
     assert.ok(indexed.includes('0 QUERY_RESULT_ROWS INTEGER 2'));
   });
 
   it('fails as the query fails', () => {
-    assert.throws(() => runTql(SAMPLE, [sampleRow({ i: 0 })], 'EXPLAIN ANALYZE SELECT * WHERE 1 / i > 0'),
+    const tql = 'EXPLAIN ANALYZE SELECT * WHERE 1 / i > 0';
+    assert.throws(() => runTql(SAMPLE, [sampleRow({ i: 0 })], tql),
       (error: Error & { code?: string }) => error.code === 'TQL_EVALUATION');
   });
 });
