@@ -29,6 +29,11 @@ export const STORAGE_ERROR_NUMBERS = {
   // transactions
   LOCK_TIMEOUT: 10030,
   TRANSACTION_INVALID: 10031,
+  /**
+   * An operation that needs a transaction asked in auto-commit mode: fetch(forUpdate) (GridDB's
+   * GS_ERROR_CC_ILLEGAL_COMMIT_MODE).
+   */
+  ILLEGAL_COMMIT_MODE: 140035,
   // users and authentication
   /** Wrong user or wrong password: never says which (GridDB's TXN_AUTH_FAILED). */
   AUTHENTICATION_FAILED: 10005,

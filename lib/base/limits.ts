@@ -39,6 +39,11 @@ export const SESSION_COUNT_MAX = 65_536;
 export const TRANSACTION_WRITE_SET_ROW_COUNT_MAX = 1_000_000;
 /** Lock waiters per lock: more is a runaway client, rejected with LIMIT_EXCEEDED. */
 export const LOCK_WAITER_COUNT_MAX = 10_000;
+/**
+ * Runs of one fetch(forUpdate): after each lock wait the query runs again (its rows may have
+ * changed meanwhile); a result still changing after this many is LOCK_TIMEOUT.
+ */
+export const QUERY_FOR_UPDATE_PASS_COUNT_MAX = 16;
 
 /** xlog writer: append buffer flushed to the file at this size even before a sync is due. */
 export const XLOG_WRITE_BUFFER_BYTES = 1 * MiB;

@@ -200,9 +200,12 @@ export class ClientContainer {
     }
   }
 
-  /** A TQL query on this container; fetch() runs it. */
+  /**
+   * A TQL query on this container; fetch() runs it. A fetch for update counts as a write of the
+   * transaction: its locks are lost with the connection, as changes are.
+   */
   query(tql: string): ClientQuery {
-    return new ClientQuery(this.name, tql, (options) => this.call(QUERY, false,
+    return new ClientQuery(this.name, tql, (options) => this.call(QUERY, options.forUpdate,
       (model, statement) => ({ sessionId: statement.sessionId, ref: model.ref, tql, ...options })));
   }
 

@@ -5,6 +5,14 @@
 // connection breaks, the rest of the result is gone (CONNECTION_FAILED): run the query again.
 // RowSet.hasNext() is exact: when a page is used up, next() fetches the following one before it
 // returns the page's last row.
+//
+// fetch(true) (GridDB's fetch(forUpdate)) locks every row of the result for the container's
+// transaction until commit or abort; with auto-commit on the node refuses it (ILLEGAL_COMMIT_MODE).
+// The LIMIT fetch option is applied here, so the rows beyond it are locked too: a LIMIT in the TQL
+// locks only what it returns.
+//
+// EXPLAIN [ANALYZE] statements are queries like any other: their plan comes as a result of kind
+// EXPLAIN, rows of ID, DEPTH, TYPE, VALUE_TYPE, VALUE and STATEMENT (lib/query/tql/explain.ts).
 
 import { StorageError } from '../base/errors.ts';
 import type { Row, Value } from '../schema/column-type.ts';
@@ -21,6 +29,7 @@ export type FetchOption = 'LIMIT' | 'SIZE' | 'PARTIAL_EXECUTION';
 export interface QueryRunOptions {
   fetchSize: number;
   partialExecution: boolean;
+  forUpdate: boolean;
 }
 
 type QueryRunner = (options: QueryRunOptions) =>
@@ -56,14 +65,18 @@ export class ClientQuery {
     return this;
   }
 
-  /** Runs the query. `forUpdate` (locking the rows) is not supported. */
+  /**
+   * Runs the query. `forUpdate` locks the rows of the result for the container's transaction
+   * until commit or abort (auto-commit off only).
+   */
   async fetch(forUpdate = false): Promise<RowSet> {
-    if (forUpdate) {
-      throw new StorageError('NOT_SUPPORTED', 'fetch(forUpdate) is not supported yet');
+    if (typeof forUpdate !== 'boolean') {
+      throw new StorageError('CONFIG_INVALID',
+        `fetch takes forUpdate true or false, not ${JSON.stringify(forUpdate)}`);
     }
     const fetchSize = Math.min(this.fetchSize, this.limit ?? Infinity);
     const { reply, connection } = await this.run({
-      fetchSize, partialExecution: this.partialExecution,
+      fetchSize, partialExecution: this.partialExecution, forUpdate,
     });
     const rowSet = new RowSet(reply, connection, fetchSize, this.limit);
     await rowSet.ready();

@@ -20,12 +20,18 @@ import {
   type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
 import { prepareTql } from '../query/tql/prepare.ts';
-import type { TqlIndexRange } from '../query/tql/plan-index.ts';
+import { indexLabel, type TqlIndexRange } from '../query/tql/plan-index.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexPages } from './index-source.ts';
 import { transactionScan, writeSetSize, type Transaction } from './transaction.ts';
 
-export type TqlQueryOptions = TqlExecuteOptions;
+export interface TqlQueryOptions extends TqlExecuteOptions {
+  /**
+   * GridDB's fetch(forUpdate): lock the rows of the result for the session's transaction
+   * (Partition.queryForUpdate).
+   */
+  readonly forUpdate?: boolean;
+}
 
 export interface PartitionQueryScope {
   readonly entry: ContainerEntry;
@@ -76,12 +82,31 @@ function withIndexUsed(
 ): TqlResult {
   const used: { index: TqlIndexRange | undefined } = { index: undefined };
   const result = run(rowSource(scope, used));
-  if (used.index === undefined) return result;
-  const { name, columnIndexes } = used.index;
-  const columns = scope.entry.schema.columns;
-  const indexUsed = name !== '' ? name
-    : `TREE(${columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
-  return { ...result, indexUsed };
+  if (used.index === undefined || result.kind === 'explain') return result;
+  return { ...result, indexUsed: indexLabel(used.index, scope.entry.schema.columns) };
+}
+
+/**
+ * The canonical key strings of every row of a result, those its cursor holds back included, for
+ * fetch(forUpdate) to lock; undefined for a collection without a row key. Only a result of rows
+ * has rows to lock.
+ */
+export function forUpdateKeyStrings(
+  entry: ContainerEntry,
+  result: TqlResult,
+): string[] | undefined {
+  if (result.kind !== 'rows') {
+    const what = result.kind === 'aggregate' ? 'an aggregate has' : 'an EXPLAIN result has';
+    throw new StorageError('TQL_SEMANTIC', 'fetch(forUpdate) locks the rows of a query ' +
+      `result, and ${what} none: select rows (SELECT *)`);
+  }
+  const keys = entry.keys;
+  if (keys === undefined) return undefined;
+  const state = result.cursor?.state;
+  // Partial execution needs auto-commit, so a cursor here holds the whole result.
+  assert(state?.kind !== 'scan');
+  const rows = state?.kind === 'buffered' ? state.rows : result.rows;
+  return rows.map((row) => keys.keyString(keys.keyOf(row)));
 }
 
 function autoCommitNeeded(): StorageError {
@@ -104,6 +129,7 @@ function rowSource(
       used.index = index;
       return pages;
     },
+    indexRead: () => used.index,
   };
 }
 

@@ -7,6 +7,7 @@
 // records through the same apply functions (partition-apply.ts).
 
 import { StorageError } from '../base/errors.ts';
+import { QUERY_FOR_UPDATE_PASS_COUNT_MAX } from '../base/limits.ts';
 import { lsn, type Lsn, type PartitionId } from '../base/ids.ts';
 import type { PartitionCheckpointer } from '../../compaction/checkpoint.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
@@ -23,7 +24,9 @@ import { LockTable, type LockOwner } from './lock-table.ts';
 import type { PartitionContext } from './partition-context.ts';
 import { applyCommit } from './partition-apply.ts';
 import { PartitionLog } from './partition-log.ts';
-import { partitionQuery, partitionQueryContinue, type TqlQueryOptions } from './partition-query.ts';
+import {
+  forUpdateKeyStrings, partitionQuery, partitionQueryContinue, type TqlQueryOptions,
+} from './partition-query.ts';
 import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
 import {
   encodeCommit, encodeCreateIndex, encodeDrop, encodeDropIndexes, encodeSchemaRecord,
@@ -221,10 +224,7 @@ export class Partition {
     const txn = this.transactions.begin(this.scope(context, entry));
     checkWriteSetRoom(txn, rows.length);
     if (entry.keys === undefined) {
-      if (!txn.appendIntent) {
-        this.locks.beginIntent(txn.owner, entry.id);
-        txn.appendIntent = true;
-      }
+      this.holdContainerIntent(txn, entry);
       for (const row of rows) txn.appends.push(row);
       return;
     }
@@ -285,10 +285,46 @@ export class Partition {
   query(context: RequestContext, name: string, tql: string, options: TqlQueryOptions): TqlResult {
     const entry = this.lookupOrThrow(name);
     const txn = this.transactions.find(this.scope(context, entry));
+    const clock = this.context.clock;
     const result = partitionQuery({ entry, txn, autoCommit: context.autoCommit }, tql,
-      { ...options, nowMs: this.context.clock.nowMs() });
+      { ...options, nowMs: clock.nowMs(), monotonicMs: () => clock.monotonicMs() });
     if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
     return result;
+  }
+
+  /**
+   * fetch(forUpdate): the query's result with its rows locked for the session's transaction until
+   * commit or abort, as its own writes lock theirs (a keyless collection's rows cannot be written
+   * again: the transaction holds the container against DDL instead). A row another transaction
+   * holds is waited for, LOCK_TIMEOUT after the transaction timeout; after a wait the query runs
+   * again, so the result is what was committed once its rows were locked, and rows it gained are
+   * locked in turn.
+   */
+  async queryForUpdate(
+    context: RequestContext,
+    name: string,
+    tql: string,
+    options: TqlQueryOptions,
+  ): Promise<TqlResult> {
+    if (context.autoCommit) {
+      throw new StorageError('ILLEGAL_COMMIT_MODE', 'fetch(forUpdate) locks rows for a ' +
+        'transaction: turn auto-commit off (setAutoCommit(false)) first');
+    }
+    for (let pass = 1; ; pass++) {
+      const result = this.query(context, name, tql, options);
+      const entry = this.lookupOrThrow(name);
+      const keyStrings = forUpdateKeyStrings(entry, result);
+      const txn = this.transactions.begin(this.scope(context, entry));
+      if (keyStrings === undefined) {
+        this.holdContainerIntent(txn, entry);
+        return result;
+      }
+      if (!(await this.lockForTransaction(txn, entry, keyStrings, context))) return result;
+      if (pass === QUERY_FOR_UPDATE_PASS_COUNT_MAX) {
+        throw new StorageError('LOCK_TIMEOUT', `the rows of the result kept changing while ` +
+          `fetch(forUpdate) waited for their locks (${pass} runs); try again`);
+      }
+    }
   }
 
   /** The next answer of a query that left a cursor. */
@@ -351,16 +387,24 @@ export class Partition {
     };
   }
 
+  /** A transaction that holds no row lock on a keyless collection still holds it against DDL. */
+  private holdContainerIntent(txn: Transaction, entry: ContainerEntry): void {
+    if (txn.appendIntent) return;
+    this.locks.beginIntent(txn.owner, entry.id);
+    txn.appendIntent = true;
+  }
+
+  /** Locks rows for a transaction; true when it had to wait for them. */
   private async lockForTransaction(
     txn: Transaction,
     entry: ContainerEntry,
     keyStrings: string[],
     context: RequestContext,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const schemaVersion = entry.schema.schemaVersion;
     const wait = this.locks.lockRows(txn.owner, entry.id, keyStrings,
       { hold: true, timeoutMs: context.transactionTimeoutMs });
-    if (wait === undefined) return;
+    if (wait === undefined) return false;
     try {
       await wait;
     } catch (error) {
@@ -377,6 +421,7 @@ export class Partition {
       throw new StorageError('TRANSACTION_INVALID', 'the transaction was aborted while it waited');
     }
     this.checkUnchanged(entry, schemaVersion);
+    return true;
   }
 
   // ---- the write path ------------------------------------------------------------------------

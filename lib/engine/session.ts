@@ -97,9 +97,13 @@ export class ContainerHandle {
 
   /**
    * Runs a TQL query (README "TQL"): the rows it selects, or its one aggregate. When rows remain
-   * beyond `fetchSizeRows`, the result has a cursor for queryMore.
+   * beyond `fetchSizeRows`, the result has a cursor for queryMore. `forUpdate` locks the rows of
+   * the result for this handle's transaction (auto-commit off only: ILLEGAL_COMMIT_MODE).
    */
   async query(tql: string, options: TqlQueryOptions = {}): Promise<TqlResult> {
+    if (options.forUpdate === true) {
+      return this.partition().queryForUpdate(this.context(), this.name, tql, options);
+    }
     return this.partition().query(this.context(), this.name, tql, options);
   }
 

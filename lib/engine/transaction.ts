@@ -34,7 +34,10 @@ export interface Transaction {
   /** Rows put into a collection without a row key: they only append. */
   readonly appends: Row[];
   state: TransactionState;
-  /** Holds a container intent (so DDL waits) while it has keyless appends, which take no row lock. */
+  /**
+   * Holds a container intent (so DDL waits) while it has keyless appends or rows of a keyless
+   * collection fetched for update, which take no row lock.
+   */
   appendIntent: boolean;
   /** Aborts the transaction when it outlives its timeout. */
   timer: Subscription | undefined;

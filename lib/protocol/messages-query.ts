@@ -2,7 +2,7 @@
 // Bodies (wire-refs.ts draws refs, wire-schema.ts columns, wire-rows.ts rows):
 //
 //   QUERY         request | sessionId varuint | name ref | tql string | fetchSize varuint |
-//                         | partialExecution u8 |
+//                         | options u8 |
 //                 reply   | resultSetId varuint | kind u8 | columns | rows |
 //   FETCH         request | resultSetId varuint | fetchSize varuint |
 //                 reply   | done u8 | rows |
@@ -12,13 +12,19 @@
 // 2 EXPLAIN (the plan as rows). The rows of a result are encoded with its columns, as a container
 // without a row key. resultSetId 0 in a QUERY reply means the first page holds every row; any other
 // id stays open on the node (bounded per connection) until a FETCH says done, RESULT_CLOSE, or the
-// connection closes. fetchSize bounds the rows of one page (the node also bounds its bytes);
-// partialExecution is GridDB's PARTIAL_EXECUTION fetch option, passed to the query handler.
+// connection closes. fetchSize bounds the rows of one page (the node also bounds its bytes).
+//
+// options is a set of bits: 0x01 partialExecution (GridDB's PARTIAL_EXECUTION fetch option), 0x02
+// forUpdate (GridDB's fetch(forUpdate): lock the result's rows for the session's transaction);
+// any other bit is malformed. The byte was a boolean (partialExecution) before forUpdate, so
+// frames of older clients mean what they meant and PROTOCOL_VERSION stays; an older node refuses a
+// forUpdate query as malformed instead of running it without locks.
 
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import {
   boolRead, boolWrite, emptyRead, emptyWrite, enumRead, enumWrite, type MessageCodec,
 } from './message-codec.ts';
+import { protocolError } from './frame.ts';
 import { MessageType } from './message-types.ts';
 import { nameRefRead, nameRefWrite, type NameRef } from './wire-refs.ts';
 import { RowBatch } from './wire-rows.ts';
@@ -34,7 +40,12 @@ export interface QueryRequest {
   tql: string;
   fetchSize: number;
   partialExecution: boolean;
+  forUpdate: boolean;
 }
+
+const QUERY_OPTION_PARTIAL_EXECUTION = 0x01;
+const QUERY_OPTION_FOR_UPDATE = 0x02;
+const QUERY_OPTIONS_ALL = QUERY_OPTION_PARTIAL_EXECUTION | QUERY_OPTION_FOR_UPDATE;
 
 export interface QueryReply {
   /** RESULT_SET_ID_NONE: `rows` are all of them. */
@@ -62,15 +73,24 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
     nameRefWrite(writer, request.ref);
     writer.string(request.tql);
     writer.varuint(request.fetchSize);
-    boolWrite(writer, request.partialExecution);
+    writer.u8((request.partialExecution ? QUERY_OPTION_PARTIAL_EXECUTION : 0) |
+      (request.forUpdate ? QUERY_OPTION_FOR_UPDATE : 0));
   },
-  readRequest: (reader) => ({
-    sessionId: reader.varuint(),
-    ref: nameRefRead(reader),
-    tql: reader.string(),
-    fetchSize: reader.varuint(),
-    partialExecution: boolRead(reader),
-  }),
+  readRequest: (reader) => {
+    const sessionId = reader.varuint();
+    const ref = nameRefRead(reader);
+    const tql = reader.string();
+    const fetchSize = reader.varuint();
+    const options = reader.u8();
+    if ((options & ~QUERY_OPTIONS_ALL) !== 0) {
+      throw protocolError(`query options 0x${options.toString(16)} name an unknown option`);
+    }
+    return {
+      sessionId, ref, tql, fetchSize,
+      partialExecution: (options & QUERY_OPTION_PARTIAL_EXECUTION) !== 0,
+      forUpdate: (options & QUERY_OPTION_FOR_UPDATE) !== 0,
+    };
+  },
   writeReply(writer, reply) {
     writer.varuint(reply.resultSetId);
     enumWrite(writer, QUERY_RESULT_KINDS, reply.kind);

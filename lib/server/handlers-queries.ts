@@ -21,6 +21,7 @@ export const QUERY_HANDLERS: readonly DispatchEntry[] = [
       tql: request.tql,
       fetchSize: request.fetchSize,
       partialExecution: request.partialExecution,
+      forUpdate: request.forUpdate,
     });
     return context.resultSets.first(result, request.fetchSize);
   },

@@ -1,8 +1,8 @@
 // Where queries plug into the transaction server. The server owns the protocol side of a query (its
 // request, the result set kept open between fetches, paging by rows and bytes); a QueryHandler
-// turns (session, container, tql, fetch size, partial execution) into a QueryResult the server
-// pages through. The node's is TQL on the engine (tql-query-handler.ts); tests and nodes without
-// TQL plug in others.
+// turns (session, container, tql, fetch size, partial execution, for update) into a QueryResult
+// the server pages through. The node's is TQL on the engine (tql-query-handler.ts); tests and
+// nodes without TQL plug in others.
 
 import { StorageError } from '../base/errors.ts';
 import type { ContainerHandle, Session } from '../engine/session.ts';
@@ -23,6 +23,8 @@ export interface QueryRequest {
   fetchSize: number;
   /** GridDB's PARTIAL_EXECUTION fetch option: run the query over the data in parts. */
   partialExecution: boolean;
+  /** GridDB's fetch(forUpdate): lock the result's rows for the session's transaction. */
+  forUpdate: boolean;
 }
 
 export interface QueryResultPage {

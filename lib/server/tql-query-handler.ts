@@ -2,7 +2,7 @@
 // sees the session's own open transaction) and leaves a cursor when rows remain; this adapter hands
 // its answers to the server page by page, continuing the cursor (queryMore) for the rows a page
 // needs. An aggregate is one row of one column typed as the aggregate's result (none when there
-// is no result, GridDB's empty aggregation).
+// is no result, GridDB's empty aggregation). EXPLAIN's rows are all there at once, their own kind.
 
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
@@ -14,6 +14,7 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
   const first = await request.container.query(request.tql, {
     ...(request.fetchSize > 0 ? { fetchSizeRows: request.fetchSize } : {}),
     partialExecution: request.partialExecution,
+    forUpdate: request.forUpdate,
   });
   if (first.kind === 'aggregate') {
     const column: ColumnSchema = {
@@ -22,6 +23,7 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     if (first.type.timePrecision !== undefined) column.timePrecision = first.type.timePrecision;
     return queryResultOfRows('AGGREGATION', [column], first.value === null ? [] : [[first.value]]);
   }
+  if (first.kind === 'explain') return queryResultOfRows('EXPLAIN', first.columns, first.rows);
   return rowsResult(first, (cursor, rowCountMax) =>
     request.container.queryMore(cursor, { fetchSizeRows: rowCountMax }));
 };

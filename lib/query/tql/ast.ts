@@ -77,6 +77,18 @@ export interface TqlOrderKey {
   readonly position: TqlPosition;
 }
 
+/**
+ * The text of a statement's clauses as written (trimmed, keywords WHERE and ORDER BY left out),
+ * for EXPLAIN's STATEMENT column; undefined where the clause is absent.
+ */
+export interface TqlClauseText {
+  readonly select: string;
+  readonly where: string | undefined;
+  readonly orderBy: string | undefined;
+  /** `LIMIT n [OFFSET m]`. */
+  readonly limit: string | undefined;
+}
+
 export interface TqlStatement {
   /** EXPLAIN or EXPLAIN ANALYZE before the SELECT. */
   readonly explain: 'EXPLAIN' | 'EXPLAIN ANALYZE' | undefined;
@@ -88,4 +100,5 @@ export interface TqlStatement {
   readonly orderBy: readonly TqlOrderKey[];
   readonly limit: { readonly count: bigint; readonly position: TqlPosition } | undefined;
   readonly offset: { readonly count: bigint; readonly position: TqlPosition } | undefined;
+  readonly text: TqlClauseText;
 }

@@ -14,6 +14,9 @@
 // (GridDB's PARTIAL_EXECUTION fetch option; a streamed `SELECT *` only) each call reads only as far
 // as its rows need and the cursor remembers the row key to go on from, so memory stays bounded by
 // the fetch size whatever the container holds.
+//
+// An EXPLAIN statement gives the plan as rows instead (explain.ts); EXPLAIN ANALYZE runs the query
+// here first, as a fetch would, and adds what the run measured.
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
@@ -21,6 +24,7 @@ import { TQL_RESULT_ROW_COUNT_MAX } from '../../base/limits.ts';
 import type { ColumnType, Row, RowKey, TimePrecision } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { createAccumulator } from './aggregate.ts';
+import { explainTql } from './explain.ts';
 import type { AggregateFunction } from './functions.ts';
 import { rowComparator } from './order.ts';
 import type { TqlIndexRange } from './plan-index.ts';
@@ -64,6 +68,20 @@ export interface TqlRowSource {
   count?(scan: TqlSourceScan): number | undefined;
   /** One column of the rows in [from, to], in batches, when the source can; else undefined. */
   columnBatches?(scan: TqlSourceScan, columnIndex: number): Iterable<TqlColumnBatch> | undefined;
+  /** The index the last scan's pages came through; undefined: they came from a scan. */
+  indexRead?(): TqlIndexRange | undefined;
+}
+
+/** How an aggregate got its values: a row count, columnar batches, or rows one by one. */
+export type TqlAggregateInput = 'ROW_COUNT' | 'COLUMN_BATCHES' | 'ROWS';
+
+/** What one run did, for EXPLAIN ANALYZE. */
+export interface TqlRunStats {
+  /** Rows read from the container (none when a count or the plan answered alone). */
+  scannedRowCount: number;
+  /** Rows WHERE selected, before OFFSET and LIMIT (a LIMIT may stop the scan first). */
+  selectedRowCount: number;
+  aggregateInput: TqlAggregateInput | undefined;
 }
 
 export interface TqlExecuteOptions {
@@ -71,6 +89,10 @@ export interface TqlExecuteOptions {
   readonly fetchSizeRows?: number;
   /** Read only as far as this answer needs (a streamed SELECT * only). */
   readonly partialExecution?: boolean;
+  /** A monotonic clock, for the time EXPLAIN ANALYZE reports; without it none is reported. */
+  readonly monotonicMs?: () => number;
+  /** Filled with what the run did. */
+  readonly stats?: TqlRunStats;
 }
 
 export interface TqlAggregateType {
@@ -99,6 +121,15 @@ export type TqlResult =
     readonly value: number | bigint | null;
     readonly scannedRowCount: number;
     readonly indexUsed?: string;
+  }
+  /** EXPLAIN [ANALYZE]: the plan as rows of TQL_EXPLAIN_COLUMNS, all of them (no cursor). */
+  | {
+    readonly kind: 'explain';
+    readonly columns: ColumnSchema[];
+    readonly rows: Row[];
+    readonly scannedRowCount: number;
+    /** ANALYZE tells it in its rows. */
+    readonly indexUsed?: undefined;
   };
 
 type CursorState =
@@ -124,7 +155,9 @@ export function executeTql(
   options: TqlExecuteOptions = {},
 ): TqlResult {
   const fetchSizeRows = fetchSize(options);
-  if (query.aggregate !== undefined) return aggregate(query, source);
+  if (query.explain !== undefined) return explainTql(query, source, options, executeTql);
+  const counter = newCounter(options.stats);
+  if (query.aggregate !== undefined) return aggregate(query, source, counter);
   if (options.partialExecution === true) {
     if (!query.plan.ordered) {
       throw new StorageError('NOT_SUPPORTED', 'partial execution needs SELECT * in row-key ' +
@@ -132,9 +165,8 @@ export function executeTql(
     }
     return streamed(query, source, fetchSizeRows, {
       after: undefined, offsetLeft: query.offset, limitLeft: query.limit,
-    });
+    }, counter);
   }
-  const counter = { scannedRowCount: 0 };
   const rows = query.plan.ordered
     ? allStreamed(query, source, counter) : allSorted(query, source, counter);
   const state = { kind: 'buffered' as const, rows, index: 0 };
@@ -149,7 +181,7 @@ export function continueTql(
 ): TqlResult {
   const state = cursor.state;
   if (state.kind === 'buffered') return buffered(cursor.query, state, fetchSize(options), 0);
-  return streamed(cursor.query, source, fetchSize(options), state);
+  return streamed(cursor.query, source, fetchSize(options), state, newCounter(undefined));
 }
 
 function fetchSize(options: Pick<TqlExecuteOptions, 'fetchSizeRows'>): number {
@@ -189,14 +221,14 @@ function forEachSelected(
       counter.scannedRowCount++;
       const row = rows[i]!;
       if (filter !== undefined && filter(row) !== true) continue;
+      counter.selectedRowCount++;
       if (!visit(row, page, i)) return;
     }
   }
 }
 
-function aggregate(query: PreparedTql, source: TqlRowSource): TqlResult {
+function aggregate(query: PreparedTql, source: TqlRowSource, counter: Counter): TqlResult {
   const spec = query.aggregate!;
-  const counter = { scannedRowCount: 0 };
   let value: number | bigint | null;
   const countAll = spec.function === 'COUNT' && spec.columnIndex === undefined &&
     query.filter === undefined;
@@ -204,8 +236,11 @@ function aggregate(query: PreparedTql, source: TqlRowSource): TqlResult {
     ? source.count?.(scanOf(query, undefined)) : undefined;
   if (counted !== undefined) {
     value = BigInt(counted);
+    counter.selectedRowCount = counted;
+    counter.aggregateInput = 'ROW_COUNT';
   } else if (countAll && query.plan.empty) {
     value = 0n;
+    counter.aggregateInput = 'ROW_COUNT';
   } else {
     value = accumulate(query, source, counter);
   }
@@ -231,14 +266,17 @@ function accumulate(query: PreparedTql, source: TqlRowSource, counter: Counter) 
   const batches = index === undefined || query.filter !== undefined || query.plan.empty
     ? undefined : source.columnBatches?.(scanOf(query, undefined), index);
   if (batches !== undefined) {
+    counter.aggregateInput = 'COLUMN_BATCHES';
     for (const { rowCount, values, nulls } of batches) {
       counter.scannedRowCount += rowCount;
+      counter.selectedRowCount += rowCount;
       for (let i = 0; i < rowCount; i++) {
         accumulator.add(nulls !== undefined && nulls[i] === 1 ? null : values[i] as TqlValue);
       }
     }
     return accumulator.result();
   }
+  counter.aggregateInput = 'ROWS';
   forEachSelected(query, source, undefined, counter, (row) => {
     accumulator.add(index === undefined ? null : row[index] as TqlValue);
     return true;
@@ -251,8 +289,15 @@ function resultTooLarge(): StorageError {
     `${TQL_RESULT_ROW_COUNT_MAX} rows; add a LIMIT, or use partial execution`);
 }
 
-interface Counter {
-  scannedRowCount: number;
+/** The stats a run fills: the caller's, or a fresh one. */
+type Counter = TqlRunStats;
+
+function newCounter(stats: TqlRunStats | undefined): Counter {
+  const counter = stats ?? { scannedRowCount: 0, selectedRowCount: 0, aggregateInput: undefined };
+  counter.scannedRowCount = 0;
+  counter.selectedRowCount = 0;
+  counter.aggregateInput = undefined;
+  return counter;
 }
 
 function allStreamed(query: PreparedTql, source: TqlRowSource, counter: Counter): Row[] {
@@ -314,10 +359,10 @@ function streamed(
   source: TqlRowSource,
   fetchSizeRows: number,
   start: { after: RowKey | undefined; offsetLeft: number; limitLeft: number },
+  counter: Counter,
 ): TqlResult {
   assert(fetchSizeRows >= 1);
   assert(start.limitLeft > 0 || start.after === undefined, 'a cursor past its LIMIT');
-  const counter = { scannedRowCount: 0 };
   const rows: Row[] = [];
   let { offsetLeft, limitLeft } = start;
   let stoppedAt: RowKey | undefined;

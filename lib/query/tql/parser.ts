@@ -10,7 +10,7 @@
 import { TQL_ORDER_BY_KEY_COUNT_MAX } from '../../base/limits.ts';
 import type { TqlCall, TqlOrderKey, TqlStatement } from './ast.ts';
 import { TqlError, tqlSyntaxError, type TqlPosition } from './error.ts';
-import { tqlTokenize } from './lexer.ts';
+import { tqlTokenize, type TqlToken } from './lexer.ts';
 import { ExpressionParser } from './parser-expression.ts';
 
 /** Parses one statement. Throws TqlError: TQL_SYNTAX, or LIMIT_EXCEEDED for an over-long query. */
@@ -18,33 +18,60 @@ export function parseTql(text: string): TqlStatement {
   if (typeof text !== 'string') {
     throw new TqlError('TQL_SYNTAX', `a query must be a string, not ${typeof text}`, undefined);
   }
-  const parser = new StatementParser(tqlTokenize(text));
+  const parser = new StatementParser(tqlTokenize(text), text);
   return parser.statement();
 }
 
 class StatementParser extends ExpressionParser {
+  constructor(tokens: readonly TqlToken[], private readonly text: string) {
+    super(tokens);
+  }
+
   statement(): TqlStatement {
     const explain = this.explain();
     this.expectKeyword('SELECT');
+    const selectStart = this.offset();
     const select = this.selectList();
+    const selectText = this.textFrom(selectStart);
     const from = this.acceptKeyword('FROM') ? this.fromName() : undefined;
-    const where = this.acceptKeyword('WHERE') ? this.expression() : undefined;
+    let whereText: string | undefined;
+    let where: TqlStatement['where'];
+    if (this.acceptKeyword('WHERE')) {
+      const whereStart = this.offset();
+      where = this.expression();
+      whereText = this.textFrom(whereStart);
+    }
     const orderBy = this.orderBy();
+    const firstKey = orderBy[0];
+    const orderText = firstKey === undefined ? undefined : this.textFrom(firstKey.position.offset);
     let limit: TqlStatement['limit'];
     let offset: TqlStatement['offset'];
+    const limitStart = this.offset();
     if (this.acceptKeyword('LIMIT')) {
       limit = this.count('LIMIT');
       if (this.acceptKeyword('OFFSET')) offset = this.count('OFFSET');
     } else if (this.isKeyword(this.peek(), 'OFFSET')) {
       throw tqlSyntaxError('OFFSET needs a LIMIT before it', this.peek().position);
     }
+    const limitText = limit === undefined ? undefined : this.textFrom(limitStart);
     this.acceptOperator(';');
     const end = this.peek();
     if (end.kind !== 'end') {
       throw tqlSyntaxError(`unexpected ${this.describe(end)} after the end of the statement`,
         end.position);
     }
-    return { explain, select, from, where, orderBy, limit, offset };
+    const text = { select: selectText, where: whereText, orderBy: orderText, limit: limitText };
+    return { explain, select, from, where, orderBy, limit, offset, text };
+  }
+
+  /** Where the next token starts in the text. */
+  private offset(): number {
+    return this.peek().position.offset;
+  }
+
+  /** The text from `start` up to the next token, trimmed (comments between clauses stay). */
+  private textFrom(start: number): string {
+    return this.text.slice(start, this.offset()).trim();
   }
 
   private explain(): TqlStatement['explain'] {

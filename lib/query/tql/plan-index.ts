@@ -48,6 +48,15 @@ interface Interval {
 
 const BELOW_NULL: Bound = { value: null, inclusive: false };
 
+/** How results and EXPLAIN name an index: its name, or TREE(its columns) when it has none. */
+export function indexLabel(
+  index: Pick<TqlIndexRange, 'name' | 'columnIndexes'>,
+  columns: readonly ColumnSchema[],
+): string {
+  if (index.name !== '') return index.name;
+  return `TREE(${index.columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
+}
+
 export function planIndex(
   schema: ContainerSchema,
   where: BoundExpression,

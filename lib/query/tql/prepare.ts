@@ -4,7 +4,7 @@
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { normalizeName } from '../../schema/names.ts';
 import { bindAggregate, type AggregateSpec } from './aggregate.ts';
-import type { TqlStatement } from './ast.ts';
+import type { TqlClauseText, TqlStatement } from './ast.ts';
 import { Binder } from './bind.ts';
 import type { BoundExpression } from './bound.ts';
 import { compileExpression, type RowEvaluator } from './compile.ts';
@@ -16,6 +16,10 @@ import { planScan, type TqlScanPlan } from './plan.ts';
 
 export interface PreparedTql {
   readonly text: string;
+  /** EXPLAIN: the plan as rows (explain.ts), with ANALYZE also the measures of a run. */
+  readonly explain: TqlStatement['explain'];
+  /** The clauses as written, for EXPLAIN. */
+  readonly clauses: TqlClauseText;
   readonly schema: ContainerSchema;
   /** NOW() of this query. */
   readonly nowMs: number;
@@ -41,9 +45,6 @@ export function prepareTql(
   options: PrepareOptions,
 ): PreparedTql {
   const statement = parseTql(text);
-  if (statement.explain !== undefined) {
-    throw new TqlError('NOT_SUPPORTED', `${statement.explain} is not supported yet`, undefined);
-  }
   checkFrom(statement, schema);
   const binder = new Binder({ schema, nowMs: options.nowMs });
   const aggregate = bindSelect(statement, binder);
@@ -53,7 +54,8 @@ export function prepareTql(
   const orderBy = bindOrderKeys(statement.orderBy, binder);
   const plan = planScan(schema, where, aggregate === undefined ? orderBy : []);
   return {
-    text, schema, nowMs: options.nowMs, aggregate, where,
+    text, explain: statement.explain, clauses: statement.text, schema, nowMs: options.nowMs,
+    aggregate, where,
     filter: where === undefined || plan.whereCovered ? undefined : compileExpression(where),
     orderBy,
     limit: statement.limit === undefined

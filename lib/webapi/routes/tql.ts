@@ -64,6 +64,8 @@ function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlIte
     if (typeof item.stmt !== 'string' || item.stmt.trim() === '') {
       throw badRequest('Statement invalid');
     }
+    // The node answers EXPLAIN [ANALYZE] (a client's query gets the plan as rows); GridDB's web
+    // API refuses it in /tql all the same (spec/surface.md §1.6.13, §3.7), and so does this one.
     if (/^\s*explain\b/i.test(item.stmt)) throw badRequest("'EXPLAIN/ANALYZE' is not supported");
     characterCheck(item.stmt);
     return {

@@ -223,10 +223,24 @@ describe('messages: round trips', () => {
     }
     const auto = { statement, ref, enabled: true };
     assert.deepStrictEqual(requestTrip(SET_AUTO_COMMIT, auto), auto);
-    const query = {
-      sessionId: 0, ref, tql: 'select * where x > 1', fetchSize: 100, partialExecution: true,
+    for (const [partialExecution, forUpdate] of [[false, false], [true, false], [false, true]]) {
+      const query = {
+        sessionId: 0, ref, tql: 'select * where x > 1', fetchSize: 100,
+        partialExecution: partialExecution!, forUpdate: forUpdate!,
+      };
+      assert.deepStrictEqual(requestTrip(QUERY, query), query);
+    }
+    // The options byte was a boolean: 0 and 1 still mean what they meant; unknown bits are refused.
+    const options = (byte: number) => {
+      const body = bodyOf((writer) => QUERY.writeRequest(writer, {
+        sessionId: 0, ref, tql: 'select *', fetchSize: 1, partialExecution: false, forUpdate: false,
+      }));
+      body[body.length - 1] = byte;
+      return body;
     };
-    assert.deepStrictEqual(requestTrip(QUERY, query), query);
+    assert.equal(decodeBody(options(1), QUERY.readRequest, 'request').partialExecution, true);
+    assert.equal(decodeBody(options(2), QUERY.readRequest, 'request').forUpdate, true);
+    assert.throws(() => decodeBody(options(4), QUERY.readRequest, 'request'), protocolError);
     fc.assert(fc.property(schemaAndRows, fc.constantFrom('ROWS', 'AGGREGATION', 'EXPLAIN' as const),
       ({ schema, rows }, kind) => {
         const resultSchema = { ...schema, rowKeyColumnCount: 0,

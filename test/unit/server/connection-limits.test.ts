@@ -139,7 +139,7 @@ describe('transaction server: limits', () => {
         definitionJson: JSON.stringify({ name: 'c', type: 'COLLECTION',
           columns: [{ name: 'x', type: 'LONG' }] }) });
       const hang = { sessionId: 0, ref: { partitionId: containerPartitionId('c', 8), name: 'c' },
-        tql: 'hang', fetchSize: 10, partialExecution: false };
+        tql: 'hang', fetchSize: 10, partialExecution: false, forUpdate: false };
       client.request(QUERY, hang);
       client.request(QUERY, hang);
       const pingId = client.request(PING, {});

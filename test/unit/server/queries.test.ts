@@ -45,7 +45,7 @@ async function withReadings(
 }
 
 const query = (tql: string, fetchSize: number) =>
-  ({ sessionId: 0, ref, tql, fetchSize, partialExecution: false });
+  ({ sessionId: 0, ref, tql, fetchSize, partialExecution: false, forUpdate: false });
 
 describe('transaction server: queries', () => {
   it('pages a result by fetch size, then closes it', async () => {
