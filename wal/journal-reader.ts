@@ -4,12 +4,13 @@
 // acknowledged on lies before the first record that fails to read: the scan stops there, and what
 // follows (a torn write, or pages of an unsynced tail that reached the disk out of order) is
 // ignored. A file whose header does not read was never used: its creation is synced before the
-// first record is appended, so it holds nothing a commit waited for.
+// first record is appended, so it holds nothing a commit waited for. The writer zero-fills the file
+// ahead of its records: the zeros after the last record are not damage and are not counted.
 
 import type { PartitionId } from '../lib/base/ids.ts';
 import { JOURNAL_RECORD_PAYLOAD_BYTES_MAX, XLOG_READ_BUFFER_BYTES } from '../lib/base/limits.ts';
 import { StorageError } from '../lib/base/errors.ts';
-import type { FileSystem } from '../lib/io/file-system.ts';
+import type { FileHandle, FileSystem } from '../lib/io/file-system.ts';
 import {
   decodeJournalFileHeader, decodeJournalRecord, JOURNAL_FILE_HEADER_BYTES,
   JOURNAL_FORMAT_VERSION, JOURNAL_RECORD_HEADER_BYTES, journalRecordPayloadBytes,
@@ -21,7 +22,7 @@ export interface JournalScan {
   /** Undefined when the header did not read (the file holds nothing). */
   header: JournalFileHeader | undefined;
   recordCount: number;
-  /** Bytes after the last good record: ignored. */
+  /** Bytes after the last good record up to the last non-zero byte (a torn or unsynced tail). */
   ignoredBytes: number;
 }
 
@@ -67,8 +68,25 @@ export function scanJournalFile(
       recordCount++;
       offsetBytes += recordBytes;
     }
-    return { header, recordCount, ignoredBytes: sizeBytes - offsetBytes };
+    return { header, recordCount, ignoredBytes: nonZeroBytesFrom(handle, offsetBytes, sizeBytes) };
   } finally {
     handle.close();
   }
+}
+
+/** How far past `fromBytes` the file has non-zero bytes: the extent of what the scan ignored. */
+function nonZeroBytesFrom(handle: FileHandle, fromBytes: number, sizeBytes: number): number {
+  const chunk = new Uint8Array(64 * 1024);
+  let lastNonZeroEnd = fromBytes;
+  for (let at = fromBytes; at < sizeBytes; at += chunk.length) {
+    const readBytes = handle.read(chunk, at);
+    for (let i = readBytes - 1; i >= 0; i--) {
+      if (chunk[i] !== 0) {
+        lastNonZeroEnd = at + i + 1;
+        break;
+      }
+    }
+    if (readBytes < chunk.length) break;
+  }
+  return lastNonZeroEnd - fromBytes;
 }

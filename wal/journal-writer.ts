@@ -1,13 +1,17 @@
 // JournalWriter: appends commit records to one journal file (journal-format.ts) of a partition group.
 //
 // Appends go to a write buffer; sync() writes the buffer with one pwrite and fdatasyncs the file.
+// The file is kept zero-filled ahead of the records, JOURNAL_EXTEND_BYTES at a time, so most syncs
+// overwrite allocated bytes and change no file size (the reader stops at the first zero header).
 // group-commit.ts calls sync() once per round, one at a time, and counts what each sync covered.
 // A failed write or sync breaks the writer for good, as the xlog writer's do: the group's mode-0
 // commits then fail until the node restarts and recovers from what is durable.
 
 import { assert } from '../lib/base/assert.ts';
 import { partitionId } from '../lib/base/ids.ts';
-import { JOURNAL_RECORD_PAYLOAD_BYTES_MAX, JOURNAL_WRITE_BUFFER_BYTES } from '../lib/base/limits.ts';
+import {
+  JOURNAL_EXTEND_BYTES, JOURNAL_RECORD_PAYLOAD_BYTES_MAX, JOURNAL_WRITE_BUFFER_BYTES,
+} from '../lib/base/limits.ts';
 import { FailureLatch } from '../lib/io/failure-latch.ts';
 import type { FileHandle, FileSystem } from '../lib/io/file-system.ts';
 import { StorageError } from '../lib/base/errors.ts';
@@ -44,6 +48,7 @@ export class JournalWriter {
         formatVersion: JOURNAL_FORMAT_VERSION, startPartitionId: partitionId(options.range.startPartitionId),
         partitionCount: options.range.partitionCount, sequence: options.sequence,
       }), 0);
+      zeroFill(handle, JOURNAL_FILE_HEADER_BYTES, JOURNAL_EXTEND_BYTES);
       await handle.datasync();
       await fileSystem.syncDirectory(directory);
       if (!directoryExisted) await fileSystem.syncDirectory(root);
@@ -51,7 +56,7 @@ export class JournalWriter {
       handle.close();
       throw error;
     }
-    return new JournalWriter(options, path, handle);
+    return new JournalWriter(options, path, handle, JOURNAL_EXTEND_BYTES);
   }
 
   private readonly buffer = new Uint8Array(JOURNAL_WRITE_BUFFER_BYTES);
@@ -64,6 +69,8 @@ export class JournalWriter {
     readonly options: JournalWriterOptions,
     readonly path: string,
     private readonly handle: FileHandle,
+    /** File size: the records, then zeros. */
+    private allocatedBytes: number,
   ) {
     this.failure = new FailureLatch({
       subject: `commit journal ${path}`, advice: 'restart the node to recover from the logs',
@@ -109,6 +116,12 @@ export class JournalWriter {
   private flushBuffer(): void {
     if (this.bufferUsedBytes === 0) return;
     const bytes = this.buffer.subarray(0, this.bufferUsedBytes);
+    const endBytes = this.writtenSizeBytes + bytes.length;
+    if (endBytes > this.allocatedBytes) {
+      const extendedBytes = Math.ceil(endBytes / JOURNAL_EXTEND_BYTES) * JOURNAL_EXTEND_BYTES;
+      this.failure.guard(() => zeroFill(this.handle, this.allocatedBytes, extendedBytes));
+      this.allocatedBytes = extendedBytes;
+    }
     this.failure.guard(() => this.handle.write(bytes, this.writtenSizeBytes));
     this.writtenSizeBytes += this.bufferUsedBytes;
     this.bufferUsedBytes = 0;
@@ -117,5 +130,14 @@ export class JournalWriter {
   private throwIfUnusable(): void {
     if (this.closed) throw new StorageError('CLOSED', `commit journal ${this.path} is closed`);
     this.failure.throwIfBroken();
+  }
+}
+
+const ZERO_CHUNK = new Uint8Array(1024 * 1024);
+
+/** Writes zeros over [fromBytes, toBytes) of the file. */
+function zeroFill(handle: FileHandle, fromBytes: number, toBytes: number): void {
+  for (let at = fromBytes; at < toBytes; at += ZERO_CHUNK.length) {
+    handle.write(ZERO_CHUNK.subarray(0, Math.min(ZERO_CHUNK.length, toBytes - at)), at);
   }
 }

@@ -6,7 +6,8 @@
 // was synced.
 //
 // Faults (EIO on datasync, ENOSPC on write, EIO on read, EOPNOTSUPP on punching holes) are
-// injected on request, and torn writes keep a seeded random prefix of each file's unsynced tail.
+// injected on request, and torn writes keep a seeded random prefix of each file's unsynced changes
+// (from the first changed byte on, appended or overwritten).
 // The same seed replays the same crash. Punched holes, like writes, survive a crash only once
 // synced.
 //
@@ -215,13 +216,24 @@ export class SimFileSystem implements FileSystem {
 
   private crashFile(file: SimFile, tornWrites: boolean): void {
     const durableSizeBytes = file.durableBytes.length;
-    let keptSizeBytes = durableSizeBytes;
-    if (tornWrites && file.sizeBytes > durableSizeBytes) {
-      keptSizeBytes += this.prng.nextIndex(file.sizeBytes - durableSizeBytes + 1);
+    // Torn: the unsynced changes from the first changed byte on reached the disk up to a random
+    // point, as a sequential write cut by the power (appends and overwrites of zero-filled or old
+    // bytes alike).
+    let firstChangedBytes = durableSizeBytes;
+    let keptEndBytes = durableSizeBytes;
+    if (tornWrites) {
+      const changed = changedRange(file, durableSizeBytes);
+      firstChangedBytes = keptEndBytes = changed.fromBytes;
+      if (changed.toBytes > changed.fromBytes) {
+        keptEndBytes += this.prng.nextIndex(changed.toBytes - changed.fromBytes + 1);
+      }
     }
+    const keptSizeBytes = Math.max(durableSizeBytes, keptEndBytes);
     const bytes = new Uint8Array(keptSizeBytes);
     bytes.set(file.durableBytes);
-    bytes.set(file.bytes.subarray(durableSizeBytes, keptSizeBytes), durableSizeBytes);
+    if (keptEndBytes > firstChangedBytes) {
+      bytes.set(file.bytes.subarray(firstChangedBytes, keptEndBytes), firstChangedBytes);
+    }
     file.bytes = bytes;
     file.sizeBytes = keptSizeBytes;
     // Unsynced punches are lost with unsynced writes; a torn tail was written, so it is allocated.
@@ -246,6 +258,31 @@ export class SimFileSystem implements FileSystem {
     if (parent?.kind !== 'directory' || name === '') return undefined;
     return { directory: parent, name };
   }
+}
+
+/**
+ * Where the file differs from its durable bytes: from the first changed byte to the end of the
+ * last (bytes past the durable size all count as changed); an empty range at its size if none.
+ */
+function changedRange(file: SimFile, durableSizeBytes: number): { fromBytes: number; toBytes: number } {
+  const overlapBytes = Math.min(durableSizeBytes, file.sizeBytes);
+  let fromBytes = overlapBytes;
+  for (let i = 0; i < overlapBytes; i++) {
+    if (file.bytes[i] !== file.durableBytes[i]) {
+      fromBytes = i;
+      break;
+    }
+  }
+  if (file.sizeBytes > durableSizeBytes) return { fromBytes, toBytes: file.sizeBytes };
+  let toBytes = fromBytes;
+  for (let i = overlapBytes - 1; i > fromBytes; i--) {
+    if (file.bytes[i] !== file.durableBytes[i]) {
+      toBytes = i + 1;
+      break;
+    }
+  }
+  if (fromBytes < overlapBytes && toBytes === fromBytes) toBytes = fromBytes + 1;
+  return { fromBytes, toBytes };
 }
 
 function newDirectory(): SimDirectory {
