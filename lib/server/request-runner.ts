@@ -6,7 +6,8 @@
 // query results and retried statements.
 //
 // The split is the thread boundary of DESIGN.md §2: in the node a LocalRequestRunner runs inside
-// the engine's worker thread (lib/node/engine-thread/) and the network side talks to it by
+// each engine worker thread, over the Store of its partition group (lib/node/engine-thread/), and
+// the network side reaches them through the routing runner (routing-request-runner.ts) by
 // messages; tests may run both in one thread. Either way a connection is opened here before its
 // first request and closed after its last.
 

@@ -146,7 +146,7 @@ export async function multiPutRouted(
 
 /**
  * Reads a multi-container request to see which groups its containers are in; `only` is set when
- * they are all in one group (or the body is malformed: any thread answers that).
+ * they are all in one group (or the body is malformed, which group 0 answers).
  */
 function entryGroups<T extends MultiGetRequest | MultiPutRequest>(
   routes: GroupRoutes,

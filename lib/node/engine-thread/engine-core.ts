@@ -1,6 +1,7 @@
-// What the engine thread holds: the Store and the RequestRunner over it, and the calls the node
-// makes of them (engine-messages.ts). The same code serves the worker (engine-worker.ts) and the
-// in-thread engine that benchmarks compare it with (node-engine.ts).
+// What an engine thread holds: the Store (of its partition group, or of every group) and the
+// RequestRunner over it, and the calls the node makes of them (engine-messages.ts). The same code
+// serves each worker (engine-worker.ts) and the in-thread engine that benchmarks compare them
+// with (node-engine.ts).
 
 import { threadId } from 'node:worker_threads';
 import { assert } from '../../base/assert.ts';
