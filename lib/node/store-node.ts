@@ -32,7 +32,7 @@ export interface StoreNodeOptions extends HomeEnvironment {
   clock?: Clock;
   /** gs_startnode --releaseUnusedFileBlocks. */
   releaseUnusedFileBlocks?: boolean;
-  /** Where the engine runs: worker threads (one per group) unless a benchmark asks for the main thread. */
+  /** Where the engine runs: a worker per group unless a benchmark asks for the main thread. */
   engineThread?: EngineThread;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;

@@ -4,8 +4,9 @@
 //
 // A reply frame, as the engine side encodes it (lib/protocol/frame.ts draws it):
 //
-//   | lengthBytes u32 | magic u16 | version u8 | messageType u8 | status u8 | requestId u32 | body |
-//   0                                                           8            9               13
+//   | lengthBytes u32 | magic u16 | version u8 | messageType u8 | status u8 | requestId u32 |
+//   0                                                           8           9               13
+//   | body |
 //
 // Requests that name one container carry its name ref (wire-refs.ts) after a fixed number of
 // varuints: none (CONTAINER_INFO), a session id (ROW_GET, QUERY) or a statement (session id and

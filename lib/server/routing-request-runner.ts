@@ -236,7 +236,7 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
     };
   }
 
-  // ---- GroupRoutes --------------------------------------------------------------------------------
+  // ---- GroupRoutes ----------------------------------------------------------------------------
 
   groupOf(containerName: string): number {
     const { partitionNum } = this.options;

@@ -12,7 +12,7 @@ import type {
 import { GroupWorkersEngine } from './group-workers-engine.ts';
 import { InThreadEngine } from './in-thread-engine.ts';
 
-/** Where the engine runs: a worker thread per partition group (the node's default) or the main thread. */
+/** Where the engine runs: a worker per partition group (the node's default) or the main thread. */
 export type EngineThread = 'worker' | 'main';
 
 export interface NodeEngineEvents {

@@ -202,7 +202,8 @@ describe('one engine worker per partition group (concurrency 4)', () => {
           [name, [['a', BigInt(i)], ['b', BigInt(10 + i)]]])));
         const got = await client.multiGet(Object.fromEntries(keyed.map((name) =>
           [name, { keys: ['b', 'zz'] }])));
-        assert.deepEqual(keyed.map((name) => got.get(name)), keyed.map((_, i) => [['b', BigInt(10 + i)]]));
+        assert.deepEqual(keyed.map((name) => got.get(name)),
+          keyed.map((_, i) => [['b', BigInt(10 + i)]]));
 
         // A retried multi-put over every group (its answer lost on the way): applied once.
         proxy.cutOnNextReply = true;

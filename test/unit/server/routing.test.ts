@@ -11,7 +11,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CONNECTION_RESULT_SET_COUNT_MAX, PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
+import {
+  CONNECTION_RESULT_SET_COUNT_MAX, PROTOCOL_MESSAGE_BYTES_MAX,
+} from '../../../lib/base/limits.ts';
 import { storageOptions } from '../../../lib/base/options.ts';
 import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 import { Store } from '../../../lib/engine/store.ts';
@@ -197,7 +199,8 @@ describe('routing runner: one engine thread per partition group', () => {
       kind: 'keys' as const, keys: KeyBatch.of(containerSchemaOf(info(name)), keys) } });
     const got = await twin.call(MULTI_GET, { sessionId: 0,
       entries: [keysOf(d0!, ['v', 'nope']), keysOf(a0!, ['x']), keysOf(d0!, ['w'])] });
-    assert.deepEqual(got.map((batch, i) => batch.decode(containerSchemaOf(info([d0!, a0!, d0!][i]!)))),
+    const schemaOf = (i: number) => containerSchemaOf(info([d0!, a0!, d0!][i]!));
+    assert.deepEqual(got.map((batch, i) => batch.decode(schemaOf(i))),
       [[['v', 5n]], [['x', 1n]], [['w', 4n]]]);
   });
 
@@ -232,7 +235,8 @@ describe('routing runner: one engine thread per partition group', () => {
     for (const name of [b0!, d1!]) {
       await twin.call(SET_AUTO_COMMIT, { statement: twin.statement(sessionId),
         ref: refOf(info(name)), enabled: false });
-      await twin.call(ROW_PUT, { statement: twin.statement(sessionId), ...rowsOf(name, [['t', 7n]]) });
+      await twin.call(ROW_PUT,
+        { statement: twin.statement(sessionId), ...rowsOf(name, [['t', 7n]]) });
     }
     await twin.call(MULTI_PUT, { statement: twin.statement(sessionId),
       entries: [rowsOf(b0!, [['u', 8n]]), rowsOf(d1!, [['u', 8n]])] });
