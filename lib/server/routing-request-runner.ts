@@ -31,6 +31,7 @@ import { encodeFrame } from '../protocol/frame.ts';
 import { decodeBody, emptyWrite } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
+import { errorDecode } from '../protocol/wire-error.ts';
 import { RESULT_SET_ID_NONE } from '../protocol/messages-query.ts';
 import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash.ts';
 import { errorFrame, replyHeader, type RequestFrame } from './reply-frames.ts';
@@ -205,6 +206,12 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
     // The thread closes a result on its last page and on an error.
     const done = !isReply(outcome) || replyBody(outcome)[0] === 1;
     if (done && results.get(id) === result) results.delete(id);
+    // A fetch sent after the last page but before its reply came back: told by the client's id.
+    const closedThere = resultSetClosedError(result.resultSetId);
+    if (!isReply(outcome) && outcome.closeReason === undefined &&
+      errorDecode(replyBody(outcome)).message === closedThere.message) {
+      return { bytes: errorFrame(frame, resultSetClosedError(id)) };
+    }
     return outcome;
   }
 

@@ -76,18 +76,30 @@ class Twin {
 
   /** Runs one request on both; returns its reply, or throws its error. */
   async call<Q, P>(codec: MessageCodec<Q, P>, request: Q, connectionId = 1): Promise<P> {
-    const writer = new ByteWriter(256);
-    codec.writeRequest(writer, request);
-    const frame: RequestFrame = {
-      messageType: codec.type, requestId: this.nextRequestId++, body: writer.finish(),
-    };
-    const [single, routed] = await Promise.all([
-      this.single.run(connectionId, frame), this.routed.run(connectionId, frame)]);
-    assert.deepEqual(routed, single, `${codec.type}: the routed reply is the single engine's`);
-    const status = single.bytes[8];
-    const body = single.bytes.subarray(FRAME_HEADER_BYTES);
-    if (status === FrameStatus.ERROR) throw errorDecode(body);
-    return decodeBody(body, codec.readReply, 'reply');
+    const [reply] = await this.pipelined(codec, [request], connectionId);
+    return await reply!;
+  }
+
+  /** Sends the requests at once, without waiting for replies in between (as a client may). */
+  async pipelined<Q, P>(
+    codec: MessageCodec<Q, P>,
+    requests: readonly Q[],
+    connectionId = 1,
+  ): Promise<Array<Promise<P>>> {
+    const frames = requests.map((request): RequestFrame => {
+      const writer = new ByteWriter(256);
+      codec.writeRequest(writer, request);
+      return { messageType: codec.type, requestId: this.nextRequestId++, body: writer.finish() };
+    });
+    const runAll = (runner: RequestRunner) =>
+      Promise.all(frames.map((frame) => runner.run(connectionId, frame)));
+    const [single, routed] = await Promise.all([runAll(this.single), runAll(this.routed)]);
+    assert.deepEqual(routed, single, `${codec.type}: the routed replies are the single engine's`);
+    return single.map(async (outcome) => {
+      const body = outcome.bytes.subarray(FRAME_HEADER_BYTES);
+      if (outcome.bytes[8] === FrameStatus.ERROR) throw errorDecode(body);
+      return decodeBody(body, codec.readReply, 'reply');
+    });
   }
 }
 
@@ -281,6 +293,19 @@ describe('routing runner: one engine thread per partition group', () => {
     const all = await twin.call(QUERY, { sessionId: 0, ref: refOf(info(c0!)),
       tql: 'SELECT COUNT(*)', fetchSize: 2, partialExecution: false });
     assert.equal(all.resultSetId, 0);
+  });
+
+  it('answers a fetch sent after the last page by the id the client holds', async () => {
+    twin.open(3);
+    const query = (name: string) => twin.call(QUERY, { sessionId: 0, ref: refOf(info(name)),
+      tql: 'SELECT *', fetchSize: 2, partialExecution: false }, 3);
+    assert.equal((await query(a1!)).resultSetId, 1);
+    assert.equal((await query(c0!)).resultSetId, 2, 'its thread numbers it 1');
+    const [last, late] = await twin.pipelined(FETCH,
+      [{ resultSetId: 2, fetchSize: 10 }, { resultSetId: 2, fetchSize: 10 }], 3);
+    assert.equal((await last!).done, true);
+    await assert.rejects(late!, storageError('CLOSED', /query result 2 /));
+    twin.close(3);
   });
 
   it('bounds the results a connection holds open over every group', async () => {
