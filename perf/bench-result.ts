@@ -14,7 +14,7 @@
 import { MiB } from '../lib/base/units.ts';
 
 export type BenchUnit = 'rows/s' | 'MB/s' | 'ms';
-export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'one-worker';
+export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread';
 
 export interface BenchTarget {
   of: 'ratio' | 'value';

@@ -4,8 +4,6 @@
 // comes back). Both take the same requests, already encoded, so the difference measured is the
 // thread boundary: the messages and the second thread.
 
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { StorageOptions } from '../lib/base/options.ts';
 import { assert } from '../lib/base/assert.ts';
@@ -24,10 +22,10 @@ type EngineCall =
 
 /**
  * in-thread: one Store in the calling thread; worker: one Store (every partition group) in one
- * worker; workers=2: the partition groups split over two workers, each a Store of its own holding
- * every other container (as one worker per group would hold its groups' partitions).
+ * worker. The node's one worker per partition group is measured through the node
+ * (node/thread/…).
  */
-export type EngineThread = 'in-thread' | 'worker' | 'workers=2';
+export type EngineThread = 'in-thread' | 'worker';
 
 export interface EngineTarget {
   readonly thread: EngineThread;
@@ -44,50 +42,7 @@ export interface EngineTarget {
 }
 
 export function engineTarget(thread: EngineThread): EngineTarget {
-  if (thread === 'in-thread') return new InThreadEngine();
-  return thread === 'worker' ? new WorkerEngine() : new SplitEngine([new WorkerEngine(),
-    new WorkerEngine()]);
-}
-
-/**
- * Containers split over several engines: container i lives in engine i mod n, at index i div n;
- * each engine opens a home of its own under the given one, with half the partition groups.
- */
-class SplitEngine implements EngineTarget {
-  readonly thread = 'workers=2';
-
-  constructor(private readonly parts: EngineTarget[]) {}
-
-  async open(home: string, options: Partial<StorageOptions>, containerNames: string[]) {
-    const n = this.parts.length;
-    const concurrency = Math.max(1, Math.floor((options.concurrency ?? 4) / n));
-    for (let p = 0; p < n; p++) mkdirSync(join(home, `part${p}`));
-    await Promise.all(this.parts.map((part, p) => part.open(join(home, `part${p}`),
-      { ...options, concurrency }, containerNames.filter((_, i) => i % n === p))));
-  }
-
-  put(containerIndex: number, rowCount: number, bytes: ArrayBuffer): Promise<void> {
-    const n = this.parts.length;
-    return this.parts[containerIndex % n]!.put(Math.floor(containerIndex / n), rowCount, bytes);
-  }
-
-  count(containerIndex: number): Promise<number> {
-    const n = this.parts.length;
-    return this.parts[containerIndex % n]!.count(Math.floor(containerIndex / n));
-  }
-
-  async logSyncCount(): Promise<number> {
-    const counts = await Promise.all(this.parts.map((part) => part.logSyncCount()));
-    return counts.reduce((sum, count) => sum + count, 0);
-  }
-
-  async close(): Promise<void> {
-    await Promise.all(this.parts.map((part) => part.close()));
-  }
-
-  async end(): Promise<void> {
-    await Promise.all(this.parts.map((part) => part.end()));
-  }
+  return thread === 'in-thread' ? new InThreadEngine() : new WorkerEngine();
 }
 
 abstract class NumberedEngine implements EngineTarget {

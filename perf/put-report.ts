@@ -16,7 +16,7 @@ export function putReport(
   settings: {
     method: string;
     target?: BenchTarget | undefined;
-    peer?: 'leveldb' | 'in-thread' | 'one-worker';
+    peer?: 'leveldb' | 'in-thread';
     /** More per-run figures, kept with the rows/s entry. */
     measures?: Record<string, number[]>;
   },

@@ -5,8 +5,9 @@
 //
 //   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
 //
-// STORE_ENGINE_THREAD=main runs the engine in the main thread instead of its worker thread; the
-// benchmarks use it to compare the two (README: "Thread or worker").
+// STORE_ENGINE_THREAD=main runs the engine (every partition group) in the main thread instead of
+// one worker thread per group; the benchmarks use it to compare the two (README: "Thread or
+// worker").
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

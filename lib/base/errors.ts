@@ -55,6 +55,8 @@ export const STORAGE_ERROR_NUMBERS = {
   PARTITION_MISMATCH: 170005,
   /** The node failed on a bug while serving the request; reported instead of an answer. */
   INTERNAL_ERROR: 170006,
+  /** An engine that serves some partition groups was asked about a partition of another group. */
+  PARTITION_NOT_OWNED: 170007,
   // queries (TQL)
   /** Query text that does not parse; the message gives the line and column. */
   TQL_SYNTAX: 180001,

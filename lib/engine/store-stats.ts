@@ -3,6 +3,7 @@
 // buffer pool and swap, xlog flushes, rows. Names here carry their units; the node maps them to
 // GridDB's member names. Collecting is O(partitions + blocks): for a status request, not a loop.
 
+import { assert } from '../base/assert.ts';
 import type { StoreCompressionMode } from '../base/options.ts';
 import { BlockKind } from '../block/block-space.ts';
 import type { PartitionGroup } from './partition-group.ts';
@@ -48,6 +49,8 @@ export interface StoreStats {
     allocatedBytes: number;
     /** Live blocks over the slots the files hold, 0..1. */
     usageRate: number;
+    /** Block slots the data files hold on disk (usageRate's denominator). */
+    slotCount: number;
     /** Whether holes can be punched; undefined until the first punch was tried. */
     punchHoleSupported: boolean | undefined;
     compressionMode: StoreCompressionMode;
@@ -156,8 +159,48 @@ export function collectStoreStats(
   checkpoint.running = checkpoint.pendingPartitionCount > 0;
   memory.useBytes = liveBlockCount * blockSizeBytes;
   memory.index.residentBytes = memory.index.useBytes;
-  dataFiles.usageRate = slotCount === 0 ? 1 : Math.min(1, liveBlockCount / slotCount);
+  dataFiles.slotCount = slotCount;
+  dataFiles.usageRate = usageRate(liveBlockCount, slotCount);
   return stats;
+}
+
+/**
+ * The figures of Stores that each serve some of the groups (one per engine thread), as one Store
+ * of all of them would give them: counts summed, the latest times, the first trigger found in
+ * group order (`parts` are in group order), rates computed again from the sums.
+ */
+export function mergeStoreStats(
+  parts: readonly StoreStats[],
+  options: { blockSizeBytes: number },
+): StoreStats {
+  assert(parts.length > 0);
+  const stats = parts.reduce((total, part) => numbersSummed(total, part));
+  const { checkpoint, dataFiles, memory } = stats;
+  checkpoint.lastStartMs = Math.max(...parts.map((part) => part.checkpoint.lastStartMs));
+  checkpoint.lastEndMs = Math.max(...parts.map((part) => part.checkpoint.lastEndMs));
+  checkpoint.lastTrigger = parts.find((part) => part.checkpoint.lastTrigger !== undefined)
+    ?.checkpoint.lastTrigger;
+  checkpoint.running = checkpoint.pendingPartitionCount > 0;
+  const punch = parts.map((part) => part.dataFiles.punchHoleSupported)
+    .filter((supported) => supported !== undefined);
+  dataFiles.punchHoleSupported = punch.length === 0 ? undefined : punch.every(Boolean);
+  dataFiles.usageRate = usageRate(memory.useBytes / options.blockSizeBytes, dataFiles.slotCount);
+  return stats;
+}
+
+function usageRate(liveBlockCount: number, slotCount: number): number {
+  return slotCount === 0 ? 1 : Math.min(1, liveBlockCount / slotCount);
+}
+
+/** A copy of `a` with every number added to the same member of `b`; other members are a's. */
+function numbersSummed<T>(a: T, b: T): T {
+  if (typeof a === 'number' && typeof b === 'number') return (a + b) as T;
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return a;
+  const sum: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(a)) {
+    sum[key] = numbersSummed(value, (b as Record<string, unknown>)[key]);
+  }
+  return sum as T;
 }
 
 /** Every figure zero: before the store is open. */
@@ -172,7 +215,7 @@ export function emptyStoreStats(compressionMode: StoreCompressionMode): StoreSta
       adoptedSwapImageCount: 0, fileFlushCount: 0, fileFlushTimeMs: 0,
     },
     dataFiles: {
-      sizeBytes: 0, allocatedBytes: 0, usageRate: 1, punchHoleSupported: undefined,
+      sizeBytes: 0, allocatedBytes: 0, usageRate: 1, slotCount: 0, punchHoleSupported: undefined,
       compressionMode,
     },
     memory: {

@@ -2,6 +2,12 @@
 // sessions, read and write rows. The node (lib/server) drives the same partition groups by messages;
 // tests and benchmarks use this facade directly.
 //
+// A Store may open only some of the partition groups (`groupIndexes`): the node runs one Store per
+// group, each in a worker thread of its own, on the same home. Such a Store recovers, checkpoints,
+// lists and reports only its groups' partitions, and refuses a container of another group
+// (PARTITION_NOT_OWNED); the files are the same whichever Store opens them, so a home written by
+// Stores of one group each opens as one Store of every group, and the other way round.
+//
 //   const store = await Store.open({ home: './var' });
 //   await store.createContainer({ name: 'cpu', type: 'TIME_SERIES', columns: [...] });
 //   const cpu = store.session().container('cpu');
@@ -10,6 +16,7 @@
 
 import { isAbsolute, join } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
 import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
@@ -21,7 +28,9 @@ import type { ContainerDefinition } from '../schema/container-schema.ts';
 import type {
   ColumnSchema, IndexDefinition, IndexSelector,
 } from '../schema/container-schema.ts';
-import { containerPartitionId, partitionGroupOf } from '../schema/partition-hash.ts';
+import {
+  containerPartitionId, partitionGroupOf, partitionGroupRange,
+} from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
 import type { Partition } from './partition.ts';
 import {
@@ -45,10 +54,26 @@ export interface StoreConfig {
   /** Told of every checkpoint of every partition group (the node writes them to its event log). */
   onCheckpoint?: (event: CheckpointEvent) => void;
   scheduler?: SchedulerLike;
+  /**
+   * The partition groups this Store opens (each in 0..concurrency-1, no repeats); all of them
+   * when absent. Each group keeps its share of storeMemoryLimit (limit / concurrency) either way.
+   */
+  groupIndexes?: readonly number[];
+}
+
+/** Where a Store of `config` keeps its files: dbPath and transactionLogPath, resolved. */
+interface StoreRoots {
+  options: StorageOptions;
+  fileSystem: FileSystem;
+  dataRoot: string;
+  transactionLogRoot: string;
 }
 
 export class Store {
+  /** The groups this Store opened, in group order. */
   private readonly groups: PartitionGroup[];
+  /** By group index; undefined for a group another Store serves. */
+  private readonly groupByIndex: Array<PartitionGroup | undefined>;
   private readonly sessions = new Set<Session>();
   private nextSessionId = 1;
   private closed = false;
@@ -59,25 +84,48 @@ export class Store {
     readonly options: StorageOptions,
     readonly fileSystem: FileSystem,
     readonly clock: Clock,
+    private readonly groupIndexList: readonly number[],
     groups: (store: Store) => PartitionGroup[],
   ) {
     this.groups = groups(this);
+    assert(this.groups.length === groupIndexList.length);
+    this.groupByIndex = Array.from({ length: options.concurrency }, () => undefined);
+    groupIndexList.forEach((index, i) => (this.groupByIndex[index] = this.groups[i]));
+  }
+
+  /**
+   * What every open of a home does first: check the database identity (written on the first
+   * start) and make the xlog directory. Idempotent; the node runs it once before its engine
+   * threads open their groups, so that they never race to write the identity file.
+   */
+  static async prepareHome(config: StoreConfig): Promise<void> {
+    const { options, fileSystem, dataRoot, transactionLogRoot } = storeRoots(config);
+    await checkStoreIdentity(fileSystem, dataRoot, options);
+    await makeDirectoryDurable(fileSystem, transactionLogRoot);
+  }
+
+  /**
+   * After every partition group of the home has recovered (in this Store or in several): deletes
+   * commit journal files that no current group's range contains, left by a start with another
+   * /dataStore/concurrency (their records are in synced xlogs now).
+   */
+  static async removeStaleJournals(config: StoreConfig): Promise<void> {
+    const { options, fileSystem, transactionLogRoot } = storeRoots(config);
+    const ranges = Array.from({ length: options.concurrency },
+      (_, index) => partitionGroupRange(index, options));
+    await removeForeignJournalFiles(fileSystem, transactionLogRoot, ranges);
   }
 
   static async open(config: StoreConfig): Promise<Store> {
-    const fileSystem = config.fileSystem ?? new NodeFileSystem();
-    const options = config.options ?? readStorageConfig(fileSystem, config.home);
+    const { options, fileSystem, dataRoot, transactionLogRoot } = storeRoots(config);
+    const groupIndexes = storeGroupIndexes(config.groupIndexes, options.concurrency);
     const clock = config.clock ?? systemClock;
     const scheduler = config.scheduler ?? asyncScheduler;
     const periodicScheduler = config.scheduler ?? backgroundScheduler;
-    const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
-    const transactionLogRoot = resolve(options.transactionLogPath);
-    const dataRoot = resolve(options.dbPath);
-    await checkStoreIdentity(fileSystem, dataRoot, options);
-    await makeDirectoryDurable(fileSystem, transactionLogRoot);
+    await Store.prepareHome({ ...config, options, fileSystem });
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
-    const store = new Store(options, fileSystem, clock, (self) =>
-      Array.from({ length: options.concurrency }, (_, index) => new PartitionGroup({
+    const store = new Store(options, fileSystem, clock, groupIndexes, (self) =>
+      groupIndexes.map((index) => new PartitionGroup({
         groupCount: options.concurrency,
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
         dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
@@ -85,18 +133,11 @@ export class Store {
         onSyncError: (error) => self.fail(error),
       })));
     const reports = await Promise.all(store.groups.map((group) => group.recover()));
-    store.recovery = reports.reduce((total, report) => ({
-      partitionCount: total.partitionCount + report.partitionCount,
-      recordCount: total.recordCount + report.recordCount,
-      journaledRecordCount: total.journaledRecordCount + report.journaledRecordCount,
-      journalTornBytes: total.journalTornBytes + report.journalTornBytes,
-      rowCount: total.rowCount + report.rowCount,
-      tornBytes: total.tornBytes + report.tornBytes,
-      restoredBlockCount: total.restoredBlockCount + report.restoredBlockCount,
-      releasedSlotCount: total.releasedSlotCount + report.releasedSlotCount,
-      durationMs: Math.max(total.durationMs, report.durationMs),
-    }));
-    await removeForeignJournalFiles(fileSystem, transactionLogRoot, store.groups.map((group) => group.range));
+    store.recovery = recoveryReportSum(reports);
+    // Files of another layout are safe to delete only once every group has recovered.
+    if (groupIndexes.length === options.concurrency) {
+      await Store.removeStaleJournals({ ...config, options, fileSystem });
+    }
     return store;
   }
 
@@ -113,7 +154,27 @@ export class Store {
       throw new StorageError('INVALID_NAME', 'a container name must be a non-empty string');
     }
     const id = this.partitionIdOf(containerName);
-    return this.groups[partitionGroupOf(id, this.options)]!.partition(id);
+    return this.ownerOf(id).partition(id);
+  }
+
+  /** The indexes of the partition groups this Store serves, ascending. */
+  get groupIndexes(): readonly number[] {
+    return this.groupIndexList;
+  }
+
+  /** Whether this Store serves the partition (every partition, unless opened with groupIndexes). */
+  ownsPartition(partitionId: PartitionId): boolean {
+    return this.groupByIndex[partitionGroupOf(partitionId, this.options)] !== undefined;
+  }
+
+  private ownerOf(partitionId: PartitionId): PartitionGroup {
+    const groupIndex = partitionGroupOf(partitionId, this.options);
+    const group = this.groupByIndex[groupIndex];
+    if (group === undefined) {
+      throw new StorageError('PARTITION_NOT_OWNED', `partition ${partitionId} belongs to ` +
+        `partition group ${groupIndex}, which this engine does not serve`);
+    }
+    return group;
   }
 
   // ---- catalog ---------------------------------------------------------------------------------
@@ -233,8 +294,7 @@ export class Store {
       partitionId >= this.options.partitionNum) {
       throw new StorageError('CONFIG_INVALID', `no partition ${partitionId}`);
     }
-    return this.groups[partitionGroupOf(partitionId, this.options)]!.partition(partitionId)
-      .log.lastAppliedLsn;
+    return this.ownerOf(partitionId).partition(partitionId).log.lastAppliedLsn;
   }
 
   /** Sessions open now. */
@@ -274,4 +334,42 @@ export class Store {
   private fail(error: unknown): void {
     this.failure ??= error;
   }
+}
+
+/** The recovery of several groups that recovered at once: counts summed, the longest duration. */
+export function recoveryReportSum(reports: readonly RecoveryReport[]): RecoveryReport {
+  assert(reports.length > 0);
+  return reports.reduce((total, report) => ({
+    partitionCount: total.partitionCount + report.partitionCount,
+    recordCount: total.recordCount + report.recordCount,
+    journaledRecordCount: total.journaledRecordCount + report.journaledRecordCount,
+    journalTornBytes: total.journalTornBytes + report.journalTornBytes,
+    rowCount: total.rowCount + report.rowCount,
+    tornBytes: total.tornBytes + report.tornBytes,
+    restoredBlockCount: total.restoredBlockCount + report.restoredBlockCount,
+    releasedSlotCount: total.releasedSlotCount + report.releasedSlotCount,
+    durationMs: Math.max(total.durationMs, report.durationMs),
+  }));
+}
+
+function storeRoots(config: StoreConfig): StoreRoots {
+  const fileSystem = config.fileSystem ?? new NodeFileSystem();
+  const options = config.options ?? readStorageConfig(fileSystem, config.home);
+  const resolve = (path: string) => (isAbsolute(path) ? path : join(config.home, path));
+  return {
+    options, fileSystem,
+    dataRoot: resolve(options.dbPath), transactionLogRoot: resolve(options.transactionLogPath),
+  };
+}
+
+/** The groups a Store opens: the ones asked for (checked), else all of them. */
+function storeGroupIndexes(asked: readonly number[] | undefined, concurrency: number): number[] {
+  if (asked === undefined) return Array.from({ length: concurrency }, (_, index) => index);
+  const valid = asked.length > 0 && new Set(asked).size === asked.length &&
+    asked.every((index) => Number.isInteger(index) && index >= 0 && index < concurrency);
+  if (!valid) {
+    throw new StorageError('CONFIG_INVALID', `groupIndexes ${JSON.stringify(asked)} must name ` +
+      `distinct partition groups of 0..${concurrency - 1}`);
+  }
+  return [...asked].sort((a, b) => a - b);
 }

@@ -1,7 +1,8 @@
-// A node: the configuration of its home, its engine (the store, in a worker thread:
-// engine-thread/), its transaction service (clients) and its system service (the operating
-// commands), and its event log, started and stopped in order. The main thread does the network
-// I/O, framing and authentication; every request runs in the engine thread.
+// A node: the configuration of its home, its engine (the store, in worker threads, one per
+// partition group: engine-thread/), its transaction service (clients) and its system service (the
+// operating commands), and its event log, started and stopped in order. The main thread does the
+// network I/O, framing, authentication and the routing of each request to its group's thread;
+// every request runs in an engine thread.
 //
 // Start: read GS_HOME (default files on the first start) → event log → system service (so
 // gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
@@ -31,7 +32,7 @@ export interface StoreNodeOptions extends HomeEnvironment {
   clock?: Clock;
   /** gs_startnode --releaseUnusedFileBlocks. */
   releaseUnusedFileBlocks?: boolean;
-  /** Where the engine runs: a worker thread unless a benchmark asks for the main thread. */
+  /** Where the engine runs: a worker per group unless a benchmark asks for the main thread. */
   engineThread?: EngineThread;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;
@@ -174,7 +175,7 @@ export class StoreNode implements SystemServiceNode {
     await this.systemServer.close();
   }
 
-  /** The engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
+  /** An engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
   private engineFailed(error: unknown): void {
     this.status = 'ABNORMAL';
     this.engineFailure = error;

@@ -13,7 +13,7 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { ContainerHandle } from '../engine/session.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import {
-  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE, type RowPredicate,
+  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE, type MultiPutRequest, type RowPredicate,
 } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts';
 import { RowBatch } from '../protocol/wire-rows.ts';
@@ -64,10 +64,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
     writeOnce(context, MULTI_PUT.type, request.statement, async (transactional) => {
       const session = context.sessions.get(request.statement.sessionId);
       // Every container's rows are decoded before any is written: a malformed request writes none.
-      const puts = request.entries.map(({ ref, rows }) => {
-        const entry = containerWithSchema(context.store, ref);
-        return { name: entry.schema.name, rows: rows.decode(entry.schema) };
-      });
+      const puts = multiPutDecode(request, context);
       for (const put of puts) {
         const handle = session.container(put.name);
         transactional(!handle.isAutoCommit);
@@ -88,6 +85,25 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
     return batches;
   }),
 ];
+
+function multiPutDecode(request: MultiPutRequest, context: ConnectionContext) {
+  return request.entries.map(({ ref, rows }) => {
+    const entry = containerWithSchema(context.store, ref);
+    return { name: entry.schema.name, rows: rows.decode(entry.schema) };
+  });
+}
+
+/**
+ * What MULTI_PUT checks before it writes anything (the session, every container and schema, every
+ * row's bytes), without writing: throws what the MULTI_PUT would. A statement already answered
+ * passes, as its retry would be answered. The node checks a multi-put whose containers live in
+ * several engine threads in each of them before any writes (routing-request-runner.ts).
+ */
+export function multiPutCheck(request: MultiPutRequest, context: ConnectionContext): void {
+  if (context.statements.answers(statementKey(context, MULTI_PUT.type, request.statement))) return;
+  context.sessions.get(request.statement.sessionId);
+  multiPutDecode(request, context);
+}
 
 /**
  * Runs a write statement once per statement id. `run` reports, before each write, whether it

@@ -6,20 +6,24 @@
 // query results and retried statements.
 //
 // The split is the thread boundary of DESIGN.md §2: in the node a LocalRequestRunner runs inside
-// the engine's worker thread (lib/node/engine-thread/) and the network side talks to it by
+// each engine worker thread, over the Store of its partition group (lib/node/engine-thread/), and
+// the network side reaches them through the routing runner (routing-request-runner.ts) by
 // messages; tests may run both in one thread. Either way a connection is opened here before its
 // first request and closed after its last.
 
+import { assert } from '../base/assert.ts';
 import { StorageError, isStorageError } from '../base/errors.ts';
 import type { Store } from '../engine/store.ts';
 import { encodeFrame, protocolError } from '../protocol/frame.ts';
-import { decodeBody, messageName } from '../protocol/message-codec.ts';
+import { decodeBody, emptyWrite, messageName } from '../protocol/message-codec.ts';
+import { MessageType } from '../protocol/message-types.ts';
+import { MULTI_PUT, type MultiPutRequest } from '../protocol/messages-row.ts';
 import { ConnectionSessions } from './connection-sessions.ts';
 import { CONNECTION_HANDLERS } from './handlers-connection.ts';
 import { CONTAINER_HANDLERS } from './handlers-containers.ts';
 import { INDEX_HANDLERS } from './handlers-indexes.ts';
 import { QUERY_HANDLERS } from './handlers-queries.ts';
-import { ROW_HANDLERS } from './handlers-rows.ts';
+import { ROW_HANDLERS, multiPutCheck } from './handlers-rows.ts';
 import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
 import type { QueryHandler } from './query-handler.ts';
 import { errorFrame, protocolFailure, replyHeader, type RequestFrame } from './reply-frames.ts';
@@ -152,11 +156,41 @@ export class LocalRequestRunner implements RequestRunner {
           this.options.messageBytesMax),
       };
     } catch (error) {
-      const storageError = this.reportable(error);
-      const bytes = errorFrame(frame, storageError);
-      return storageError.code === 'PROTOCOL_ERROR'
-        ? { bytes, closeReason: storageError.message } : { bytes };
+      return this.failed(frame, error);
     }
+  }
+
+  /**
+   * A MULTI_PUT's checks without its writes (handlers-rows.ts multiPutCheck): the empty reply
+   * when run() would get as far as writing, else the error reply run() would give. The routing
+   * runner asks every engine thread a multi-put spans before any of them writes.
+   */
+  async check(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    assert(frame.messageType === MessageType.MULTI_PUT);
+    const connection = this.connections.get(connectionId);
+    if (connection === undefined) {
+      return this.broken(frame, protocolError('the connection is not open on the engine'));
+    }
+    let request: MultiPutRequest;
+    try {
+      request = decodeBody(frame.body, MULTI_PUT.readRequest, 'MULTI_PUT request');
+    } catch (error) {
+      return this.broken(frame, error);
+    }
+    try {
+      multiPutCheck(request, connection.context);
+      return { bytes: encodeFrame(replyHeader(frame), emptyWrite, this.options.messageBytesMax) };
+    } catch (error) {
+      return this.failed(frame, error);
+    }
+  }
+
+  /** A request that failed: its error reply; a PROTOCOL_ERROR also closes the connection. */
+  private failed(frame: RequestFrame, error: unknown): RunOutcome {
+    const storageError = this.reportable(error);
+    const bytes = errorFrame(frame, storageError);
+    return storageError.code === 'PROTOCOL_ERROR'
+      ? { bytes, closeReason: storageError.message } : { bytes };
   }
 
   /** A request that breaks the protocol: its answer, then the connection closes. */

@@ -31,6 +31,17 @@ interface OpenResult {
   handlerDone: boolean;
 }
 
+/** A connection holds CONNECTION_RESULT_SET_COUNT_MAX results open already. */
+export function resultSetLimitError(): StorageError {
+  return new StorageError('LIMIT_EXCEEDED', `a connection may hold at most ` +
+    `${CONNECTION_RESULT_SET_COUNT_MAX} open query results; close one first`);
+}
+
+/** A FETCH of a result the connection does not hold (any more). */
+export function resultSetClosedError(resultSetId: number): StorageError {
+  return new StorageError('CLOSED', `query result ${resultSetId} is closed or does not exist`);
+}
+
 export class ResultSets {
   private readonly open = new Map<number, OpenResult>();
   private nextId = RESULT_SET_ID_NONE + 1;
@@ -62,8 +73,7 @@ export class ResultSets {
     }
     if (this.open.size >= CONNECTION_RESULT_SET_COUNT_MAX) {
       result.close();
-      throw new StorageError('LIMIT_EXCEEDED', `a connection may hold at most ` +
-        `${CONNECTION_RESULT_SET_COUNT_MAX} open query results; close one first`);
+      throw resultSetLimitError();
     }
     const id = this.nextId++;
     this.open.set(id, entry);
@@ -72,9 +82,7 @@ export class ResultSets {
 
   async fetch(resultSetId: number, fetchSize: number): Promise<FetchReply> {
     const entry = this.open.get(resultSetId);
-    if (entry === undefined) {
-      throw new StorageError('CLOSED', `query result ${resultSetId} is closed or does not exist`);
-    }
+    if (entry === undefined) throw resultSetClosedError(resultSetId);
     try {
       const page = await this.page(entry, fetchSize);
       if (page.done) this.close(resultSetId);

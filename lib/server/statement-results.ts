@@ -85,6 +85,13 @@ export class StatementResults {
     return outcome;
   }
 
+  /** Whether once() would answer this statement with an outcome it holds, without running it. */
+  answers(key: StatementKey): boolean {
+    const existing = this.entries.get(`${key.clientKey}#${key.statementId}`);
+    return existing !== undefined && existing.messageType === key.messageType &&
+      (existing.stillHolds === undefined || existing.stillHolds());
+  }
+
   private remember(entryKey: string, entry: StatementEntry): void {
     this.entries.set(entryKey, entry);
     let keys = this.byClient.get(entry.clientKey);

@@ -10,8 +10,8 @@
 //   ...
 //   await server.close();
 //
-// The node passes the runner of its engine thread (lib/node/engine-thread/); given a Store, the
-// requests run in this thread.
+// The node passes the routing runner over its engine threads (lib/node/engine-thread/); given a
+// Store, the requests run in this thread.
 
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { assert } from '../base/assert.ts';

@@ -10,8 +10,8 @@
 // little next to a 5000-row batch or an fdatasync. A lone caller waiting on each put pays the hop:
 // about 60 µs a round trip (p50 0.28 against 0.22 ms), 0.81× the rows/s. In the node the main
 // thread also carries the network and the protocol, so the second thread should count for more
-// there than here. Measured with one worker holding the whole Store (every partition group), not
-// one worker per group.
+// there than here. Measured with one worker holding the whole Store (every partition group); the
+// node's one worker per partition group is measured through the node (node-thread.ts).
 //
 // The same requests go to (a) a Store in the calling thread and (b) a Store inside a
 // worker_threads Worker driven by messages (engine-thread-targets.ts): rows encoded with the row
@@ -63,8 +63,7 @@ export async function engineThreadIngestWorkload(config: BenchConfig): Promise<W
   }));
   const options = { logWriteMode: 1, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS_OFF };
   const containerNames = dataset.hosts.map((host) => host.containerName);
-  const samples = { 'in-thread': [] as number[], worker: [] as number[],
-    'workers=2': [] as number[] };
+  const samples = { 'in-thread': [] as number[], worker: [] as number[] };
   await withTargets(async (targets) => {
     // Run 0 is the warm-up, not recorded.
     for (let run = 0; run <= repeatCount; run++) {
@@ -91,17 +90,11 @@ export async function engineThreadIngestWorkload(config: BenchConfig): Promise<W
     results: [
       throughputResult(name, median(samples.worker), median(samples['in-thread']),
         { peer: 'in-thread' }),
-      throughputResult(`${name}/workers=2`, median(samples['workers=2']), median(samples.worker),
-        { peer: 'one-worker' }),
     ],
     details: [{
       name, storeSamples: samples.worker, peerSamples: samples['in-thread'],
       method: method + 'store = Store in a worker_threads Worker (bytes transferred), peer = ' +
         'Store in the calling thread',
-    }, {
-      name: `${name}/workers=2`, storeSamples: samples['workers=2'], peerSamples: samples.worker,
-      method: method + 'store = two workers, each a Store of half the partition groups and every ' +
-        'other container; peer = one worker holding all',
     }],
   };
 }
@@ -113,12 +106,9 @@ export async function engineThreadPutWorkload(
   const { putRepeatCount: repeatCount, putDurationMs: durationMs } = clientBenchConfig(config);
   const options = { logWriteMode: 0, checkpointIntervalMs: CHECKPOINT_INTERVAL_MS_OFF };
   const containerNames = Array.from({ length: sessionCount }, (_, s) => `put_session_${s}`);
-  const runs = { 'in-thread': [] as PutLoopsRun[], worker: [] as PutLoopsRun[],
-    'workers=2': [] as PutLoopsRun[] };
-  const putsPerLogSync = { 'in-thread': [] as number[], worker: [] as number[],
-    'workers=2': [] as number[] };
-  const cpuUsPerPut = { 'in-thread': [] as number[], worker: [] as number[],
-    'workers=2': [] as number[] };
+  const runs = { 'in-thread': [] as PutLoopsRun[], worker: [] as PutLoopsRun[] };
+  const putsPerLogSync = { 'in-thread': [] as number[], worker: [] as number[] };
+  const cpuUsPerPut = { 'in-thread': [] as number[], worker: [] as number[] };
   const rowBytes = new TsbsRowBytes();
   await withTargets(async (targets) => {
     for (let run = 0; run <= repeatCount; run++) {
@@ -145,14 +135,7 @@ export async function engineThreadPutWorkload(
     }
   });
   const name = `engine/thread/put/durable/sessions=${sessionCount}`;
-  const split = putReport(`${name}/workers=2`, { store: runs['workers=2'], peer: runs.worker }, {
-    peer: 'one-worker',
-    method: `${sessionCount} sessions as below; store = two workers, each a Store of half the ` +
-      'partition groups and every other container; peer = one worker holding all',
-    measures: { splitPutsPerLogSync: putsPerLogSync['workers=2'],
-      splitCpuUsPerPut: cpuUsPerPut['workers=2'] },
-  });
-  const single = putReport(name, { store: runs.worker, peer: runs['in-thread'] }, {
+  return putReport(name, { store: runs.worker, peer: runs['in-thread'] }, {
       peer: 'in-thread',
       method: `${sessionCount} sessions, each a loop of one-row puts (row-codec bytes, one ` +
         'request each) into its own container, waiting for the acknowledgement; logWriteMode 0; ' +
@@ -165,13 +148,11 @@ export async function engineThreadPutWorkload(
         inThreadCpuUsPerPut: cpuUsPerPut['in-thread'],
       },
     });
-  return { results: [...single.results, ...split.results],
-    details: [...single.details, ...split.details] };
 }
 
 /** Both targets for the whole workload (the worker keeps its compiled code across runs). */
 async function withTargets(body: (targets: EngineTarget[]) => Promise<void>): Promise<void> {
-  const targets = [engineTarget('in-thread'), engineTarget('worker'), engineTarget('workers=2')];
+  const targets = [engineTarget('in-thread'), engineTarget('worker')];
   try {
     await body(targets);
   } finally {

@@ -1,18 +1,20 @@
-// node/thread/…: the engine in its worker thread against the engine in the node's main thread,
-// through the whole node: client library, TCP, framing, the request runner, the Store. The
-// engine/thread workloads measure the thread boundary alone; these measure it where it counts,
-// with the main thread also carrying the sockets and the protocol.
+// node/thread/…: the engine in worker threads, one per partition group (the node's default:
+// /dataStore/concurrency 4, so four workers, with the main thread routing each request to its
+// group's worker), against the engine with every group in the node's main thread, through the
+// whole node: client library, TCP, framing, the routing, the request runner, the Store. The
+// engine/thread workloads measure the thread boundary alone (one worker); these measure it where
+// it counts, with the main thread also carrying the sockets and the protocol.
 //
 // Two node processes on their own homes, alike but for STORE_ENGINE_THREAD (worker, the default;
 // main), both started before the first run; runs alternate between them.
 //
 //   node/thread/ingest/tsbs/batch=5000/connections=2   the client ingest of client-ingest.ts
 //       (logWriteMode 0, two client stores of one connection, multiPut per 5000-row batch)
-//   node/thread/put/durable/clients=64                 the durable puts of client-put.ts
-//       (64 clients of one connection, one row at a time, waiting for each acknowledgement)
+//   node/thread/put/durable/clients=1|64               the durable puts of client-put.ts
+//       (n clients of one connection, one row at a time, waiting for each acknowledgement)
 //
 // In latest.json value is the worker node, peer `in-thread` the main-thread node; ratio above 1:
-// the worker is faster.
+// the workers are faster.
 
 import { join } from 'node:path';
 import { assert } from '../../lib/base/assert.ts';
@@ -66,8 +68,8 @@ export async function nodeThreadIngestWorkload(config: BenchConfig): Promise<Wor
       name, storeSamples: workerSamples, peerSamples: mainSamples,
       method: `${dataset.rowCount} TSBS rows in batches of ${dataset.config.batchRowCountMax} ` +
         `through ${connectionCount} client stores of one connection each (multiPut per batch) ` +
-        'to a node process with its engine in a worker thread (value) and to one with its ' +
-        'engine in the main thread (peer), logWriteMode 0; 1 warm-up + ' +
+        'to a node process with its engine in a worker thread per partition group (value) and ' +
+        'to one with its engine in the main thread (peer), logWriteMode 0; 1 warm-up + ' +
         `${repeatCount} runs alternating, median`,
     }],
   };
@@ -109,8 +111,9 @@ export async function nodeThreadPutWorkload(
       peer: 'in-thread',
       method: `${clientCount} clients (a ClientStore with one connection each), each a loop of ` +
         'put of one row into its own container waiting for the acknowledgement, to a node ' +
-        'process with its engine in a worker thread (value) and to one with its engine in the ' +
-        `main thread (peer), logWriteMode 0; ${durationMs} ms a run, 1 warm-up + ` +
+        'process with its engine in a worker thread per partition group (value) and to one ' +
+        `with its engine in the main thread (peer), logWriteMode 0; ${durationMs} ms a run, ` +
+        '1 warm-up + ' +
         `${repeatCount} runs alternating, median of runs`,
     });
 }

@@ -1,7 +1,9 @@
-// What the engine thread holds: the Store and the RequestRunner over it, and the calls the node
-// makes of them (engine-messages.ts). The same code serves the worker (engine-worker.ts) and the
-// in-thread engine that benchmarks compare it with (node-engine.ts).
+// What an engine thread holds: the Store (of its partition group, or of every group) and the
+// RequestRunner over it, and the calls the node makes of them (engine-messages.ts). The same code
+// serves each worker (engine-worker.ts) and the in-thread engine that benchmarks compare them
+// with (node-engine.ts).
 
+import { threadId } from 'node:worker_threads';
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
 import {
@@ -33,10 +35,15 @@ export class EngineCore {
   /** Runs a request; once the store is closed, it is answered CLOSED. */
   async request(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
     const runner = this.runnerOpen;
-    if (runner === undefined) {
-      return { bytes: errorFrame(frame, new StorageError('CLOSED', 'the node is stopping')) };
-    }
+    if (runner === undefined) return closedOutcome(frame);
     return runner.run(connectionId, frame);
+  }
+
+  /** A MULTI_PUT's checks without its writes (LocalRequestRunner.check). */
+  async check(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    const runner = this.runnerOpen;
+    if (runner === undefined) return closedOutcome(frame);
+    return runner.check(connectionId, frame);
   }
 
   connectionOpened(connectionId: number, setup: ConnectionSetup): void {
@@ -53,9 +60,11 @@ export class EngineCore {
       case 'open': return this.open(call.settings);
       case 'status': return this.status();
       case 'partitionLsns': {
+        // Every partition's, 0 for those of groups another engine thread serves.
         const store = this.requireStore();
-        return Array.from({ length: store.options.partitionNum },
-          (_, pId) => Number(store.partitionLsn(pId as PartitionId)));
+        return Array.from({ length: store.options.partitionNum }, (_, pId) =>
+          (store.ownsPartition(pId as PartitionId)
+            ? Number(store.partitionLsn(pId as PartitionId)) : 0));
       }
       case 'checkpoint': return this.requireStore().checkpoint(call.trigger);
       case 'setPeriodicCheckpoint':
@@ -70,6 +79,7 @@ export class EngineCore {
     const store = await Store.open({
       home: settings.home, options: settings.options,
       releaseUnusedFileBlocks: settings.releaseUnusedFileBlocks,
+      ...(settings.groupIndexes === undefined ? {} : { groupIndexes: settings.groupIndexes }),
       onCheckpoint: (event) => this.events.checkpoint(event.kind === 'failed'
         ? { ...event, error: errorData(event.error) } : event),
     });
@@ -92,6 +102,7 @@ export class EngineCore {
       sessionCount: store.sessionCount,
       openTransactionCount: store.openTransactionCount,
       periodicCheckpointEnabled: store.periodicCheckpointEnabled,
+      threadIds: [threadId],
     };
   }
 
@@ -109,4 +120,8 @@ export class EngineCore {
     if (this.store === undefined) throw new StorageError('CLOSED', 'the store is not open');
     return this.store;
   }
+}
+
+function closedOutcome(frame: RequestFrame): RunOutcome {
+  return { bytes: errorFrame(frame, new StorageError('CLOSED', 'the node is stopping')) };
 }

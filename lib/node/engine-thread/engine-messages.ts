@@ -1,9 +1,11 @@
-// The messages between the node's main thread and its engine thread (DESIGN.md §2): plain data,
+// The messages between the node's main thread and an engine thread (DESIGN.md §2): plain data,
 // with request and reply bytes moved as transferred ArrayBuffers. Calls carry an id, and the
 // engine answers each with the same id; the other messages are one-way, in order (a connection is
 // opened before its first request and closed after its last, because a port delivers in order).
+// The node runs one engine thread per partition group; each is opened with its group.
 //
-//   main → engine   open, request, connectionOpened, connectionClosed, status, partitionLsns,
+//   main → engine   open, request (or, with `check`, a MULTI_PUT's checks without its writes),
+//                   connectionOpened, connectionClosed, status, partitionLsns,
 //                   checkpoint, setPeriodicCheckpoint, close
 //   engine → main   done | failed (answers a call), reply (answers a request), checkpoint
 //                   (a checkpoint started, completed or failed), internalError (a handler's bug)
@@ -20,6 +22,8 @@ export interface EngineOpenSettings {
   options: StorageOptions;
   releaseUnusedFileBlocks: boolean;
   messageBytesMax: number;
+  /** The partition groups this engine serves; every group when absent. */
+  groupIndexes?: number[];
 }
 
 /** The node status report's engine figures. */
@@ -28,6 +32,8 @@ export interface EngineStatus {
   sessionCount: number;
   openTransactionCount: number;
   periodicCheckpointEnabled: boolean;
+  /** The threads the engine runs in (worker_threads threadId; 0 is the main thread). */
+  threadIds: number[];
 }
 
 export interface EngineOpened {
@@ -53,7 +59,7 @@ export type EngineCall =
 export type ToEngine =
   | (EngineCall & { id: number })
   | { kind: 'request'; id: number; connectionId: number; messageType: MessageType; requestId: number;
-    body: Uint8Array }
+    body: Uint8Array; check?: true }
   | { kind: 'connectionOpened'; connectionId: number; setup: ConnectionSetup }
   | { kind: 'connectionClosed'; connectionId: number };
 

@@ -1,6 +1,7 @@
-// The engine thread: a worker_threads worker that holds the Store (engine-core.ts) and is driven
-// only by messages (engine-messages.ts). Requests run as they arrive, many at once, and each
-// reply goes back with its id when it is ready. Started through engine-worker-boot.mjs.
+// An engine thread: a worker_threads worker that holds a Store of its partition group
+// (engine-core.ts) and is driven only by messages (engine-messages.ts). Requests run as they
+// arrive, many at once, and each reply goes back with its id when it is ready. Started through
+// engine-worker-boot.mjs.
 
 import { parentPort } from 'node:worker_threads';
 import { assert } from '../../base/assert.ts';
@@ -21,7 +22,9 @@ port.on('message', (message: ToEngine) => {
   switch (message.kind) {
     case 'request': {
       const { id } = message;
-      core.request(message.connectionId, message).then((outcome) => {
+      const running = message.check === true
+        ? core.check(message.connectionId, message) : core.request(message.connectionId, message);
+      running.then((outcome) => {
         const bytes = outcome.bytes;
         post({ kind: 'reply', id, bytes, ...(outcome.closeReason === undefined
           ? {} : { closeReason: outcome.closeReason }) }, [bytes.buffer as ArrayBuffer]);

@@ -1,6 +1,6 @@
-// The engine in the main thread: the EngineCore called directly. The node runs its engine in a
-// worker (worker-engine.ts); this one exists so that benchmarks can measure the difference with
-// everything else equal (STORE_ENGINE_THREAD=main).
+// The engine in the main thread: one EngineCore over every partition group, called directly. The
+// node runs its engine in a worker per group (group-workers-engine.ts); this one exists so that
+// benchmarks can measure the difference with everything else equal (STORE_ENGINE_THREAD=main).
 
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
@@ -13,6 +13,7 @@ import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 
 export class InThreadEngine extends EngineCalls implements NodeEngine {
   readonly thread = 'main';
+  readonly workerCount = 0;
 
   private constructor(
     private readonly core: EngineCore,

@@ -1,17 +1,18 @@
 // The engine as the node's main thread sees it: a RequestRunner for the transaction server and
-// the calls of the system service, all asynchronous, because in the node the engine runs in a
-// worker thread (worker-engine.ts). The in-thread engine (in-thread-engine.ts) runs the same
-// EngineCore in the main thread; benchmarks compare the two (README: "Thread or worker").
+// the calls of the system service, all asynchronous, because in the node the engine runs in
+// worker threads, one per partition group (group-workers-engine.ts, each worker a
+// worker-engine.ts). The in-thread engine (in-thread-engine.ts) runs the same EngineCore over
+// every group in the main thread; benchmarks compare the two (README: "Thread or worker").
 
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import type {
   CheckpointNotice, EngineOpenSettings, EngineStatus, ErrorData,
 } from './engine-messages.ts';
+import { GroupWorkersEngine } from './group-workers-engine.ts';
 import { InThreadEngine } from './in-thread-engine.ts';
-import { WorkerEngine } from './worker-engine.ts';
 
-/** Where the engine runs: a worker thread (the node's default) or the main thread. */
+/** Where the engine runs: a worker per partition group (the node's default) or the main thread. */
 export type EngineThread = 'worker' | 'main';
 
 export interface NodeEngineEvents {
@@ -24,6 +25,8 @@ export interface NodeEngineEvents {
 
 export interface NodeEngine {
   readonly thread: EngineThread;
+  /** Worker threads the engine runs in: one per partition group, or none (the main thread). */
+  readonly workerCount: number;
   readonly runner: RequestRunner;
   readonly recovery: RecoveryReport;
   status(): Promise<EngineStatus>;
@@ -42,5 +45,5 @@ export async function openNodeEngine(
   events: NodeEngineEvents,
 ): Promise<NodeEngine> {
   return thread === 'worker'
-    ? WorkerEngine.open(settings, events) : InThreadEngine.open(settings, events);
+    ? GroupWorkersEngine.open(settings, events) : InThreadEngine.open(settings, events);
 }

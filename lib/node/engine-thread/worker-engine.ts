@@ -1,6 +1,7 @@
-// The engine in a worker thread, from the main thread's side: each call and request is a message
-// with an id (engine-messages.ts), answered by a message with the same id. Request bodies and
-// reply frames are transferred, not copied.
+// One engine thread (a worker holding the Store of its partition groups), from the main thread's
+// side: each call and request is a message with an id (engine-messages.ts), answered by a message
+// with the same id. Request bodies and reply frames are transferred, not copied. The node runs
+// one per partition group behind the routing runner (group-workers-engine.ts).
 //
 // If the worker dies (an uncaught exception in the engine), every pending call fails, later ones
 // fail at once with CLOSED, and the node is told (events.failed) so it can stop: what was
@@ -10,14 +11,13 @@ import { Worker } from 'node:worker_threads';
 import { StorageError, STORAGE_ERROR_NUMBERS, type StorageErrorCode } from '../../base/errors.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestFrame } from '../../server/reply-frames.ts';
-import type {
-  ConnectionSetup, EngineInfo, RequestRunner, RunOutcome,
-} from '../../server/request-runner.ts';
+import type { ConnectionSetup, EngineInfo, RunOutcome } from '../../server/request-runner.ts';
+import type { GroupRequestRunner } from '../../server/routing-request-runner.ts';
 import type {
   EngineCall, EngineOpenSettings, EngineOpened, ErrorData, FromEngine, ToEngine,
 } from './engine-messages.ts';
 import { EngineCalls } from './engine-calls.ts';
-import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
+import type { NodeEngineEvents } from './node-engine.ts';
 
 const WORKER_BOOT_URL = new URL('./engine-worker-boot.mjs', import.meta.url);
 
@@ -26,8 +26,7 @@ interface Pending {
   reject(error: unknown): void;
 }
 
-export class WorkerEngine extends EngineCalls implements NodeEngine, RequestRunner {
-  readonly thread = 'worker';
+export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: unknown;
@@ -59,10 +58,6 @@ export class WorkerEngine extends EngineCalls implements NodeEngine, RequestRunn
     return engine;
   }
 
-  get runner(): RequestRunner {
-    return this;
-  }
-
   get info(): EngineInfo {
     return this.openedReport().info;
   }
@@ -76,12 +71,11 @@ export class WorkerEngine extends EngineCalls implements NodeEngine, RequestRunn
   }
 
   run(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
-    // A copy of the body (a view of the connection's read buffer) that the transfer can take.
-    const owned = new Uint8Array(frame.body);
-    return this.track((id) => this.post({
-      kind: 'request', id, connectionId, messageType: frame.messageType,
-      requestId: frame.requestId, body: owned,
-    }, [owned.buffer as ArrayBuffer])) as Promise<RunOutcome>;
+    return this.request(connectionId, frame, false);
+  }
+
+  check(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    return this.request(connectionId, frame, true);
   }
 
   connectionClosed(connectionId: number): void {
@@ -105,6 +99,15 @@ export class WorkerEngine extends EngineCalls implements NodeEngine, RequestRunn
 
   protected call(call: EngineCall): Promise<unknown> {
     return this.track((id) => this.post({ ...call, id }));
+  }
+
+  private request(connectionId: number, frame: RequestFrame, check: boolean): Promise<RunOutcome> {
+    // A copy of the body (a view of the connection's read buffer) that the transfer can take.
+    const owned = new Uint8Array(frame.body);
+    return this.track((id) => this.post({
+      kind: 'request', id, connectionId, messageType: frame.messageType,
+      requestId: frame.requestId, body: owned, ...(check ? { check: true } : {}),
+    }, [owned.buffer as ArrayBuffer])) as Promise<RunOutcome>;
   }
 
   private track(send: (id: number) => void): Promise<unknown> {

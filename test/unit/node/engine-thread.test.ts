@@ -1,8 +1,10 @@
-// The node's engine, in its worker thread and in the main thread: the same requests through a real
-// TransactionServer and the client library give the same answers; status, partition LSNs and
-// checkpoints cross the thread boundary; a malformed request closes only its connection; a store
-// that cannot open fails with its StorageError and leaves no thread behind (else the test process
-// would not end).
+// The node's engine, in worker threads (one per partition group) and in the main thread: the same
+// requests through a real TransactionServer and the client library give the same answers; status,
+// partition LSNs and checkpoints cross the thread boundary; a malformed request closes only its
+// connection; a store that cannot open fails with its StorageError and leaves no thread behind
+// (else the test process would not end). With concurrency 4 there are four workers, and one
+// connection uses containers of every group: multi-container puts and gets, the container list,
+// transactions, queries paged by fetches, and a retried statement applied once.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,7 +13,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { isStorageError } from '../../../lib/base/errors.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
-import { storageOptions } from '../../../lib/base/options.ts';
+import { storageOptions, type StorageOptions } from '../../../lib/base/options.ts';
 import type { CheckpointNotice } from '../../../lib/node/engine-thread/engine-messages.ts';
 import {
   openNodeEngine, type EngineThread, type NodeEngine,
@@ -22,7 +24,10 @@ import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { passwordDigestHex } from '../../../lib/protocol/auth-proof.ts';
 import { PING } from '../../../lib/protocol/messages-connection.ts';
 import { TransactionServer } from '../../../lib/server/transaction-server.ts';
-import { clientFor } from '../client/client-test-helpers.ts';
+import {
+  containerPartitionId, partitionGroupOf, partitionGroupRange,
+} from '../../../lib/schema/partition-hash.ts';
+import { TcpProxy, clientFor } from '../client/client-test-helpers.ts';
 import { CLUSTER, RawClient, USERS } from '../server/server-test-helpers.ts';
 
 const homes: string[] = [];
@@ -39,6 +44,7 @@ function newHome(): string {
 const OPTIONS = storageOptions({
   partitionNum: 8, concurrency: 2, logWriteMode: 0, checkpointIntervalMs: 3_600_000,
 });
+const FOUR_GROUPS = { ...OPTIONS, concurrency: 4 };
 
 interface Running {
   engine: NodeEngine;
@@ -48,11 +54,15 @@ interface Running {
   failures: unknown[];
 }
 
-async function start(thread: EngineThread, home: string): Promise<Running> {
+async function start(
+  thread: EngineThread,
+  home: string,
+  options: StorageOptions = OPTIONS,
+): Promise<Running> {
   const notices: CheckpointNotice[] = [];
   const failures: unknown[] = [];
   const engine = await openNodeEngine(thread, {
-    home, options: OPTIONS, releaseUnusedFileBlocks: false,
+    home, options, releaseUnusedFileBlocks: false,
     messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
   }, {
     checkpoint: (notice) => notices.push(notice),
@@ -80,6 +90,7 @@ for (const thread of ['worker', 'main'] as const) {
         const home = newHome();
         const first = await start(thread, home);
         assert.equal(first.engine.thread, thread);
+        assert.equal(first.engine.workerCount, thread === 'worker' ? 2 : 0);
         assert.equal(first.engine.runner.info.partitionNum, 8);
         const client = clientFor(first.port);
         try {
@@ -153,5 +164,112 @@ describe('errors across the thread boundary', () => {
     const plain = errorFromData({ message: 'bug', code: 'ENOENT' });
     assert.ok(!isStorageError(plain));
     assert.equal(plain.message, 'bug');
+  });
+});
+
+describe('one engine worker per partition group (concurrency 4)', () => {
+  const groupOf = (name: string) =>
+    partitionGroupOf(containerPartitionId(name, FOUR_GROUPS.partitionNum), FOUR_GROUPS);
+  /** A keyless log container in each group (a write applied twice would show as two rows). */
+  const names: string[] = [];
+  for (let i = 0; names.length < 4; i++) {
+    if (groupOf(`log_${i}`) === names.length) names.push(`log_${i}`);
+  }
+  const LOG_COLUMNS = [{ name: 'line', type: 'STRING' }] as const;
+
+  it('runs four workers, serves every group through one connection, and keeps it all',
+    async () => {
+      const home = newHome();
+      const running = await start('worker', home, FOUR_GROUPS);
+      assert.equal(running.engine.workerCount, 4);
+      const status = await running.engine.status();
+      assert.equal(new Set(status.threadIds).size, 4);
+      assert.ok(status.threadIds.every((id) => id > 0), 'none is the main thread');
+      const proxy = await TcpProxy.start(running.port);
+      const client = clientFor(proxy.port, { connectionPoolSize: 1 });
+      try {
+        for (const name of names) {
+          await client.putContainer({ name, type: 'COLLECTION', columns: [...LOG_COLUMNS] });
+        }
+        const keyed = ['k_a', 'k_b', 'k_c', 'k_d', 'k_e', 'k_f'];
+        for (const name of keyed) {
+          await client.putContainer({ name, type: 'COLLECTION', rowKey: true,
+            columns: [{ name: 'id', type: 'STRING' }, { name: 'n', type: 'LONG' }] });
+        }
+        assert.ok(new Set(keyed.map(groupOf)).size > 1);
+        assert.deepEqual(await client.getContainerNames(), [...names, ...keyed].sort());
+        await client.multiPut(Object.fromEntries(keyed.map((name, i) =>
+          [name, [['a', BigInt(i)], ['b', BigInt(10 + i)]]])));
+        const got = await client.multiGet(Object.fromEntries(keyed.map((name) =>
+          [name, { keys: ['b', 'zz'] }])));
+        assert.deepEqual(keyed.map((name) => got.get(name)),
+          keyed.map((_, i) => [['b', BigInt(10 + i)]]));
+
+        // A retried multi-put over every group (its answer lost on the way): applied once.
+        proxy.cutOnNextReply = true;
+        await client.multiPut(Object.fromEntries(names.map((name) => [name, [['once']]])));
+        assert.equal(proxy.droppedReplyCount, 1);
+        for (const name of names) assert.equal((await client.getContainerInfo(name))?.rowCount, 1);
+
+        // Transactions in two groups of one client: one committed, one aborted.
+        const [left, right] = [keyed.find((name) => groupOf(name) === groupOf(keyed[0]!))!,
+          keyed.find((name) => groupOf(name) !== groupOf(keyed[0]!))!];
+        const leftContainer = (await client.getContainer(left))!;
+        const rightContainer = (await client.getContainer(right))!;
+        await leftContainer.setAutoCommit(false);
+        await rightContainer.setAutoCommit(false);
+        await leftContainer.put(['t', 1n]);
+        await rightContainer.put(['t', 2n]);
+        assert.equal((await running.engine.status()).openTransactionCount, 2);
+        await leftContainer.commit();
+        await rightContainer.abort();
+        const after = await client.multiGet({ [left]: { keys: ['t'] }, [right]: { keys: ['t'] } });
+        assert.deepEqual([after.get(left), after.get(right)], [[['t', 1n]], []]);
+
+        // Queries in two groups, paged by fetches of two rows, interleaved.
+        const rows = Array.from({ length: 7 }, (_, i) => [`r${i}`]);
+        await client.multiPut({ [names[1]!]: rows, [names[3]!]: rows });
+        const sets = await Promise.all([names[1]!, names[3]!].map(async (name) =>
+          (await client.getContainer(name))!.query('SELECT *').setFetchOption('SIZE', 2)
+            .fetch()));
+        const counts = await Promise.all(sets.map(async (set) => (await set.toArray()).length));
+        assert.deepEqual(counts, [8, 8]);
+        const lsns = await running.engine.partitionLsns();
+        for (const name of [...names, ...keyed]) {
+          assert.ok(lsns[containerPartitionId(name, FOUR_GROUPS.partitionNum)]! > 0);
+        }
+        const stats = (await running.engine.status()).stats;
+        assert.ok(stats.rows.writeCount >= 30);
+      } finally {
+        await client.close();
+        await proxy.close();
+        await stop(running);
+      }
+      assert.deepEqual(running.failures, []);
+      // The same home under the main-thread engine (every group in one Store), and back.
+      for (const thread of ['main', 'worker'] as const) {
+        const again = await start(thread, home, FOUR_GROUPS);
+        const reader = clientFor(again.port);
+        try {
+          assert.equal((await reader.getContainerInfo(names[3]!))?.rowCount, 8);
+          assert.equal((await reader.getContainerNames()).length, 10);
+        } finally {
+          await reader.close();
+          await stop(again);
+        }
+      }
+    });
+
+  it('fails to open when one group cannot, and leaves no worker behind', async () => {
+    const home = newHome();
+    const running = await start('worker', home, FOUR_GROUPS);
+    await stop(running);
+    // The data directory of a partition of group 2, a file instead.
+    const groupTwoPartition = partitionGroupRange(2, FOUR_GROUPS).startPartitionId;
+    const data = join(home, FOUR_GROUPS.dbPath, String(groupTwoPartition));
+    rmSync(data, { recursive: true, force: true });
+    writeFileSync(data, 'not a directory');
+    await assert.rejects(start('worker', home, FOUR_GROUPS), (error: unknown) =>
+      isStorageError(error, 'IO') && error.message.includes(data));
   });
 });
