@@ -5,16 +5,17 @@
 //
 //   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
 //
-// STORE_ENGINE_THREAD=main runs the engine (every partition group) in the main thread instead of
-// one worker thread per group; the benchmarks use it to compare the two (README: "Thread or
-// worker").
+// STORE_ENGINE_THREAD picks where the engine runs: `worker` (one worker thread per partition
+// group), `main` (every group in the main thread) or `auto` (the default: workers only when the
+// machine has more cores than partition groups). The benchmarks set it to compare the two (README:
+// "Thread or worker").
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
-import type { EngineThread } from '../lib/node/engine-thread/node-engine.ts';
+import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { NODE_PID_FILE } from './store-node-process.ts';
 
@@ -40,7 +41,7 @@ async function main(): Promise<void> {
   const { systemEndpoint: system, transactionEndpoint: transaction } = node;
   console.log(`node started on ${node.home.directories.home} (cluster ${node.home.config.cluster.clusterName}): ` +
     `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}; ` +
-    `event log in ${node.home.logDirectory}`);
+    `event log in ${node.home.logDirectory}; engine ${node.engineThreadDescription}`);
   const stop = () => {
     node.stop().catch(() => undefined);
   };
@@ -55,9 +56,9 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 
-function engineThreadOf(text: string | undefined): EngineThread {
-  if (text === undefined || text === '' || text === 'worker') return 'worker';
-  if (text === 'main') return 'main';
+function engineThreadOf(text: string | undefined): EngineThreadChoice {
+  if (text === undefined || text === '' || text === 'auto') return 'auto';
+  if (text === 'worker' || text === 'main') return text;
   throw new StorageError('CONFIG_INVALID',
-    `STORE_ENGINE_THREAD must be worker or main, not ${JSON.stringify(text)}`);
+    `STORE_ENGINE_THREAD must be auto, worker or main, not ${JSON.stringify(text)}`);
 }

@@ -10,6 +10,7 @@
 // service → ACTIVE. Stop: no new clients → their sessions close (open transactions abort) →
 // the store closes (a checkpoint; every acknowledged commit synced) → system service → log.
 
+import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StorageError } from '../base/errors.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
@@ -21,7 +22,7 @@ import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
 import { errorFromData } from './engine-thread/worker-engine.ts';
 import {
-  openNodeEngine, type EngineThread, type NodeEngine,
+  openNodeEngine, resolveEngineThread, type EngineThreadChoice, type NodeEngine,
 } from './engine-thread/node-engine.ts';
 import { nodeStatusReport, type NodeEndpoint } from './node-status.ts';
 import { SystemServer, type SystemServiceNode } from './system-server.ts';
@@ -32,8 +33,10 @@ export interface StoreNodeOptions extends HomeEnvironment {
   clock?: Clock;
   /** gs_startnode --releaseUnusedFileBlocks. */
   releaseUnusedFileBlocks?: boolean;
-  /** Where the engine runs: a worker per group unless a benchmark asks for the main thread. */
-  engineThread?: EngineThread;
+  /** Where the engine runs (STORE_ENGINE_THREAD); `auto` by default: see resolveEngineThread. */
+  engineThread?: EngineThreadChoice;
+  /** Cores the node may use; os.availableParallelism() by default (tests pass other counts). */
+  coreCount?: number;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;
 }
@@ -95,7 +98,10 @@ export class StoreNode implements SystemServiceNode {
     });
     this.systemEndpoint = await this.systemServer.listen(this.systemEndpoint);
     const startedMs = this.clock.monotonicMs();
-    const engine = this.engine = await openNodeEngine(this.options.engineThread ?? 'worker', {
+    const thread = resolveEngineThread(this.options.engineThread ?? 'auto', {
+      concurrency: config.storage.concurrency, coreCount: this.options.coreCount ?? availableParallelism(),
+    });
+    const engine = this.engine = await openNodeEngine(thread, {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
@@ -176,6 +182,12 @@ export class StoreNode implements SystemServiceNode {
   }
 
   /** An engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
+  /** Where the engine runs, for the start line: "in 4 worker threads" or "in the main thread". */
+  get engineThreadDescription(): string {
+    const workerCount = this.engine?.workerCount ?? 0;
+    return workerCount > 0 ? `in ${workerCount} worker threads` : 'in the main thread';
+  }
+
   private engineFailed(error: unknown): void {
     this.status = 'ABNORMAL';
     this.engineFailure = error;

@@ -16,7 +16,7 @@ import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
 import { storageOptions, type StorageOptions } from '../../../lib/base/options.ts';
 import type { CheckpointNotice } from '../../../lib/node/engine-thread/engine-messages.ts';
 import {
-  openNodeEngine, type EngineThread, type NodeEngine,
+  openNodeEngine, resolveEngineThread, type EngineThread, type NodeEngine,
 } from '../../../lib/node/engine-thread/node-engine.ts';
 import { errorFromData } from '../../../lib/node/engine-thread/worker-engine.ts';
 import { FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
@@ -271,5 +271,14 @@ describe('one engine worker per partition group (concurrency 4)', () => {
     writeFileSync(data, 'not a directory');
     await assert.rejects(start('worker', home, FOUR_GROUPS), (error: unknown) =>
       isStorageError(error, 'IO') && error.message.includes(data));
+  });
+
+  it('auto runs workers only with a core for each group beside the main thread', () => {
+    assert.equal(resolveEngineThread('auto', { concurrency: 4, coreCount: 2 }), 'main');
+    assert.equal(resolveEngineThread('auto', { concurrency: 4, coreCount: 4 }), 'main');
+    assert.equal(resolveEngineThread('auto', { concurrency: 4, coreCount: 5 }), 'worker');
+    assert.equal(resolveEngineThread('auto', { concurrency: 1, coreCount: 2 }), 'worker');
+    assert.equal(resolveEngineThread('worker', { concurrency: 4, coreCount: 2 }), 'worker');
+    assert.equal(resolveEngineThread('main', { concurrency: 1, coreCount: 64 }), 'main');
   });
 });
