@@ -13,7 +13,9 @@ import {
   JOURNAL_EXTEND_BYTES, JOURNAL_RECORD_PAYLOAD_BYTES_MAX, JOURNAL_WRITE_BUFFER_BYTES,
 } from '../lib/base/limits.ts';
 import { FailureLatch } from '../lib/io/failure-latch.ts';
-import type { FileHandle, FileSystem } from '../lib/io/file-system.ts';
+import {
+  makeDirectoryDurable, syncCreatedFile, type FileHandle, type FileSystem,
+} from '../lib/io/file-system.ts';
 import { StorageError } from '../lib/base/errors.ts';
 import {
   encodeJournalFileHeader, encodeJournalRecord, JOURNAL_FILE_HEADER_BYTES, JOURNAL_FORMAT_VERSION,
@@ -38,8 +40,7 @@ export class JournalWriter {
   static async create(options: JournalWriterOptions): Promise<JournalWriter> {
     const { fileSystem, root } = options;
     const directory = journalDirectory(root);
-    const directoryExisted = fileSystem.exists(directory);
-    fileSystem.mkdirp(directory);
+    await makeDirectoryDurable(fileSystem, directory);
     const path = journalFilePath(root, { ...options.range, sequence: options.sequence });
     const handle = fileSystem.open(path, 'create');
     try {
@@ -49,13 +50,11 @@ export class JournalWriter {
         partitionCount: options.range.partitionCount, sequence: options.sequence,
       }), 0);
       zeroFill(handle, JOURNAL_FILE_HEADER_BYTES, JOURNAL_EXTEND_BYTES);
-      await handle.datasync();
-      await fileSystem.syncDirectory(directory);
-      if (!directoryExisted) await fileSystem.syncDirectory(root);
     } catch (error) {
       handle.close();
       throw error;
     }
+    await syncCreatedFile(fileSystem, handle, directory);
     return new JournalWriter(options, path, handle, JOURNAL_EXTEND_BYTES);
   }
 

@@ -17,7 +17,9 @@ import { FailureLatch } from '../lib/io/failure-latch.ts';
 import { StorageError } from '../lib/base/errors.ts';
 import type { Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { XLOG_RECORD_BYTES_MAX, XLOG_WRITE_BUFFER_BYTES } from '../lib/base/limits.ts';
-import type { FileHandle, FileSystem } from '../lib/io/file-system.ts';
+import {
+  makeDirectoryDurable, syncCreatedFile, type FileHandle, type FileSystem,
+} from '../lib/io/file-system.ts';
 import { xlogFilePath, xlogPartitionDirectory } from './xlog-files.ts';
 import {
   encodeXlogFileHeaderRecord, encodeXlogRecord, encodeXlogRecordHeader, isXlogRecordType,
@@ -55,18 +57,10 @@ export class XlogWriter {
   ): Promise<XlogWriter> {
     const { fileSystem, root, partitionId } = options;
     const directory = xlogPartitionDirectory(root, partitionId);
-    const directoryExisted = fileSystem.exists(directory);
-    fileSystem.mkdirp(directory);
+    // A new partition directory is itself an entry of the root.
+    await makeDirectoryDurable(fileSystem, directory);
     const handle = openXlogFileWithHeader(options, options.generation, options.lastLsn);
-    try {
-      await handle.datasync();
-      await fileSystem.syncDirectory(directory);
-      // A new partition directory is itself an entry of the root.
-      if (!directoryExisted) await fileSystem.syncDirectory(root);
-    } catch (error) {
-      handle.close();
-      throw error;
-    }
+    await syncCreatedFile(fileSystem, handle, directory);
     return new XlogWriter(options, {
       handle, generation: options.generation, sizeBytes: XLOG_FILE_HEADER_RECORD_BYTES,
       lastLsn: options.lastLsn,

@@ -69,6 +69,23 @@ export async function makeDirectoryDurable(fileSystem: FileSystem, directory: st
 }
 
 /**
+ * Makes a file just created in `directory` durable, its data and its entry, so that what is
+ * appended to it after this resolves is in a file recovery will find. On failure the handle is
+ * closed and the error thrown.
+ */
+export async function syncCreatedFile(
+  fileSystem: FileSystem, handle: FileHandle, directory: string,
+): Promise<void> {
+  try {
+    await handle.datasync();
+    await fileSystem.syncDirectory(directory);
+  } catch (error) {
+    handle.close();
+    throw error;
+  }
+}
+
+/**
  * Writes `bytes` as the whole of the file at `path` and makes it durable: its data synced, then its
  * entry in its directory. `atomic`: written under a temporary name and renamed over `path`, so a
  * crash leaves the old file or the new one whole, never a part.

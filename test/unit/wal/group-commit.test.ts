@@ -2,30 +2,18 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { isStorageError } from '../../../lib/base/errors.ts';
-import { lsn, partitionId, type Lsn } from '../../../lib/base/ids.ts';
+import { partitionId, type Lsn } from '../../../lib/base/ids.ts';
 import type { Clock } from '../../../lib/io/clock.ts';
 import { GroupCommit } from '../../../wal/group-commit.ts';
 import { xlogFilePath } from '../../../wal/xlog-files.ts';
 import { XlogRecordType } from '../../../wal/xlog-format.ts';
 import { XlogWriter } from '../../../wal/xlog-writer.ts';
-import type { SimFileSystem } from '../../sim/sim-file-system.ts';
-import { BLOCK_SIZE_BYTES, bytesOf, G1, newSimLog, ROOT } from './xlog-test-helpers.ts';
+import { bytesOf, G1, newSimLog, ROOT, xlogWriters } from './xlog-test-helpers.ts';
 
 /** Each reading of the monotonic clock is 5 ms after the one before. */
 function steppingClock(): Clock {
   let nowMs = 0;
   return { nowMs: () => nowMs, monotonicMs: () => (nowMs += 5) };
-}
-
-async function writers(fileSystem: SimFileSystem, count: number): Promise<XlogWriter[]> {
-  const created: XlogWriter[] = [];
-  for (let index = 0; index < count; index++) {
-    created.push(await XlogWriter.create({
-      fileSystem, root: ROOT, partitionId: partitionId(index), blockSizeBytes: BLOCK_SIZE_BYTES,
-      generation: G1, lastLsn: lsn(0n),
-    }));
-  }
-  return created;
 }
 
 function commit(groupCommit: GroupCommit, writer: XlogWriter, value: number): Promise<Lsn> {
@@ -40,7 +28,7 @@ function isCode(code: string) {
 describe('GroupCommit', () => {
   it('covers 100 commits issued at once on 3 writers with one datasync per writer', async () => {
     const fileSystem = await newSimLog();
-    const all = await writers(fileSystem, 3);
+    const all = await xlogWriters(fileSystem, 3);
     const groupCommit = new GroupCommit({ clock: steppingClock() });
     for (const writer of all) groupCommit.addWriter(writer);
     const syncsBefore = fileSystem.counters.datasyncCount;
@@ -57,7 +45,7 @@ describe('GroupCommit', () => {
 
   it('batches commits that keep arriving while syncs run', async () => {
     const fileSystem = await newSimLog();
-    const all = await writers(fileSystem, 3);
+    const all = await xlogWriters(fileSystem, 3);
     const groupCommit = new GroupCommit({ clock: steppingClock() });
     for (const writer of all) groupCommit.addWriter(writer);
     const syncsBefore = fileSystem.counters.datasyncCount;
@@ -78,7 +66,7 @@ describe('GroupCommit', () => {
 
   it('resolves at once when the LSN is already durable', async () => {
     const fileSystem = await newSimLog();
-    const [writer] = await writers(fileSystem, 1);
+    const [writer] = await xlogWriters(fileSystem, 1);
     const groupCommit = new GroupCommit({ clock: steppingClock() });
     groupCommit.addWriter(writer!);
     const committedLsn = writer!.append(XlogRecordType.COMMIT, bytesOf(1));
@@ -89,7 +77,7 @@ describe('GroupCommit', () => {
 
   it('rejects the waiters of a failed datasync, breaks its writer, spares the others', async () => {
     const fileSystem = await newSimLog();
-    const [good, bad] = await writers(fileSystem, 2);
+    const [good, bad] = await xlogWriters(fileSystem, 2);
     const groupCommit = new GroupCommit({ clock: steppingClock() });
     groupCommit.addWriter(good!);
     groupCommit.addWriter(bad!);
@@ -110,7 +98,7 @@ describe('GroupCommit', () => {
 
   it('rejects waiters beyond its limit with LIMIT_EXCEEDED', async () => {
     const fileSystem = await newSimLog();
-    const [writer] = await writers(fileSystem, 1);
+    const [writer] = await xlogWriters(fileSystem, 1);
     const groupCommit = new GroupCommit({ clock: steppingClock(), waiterCountMax: 3 });
     groupCommit.addWriter(writer!);
     const accepted = [1, 2, 3].map((i) => commit(groupCommit, writer!, i));
@@ -123,7 +111,7 @@ describe('GroupCommit', () => {
 
   it('syncAll syncs every writer with records not yet durable, and counts the time', async () => {
     const fileSystem = await newSimLog();
-    const all = await writers(fileSystem, 3);
+    const all = await xlogWriters(fileSystem, 3);
     const groupCommit = new GroupCommit({ clock: steppingClock() });
     for (const writer of all) groupCommit.addWriter(writer);
     all[0]!.append(XlogRecordType.COMMIT, bytesOf(1));

@@ -17,7 +17,7 @@ import { XlogRecordType } from '../../../wal/xlog-format.ts';
 import { XlogWriter } from '../../../wal/xlog-writer.ts';
 import { scanXlog } from '../../../wal/xlog-reader.ts';
 import type { SimFileSystem } from '../../sim/sim-file-system.ts';
-import { BLOCK_SIZE_BYTES, G1, newSimLog, ROOT } from './xlog-test-helpers.ts';
+import { newSimLog, ROOT, xlogWriters } from './xlog-test-helpers.ts';
 
 const RANGE = { startPartitionId: 0, partitionCount: 8 };
 
@@ -28,17 +28,6 @@ function record(partition: number, lsnNumber: number, payload: Uint8Array): Jour
 /** `length` bytes that differ by seed. */
 function payload(seed: number, length: number): Uint8Array {
   return Uint8Array.from({ length }, (_, i) => (seed * 31 + i * 7) & 0xff);
-}
-
-async function xlogWriters(fileSystem: SimFileSystem, count: number): Promise<XlogWriter[]> {
-  const created: XlogWriter[] = [];
-  for (let index = 0; index < count; index++) {
-    created.push(await XlogWriter.create({
-      fileSystem, root: ROOT, partitionId: partitionId(index), blockSizeBytes: BLOCK_SIZE_BYTES,
-      generation: G1, lastLsn: lsn(0n),
-    }));
-  }
-  return created;
 }
 
 /** A group commit with `count` xlog writers and a journal over partitions 0..7. */

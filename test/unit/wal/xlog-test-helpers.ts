@@ -10,6 +10,7 @@ import {
   type XlogFileHeader, type XlogRecord,
 } from '../../../wal/xlog-format.ts';
 import { scanXlog, type XlogScanOptions, type XlogScanResult } from '../../../wal/xlog-reader.ts';
+import { XlogWriter } from '../../../wal/xlog-writer.ts';
 import { SimFileSystem } from '../../sim/sim-file-system.ts';
 
 export const ROOT = '/txnlog';
@@ -105,4 +106,16 @@ export function collectXlog(
 
 export function bytesOf(...values: number[]): Uint8Array {
   return Uint8Array.from(values);
+}
+
+/** `count` xlog writers on a fresh generation 1, partitions 0 .. count - 1. */
+export async function xlogWriters(fileSystem: FileSystem, count: number): Promise<XlogWriter[]> {
+  const created: XlogWriter[] = [];
+  for (let index = 0; index < count; index++) {
+    created.push(await XlogWriter.create({
+      fileSystem, root: ROOT, partitionId: partitionId(index), blockSizeBytes: BLOCK_SIZE_BYTES,
+      generation: G1, lastLsn: lsn(0n),
+    }));
+  }
+  return created;
 }
