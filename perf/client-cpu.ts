@@ -76,10 +76,11 @@ await withTempHome('client-cpu', async (root) => {
 
 const unit = mode === 'put' ? 'put' : 'batch';
 for (const build of builds) {
+  const userUs = build.usPerRequest.map((us, i) => us - build.systemUsPerRequest[i]!);
   console.log(`${build.label}: client ${median(build.usPerRequest).toFixed(1)} us/${unit} ` +
-    `(kernel ${median(build.systemUsPerRequest).toFixed(1)}), ` +
-    `${Math.round(median(build.rowsPerS))} rows/s (runs: ` +
-    `${build.usPerRequest.map((us) => us.toFixed(1)).join(' ')} us)`);
+    `(user ${median(userUs).toFixed(1)}, kernel ${median(build.systemUsPerRequest).toFixed(1)}), ` +
+    `${Math.round(median(build.rowsPerS))} rows/s; runs: ` +
+    `${build.usPerRequest.map((us) => us.toFixed(1)).join(' ')} us`);
 }
 
 /** CPU of this process since `start` (process.cpuUsage()), microseconds. */

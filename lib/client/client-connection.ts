@@ -7,6 +7,11 @@
 // connection (an error frame with request id 0: a protocol error, the connection limit, a
 // handshake too slow), waiting requests fail with that error instead, and are not retried. An idle
 // connection the node closed without a word is simply lost: a request on it is retried.
+//
+// Per request the connection allocates little: requests are encoded into one writer it keeps
+// (lent to the socket, and replaced only when the socket could not take a frame at once), one
+// timer serves every request's timeout (request-timer.ts), and a reply is decoded from a view of
+// the bytes received.
 
 import type { Buffer } from 'node:buffer';
 import { connect, type Socket } from 'node:net';
@@ -16,17 +21,26 @@ import {
   PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, PROTOCOL_MESSAGE_BYTES_MAX,
 } from '../base/limits.ts';
 import { authProof, passwordDigestHex } from '../protocol/auth-proof.ts';
+import type { ByteWriter } from '../encoding/byte-writer.ts';
 import {
-  FrameReader, FrameStatus, REQUEST_ID_MAX, REQUEST_ID_NONE, encodeFrame, type Frame,
+  FrameReader, FrameStatus, REQUEST_ID_MAX, REQUEST_ID_NONE, encodeFrameInto, frameWriter,
+  type Frame,
 } from '../protocol/frame.ts';
-import { decodeBody, messageName, type MessageCodec } from '../protocol/message-codec.ts';
+import { decodeReply, messageName, type MessageCodec } from '../protocol/message-codec.ts';
 import { AUTH, HELLO, type AuthReply } from '../protocol/messages-connection.ts';
 import { errorDecode } from '../protocol/wire-error.ts';
 import type { ClientOptions, NodeAddress } from './client-properties.ts';
+import { RequestTimer } from './request-timer.ts';
 
 export const CLIENT_VERSION = 'store-client 0.1.0';
 /** A node that does not accept the connection within this is taken as unreachable. */
 const CONNECT_TIMEOUT_MS_MAX = 10_000;
+/**
+ * The request writer keeps its memory between requests up to this size (a batch of 5000
+ * time-series rows takes about 450 KiB); after a larger frame it is let go, so that one large
+ * multiPut does not leave every connection holding megabytes.
+ */
+const REQUEST_WRITER_BYTES_RETAINED_MAX = 1024 * 1024;
 
 /** The connection broke before the answer came: the request may or may not have been applied. */
 export class ConnectionLostError extends StorageError {
@@ -39,23 +53,32 @@ interface PendingRequest {
   codec: MessageCodec<unknown, unknown>;
   resolve: (reply: unknown) => void;
   reject: (error: StorageError) => void;
-  timer: ReturnType<typeof setTimeout>;
+  deadlineMs: number;
 }
 
 export class ClientConnection {
+  /** Requests waiting for their answer, in the order they were sent (RequestTimer needs it). */
   private readonly pending = new Map<number, PendingRequest>();
+  private readonly timer: RequestTimer<PendingRequest>;
   private readonly reader = new FrameReader(PROTOCOL_MESSAGE_BYTES_MAX);
   private nextRequestId = REQUEST_ID_NONE + 1;
   private closedBy: StorageError | undefined;
   private messageBytesMax = PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX;
+  /** Encodes requests; undefined while the socket holds its memory (or before the first). */
+  private writer: ByteWriter | undefined;
   /** What the node said at AUTH; set once open() returns. */
   node: AuthReply | undefined;
 
   private constructor(
     readonly address: NodeAddress,
     private readonly socket: Socket,
-    private readonly requestTimeoutMs: number,
+    requestTimeoutMs: number,
   ) {
+    this.timer = new RequestTimer(this.pending, requestTimeoutMs, (_, pending) => {
+      pending.reject(new StorageError('REQUEST_TIMEOUT', `no answer to ` +
+        `${messageName(pending.codec.type)} from ${addressText(address)} within ` +
+        `${requestTimeoutMs} ms`));
+    });
     socket.setNoDelay(true);
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('error', (error) => this.broken(new ConnectionLostError(
@@ -87,6 +110,7 @@ export class ClientConnection {
       });
       connection.messageBytesMax = Math.min(connection.node.messageBytesMax,
         PROTOCOL_MESSAGE_BYTES_MAX);
+      connection.writer = undefined; // made again for the new limit
       return connection;
     } catch (error) {
       connection.close();
@@ -107,28 +131,41 @@ export class ClientConnection {
     const requestId = this.requestIdTake();
     let bytes: Uint8Array;
     try {
-      bytes = encodeFrame({ messageType: codec.type, status: FrameStatus.REQUEST, requestId },
-        (writer) => codec.writeRequest(writer, request), this.messageBytesMax);
+      this.writer ??= frameWriter(this.messageBytesMax);
+      bytes = encodeFrameInto(this.writer,
+        { messageType: codec.type, status: FrameStatus.REQUEST, requestId },
+        (writer) => codec.writeRequest(writer, request));
     } catch (error) {
+      this.writer = undefined; // with whatever memory it grew to for a request too large
       return Promise.reject(error);
     }
     return new Promise<Reply>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(requestId);
-        reject(new StorageError('REQUEST_TIMEOUT', `no answer to ${messageName(codec.type)} from ` +
-          `${addressText(this.address)} within ${this.requestTimeoutMs} ms`));
-      }, this.requestTimeoutMs);
-      this.pending.set(requestId, {
+      const pending: PendingRequest = {
         codec: codec as MessageCodec<unknown, unknown>,
-        resolve: resolve as (reply: unknown) => void, reject, timer,
-      });
-      this.socket.write(bytes);
+        resolve: resolve as (reply: unknown) => void, reject, deadlineMs: this.timer.deadlineMs(),
+      };
+      this.pending.set(requestId, pending);
+      this.timer.started(pending);
+      this.send(bytes);
     });
   }
 
   close(): void {
     this.broken(new ConnectionLostError(`connection to ${addressText(this.address)} closed`));
     this.socket.destroy();
+  }
+
+  /**
+   * Writes a frame encoded in this.writer. A socket that writes it all at once (the common case:
+   * nothing queued) keeps no reference to it, and the writer's memory serves the next request;
+   * otherwise the socket queues that very memory, so the writer lets go of it.
+   */
+  private send(bytes: Uint8Array): void {
+    this.socket.write(bytes);
+    if (this.socket.writableLength > 0 ||
+      this.writer!.capacityBytes > REQUEST_WRITER_BYTES_RETAINED_MAX) {
+      this.writer = undefined;
+    }
   }
 
   private connected(timeoutMs: number): Promise<void> {
@@ -177,14 +214,12 @@ export class ClientConnection {
     const pending = this.pending.get(frame.requestId);
     if (pending === undefined) return; // it timed out; its late answer goes nowhere
     this.pending.delete(frame.requestId);
-    clearTimeout(pending.timer);
     if (frame.status === FrameStatus.ERROR) {
       pending.reject(errorDecode(frame.body));
       return;
     }
     try {
-      pending.resolve(decodeBody(frame.body, (reader) => pending.codec.readReply(reader),
-        `${messageName(frame.messageType)} reply`));
+      pending.resolve(decodeReply(pending.codec, frame.body, frame.messageType));
     } catch (error) {
       assert(isStorageError(error));
       pending.reject(error);
@@ -194,9 +229,9 @@ export class ClientConnection {
   /** Fails every waiting request: with what the node said, else as a lost connection. */
   private broken(error: StorageError): void {
     this.closedBy ??= error;
+    this.timer.stop();
     for (const [requestId, pending] of this.pending) {
       this.pending.delete(requestId);
-      clearTimeout(pending.timer);
       pending.reject(this.closedBy);
     }
   }
