@@ -94,9 +94,8 @@ export class ConnectionPool {
       }
     }
     const full = this.connections.length >= this.options.connectionPoolSize;
-    if (least === undefined || (!full && least.requestsInFlight >= CONNECTION_SHARE_REQUEST_COUNT)) {
-      return undefined;
-    }
+    if (least === undefined) return undefined;
+    if (!full && least.requestsInFlight >= CONNECTION_SHARE_REQUEST_COUNT) return undefined;
     if (least.requestsInFlight >= CONNECTION_REQUESTS_IN_FLIGHT_MAX) {
       throw new StorageError('LIMIT_EXCEEDED', `more than ` +
         `${this.options.connectionPoolSize} × ${CONNECTION_REQUESTS_IN_FLIGHT_MAX} requests ` +

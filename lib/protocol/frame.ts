@@ -121,6 +121,8 @@ export class FrameReader {
   private readonly chunks: Uint8Array[] = [];
   /** Bytes of chunks[0] already taken. */
   private firstOffsetBytes = 0;
+  /** Leading chunks that are copies of the reader's own (keepBuffered made them). */
+  private ownedChunkCount = 0;
   private bufferedBytes = 0;
   /** Body bytes of the frame whose header was read; -1 while none is. */
   private pendingBodyBytes = -1;
@@ -146,12 +148,34 @@ export class FrameReader {
     return this.bufferedBytes;
   }
 
-  /** Adds received bytes; the reader refers to `chunk` (never copies it) until it is consumed. */
+  /**
+   * Adds received bytes. The reader refers to `chunk` (never copies it) until its bytes are taken,
+   * and frames taken from it are views of it: a caller that reuses the memory of what it pushed
+   * takes the frames first, then calls keepBuffered().
+   */
   push(chunk: Uint8Array): void {
     assert(!this.failed);
     if (chunk.byteLength === 0) return;
     this.chunks.push(chunk);
     this.bufferedBytes += chunk.byteLength;
+  }
+
+  /**
+   * Copies the bytes pushed since the last call and not yet taken (the start of a frame that has
+   * not all arrived) into memory of the reader's own, so that the caller may reuse what it pushed.
+   * Each byte is copied once, however many reads a large frame takes.
+   */
+  keepBuffered(): void {
+    for (let i = this.ownedChunkCount; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i]!;
+      const at = i === 0 ? this.firstOffsetBytes : 0;
+      // A copy made explicitly: a Buffer's slice() would be a view.
+      const copy = new Uint8Array(chunk.byteLength - at);
+      copy.set(new Uint8Array(chunk.buffer, chunk.byteOffset + at, copy.byteLength));
+      this.chunks[i] = copy;
+      if (i === 0) this.firstOffsetBytes = 0;
+    }
+    this.ownedChunkCount = this.chunks.length;
   }
 
   next(): Frame | undefined {
@@ -240,6 +264,7 @@ export class FrameReader {
     if (this.firstOffsetBytes === first.byteLength) {
       this.chunks.shift();
       this.firstOffsetBytes = 0;
+      if (this.ownedChunkCount > 0) this.ownedChunkCount--;
     }
   }
 

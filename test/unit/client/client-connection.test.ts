@@ -1,10 +1,21 @@
 // One connection of the client under load: requests that time out on the connection's one timer
 // do so each its own timeout after it was sent, while others on the same connection are answered;
-// and large requests sent together, whose frames the socket cannot take at once, reach the node
-// whole (the connection's request writer is never reused while the socket still holds a frame).
+// large requests sent together, whose frames the socket cannot take at once, reach the node whole
+// (the connection's request writer is never reused while the socket still holds a frame); replies
+// that arrive a few bytes a read, on two connections at once, are put together although every
+// connection reads into one buffer; and a malformed error reply fails its request, nothing more.
 
 import assert from 'node:assert/strict';
+import { createServer, type Server, type Socket } from 'node:net';
 import { describe, it } from 'node:test';
+import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
+import { AUTH_NONCE_BYTES } from '../../../lib/protocol/auth-proof.ts';
+import {
+  FrameReader, FrameStatus, encodeFrame, type Frame,
+} from '../../../lib/protocol/frame.ts';
+import type { MessageCodec } from '../../../lib/protocol/message-codec.ts';
+import { AUTH, HELLO } from '../../../lib/protocol/messages-connection.ts';
+import { MessageType } from '../../../lib/protocol/message-types.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { sleepMs, startServer, storageError } from '../server/server-test-helpers.ts';
@@ -19,11 +30,17 @@ const METER: ContainerDefinition = {
     ...Array.from({ length: 10 }, (_, i) => ({ name: `v${i}`, type: 'DOUBLE' as const }))],
 };
 const TIMEOUT_MS = 300;
+const NODE_AUTH_REPLY = {
+  partitionNum: 8, storeBlockSizeBytes: 64 * 1024, messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+  transactionTimeoutMs: 60_000,
+};
+/** The tests here are over in a few seconds; a bug that loses an answer must not hang the run. */
+const SUITE_TIMEOUT_MS = 60_000;
 /** Timers count whole milliseconds; a request may expire within this before its deadline. */
 const TIMER_SLACK_MS = 2;
 
-describe('client connection', () => {
-  it('times each request out its own timeout after it was sent, on one connection', async () => {
+describe('client connection', { timeout: SUITE_TIMEOUT_MS }, () => {
+  it('times each request out its timeout after it was sent, on one connection', async () => {
     const test = await startServer();
     const store = clientOf(test, { requestTimeoutMs: TIMEOUT_MS, connectionPoolSize: 1 });
     try {
@@ -89,4 +106,103 @@ describe('client connection', () => {
       await test.stop();
     }
   });
+
+  it('puts replies together from reads of a few bytes, two connections at once', async () => {
+    // Each PING is answered a byte or two a write, with a pause between: every read of either
+    // connection brings a piece, and the pieces of the two interleave in the shared buffer.
+    const node = await FakeNode.start((frame, socket) => {
+      const reply = replyFrame(frame, FrameStatus.REPLY, new Uint8Array(0));
+      void writeSlowly(socket, reply);
+    });
+    const stores = [0, 1].map(() => clientFor(node.port, { connectionPoolSize: 1 }));
+    try {
+      await Promise.all(stores.map((store) => store.connect()));
+      await Promise.all(stores.map(async (store) => {
+        for (let i = 0; i < 3; i++) await store.connect();
+      }));
+    } finally {
+      for (const store of stores) await store.close();
+      await node.close();
+    }
+  });
+
+  it('fails a request with a malformed error reply as PROTOCOL_ERROR, goes on', async () => {
+    let pingCount = 0;
+    const node = await FakeNode.start((frame, socket) => {
+      pingCount++;
+      const malformed = pingCount === 1;
+      socket.write(replyFrame(frame, malformed ? FrameStatus.ERROR : FrameStatus.REPLY,
+        malformed ? new Uint8Array([1, 2, 3]) : new Uint8Array(0)));
+    });
+    const store = clientFor(node.port, { connectionPoolSize: 1 });
+    try {
+      await assert.rejects(store.connect(), storageError('PROTOCOL_ERROR', /error reply/));
+      await store.connect();
+      assert.equal(pingCount, 2);
+    } finally {
+      await store.close();
+      await node.close();
+    }
+  });
 });
+
+/** A node that says HELLO and takes any AUTH, then hands every other request to `answer`. */
+class FakeNode {
+  private readonly sockets = new Set<Socket>();
+
+  private constructor(private readonly server: Server, readonly port: number) {}
+
+  static async start(answer: (frame: Frame, socket: Socket) => void): Promise<FakeNode> {
+    let node: FakeNode | undefined;
+    const server = createServer((socket) => {
+      node!.sockets.add(socket);
+      socket.on('close', () => node!.sockets.delete(socket));
+      socket.on('error', () => undefined);
+      const reader = new FrameReader(PROTOCOL_MESSAGE_BYTES_MAX);
+      socket.on('data', (chunk: Buffer) => {
+        reader.push(chunk);
+        for (let frame = reader.next(); frame !== undefined; frame = reader.next()) {
+          if (frame.messageType === MessageType.HELLO) {
+            socket.write(replyOf(frame, HELLO,
+              { nonce: new Uint8Array(AUTH_NONCE_BYTES), serverVersion: 'fake' }));
+          } else if (frame.messageType === MessageType.AUTH) {
+            socket.write(replyOf(frame, AUTH, NODE_AUTH_REPLY));
+          } else {
+            answer(frame, socket);
+          }
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const address = server.address();
+    node = new FakeNode(server, typeof address === 'object' && address !== null ? address.port : 0);
+    return node;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
+
+function replyOf<Request, Reply>(
+  frame: Frame,
+  codec: MessageCodec<Request, Reply>,
+  reply: Reply,
+): Uint8Array {
+  return encodeFrame({ messageType: frame.messageType, status: FrameStatus.REPLY,
+    requestId: frame.requestId }, (writer) => codec.writeReply(writer, reply),
+  PROTOCOL_MESSAGE_BYTES_MAX).slice();
+}
+
+function replyFrame(frame: Frame, status: FrameStatus, body: Uint8Array): Uint8Array {
+  return encodeFrame({ messageType: frame.messageType, status, requestId: frame.requestId },
+    (writer) => writer.bytes(body), PROTOCOL_MESSAGE_BYTES_MAX).slice();
+}
+
+async function writeSlowly(socket: Socket, bytes: Uint8Array): Promise<void> {
+  for (let at = 0; at < bytes.length && !socket.destroyed; at += 2) {
+    socket.write(bytes.subarray(at, at + 2));
+    await sleepMs(2);
+  }
+}
