@@ -75,8 +75,8 @@ export class ClientContainer {
     return this.autoCommit;
   }
 
-  async put(row: Row): Promise<void> {
-    await this.multiPut([row]);
+  put(row: Row): Promise<void> {
+    return this.multiPut([row]);
   }
 
   async multiPut(rows: readonly Row[]): Promise<void> {
@@ -227,7 +227,8 @@ export class ClientContainer {
   ): Promise<{ reply: Reply; model: ContainerModel; connection: ClientConnection }> {
     for (let attempt = 0; ; attempt++) {
       const model = this.model;
-      const session = await this.sessionForRequest();
+      // Auto-commit needs no session: no await (a turn of the microtask queue) for it.
+      const session = this.autoCommit ? undefined : await this.sessionForRequest();
       const statement: Statement = {
         sessionId: session?.id ?? AUTO_COMMIT_SESSION_ID,
         statementId: write ? this.link.nextStatementId() : 0,

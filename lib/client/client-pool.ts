@@ -56,7 +56,8 @@ export class ConnectionPool {
     let chosen = connection?.isOpen === true ? connection : undefined;
     for (;;) {
       try {
-        const target = chosen ?? await this.acquire();
+        // A connection with room is taken at once; only opening one needs waiting for.
+        const target = chosen ?? this.choose() ?? await this.opened();
         chosen = undefined;
         return { reply: await target.request(codec, request), connection: target };
       } catch (error) {
@@ -75,20 +76,36 @@ export class ConnectionPool {
 
   /** A connection with room: the least busy, or a new one while the pool is not full. */
   async acquire(): Promise<ClientConnection> {
+    return this.choose() ?? this.opened();
+  }
+
+  /**
+   * The least busy open connection, when it has room and the pool should not grow; undefined when
+   * a connection is to be opened. CLOSED once the pool is closed; LIMIT_EXCEEDED when every
+   * connection of a full pool carries the most requests it may.
+   */
+  private choose(): ClientConnection | undefined {
     if (this.closed) throw new StorageError('CLOSED', 'the store is closed');
     this.prune();
-    const least = this.connections.reduce<ClientConnection | undefined>((best, candidate) =>
-      (best === undefined || candidate.requestsInFlight < best.requestsInFlight ? candidate : best),
-    undefined);
-    const full = this.connections.length >= this.options.connectionPoolSize;
-    if (least !== undefined && (full || least.requestsInFlight < CONNECTION_SHARE_REQUEST_COUNT)) {
-      if (least.requestsInFlight >= CONNECTION_REQUESTS_IN_FLIGHT_MAX) {
-        throw new StorageError('LIMIT_EXCEEDED', `more than ` +
-          `${this.options.connectionPoolSize} × ${CONNECTION_REQUESTS_IN_FLIGHT_MAX} requests ` +
-          'in flight; wait for some to finish');
+    let least: ClientConnection | undefined;
+    for (const candidate of this.connections) {
+      if (least === undefined || candidate.requestsInFlight < least.requestsInFlight) {
+        least = candidate;
       }
-      return least;
     }
+    const full = this.connections.length >= this.options.connectionPoolSize;
+    if (least === undefined) return undefined;
+    if (!full && least.requestsInFlight >= CONNECTION_SHARE_REQUEST_COUNT) return undefined;
+    if (least.requestsInFlight >= CONNECTION_REQUESTS_IN_FLIGHT_MAX) {
+      throw new StorageError('LIMIT_EXCEEDED', `more than ` +
+        `${this.options.connectionPoolSize} × ${CONNECTION_REQUESTS_IN_FLIGHT_MAX} requests ` +
+        'in flight; wait for some to finish');
+    }
+    return least;
+  }
+
+  /** A new connection; callers asking while one is being opened share it. */
+  private opened(): Promise<ClientConnection> {
     this.opening ??= this.open().finally(() => {
       this.opening = undefined;
     });

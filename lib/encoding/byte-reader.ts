@@ -24,8 +24,10 @@ export class ByteReader {
   private offset = 0;
 
   constructor(bytes: Uint8Array) {
-    // A plain view, so bytes() copies are plain Uint8Arrays even when given a Buffer.
-    this.buffer = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    // A plain view, so bytes() copies are plain Uint8Arrays even when given a Buffer (whose slice
+    // is a view, not a copy); a plain one is used as it is (readers are made per message).
+    this.buffer = Object.getPrototypeOf(bytes) === Uint8Array.prototype ? bytes
+      : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.end = bytes.byteLength;
   }

@@ -32,7 +32,8 @@ export class ByteWriter {
   private buffer: Uint8Array;
   private view: DataView;
   private offsetBytes = 0;
-  private readonly capacityBytesMax: number;
+  /** Growing beyond this is LIMIT_EXCEEDED. */
+  readonly capacityBytesMax: number;
 
   constructor(capacityBytes: number, options: ByteWriterOptions = {}) {
     this.capacityBytesMax = options.capacityBytesMax ?? BYTE_WRITER_CAPACITY_BYTES_MAX;
@@ -46,6 +47,11 @@ export class ByteWriter {
   /** Bytes written since the last reset. */
   get lengthBytes(): number {
     return this.offsetBytes;
+  }
+
+  /** Bytes of memory held now (grows by doubling, up to capacityBytesMax). */
+  get capacityBytes(): number {
+    return this.buffer.byteLength;
   }
 
   /** The bytes written: a view of the writer's memory, valid until the next write or reset. */

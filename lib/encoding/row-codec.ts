@@ -92,8 +92,6 @@ class SchemaRowCodec implements RowCodec {
   private readonly columnNames: readonly string[];
   /** Largest encoded row when every column is a fixed-width scalar; undefined otherwise. */
   private readonly fixedRowBytesMax: number | undefined;
-  /** Positions of the columns that may hold NULL. */
-  private readonly nullableIndexes: Int32Array;
 
   constructor(schema: ContainerSchema) {
     assert(schema.columns.length > 0);
@@ -107,8 +105,6 @@ class SchemaRowCodec implements RowCodec {
     this.bitmap = new Uint8Array(Math.ceil(this.columnCount / 8));
     this.containerName = schema.name;
     this.columnNames = schema.columns.map((c) => c.name);
-    this.nullableIndexes = Int32Array.from(
-      schema.columns.flatMap((_, i) => (this.nullables[i] === 1 ? [i] : [])));
     const fixedSizes = schema.columns.map((c, i) =>
       (c.array ? undefined : FIXED_VALUE_BYTES[this.kinds[i]!]));
     this.fixedRowBytesMax = fixedSizes.every((size) => size !== undefined)
@@ -153,7 +149,7 @@ class SchemaRowCodec implements RowCodec {
    * no call and no bounds check per value.
    */
   private writeFixedRows(writer: ByteWriter, rows: readonly Row[], rowBytesMax: number): void {
-    const { columnCount, kinds, nullableIndexes } = this;
+    const { columnCount, kinds } = this;
     const bitmapBytes = this.bitmap.length;
     const invariantsEnabled = invariants.enabled;
     let offset = writer.claim(rows.length * rowBytesMax);
@@ -163,16 +159,22 @@ class SchemaRowCodec implements RowCodec {
       const row = rows[r]!;
       assert(row.length === columnCount);
       if (invariantsEnabled) this.rowAssert(row);
-      for (let b = 0; b < bitmapBytes; b++) bytes[offset + b] = 0;
-      for (let n = 0; n < nullableIndexes.length; n++) {
-        const i = nullableIndexes[n]!;
-        if (row[i] === null) bytes[offset + (i >> 3)] = bytes[offset + (i >> 3)]! | (1 << (i & 7));
-      }
+      // One pass: a NULL sets its bit (validated rows hold NULL only where it may be stored).
+      const bitmapAt = offset;
+      for (let b = 0; b < bitmapBytes; b++) bytes[bitmapAt + b] = 0;
       offset += bitmapBytes;
       for (let i = 0; i < columnCount; i++) {
         const value = row[i]!;
-        if (value === null) continue;
-        offset = fixedValueWrite(view, offset, kinds[i]!, value as ScalarValue);
+        const kind = kinds[i]!;
+        if (value === null) {
+          bytes[bitmapAt + (i >> 3)] = bytes[bitmapAt + (i >> 3)]! | (1 << (i & 7));
+        } else if (kind === K_DOUBLE) {
+          // The common case, kept out of the switch.
+          view.setFloat64(offset, value as number, true);
+          offset += 8;
+        } else {
+          offset = fixedValueWrite(view, offset, kind, value as ScalarValue);
+        }
       }
     }
     writer.advanceTo(offset);

@@ -60,9 +60,35 @@ export function encodeFrame(
   sizeHintBytes = FRAME_CAPACITY_BYTES_INITIAL,
 ): Uint8Array {
   assert(messageBytesMax >= FRAME_HEADER_BYTES && messageBytesMax <= PROTOCOL_MESSAGE_BYTES_MAX);
-  assert(header.requestId >= 0 && header.requestId <= REQUEST_ID_MAX);
   const capacityBytes = Math.min(Math.max(sizeHintBytes, FRAME_HEADER_BYTES), messageBytesMax);
-  const writer = new ByteWriter(capacityBytes, { capacityBytesMax: messageBytesMax });
+  return encodeFrameInto(frameWriter(messageBytesMax, capacityBytes), header, writeBody);
+}
+
+/**
+ * A writer for encodeFrameInto: frames it holds may be up to `messageBytesMax` bytes; it starts
+ * with `capacityBytes` of memory and grows by doubling.
+ */
+export function frameWriter(
+  messageBytesMax: number,
+  capacityBytes = FRAME_CAPACITY_BYTES_INITIAL,
+): ByteWriter {
+  assert(messageBytesMax >= FRAME_HEADER_BYTES && messageBytesMax <= PROTOCOL_MESSAGE_BYTES_MAX);
+  return new ByteWriter(Math.min(capacityBytes, messageBytesMax),
+    { capacityBytesMax: messageBytesMax });
+}
+
+/**
+ * As encodeFrame, into `writer` (made by frameWriter, so its capacity is the message limit), from
+ * its start: a sender that encodes one frame after another reuses the writer's memory. The frame
+ * returned is a view of that memory, valid until the writer's next use.
+ */
+export function encodeFrameInto(
+  writer: ByteWriter,
+  header: FrameHeader,
+  writeBody: (writer: ByteWriter) => void,
+): Uint8Array {
+  assert(header.requestId >= 0 && header.requestId <= REQUEST_ID_MAX);
+  writer.reset();
   writer.u32(0); // lengthBytes, set below
   writer.u16(FRAME_MAGIC);
   writer.u8(PROTOCOL_VERSION);
@@ -74,7 +100,8 @@ export function encodeFrame(
   } catch (error) {
     if (!isStorageError(error, 'LIMIT_EXCEEDED')) throw error;
     throw new StorageError('LIMIT_EXCEEDED', `a ${MESSAGE_TYPE_NAMES[header.messageType]} ` +
-      `message would be larger than the limit of ${messageBytesMax} bytes`, { cause: error });
+      `message would be larger than the limit of ${writer.capacityBytesMax} bytes`,
+    { cause: error });
   }
   const bytes = writer.finish();
   writer.dataView.setUint32(0, bytes.byteLength - LENGTH_FIELD_BYTES, true);
@@ -85,12 +112,25 @@ export function encodeFrame(
  * Cuts a byte stream into frames. `next()` returns the next whole frame, undefined when more bytes
  * are needed, and throws a StorageError (PROTOCOL_ERROR, or LIMIT_EXCEEDED for an oversized frame)
  * when the stream cannot be a conversation in this protocol; after that the reader is spent.
+ *
+ * A frame costs one object and, when its body lies in one chunk, a plain Uint8Array view of it:
+ * the header is read in place, and chunks are consumed by an offset rather than cut (a Buffer's
+ * subarray is a FastBuffer, several times dearer to make than a view).
  */
 export class FrameReader {
   private readonly chunks: Uint8Array[] = [];
+  /** Bytes of chunks[0] already taken. */
+  private firstOffsetBytes = 0;
+  /** Leading chunks that are copies of the reader's own (keepBuffered made them). */
+  private ownedChunkCount = 0;
   private bufferedBytes = 0;
-  /** The header of the frame whose body is awaited. */
-  private pending: (FrameHeader & { bodyBytes: number }) | undefined;
+  /** Body bytes of the frame whose header was read; -1 while none is. */
+  private pendingBodyBytes = -1;
+  private pendingMessageType = 0 as MessageType;
+  private pendingStatus: FrameStatus = FrameStatus.REQUEST;
+  private pendingRequestId = 0;
+  /** A header that arrived in pieces, put together. */
+  private readonly headerBytes = new Uint8Array(FRAME_HEADER_BYTES);
   private failed = false;
 
   constructor(private messageBytesMax: number) {
@@ -108,6 +148,11 @@ export class FrameReader {
     return this.bufferedBytes;
   }
 
+  /**
+   * Adds received bytes. The reader refers to `chunk` (never copies it) until its bytes are taken,
+   * and frames taken from it are views of it: a caller that reuses the memory of what it pushed
+   * takes the frames first, then calls keepBuffered().
+   */
   push(chunk: Uint8Array): void {
     assert(!this.failed);
     if (chunk.byteLength === 0) return;
@@ -115,32 +160,62 @@ export class FrameReader {
     this.bufferedBytes += chunk.byteLength;
   }
 
+  /**
+   * Copies the bytes pushed since the last call and not yet taken (the start of a frame that has
+   * not all arrived) into memory of the reader's own, so that the caller may reuse what it pushed.
+   * Each byte is copied once, however many reads a large frame takes.
+   */
+  keepBuffered(): void {
+    for (let i = this.ownedChunkCount; i < this.chunks.length; i++) {
+      const chunk = this.chunks[i]!;
+      const at = i === 0 ? this.firstOffsetBytes : 0;
+      // A copy made explicitly: a Buffer's slice() would be a view.
+      const copy = new Uint8Array(chunk.byteLength - at);
+      copy.set(new Uint8Array(chunk.buffer, chunk.byteOffset + at, copy.byteLength));
+      this.chunks[i] = copy;
+      if (i === 0) this.firstOffsetBytes = 0;
+    }
+    this.ownedChunkCount = this.chunks.length;
+  }
+
   next(): Frame | undefined {
     assert(!this.failed);
-    if (this.pending === undefined) {
+    if (this.pendingBodyBytes < 0) {
       if (this.bufferedBytes < FRAME_HEADER_BYTES) return undefined;
       try {
-        this.pending = this.headerRead(this.take(FRAME_HEADER_BYTES));
+        this.headerRead();
       } catch (error) {
         this.failed = true;
         throw error;
       }
     }
-    const { bodyBytes } = this.pending;
+    const bodyBytes = this.pendingBodyBytes;
     if (this.bufferedBytes < bodyBytes) return undefined;
-    const { messageType, status, requestId } = this.pending;
-    this.pending = undefined;
-    return { messageType, status, requestId, body: this.take(bodyBytes) };
+    this.pendingBodyBytes = -1;
+    return {
+      messageType: this.pendingMessageType, status: this.pendingStatus,
+      requestId: this.pendingRequestId, body: this.take(bodyBytes),
+    };
   }
 
-  private headerRead(bytes: Uint8Array): FrameHeader & { bodyBytes: number } {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const lengthBytes = view.getUint32(0, true);
-    const magic = view.getUint16(4, true);
-    const version = view.getUint8(6);
-    const messageType = view.getUint8(7) as MessageType;
-    const status = view.getUint8(8);
-    const requestId = view.getUint32(9, true);
+  /** Reads and checks the next header (FRAME_HEADER_BYTES are buffered) and consumes it. */
+  private headerRead(): void {
+    const first = this.chunks[0]!;
+    let bytes = first;
+    let at = this.firstOffsetBytes;
+    if (first.byteLength - at >= FRAME_HEADER_BYTES) {
+      this.skip(FRAME_HEADER_BYTES);
+    } else {
+      bytes = this.headerBytes;
+      this.copyTo(bytes, FRAME_HEADER_BYTES);
+      at = 0;
+    }
+    const lengthBytes = u32At(bytes, at);
+    const magic = bytes[at + 4]! | (bytes[at + 5]! << 8);
+    const version = bytes[at + 6]!;
+    const messageType = bytes[at + 7]! as MessageType;
+    const status = bytes[at + 8]!;
+    const requestId = u32At(bytes, at + 9);
     if (magic !== FRAME_MAGIC) {
       throw protocolError(`not a frame of this protocol (magic 0x${magic.toString(16)})`);
     }
@@ -159,34 +234,61 @@ export class FrameReader {
       status !== FrameStatus.ERROR) {
       throw protocolError(`frame status ${status} does not exist`);
     }
-    const bodyBytes = lengthBytes - (FRAME_HEADER_BYTES - LENGTH_FIELD_BYTES);
-    return { messageType, status, requestId, bodyBytes };
+    this.pendingMessageType = messageType;
+    this.pendingStatus = status;
+    this.pendingRequestId = requestId;
+    this.pendingBodyBytes = lengthBytes - (FRAME_HEADER_BYTES - LENGTH_FIELD_BYTES);
   }
 
   /** Removes the next `sizeBytes` buffered bytes: a view when in one chunk, else a copy. */
   private take(sizeBytes: number): Uint8Array {
     assert(sizeBytes <= this.bufferedBytes);
-    this.bufferedBytes -= sizeBytes;
-    const first = this.chunks[0];
-    if (sizeBytes === 0) return new Uint8Array(0);
-    assert(first !== undefined);
-    if (first.byteLength >= sizeBytes) {
-      if (first.byteLength === sizeBytes) this.chunks.shift();
-      else this.chunks[0] = first.subarray(sizeBytes);
-      return first.subarray(0, sizeBytes);
+    if (sizeBytes === 0) return EMPTY_BODY;
+    const first = this.chunks[0]!;
+    const at = this.firstOffsetBytes;
+    if (first.byteLength - at >= sizeBytes) {
+      this.skip(sizeBytes);
+      return new Uint8Array(first.buffer, first.byteOffset + at, sizeBytes);
     }
     const bytes = new Uint8Array(sizeBytes);
+    this.copyTo(bytes, sizeBytes);
+    return bytes;
+  }
+
+  /** Consumes `sizeBytes`, all within the first chunk. */
+  private skip(sizeBytes: number): void {
+    const first = this.chunks[0]!;
+    this.bufferedBytes -= sizeBytes;
+    this.firstOffsetBytes += sizeBytes;
+    assert(this.firstOffsetBytes <= first.byteLength);
+    if (this.firstOffsetBytes === first.byteLength) {
+      this.chunks.shift();
+      this.firstOffsetBytes = 0;
+      if (this.ownedChunkCount > 0) this.ownedChunkCount--;
+    }
+  }
+
+  /** Consumes the next `sizeBytes` buffered bytes into the start of `target`. */
+  private copyTo(target: Uint8Array, sizeBytes: number): void {
+    assert(sizeBytes <= this.bufferedBytes);
     let offsetBytes = 0;
     while (offsetBytes < sizeBytes) {
       const chunk = this.chunks[0]!;
-      const partBytes = Math.min(chunk.byteLength, sizeBytes - offsetBytes);
-      bytes.set(chunk.subarray(0, partBytes), offsetBytes);
+      const at = this.firstOffsetBytes;
+      const partBytes = Math.min(chunk.byteLength - at, sizeBytes - offsetBytes);
+      target.set(chunk.subarray(at, at + partBytes), offsetBytes);
       offsetBytes += partBytes;
-      if (partBytes === chunk.byteLength) this.chunks.shift();
-      else this.chunks[0] = chunk.subarray(partBytes);
+      this.skip(partBytes);
     }
-    return bytes;
   }
+}
+
+/** The body of every empty frame: it has no bytes to change. */
+const EMPTY_BODY = new Uint8Array(0);
+
+function u32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16)) +
+    bytes[at + 3]! * 0x100_0000;
 }
 
 export function protocolError(message: string, cause?: unknown): StorageError {

@@ -4,6 +4,7 @@
 // reader) into one PROTOCOL_ERROR, so that no exception of another kind escapes a decode.
 
 import { assert } from '../base/assert.ts';
+import type { StorageError } from '../base/errors.ts';
 import { ByteReader } from '../encoding/byte-reader.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import { protocolError } from './frame.ts';
@@ -28,9 +29,32 @@ export function decodeBody<T>(body: Uint8Array, read: (reader: ByteReader) => T,
     reader.expectEnd();
     return value;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw protocolError(`malformed ${what}: ${reason}`, error);
+    throw malformed(what, error);
   }
+}
+
+/**
+ * Reads a reply body of `messageType` with its codec, as decodeBody does: a sender decodes one per
+ * request, so the name of what was read is only made when it is malformed.
+ */
+export function decodeReply<Reply>(
+  codec: MessageCodec<unknown, Reply>,
+  body: Uint8Array,
+  messageType: number,
+): Reply {
+  try {
+    const reader = new ByteReader(body);
+    const reply = codec.readReply(reader);
+    reader.expectEnd();
+    return reply;
+  } catch (error) {
+    throw malformed(`${messageName(messageType)} reply`, error);
+  }
+}
+
+function malformed(what: string, error: unknown): StorageError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return protocolError(`malformed ${what}: ${reason}`, error);
 }
 
 export function messageName(type: number): string {

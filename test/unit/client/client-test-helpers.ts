@@ -1,6 +1,7 @@
 // Helpers of the client tests: a client store for a test server, and a TCP proxy between them that
 // can break connections at chosen moments (all at once, or after the node has answered but before
-// the answer reaches the client), so reconnection and statement-id retries can be watched.
+// the answer reaches the client), so reconnection and statement-id retries can be watched, and can
+// stop reading what clients send for a while, so that their sockets cannot write at once.
 
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { getStore } from '../../../lib/client/store-factory.ts';
@@ -27,6 +28,7 @@ export class TcpProxy {
   cutOnNextReply = false;
   /** Bytes the node sent that were dropped. */
   droppedReplyCount = 0;
+  private requestsHeld = false;
 
   private constructor(private readonly server: Server, readonly port: number) {}
 
@@ -42,6 +44,18 @@ export class TcpProxy {
 
   get connectionCount(): number {
     return this.pairs.size;
+  }
+
+  /**
+   * Stops reading what clients send (or starts again): their bytes wait in the kernel's buffers,
+   * and once those are full a client's socket queues what it writes.
+   */
+  holdRequests(held: boolean): void {
+    this.requestsHeld = held;
+    for (const [client] of this.pairs) {
+      if (held) client.pause();
+      else client.resume();
+    }
   }
 
   /** Breaks every connection through the proxy. */
@@ -68,6 +82,7 @@ export class TcpProxy {
       node.destroy();
     };
     client.on('data', (chunk) => node.write(chunk));
+    if (this.requestsHeld) client.pause();
     node.on('data', (chunk) => {
       if (this.cutOnNextReply) {
         this.cutOnNextReply = false;
