@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { CHECKPOINT_INTERVAL_MS_OFF } from './bench-engines.ts';
 import { OwnedChild, firstMatchingLine } from './child-processes.ts';
 
@@ -63,13 +64,13 @@ export class NodeProcess {
   }
 
   /**
-   * Starts a node on `home` (an empty directory) and waits until it serves; `engineThread` main
-   * runs its engine in the main thread (STORE_ENGINE_THREAD) rather than its worker.
+   * Starts a node on `home` (an empty directory) and waits until it serves; `engineThread` is its
+   * STORE_ENGINE_THREAD (`auto`, the node's default, unless a workload compares the two).
    */
   static async start(
     home: string,
     dataStore: NodeDataStoreSettings,
-    engineThread: 'worker' | 'main' = 'worker',
+    engineThread: EngineThreadChoice = 'auto',
   ): Promise<NodeProcess> {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify(benchNodeJson(dataStore)));
@@ -101,7 +102,7 @@ export async function withNodeProcess<T>(
   home: string,
   dataStore: NodeDataStoreSettings,
   body: (node: NodeProcess) => Promise<T>,
-  engineThread: 'worker' | 'main' = 'worker',
+  engineThread: EngineThreadChoice = 'auto',
 ): Promise<T> {
   const node = await NodeProcess.start(home, dataStore, engineThread);
   try {
