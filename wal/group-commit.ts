@@ -194,12 +194,21 @@ export class GroupCommit {
    */
   async retireJournal(): Promise<void> {
     await this.idle();
-    const journal = this.journal;
+    const journal = this.closeJournal();
     if (journal === undefined) return;
-    this.journal = undefined;
-    journal.writer.close();
     journal.fileSystem.remove(journal.writer.path);
     await journal.fileSystem.syncDirectory(dirname(journal.writer.path));
+  }
+
+  /**
+   * Closes the journal file and keeps it (a shutdown after a failure: recovery reads it). Later
+   * commits sync their xlogs.
+   */
+  closeJournal(): { writer: JournalWriter; fileSystem: FileSystem } | undefined {
+    const journal = this.journal;
+    this.journal = undefined;
+    journal?.writer.close();
+    return journal;
   }
 
   /** Resolves when no round is running (for shutdown and tests). */

@@ -232,6 +232,7 @@ export class PartitionGroup {
       }
       if (checkpointError !== undefined) throw checkpointError;
     } finally {
+      this.groupCommit.closeJournal();
       await Promise.all(this.partitions.map((partition) => partition.log.close()));
       for (const partition of this.partitions) partition.checkpointer?.close();
       this.pipeline.close();
