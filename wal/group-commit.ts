@@ -263,24 +263,27 @@ export class GroupCommit {
         journal.sizeBytes >= this.journalRetireAtBytes) {
       await this.retireJournalFile();
     }
-    const writers = new Set<XlogWriter>();
+    const needed = new Set<XlogWriter>();
     let ticketTarget = 0;
     for (const waiter of waiters) {
       if (waiter.writer.syncedLsn < waiter.xlogLsn && waiter.writer.brokenError === undefined) {
-        writers.add(waiter.writer);
+        needed.add(waiter.writer);
       }
       ticketTarget = Math.max(ticketTarget, waiter.ticket);
     }
-    const syncs: Promise<void>[] = [...writers].map((writer) => writer.datasync());
+    const writers = [...needed];
+    const syncs: Promise<void>[] = writers.map((writer) => writer.datasync());
     const failures = new Map<XlogWriter, unknown>();
-    if (ticketTarget > this.journalTicketDurable) syncs.push(this.syncJournal());
+    // A broken journal is not synced again; its waiters reject with its failure (settle).
+    const journalUsable = this.journal !== undefined && this.journal.writer.brokenError === undefined;
+    if (ticketTarget > this.journalTicketDurable && journalUsable) syncs.push(this.syncJournal());
     if (syncs.length > 0) {
       const startMs = this.clock.monotonicMs();
       const results = await Promise.allSettled(syncs);
       this.syncRoundCountTotal += 1;
       this.fileSyncCountTotal += syncs.length;
       this.syncTimeMsSum += this.clock.monotonicMs() - startMs;
-      for (const [index, writer] of [...writers].entries()) {
+      for (const [index, writer] of writers.entries()) {
         const result = results[index]!;
         if (result.status === 'rejected') failures.set(writer, result.reason);
       }
@@ -290,8 +293,7 @@ export class GroupCommit {
 
   /** Syncs the journal; a failure is kept (journalError) for the waiters, never thrown. */
   private async syncJournal(): Promise<void> {
-    const journal = this.journal?.writer;
-    if (journal === undefined || journal.brokenError !== undefined) return;
+    const journal = this.journal!.writer;
     const ticket = this.journalTicketLast;
     this.journalSyncCountTotal++;
     try {
