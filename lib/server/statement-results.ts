@@ -19,6 +19,7 @@ import type { MessageType } from '../protocol/message-types.ts';
 
 interface StatementEntry {
   clientKey: string;
+  statementId: number;
   messageType: MessageType;
   outcome: Promise<unknown>;
   /** The outcome holds only while this returns true (a manual session still open). */
@@ -32,11 +33,20 @@ export interface StatementKey {
   messageType: MessageType;
 }
 
+/** Queue slots past which the queue is compacted when most of them are forgotten entries. */
+const QUEUE_COMPACT_SLOTS_MIN = 1024;
+
 export class StatementResults {
-  /** By `client#statementId`, oldest first. */
-  private readonly entries = new Map<string, StatementEntry>();
-  /** Each client's entry keys, oldest first. */
-  private readonly byClient = new Map<string, Set<string>>();
+  /** Each client's entries by statement id, oldest first (a Map keeps insertion order). */
+  private readonly byClient = new Map<string, Map<number, StatementEntry>>();
+  /**
+   * Every entry remembered, oldest first from `queueHead`. An entry forgotten for another reason
+   * (its client's bound, an outcome that no longer holds) stays until it is reached or compacted
+   * away; it is live while its client's map still holds it.
+   */
+  private queue: StatementEntry[] = [];
+  private queueHead = 0;
+  private entryCount = 0;
 
   constructor(
     private readonly countMax: number,
@@ -47,7 +57,7 @@ export class StatementResults {
   }
 
   get size(): number {
-    return this.entries.size;
+    return this.entryCount;
   }
 
   /**
@@ -59,8 +69,7 @@ export class StatementResults {
     execute: () => Promise<T>,
     stillHolds?: () => boolean,
   ): Promise<T> {
-    const entryKey = `${key.clientKey}#${key.statementId}`;
-    const existing = this.entries.get(entryKey);
+    const existing = this.byClient.get(key.clientKey)?.get(key.statementId);
     if (existing !== undefined) {
       if (existing.messageType !== key.messageType) {
         throw new StorageError('PROTOCOL_ERROR',
@@ -69,7 +78,7 @@ export class StatementResults {
       if (existing.stillHolds === undefined || existing.stillHolds()) {
         return existing.outcome as Promise<T>;
       }
-      this.forget(entryKey);
+      this.forget(existing);
     }
     let outcome: Promise<T>;
     try {
@@ -79,37 +88,70 @@ export class StatementResults {
     }
     // The outcome is awaited by the caller; the copy kept here must not count as unhandled.
     outcome.catch(() => undefined);
-    this.remember(entryKey, {
-      clientKey: key.clientKey, messageType: key.messageType, outcome, stillHolds,
+    this.remember({
+      clientKey: key.clientKey, statementId: key.statementId, messageType: key.messageType,
+      outcome, stillHolds,
     });
     return outcome;
   }
 
   /** Whether once() would answer this statement with an outcome it holds, without running it. */
   answers(key: StatementKey): boolean {
-    const existing = this.entries.get(`${key.clientKey}#${key.statementId}`);
+    const existing = this.byClient.get(key.clientKey)?.get(key.statementId);
     return existing !== undefined && existing.messageType === key.messageType &&
       (existing.stillHolds === undefined || existing.stillHolds());
   }
 
-  private remember(entryKey: string, entry: StatementEntry): void {
-    this.entries.set(entryKey, entry);
-    let keys = this.byClient.get(entry.clientKey);
-    if (keys === undefined) {
-      keys = new Set();
-      this.byClient.set(entry.clientKey, keys);
+  private remember(entry: StatementEntry): void {
+    let entries = this.byClient.get(entry.clientKey);
+    if (entries === undefined) {
+      entries = new Map();
+      this.byClient.set(entry.clientKey, entries);
     }
-    keys.add(entryKey);
-    if (keys.size > this.countPerClientMax) this.forget(keys.values().next().value!);
-    while (this.entries.size > this.countMax) this.forget(this.entries.keys().next().value!);
+    entries.set(entry.statementId, entry);
+    this.entryCount++;
+    this.queue.push(entry);
+    if (entries.size > this.countPerClientMax) this.forget(entries.values().next().value!);
+    while (this.entryCount > this.countMax) this.forget(this.dequeue());
+    this.compactQueue();
   }
 
-  private forget(entryKey: string): void {
-    const entry = this.entries.get(entryKey);
-    if (entry === undefined) return;
-    this.entries.delete(entryKey);
-    const keys = this.byClient.get(entry.clientKey)!;
-    keys.delete(entryKey);
-    if (keys.size === 0) this.byClient.delete(entry.clientKey);
+  /** The oldest queued entry, live or already forgotten, taken off the queue. */
+  private dequeue(): StatementEntry {
+    const entry = this.queue[this.queueHead++];
+    assert(entry !== undefined, 'entries counted but none queued');
+    return entry;
+  }
+
+  /** Forgets an entry unless it is forgotten already (a newer run may hold its statement id). */
+  private forget(entry: StatementEntry): void {
+    if (!this.isLive(entry)) return;
+    const entries = this.byClient.get(entry.clientKey)!;
+    entries.delete(entry.statementId);
+    this.entryCount--;
+    if (entries.size === 0) this.byClient.delete(entry.clientKey);
+  }
+
+  private isLive(entry: StatementEntry): boolean {
+    return this.byClient.get(entry.clientKey)?.get(entry.statementId) === entry;
+  }
+
+  /** Keeps the queue within twice the live entries (plus a floor), so it cannot grow unbounded. */
+  private compactQueue(): void {
+    const slots = this.queue.length - this.queueHead;
+    if (slots < QUEUE_COMPACT_SLOTS_MIN || slots < 2 * this.entryCount) {
+      if (this.queueHead >= QUEUE_COMPACT_SLOTS_MIN && this.queueHead * 2 >= this.queue.length) {
+        this.queue = this.queue.slice(this.queueHead);
+        this.queueHead = 0;
+      }
+      return;
+    }
+    const live: StatementEntry[] = [];
+    for (let i = this.queueHead; i < this.queue.length; i++) {
+      const entry = this.queue[i]!;
+      if (this.isLive(entry)) live.push(entry);
+    }
+    this.queue = live;
+    this.queueHead = 0;
   }
 }

@@ -1,9 +1,11 @@
 // The statement outcome cache alone: a retry gets the first outcome (also while the first attempt
 // runs, and when it failed), an outcome that no longer holds runs again, and both bounds forget
-// the oldest, a busy client only its own.
+// the oldest, a busy client only its own. A property test holds it to a plain model: one Map in
+// insertion order, keyed by client and statement id.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { StorageError } from '../../../lib/base/errors.ts';
 import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { StatementResults } from '../../../lib/server/statement-results.ts';
@@ -62,5 +64,48 @@ describe('statement results', () => {
     assert.equal(results.size, 6);
     assert.equal(await results.once(key('quiet', 2), async () => -2), -2,
       'the oldest overall went');
+  });
+
+  it('keeps what a plain insertion-ordered model keeps, under any run of statements', async () => {
+    const step = fc.record({
+      client: fc.constantFrom('a', 'b', 'c'),
+      statementId: fc.integer({ min: 1, max: 12 }),
+      holds: fc.boolean(),
+    }, { noNullPrototype: true });
+    await fc.assert(fc.asyncProperty(
+      fc.array(step, { maxLength: 300 }), fc.integer({ min: 1, max: 8 }),
+      fc.integer({ min: 1, max: 5 }),
+      async (steps, countMax, countPerClientMax) => {
+        const results = new StatementResults(countMax, countPerClientMax);
+        const model = new Map<string, { client: string; holds: boolean }>();
+        const holding = new Map<string, boolean>();
+        let runs = 0;
+        for (const { client, statementId, holds } of steps) {
+          const modelKey = `${client}#${statementId}`;
+          const kept = model.get(modelKey);
+          // The model: a kept outcome that holds answers; otherwise the statement runs again
+          // and becomes the newest entry, then both bounds forget the oldest.
+          const answered = kept !== undefined && holding.get(modelKey) !== false;
+          const run = ++runs;
+          const ran = await results.once(key(client, statementId), async () => run,
+            () => holding.get(modelKey) !== false) === run;
+          holding.set(modelKey, holds);
+          assert.equal(ran, !answered);
+          if (answered) continue;
+          model.delete(modelKey);
+          model.set(modelKey, { client, holds });
+          const own = [...model].filter(([, entry]) => entry.client === client);
+          if (own.length > countPerClientMax) model.delete(own[0]![0]);
+          while (model.size > countMax) model.delete(model.keys().next().value!);
+          assert.equal(results.size, model.size);
+        }
+        for (const client of ['a', 'b', 'c']) {
+          for (let statementId = 1; statementId <= 12; statementId++) {
+            const modelKey = `${client}#${statementId}`;
+            assert.equal(results.answers(key(client, statementId)),
+              model.has(modelKey) && holding.get(modelKey) !== false, modelKey);
+          }
+        }
+      }), { numRuns: 200 });
   });
 });
