@@ -8,8 +8,8 @@
 //
 // fetch(true) (GridDB's fetch(forUpdate)) locks every row of the result for the container's
 // transaction until commit or abort; with auto-commit on the node refuses it (ILLEGAL_COMMIT_MODE).
-// The LIMIT fetch option is applied here, so the rows beyond it are locked too: a LIMIT in the TQL
-// locks only what it returns.
+// The LIMIT fetch option goes to the node, which limits a SELECT * result before it locks, so only
+// the rows returned are locked; the row set also stops at it (aggregates and EXPLAIN results).
 //
 // EXPLAIN [ANALYZE] statements are queries like any other: their plan comes as a result of kind
 // EXPLAIN, rows of ID, DEPTH, TYPE, VALUE_TYPE, VALUE and STATEMENT (lib/query/tql/explain.ts).
@@ -30,6 +30,7 @@ export interface QueryRunOptions {
   fetchSize: number;
   partialExecution: boolean;
   forUpdate: boolean;
+  rowLimit: number | undefined;
 }
 
 type QueryRunner = (options: QueryRunOptions) =>
@@ -76,7 +77,7 @@ export class ClientQuery {
     }
     const fetchSize = Math.min(this.fetchSize, this.limit ?? Infinity);
     const { reply, connection } = await this.run({
-      fetchSize, partialExecution: this.partialExecution, forUpdate,
+      fetchSize, partialExecution: this.partialExecution, forUpdate, rowLimit: this.limit,
     });
     const rowSet = new RowSet(reply, connection, fetchSize, this.limit);
     await rowSet.ready();

@@ -19,7 +19,7 @@ import {
   continueTql, executeTql, TqlCursor, type TqlColumnBatch, type TqlExecuteOptions,
   type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
-import { prepareTql } from '../query/tql/prepare.ts';
+import { prepareTql, type PreparedTql } from '../query/tql/prepare.ts';
 import { indexLabel, type TqlIndexRange } from '../query/tql/plan-index.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexPages } from './index-source.ts';
@@ -31,6 +31,12 @@ export interface TqlQueryOptions extends TqlExecuteOptions {
    * (Partition.queryForUpdate).
    */
   readonly forUpdate?: boolean;
+  /**
+   * GridDB's LIMIT fetch option: a SELECT * result has this many rows at most, as if the TQL's
+   * LIMIT were the smaller of its own and this. Applied before fetch(forUpdate) locks, so the
+   * rows past it are neither returned nor locked. Aggregates and EXPLAIN are not limited.
+   */
+  readonly rowLimit?: number;
 }
 
 export interface PartitionQueryScope {
@@ -45,7 +51,8 @@ export function partitionQuery(
   tql: string,
   options: TqlQueryOptions & { nowMs: number },
 ): TqlResult {
-  const query = prepareTql(tql, scope.entry.schema, { nowMs: options.nowMs });
+  const query = withRowLimit(prepareTql(tql, scope.entry.schema, { nowMs: options.nowMs }),
+    options.rowLimit);
   if (options.partialExecution === true && !scope.autoCommit) {
     throw autoCommitNeeded();
   }
@@ -107,6 +114,14 @@ export function forUpdateKeyStrings(
   assert(state?.kind !== 'scan');
   const rows = state?.kind === 'buffered' ? state.rows : result.rows;
   return rows.map((row) => keys.keyString(keys.keyOf(row)));
+}
+
+function withRowLimit(query: PreparedTql, rowLimit: number | undefined): PreparedTql {
+  if (rowLimit === undefined || query.aggregate !== undefined || query.explain !== undefined) {
+    return query;
+  }
+  assert(Number.isSafeInteger(rowLimit) && rowLimit >= 0);
+  return rowLimit < query.limit ? { ...query, limit: rowLimit } : query;
 }
 
 function autoCommitNeeded(): StorageError {

@@ -2,7 +2,7 @@
 // Bodies (wire-refs.ts draws refs, wire-schema.ts columns, wire-rows.ts rows):
 //
 //   QUERY         request | sessionId varuint | name ref | tql string | fetchSize varuint |
-//                         | options u8 |
+//                         | options u8 | [rowLimit varuint, when options has 0x04] |
 //                 reply   | resultSetId varuint | kind u8 | columns | rows |
 //   FETCH         request | resultSetId varuint | fetchSize varuint |
 //                 reply   | done u8 | rows |
@@ -15,10 +15,12 @@
 // connection closes. fetchSize bounds the rows of one page (the node also bounds its bytes).
 //
 // options is a set of bits: 0x01 partialExecution (GridDB's PARTIAL_EXECUTION fetch option), 0x02
-// forUpdate (GridDB's fetch(forUpdate): lock the result's rows for the session's transaction);
-// any other bit is malformed. The byte was a boolean (partialExecution) before forUpdate, so
-// frames of older clients mean what they meant and PROTOCOL_VERSION stays; an older node refuses a
-// forUpdate query as malformed instead of running it without locks.
+// forUpdate (GridDB's fetch(forUpdate): lock the result's rows for the session's transaction),
+// 0x04 rowLimit follows (GridDB's LIMIT fetch option, applied by the node so that forUpdate locks
+// only the rows returned); any other bit is malformed. The byte was a boolean (partialExecution)
+// before the other bits, so frames of older clients mean what they meant and PROTOCOL_VERSION
+// stays; an older node refuses a forUpdate or rowLimit query as malformed instead of running it
+// without locks or without its limit.
 
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import {
@@ -41,11 +43,15 @@ export interface QueryRequest {
   fetchSize: number;
   partialExecution: boolean;
   forUpdate: boolean;
+  /** The LIMIT fetch option: rows of a SELECT * result at most; undefined: no such option. */
+  rowLimit?: number | undefined;
 }
 
 const QUERY_OPTION_PARTIAL_EXECUTION = 0x01;
 const QUERY_OPTION_FOR_UPDATE = 0x02;
-const QUERY_OPTIONS_ALL = QUERY_OPTION_PARTIAL_EXECUTION | QUERY_OPTION_FOR_UPDATE;
+const QUERY_OPTION_ROW_LIMIT = 0x04;
+const QUERY_OPTIONS_ALL =
+  QUERY_OPTION_PARTIAL_EXECUTION | QUERY_OPTION_FOR_UPDATE | QUERY_OPTION_ROW_LIMIT;
 
 export interface QueryReply {
   /** RESULT_SET_ID_NONE: `rows` are all of them. */
@@ -74,7 +80,9 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
     writer.string(request.tql);
     writer.varuint(request.fetchSize);
     writer.u8((request.partialExecution ? QUERY_OPTION_PARTIAL_EXECUTION : 0) |
-      (request.forUpdate ? QUERY_OPTION_FOR_UPDATE : 0));
+      (request.forUpdate ? QUERY_OPTION_FOR_UPDATE : 0) |
+      (request.rowLimit !== undefined ? QUERY_OPTION_ROW_LIMIT : 0));
+    if (request.rowLimit !== undefined) writer.varuint(request.rowLimit);
   },
   readRequest: (reader) => {
     const sessionId = reader.varuint();
@@ -89,6 +97,7 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
       sessionId, ref, tql, fetchSize,
       partialExecution: (options & QUERY_OPTION_PARTIAL_EXECUTION) !== 0,
       forUpdate: (options & QUERY_OPTION_FOR_UPDATE) !== 0,
+      ...((options & QUERY_OPTION_ROW_LIMIT) !== 0 ? { rowLimit: reader.varuint() } : {}),
     };
   },
   writeReply(writer, reply) {

@@ -22,6 +22,7 @@ export const QUERY_HANDLERS: readonly DispatchEntry[] = [
       fetchSize: request.fetchSize,
       partialExecution: request.partialExecution,
       forUpdate: request.forUpdate,
+      rowLimit: request.rowLimit,
     });
     return context.resultSets.first(result, request.fetchSize);
   },

@@ -1,8 +1,8 @@
 // Where queries plug into the transaction server. The server owns the protocol side of a query (its
 // request, the result set kept open between fetches, paging by rows and bytes); a QueryHandler
-// turns (session, container, tql, fetch size, partial execution, for update) into a QueryResult
-// the server pages through. The node's is TQL on the engine (tql-query-handler.ts); tests and
-// nodes without TQL plug in others.
+// turns (session, container, tql, fetch size, partial execution, for update, row limit) into a
+// QueryResult the server pages through. The node's is TQL on the engine (tql-query-handler.ts);
+// tests and nodes without TQL plug in others.
 
 import { StorageError } from '../base/errors.ts';
 import type { ContainerHandle, Session } from '../engine/session.ts';
@@ -25,6 +25,8 @@ export interface QueryRequest {
   partialExecution: boolean;
   /** GridDB's fetch(forUpdate): lock the result's rows for the session's transaction. */
   forUpdate: boolean;
+  /** GridDB's LIMIT fetch option: rows of a SELECT * result at most (before forUpdate locks). */
+  rowLimit: number | undefined;
 }
 
 export interface QueryResultPage {

@@ -15,6 +15,7 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     ...(request.fetchSize > 0 ? { fetchSizeRows: request.fetchSize } : {}),
     partialExecution: request.partialExecution,
     forUpdate: request.forUpdate,
+    ...(request.rowLimit !== undefined ? { rowLimit: request.rowLimit } : {}),
   });
   if (first.kind === 'aggregate') {
     const column: ColumnSchema = {

@@ -44,6 +44,28 @@ describe('queries for update', () => {
     await test.store.close();
   });
 
+  it('locks only the rows within the LIMIT fetch option (rowLimit), as a TQL LIMIT', async () => {
+    const test = await storeWithSensors();
+    const locker = test.store.session().container('sensors');
+    const writer = test.store.session({ transactionTimeoutMs: 50 }).container('sensors');
+    await locker.setAutoCommit(false);
+    const result = await locker.query('SELECT * ORDER BY value', { forUpdate: true, rowLimit: 2 });
+    assert.deepStrictEqual(rowsOf(result), [['a', 1n], ['b', 2n]]);
+    await writer.put(['c', 30n]); // past the limit: neither returned nor locked
+    const put = writer.put(['b', 20n]);
+    const waited = track(put);
+    await test.advanceMs(50);
+    assert.equal(waited.settled, true);
+    await assert.rejects(put, storageError('LOCK_TIMEOUT'));
+    // The smaller of the TQL's LIMIT and rowLimit wins; aggregates are not limited.
+    assert.deepStrictEqual(rowsOf(await locker.query('SELECT * ORDER BY value LIMIT 1',
+      { rowLimit: 2 })), [['a', 1n]]);
+    const count = await locker.query('SELECT COUNT(*)', { rowLimit: 0 });
+    assert.equal(count.kind === 'aggregate' ? count.value : undefined, 3n);
+    await locker.abort();
+    await test.store.close();
+  });
+
   it('times a write to a locked row out with LOCK_TIMEOUT; abort lets the rows go', async () => {
     const test = await storeWithSensors();
     const locker = test.store.session().container('sensors');

@@ -1,7 +1,8 @@
 // End to end: a real node process (tools/store-node.ts) and the client library over real sockets,
 // for TQL EXPLAIN / EXPLAIN ANALYZE (the plan comes back as rows, as any query result does) and
 // fetch(forUpdate) (the rows of the result stay locked for the transaction until commit or abort;
-// another client's write to them times out with LOCK_TIMEOUT; auto-commit mode is refused).
+// another client's write to them times out with LOCK_TIMEOUT; the LIMIT fetch option bounds what is
+// locked; auto-commit mode is refused).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -150,6 +151,24 @@ describe('EXPLAIN and fetch(forUpdate) end to end', { timeout: 240_000 }, () => 
     assert.deepEqual(await mine.get('alice'), ['alice', 1n]);
     await mine.setAutoCommit(true);
     await other.close();
+  });
+
+  it('locks only the rows within the LIMIT fetch option', async () => {
+    const other = clientOf(node, 1);
+    const mine = (await store.getContainer('accounts'))!;
+    const theirs = (await other.getContainer('accounts'))!;
+    await mine.setAutoCommit(false);
+    try {
+      const query = mine.query('SELECT * ORDER BY id').setFetchOption('LIMIT', 1);
+      const locked = await (await query.fetch(true)).toArray();
+      assert.deepEqual(locked.map((row) => row[0]), ['alice']);
+      await theirs.put(['bob', 41n]); // past the limit: not locked, so not waited for
+      await assert.rejects(theirs.put(['alice', 3n]), rejectsWith('LOCK_TIMEOUT'));
+    } finally {
+      await mine.abort();
+      await mine.setAutoCommit(true);
+      await other.close();
+    }
   });
 
   it('refuses fetch(true) in auto-commit mode and on an aggregate, changing nothing', async () => {

@@ -230,6 +230,13 @@ describe('messages: round trips', () => {
       };
       assert.deepStrictEqual(requestTrip(QUERY, query), query);
     }
+    for (const rowLimit of [0, 1, 300, 2 ** 40]) {
+      const query = {
+        sessionId: 3, ref, tql: 'select *', fetchSize: 10, partialExecution: false, forUpdate: true,
+        rowLimit,
+      };
+      assert.deepStrictEqual(requestTrip(QUERY, query), query);
+    }
     // The options byte was a boolean: 0 and 1 still mean what they meant; unknown bits are refused.
     const options = (byte: number) => {
       const body = bodyOf((writer) => QUERY.writeRequest(writer, {
@@ -240,7 +247,9 @@ describe('messages: round trips', () => {
     };
     assert.equal(decodeBody(options(1), QUERY.readRequest, 'request').partialExecution, true);
     assert.equal(decodeBody(options(2), QUERY.readRequest, 'request').forUpdate, true);
+    // 0x04 says a row limit follows: without one the body is short.
     assert.throws(() => decodeBody(options(4), QUERY.readRequest, 'request'), protocolError);
+    assert.throws(() => decodeBody(options(8), QUERY.readRequest, 'request'), protocolError);
     fc.assert(fc.property(schemaAndRows, fc.constantFrom('ROWS', 'AGGREGATION', 'EXPLAIN' as const),
       ({ schema, rows }, kind) => {
         const resultSchema = { ...schema, rowKeyColumnCount: 0,
