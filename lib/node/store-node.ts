@@ -181,13 +181,13 @@ export class StoreNode implements SystemServiceNode {
     await this.systemServer.close();
   }
 
-  /** An engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
   /** Where the engine runs, for the start line: "in 4 worker threads" or "in the main thread". */
   get engineThreadDescription(): string {
     const workerCount = this.engine?.workerCount ?? 0;
     return workerCount > 0 ? `in ${workerCount} worker threads` : 'in the main thread';
   }
 
+  /** An engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
   private engineFailed(error: unknown): void {
     this.status = 'ABNORMAL';
     this.engineFailure = error;

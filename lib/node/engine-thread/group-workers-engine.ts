@@ -10,6 +10,7 @@
 // closed and the open fails with the first failure in group order. A worker that dies later
 // takes the node down (events.failed), as the single engine thread did.
 
+import { assert } from '../../base/assert.ts';
 import type { StorageOptions } from '../../base/options.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import { mergeStoreStats } from '../../engine/store-stats.ts';
@@ -88,6 +89,13 @@ export class GroupWorkersEngine implements NodeEngine {
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.setPeriodicCheckpoint(enabled)));
+  }
+
+  /** The worker of one partition group dies at once (WorkerEngine.crash): for fault tests. */
+  async crashWorker(groupIndex: number): Promise<void> {
+    const worker = this.workers[groupIndex];
+    assert(worker !== undefined, `no worker for partition group ${groupIndex}`);
+    await worker.crash();
   }
 
   /** Closes every worker (each checkpoints and syncs its group); the first failure is thrown. */

@@ -91,6 +91,15 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
     }
   }
 
+  /**
+   * Stops the thread at once, as a crash of the engine in it would: nothing is checkpointed or
+   * synced, pending and later calls fail with CLOSED, and the node is told (events.failed). For
+   * fault tests; the next open recovers the group from its logs.
+   */
+  async crash(): Promise<void> {
+    await this.worker.terminate();
+  }
+
   /** Ends the thread on purpose: later calls fail with `reason`, and the node is not told. */
   private async end(reason: unknown): Promise<void> {
     this.failure ??= reason;

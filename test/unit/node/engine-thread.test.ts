@@ -4,7 +4,9 @@
 // connection; a store that cannot open fails with its StorageError and leaves no thread behind
 // (else the test process would not end). With concurrency 4 there are four workers, and one
 // connection uses containers of every group: multi-container puts and gets, the container list,
-// transactions, queries paged by fetches, and a retried statement applied once.
+// transactions, queries paged by fetches, and a retried statement applied once. A worker that dies
+// fails its group's requests with CLOSED, tells the node once, and a restart recovers every row it
+// acknowledged.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,6 +21,7 @@ import {
   openNodeEngine, resolveEngineThread, type EngineThread, type NodeEngine,
 } from '../../../lib/node/engine-thread/node-engine.ts';
 import { errorFromData } from '../../../lib/node/engine-thread/worker-engine.ts';
+import { GroupWorkersEngine } from '../../../lib/node/engine-thread/group-workers-engine.ts';
 import { FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
 import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { passwordDigestHex } from '../../../lib/protocol/auth-proof.ts';
@@ -258,6 +261,69 @@ describe('one engine worker per partition group (concurrency 4)', () => {
           await stop(again);
         }
       }
+    });
+
+  it('a worker that dies fails its group\'s requests, tells the node, and loses no ack',
+    async () => {
+      const home = newHome();
+      const running = await start('worker', home, FOUR_GROUPS);
+      assert.ok(running.engine instanceof GroupWorkersEngine);
+      const client = clientFor(running.port);
+      const acked = new Map<string, string[]>(names.map((name) => [name, []]));
+      const put = async (name: string, line: string) => {
+        await (await client.getContainer(name))!.put([line]);
+        acked.get(name)!.push(line);
+      };
+      try {
+        for (const name of names) {
+          await client.putContainer({ name, type: 'COLLECTION', columns: [...LOG_COLUMNS] });
+        }
+        await Promise.all(names.flatMap((name) =>
+          Array.from({ length: 20 }, (_, i) => put(name, `before ${i}`))));
+        // Four loops put into group 2 while its thread dies: each put is acknowledged or fails,
+        // and every loop ends at its first failure.
+        const dying = (await client.getContainer(names[2]!))!;
+        let racingAcked = 0;
+        const loops = Array.from({ length: 4 }, async (_, loop) => {
+          for (let i = 0; ; i++) {
+            const line = `racing ${loop}/${i}`;
+            await dying.put([line]);
+            acked.get(names[2]!)!.push(line);
+            racingAcked++;
+          }
+        });
+        while (racingAcked < 20) await new Promise((resolve) => setTimeout(resolve, 1));
+        await running.engine.crashWorker(2);
+        for (const settled of await Promise.allSettled(loops)) {
+          assert.equal(settled.status, 'rejected');
+          if (settled.status === 'rejected') assert.ok(isStorageError(settled.reason, 'CLOSED'));
+        }
+        assert.equal(running.failures.length, 1, 'the node is told once');
+        assert.ok(isStorageError(running.failures[0], 'CLOSED'));
+        assert.match((running.failures[0] as Error).message, /engine thread exited/);
+        await assert.rejects(put(names[2]!, 'after'), (error: unknown) =>
+          isStorageError(error, 'CLOSED'));
+        await put(names[0]!, 'after'); // the other groups' threads still answer
+      } finally {
+        await client.close();
+        await stop(running);
+      }
+      // Every acknowledged row is there after a restart, the dead group's too.
+      const again = await start('worker', home, FOUR_GROUPS);
+      const reader = clientFor(again.port);
+      try {
+        for (const name of names) {
+          const rows = await (await (await reader.getContainer(name))!.query('SELECT *').fetch())
+            .toArray();
+          const lines = new Set(rows.map((row) => row[0]));
+          for (const line of acked.get(name)!) assert.ok(lines.has(line), `${name}: ${line}`);
+          assert.ok(!lines.has('after') || name === names[0], name);
+        }
+      } finally {
+        await reader.close();
+        await stop(again);
+      }
+      assert.deepEqual(again.failures, []);
     });
 
   it('fails to open when one group cannot, and leaves no worker behind', async () => {
