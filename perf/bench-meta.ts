@@ -64,7 +64,8 @@ export function benchMeta(
     peer: 'leveldb: level@10 (classic-level@3) defaults; key = container name, 0x00, ts u64 BE; ' +
       'value = row-codec bytes; writes: chained db.batch; checkpoint, commit-latency and ' +
       'recovery: writeBufferSize 1 GiB; disk (checkpoint MB/s): 1 MiB writes, fdatasync each',
-    ratio: 'store / peer for rows/s and MB/s; peer / store for ms; above 1 the store is ahead',
+    ratio: 'store / peer for rows/s and MB/s; peer / store for ms and µs; ' +
+      'above 1 the store is ahead',
     workloads: run.workloads,
   };
 }

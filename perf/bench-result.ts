@@ -3,7 +3,7 @@
 // perf/results/latest.json is an array of { name, unit, value, peer, peerValue, ratio, target? }:
 // value is the store's median, peerValue the peer's median, and ratio is always "higher is better
 // for the store": value / peerValue for throughputs (rows/s, MB/s), peerValue / value for latencies
-// (ms). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
+// (ms) and CPU times (µs of CPU per put). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
 // same directory with fdatasync after every MiB; see disk-peer.ts), or InfluxDB for the client
 // ingest, or for engine/thread the store itself run in the calling thread (value is then the store
 // in a worker thread, so the ratio says how much the worker gains). A peer that could not run
@@ -13,7 +13,7 @@
 
 import { MiB } from '../lib/base/units.ts';
 
-export type BenchUnit = 'rows/s' | 'MB/s' | 'ms';
+export type BenchUnit = 'rows/s' | 'MB/s' | 'ms' | 'µs';
 export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread';
 
 export interface BenchTarget {
@@ -71,6 +71,17 @@ export function latencyResult(
     peerValue: peerValueMs, ratio: peerValueMs / valueMs };
 }
 
+/** CPU time per operation (lower is better, as a latency): unit µs. */
+export function cpuResult(
+  name: string,
+  valueUs: number,
+  peerValueUs: number,
+  options: { peer?: BenchPeer } = {},
+): BenchResult {
+  return { name, unit: 'µs', value: valueUs, peer: options.peer ?? 'leveldb',
+    peerValue: peerValueUs, ratio: peerValueUs / valueUs };
+}
+
 export function megabytesPerS(sizeBytes: number, durationMs: number): number {
   return sizeBytes / MiB / (durationMs / 1000);
 }
@@ -90,7 +101,7 @@ export function resultTable(results: readonly BenchResult[]): string {
 
 function formatValue(value: number, unit: BenchUnit): string {
   if (unit === 'ms') return value.toFixed(3);
-  if (unit === 'MB/s') return value.toFixed(1);
+  if (unit === 'MB/s' || unit === 'µs') return value.toFixed(1);
   return Math.round(value).toLocaleString('en-US');
 }
 

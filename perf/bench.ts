@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     console.log(`  ${workload.name}: ${secondsSince(workloadStartMs)} s`);
   }
   console.log(`\n${resultTable(results)}\n`);
-  console.log('ratio: store / peer for rows/s and MB/s, peer / store for ms; ' +
+  console.log('ratio: store / peer for rows/s and MB/s, peer / store for ms and µs; ' +
     'above 1 the store is ahead');
   const resultsPath = `${RESULTS_DIRECTORY}latest.json`;
   const metaPath = `${RESULTS_DIRECTORY}latest-meta.json`;

@@ -55,6 +55,11 @@ export class NodeProcess {
     readonly endpoint: NodeEndpoint,
   ) {}
 
+  /** The node's process id, for its CPU time (process-cpu.ts). */
+  get pid(): number {
+    return this.owned.child.pid!;
+  }
+
   /** Client properties that reach this node as the default admin. */
   get storeProperties() {
     return {

@@ -26,7 +26,11 @@
 // its own; the commit journal (wal/group-commit.ts) lets one fdatasync per partition group and
 // round acknowledge all of them, so the disk no longer is the limit (engine/thread counts the puts
 // per log sync). What is left is CPU: the node (socket reads and writes, framing, the engine) and
-// the 64 client stores in this process share the machine's two cores.
+// the 64 client stores in this process share the machine's two cores. So each run also measures
+// the CPU time per acknowledged put, the node's (its process, every thread: process-cpu.ts) and
+// this process's (the clients), reported as name/cpu, µs per put, node plus client, against
+// LevelDB's process CPU per put in its runs. Two cores give 2 s of CPU a second: at R puts/s no
+// more than 2,000,000 / R µs a put, 40 µs for the target.
 
 import { join } from 'node:path';
 import { assert } from '../../lib/base/assert.ts';
@@ -36,12 +40,14 @@ import {
 import { settleHeap } from '../bench-engines.ts';
 import type { BenchConfig } from '../bench-config.ts';
 import { withTempHome } from '../bench-files.ts';
-import type { WorkloadReport } from '../bench-result.ts';
+import { cpuResult, type WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { PutRows, putLoops, type PutLoopsRun } from '../concurrent-callers.ts';
 import { LevelPeer } from '../leveldb-peer.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
+import { ownCpuMs, processCpuMs } from '../process-cpu.ts';
 import { putReport } from '../put-report.ts';
+import { median } from '../stats.ts';
 import { tsbsContainerDefinition, type TsbsHost } from '../tsbs.ts';
 
 /** The issue's target: acknowledged rows/s at 64 clients. */
@@ -58,6 +64,8 @@ export async function clientPutWorkload(
     (_, c) => ({ containerName: `put_client_${c}`, tags: {} }));
   const store: PutLoopsRun[] = [];
   const peer: PutLoopsRun[] = [];
+  /** µs of CPU per acknowledged put, one per recorded run; none where /proc is not. */
+  const cpu = { node: [] as number[], client: [] as number[], peer: [] as number[] };
   await withTempHome('client-put', async (root) => {
     await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
       const levelPeer = await LevelPeer.open(join(root, 'leveldb'), hosts);
@@ -69,14 +77,24 @@ export async function clientPutWorkload(
         // Run 0 is the warm-up, not recorded.
         for (let run = 0; run <= repeatCount; run++) {
           settleHeap();
+          const [nodeCpuMs, clientCpuMs] = [processCpuMs(node.pid), ownCpuMs()];
           const storeRun = await putLoops(settings,
             (c) => clients.containers[c]!.put(storeRows.next(c)));
+          const [nodeCpuEndMs, clientCpuEndMs] = [processCpuMs(node.pid), ownCpuMs()];
           settleHeap();
+          const peerCpuMs = ownCpuMs();
           const peerRun = await putLoops(settings,
             (c) => levelPeer.putBatch({ hostIndex: c, rows: [peerRows.next(c)] }, { sync: true }));
+          const peerCpuEndMs = ownCpuMs();
           if (run === 0) continue;
           store.push(storeRun);
           peer.push(peerRun);
+          if (nodeCpuMs !== undefined && nodeCpuEndMs !== undefined) {
+            const [storePuts, peerPuts] = [storeRun.latenciesMs.length, peerRun.latenciesMs.length];
+            cpu.node.push(((nodeCpuEndMs - nodeCpuMs) * 1000) / storePuts);
+            cpu.client.push(((clientCpuEndMs - clientCpuMs) * 1000) / storePuts);
+            cpu.peer.push(((peerCpuEndMs - peerCpuMs) * 1000) / peerPuts);
+          }
         }
       } finally {
         for (const client of clients.stores) await client.close();
@@ -84,7 +102,8 @@ export async function clientPutWorkload(
       }
     });
   });
-  return putReport(`client/put/durable/clients=${clientCount}`, { store, peer }, {
+  const name = `client/put/durable/clients=${clientCount}`;
+  const report = putReport(name, { store, peer }, {
     method: `${clientCount} clients (a ClientStore with one connection each) to a node process ` +
       `(logWriteMode 0), each a loop of ClientContainer.put of one row into its own container, ` +
       `waiting for the acknowledgement; LevelDB in-process, ${clientCount} callers, put ` +
@@ -93,6 +112,19 @@ export async function clientPutWorkload(
     target: clientCount === TARGET_CLIENT_COUNT
       ? { of: 'value', min: ROWS_PER_S_MIN_AT_64_CLIENTS } : undefined,
   });
+  if (cpu.node.length > 0) {
+    const storeSamples = cpu.node.map((nodeUs, run) => nodeUs + cpu.client[run]!);
+    report.results.push(cpuResult(`${name}/cpu`, median(storeSamples), median(cpu.peer)));
+    report.details.push({
+      name: `${name}/cpu`,
+      method: 'CPU time per acknowledged put, µs: the node process (/proc/<pid>/stat, every ' +
+        'thread) plus this process (the clients) over each store run; LevelDB: this process ' +
+        'over each LevelDB run; median of runs',
+      storeSamples, peerSamples: cpu.peer,
+      measures: { nodeCpuUsPerPut: cpu.node, clientCpuUsPerPut: cpu.client },
+    });
+  }
+  return report;
 }
 
 export async function connectClients(
