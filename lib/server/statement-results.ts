@@ -33,7 +33,7 @@ export interface StatementKey {
   messageType: MessageType;
 }
 
-/** Queue slots past which the queue is compacted when most of them are forgotten entries. */
+/** The queue is never compacted below this many slots. */
 const QUEUE_COMPACT_SLOTS_MIN = 1024;
 
 export class StatementResults {
@@ -51,9 +51,12 @@ export class StatementResults {
   constructor(
     private readonly countMax: number,
     private readonly countPerClientMax: number,
+    /** Tests make it tiny, so that compaction happens within a few statements. */
+    private readonly queueCompactSlotsMin = QUEUE_COMPACT_SLOTS_MIN,
   ) {
     assert(Number.isSafeInteger(countMax) && countMax > 0);
     assert(Number.isSafeInteger(countPerClientMax) && countPerClientMax > 0);
+    assert(Number.isSafeInteger(queueCompactSlotsMin) && queueCompactSlotsMin > 0);
   }
 
   get size(): number {
@@ -136,22 +139,13 @@ export class StatementResults {
     return this.byClient.get(entry.clientKey)?.get(entry.statementId) === entry;
   }
 
-  /** Keeps the queue within twice the live entries (plus a floor), so it cannot grow unbounded. */
+  /**
+   * Drops the dequeued and forgotten slots once the queue holds twice the live entries (and at
+   * least queueCompactSlotsMin), so it stays bounded at O(1) a remember, amortized.
+   */
   private compactQueue(): void {
-    const slots = this.queue.length - this.queueHead;
-    if (slots < QUEUE_COMPACT_SLOTS_MIN || slots < 2 * this.entryCount) {
-      if (this.queueHead >= QUEUE_COMPACT_SLOTS_MIN && this.queueHead * 2 >= this.queue.length) {
-        this.queue = this.queue.slice(this.queueHead);
-        this.queueHead = 0;
-      }
-      return;
-    }
-    const live: StatementEntry[] = [];
-    for (let i = this.queueHead; i < this.queue.length; i++) {
-      const entry = this.queue[i]!;
-      if (this.isLive(entry)) live.push(entry);
-    }
-    this.queue = live;
+    if (this.queue.length < Math.max(this.queueCompactSlotsMin, 2 * this.entryCount)) return;
+    this.queue = this.queue.slice(this.queueHead).filter((entry) => this.isLive(entry));
     this.queueHead = 0;
   }
 }

@@ -75,8 +75,9 @@ describe('statement results', () => {
     await fc.assert(fc.asyncProperty(
       fc.array(step, { maxLength: 300 }), fc.integer({ min: 1, max: 8 }),
       fc.integer({ min: 1, max: 5 }),
-      async (steps, countMax, countPerClientMax) => {
-        const results = new StatementResults(countMax, countPerClientMax);
+      fc.integer({ min: 1, max: 16 }),
+      async (steps, countMax, countPerClientMax, queueCompactSlotsMin) => {
+        const results = new StatementResults(countMax, countPerClientMax, queueCompactSlotsMin);
         const model = new Map<string, { client: string; holds: boolean }>();
         const holding = new Map<string, boolean>();
         let runs = 0;
