@@ -61,25 +61,18 @@ export function throughputResult(
   return result;
 }
 
+/**
+ * A figure where lower is better: a latency (ms, the default) or CPU time per operation (µs). The
+ * ratio is peer / store, so above 1 the store is still ahead.
+ */
 export function latencyResult(
   name: string,
-  valueMs: number,
-  peerValueMs: number,
-  options: { peer?: BenchPeer } = {},
+  value: number,
+  peerValue: number,
+  options: { peer?: BenchPeer; unit?: 'ms' | 'µs' } = {},
 ): BenchResult {
-  return { name, unit: 'ms', value: valueMs, peer: options.peer ?? 'leveldb',
-    peerValue: peerValueMs, ratio: peerValueMs / valueMs };
-}
-
-/** CPU time per operation (lower is better, as a latency): unit µs. */
-export function cpuResult(
-  name: string,
-  valueUs: number,
-  peerValueUs: number,
-  options: { peer?: BenchPeer } = {},
-): BenchResult {
-  return { name, unit: 'µs', value: valueUs, peer: options.peer ?? 'leveldb',
-    peerValue: peerValueUs, ratio: peerValueUs / valueUs };
+  return { name, unit: options.unit ?? 'ms', value, peer: options.peer ?? 'leveldb',
+    peerValue, ratio: peerValue / value };
 }
 
 export function megabytesPerS(sizeBytes: number, durationMs: number): number {

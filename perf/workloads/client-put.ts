@@ -40,7 +40,7 @@ import {
 import { settleHeap } from '../bench-engines.ts';
 import type { BenchConfig } from '../bench-config.ts';
 import { withTempHome } from '../bench-files.ts';
-import { cpuResult, type WorkloadReport } from '../bench-result.ts';
+import { latencyResult, type WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { PutRows, putLoops, type PutLoopsRun } from '../concurrent-callers.ts';
 import { LevelPeer } from '../leveldb-peer.ts';
@@ -114,7 +114,8 @@ export async function clientPutWorkload(
   });
   if (cpu.node.length > 0) {
     const storeSamples = cpu.node.map((nodeUs, run) => nodeUs + cpu.client[run]!);
-    report.results.push(cpuResult(`${name}/cpu`, median(storeSamples), median(cpu.peer)));
+    report.results.push(latencyResult(`${name}/cpu`, median(storeSamples), median(cpu.peer),
+      { unit: 'µs' }));
     report.details.push({
       name: `${name}/cpu`,
       method: 'CPU time per acknowledged put, µs: the node process (/proc/<pid>/stat, every ' +
