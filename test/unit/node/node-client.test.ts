@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
-import { StorageError } from '../../../lib/base/errors.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from './node-process.ts';
+import { storageError } from '../engine/engine-test-helpers.ts';
 
 const SENSORS: ContainerDefinition = {
   name: 'sensors', type: 'COLLECTION', rowKey: true,
@@ -26,14 +26,6 @@ function clientOf(node: NodeProcess, overrides: Record<string, unknown> = {}): C
     username: 'admin', password: 'admin', applicationName: 'e2e', transactionTimeout: 1,
     ...overrides,
   });
-}
-
-function rejectsWith(code: string) {
-  return (error: unknown): true => {
-    assert.ok(error instanceof StorageError, `expected ${code}, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    return true;
-  };
 }
 
 /** Sends raw bytes on a new connection; resolves when the node closes it. */
@@ -121,11 +113,11 @@ describe('node and client end to end', { timeout: 240_000 }, () => {
   it('refuses a wrong password or user alike, and a wrong cluster name', async () => {
     for (const overrides of [{ password: 'wrong' }, { username: 'nobody' }]) {
       const client = clientOf(node, { ...overrides, failoverTimeout: 1 });
-      await assert.rejects(client.getContainerNames(), rejectsWith('AUTHENTICATION_FAILED'));
+      await assert.rejects(client.getContainerNames(), storageError('AUTHENTICATION_FAILED'));
       await client.close();
     }
     const other = clientOf(node, { clusterName: 'otherCluster', failoverTimeout: 1 });
-    await assert.rejects(other.getContainerNames(), rejectsWith('CLUSTER_NAME_INVALID'));
+    await assert.rejects(other.getContainerNames(), storageError('CLUSTER_NAME_INVALID'));
     await other.close();
   });
 
@@ -134,7 +126,7 @@ describe('node and client end to end', { timeout: 240_000 }, () => {
     const sensors = (await store.getContainer('sensors'))!;
     await store.dropContainer('client-5');
     await assert.rejects(sensors.put(['x', 'not a long' as unknown as bigint]),
-      rejectsWith('TYPE_MISMATCH'));
+      storageError('TYPE_MISMATCH'));
     assert.equal(await sensors.get('x'), undefined);
   });
 
@@ -156,7 +148,7 @@ describe('node and client end to end', { timeout: 240_000 }, () => {
     const waiter = (await other.getContainer('sensors'))!;
     await holder.setAutoCommit(false);
     await holder.put(['locked', 1n]);
-    await assert.rejects(waiter.put(['locked', 2n]), rejectsWith('LOCK_TIMEOUT'));
+    await assert.rejects(waiter.put(['locked', 2n]), storageError('LOCK_TIMEOUT'));
     await holder.abort();
     await waiter.put(['locked', 2n]);
     await patient.close();

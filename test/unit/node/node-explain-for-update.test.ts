@@ -6,11 +6,11 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { StorageError } from '../../../lib/base/errors.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from './node-process.ts';
+import { storageError } from '../engine/engine-test-helpers.ts';
 
 const METER: ContainerDefinition = {
   name: 'meter', type: 'TIME_SERIES',
@@ -29,15 +29,6 @@ function clientOf(node: NodeProcess, transactionTimeoutS: number): ClientStore {
     username: 'admin', password: 'admin', applicationName: 'e2e-explain',
     transactionTimeout: transactionTimeoutS,
   });
-}
-
-function rejectsWith(code: string, message?: RegExp) {
-  return (error: unknown): true => {
-    assert.ok(error instanceof StorageError, `expected ${code}, got ${String(error)}`);
-    assert.equal(error.code, code, error.message);
-    if (message !== undefined) assert.match(error.message, message);
-    return true;
-  };
 }
 
 /** The plan rows as `DEPTH TYPE VALUE_TYPE VALUE` (and `| STATEMENT` when there is one). */
@@ -114,7 +105,7 @@ describe('EXPLAIN and fetch(forUpdate) end to end', { timeout: 240_000 }, () => 
     const count = await (await meter.query('EXPLAIN ANALYZE SELECT COUNT(*)').fetch()).toArray();
     assert.ok(planLines(count).includes('0 QUERY_RESULT_ROWS INTEGER 1'));
     await assert.rejects(meter.query('EXPLAIN SELECT * WHERE nope = 1').fetch(),
-      rejectsWith('COLUMN_NOT_FOUND'));
+      storageError('COLUMN_NOT_FOUND'));
   });
 
   it('locks what fetch(true) returned until commit; others\' writes wait, time out', async () => {
@@ -126,7 +117,7 @@ describe('EXPLAIN and fetch(forUpdate) end to end', { timeout: 240_000 }, () => 
     assert.deepEqual(locked, [['alice', 100n], ['bob', 50n]]);
     await theirs.put(['carol', 11n]); // not in the result: not locked
     const startedMs = Date.now();
-    await assert.rejects(theirs.put(['bob', 0n]), rejectsWith('LOCK_TIMEOUT'));
+    await assert.rejects(theirs.put(['bob', 0n]), storageError('LOCK_TIMEOUT'));
     assert.ok(Date.now() - startedMs >= 900, 'the writer waited its transaction timeout');
     await mine.put(['bob', 40n]); // the lock holder writes its locked row at once
     await mine.commit();
@@ -163,7 +154,7 @@ describe('EXPLAIN and fetch(forUpdate) end to end', { timeout: 240_000 }, () => 
       const locked = await (await query.fetch(true)).toArray();
       assert.deepEqual(locked.map((row) => row[0]), ['alice']);
       await theirs.put(['bob', 41n]); // past the limit: not locked, so not waited for
-      await assert.rejects(theirs.put(['alice', 3n]), rejectsWith('LOCK_TIMEOUT'));
+      await assert.rejects(theirs.put(['alice', 3n]), storageError('LOCK_TIMEOUT'));
     } finally {
       await mine.abort();
       await mine.setAutoCommit(true);
@@ -175,12 +166,12 @@ describe('EXPLAIN and fetch(forUpdate) end to end', { timeout: 240_000 }, () => 
     const accounts = (await store.getContainer('accounts'))!;
     assert.equal(accounts.isAutoCommit, true);
     await assert.rejects(accounts.query('SELECT *').fetch(true),
-      rejectsWith('ILLEGAL_COMMIT_MODE', /auto-commit/));
+      storageError('ILLEGAL_COMMIT_MODE', /auto-commit/));
     await accounts.setAutoCommit(false);
     await assert.rejects(accounts.query('SELECT COUNT(*)').fetch(true),
-      rejectsWith('TQL_SEMANTIC', /aggregate/));
+      storageError('TQL_SEMANTIC', /aggregate/));
     await assert.rejects(accounts.query('SELECT *').fetch('yes' as unknown as boolean),
-      rejectsWith('CONFIG_INVALID'));
+      storageError('CONFIG_INVALID'));
     await accounts.setAutoCommit(true);
     const other = clientOf(node, 1);
     await (await other.getContainer('accounts'))!.put(['alice', 2n]); // nothing was left locked

@@ -220,14 +220,7 @@ export interface Credentials {
 }
 
 /** For assert.rejects: a StorageError with this code (and a message matching `message`). */
-export function storageError(code: StorageError['code'], message?: RegExp) {
-  return (error: unknown): true => {
-    assert.ok(error instanceof StorageError, `expected StorageError ${code}, got ${String(error)}`);
-    assert.equal(error.code, code, `expected ${code}: ${error.message}`);
-    if (message !== undefined) assert.match(error.message, message);
-    return true;
-  };
-}
+export { storageError } from '../engine/engine-test-helpers.ts';
 
 export function sleepMs(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
