@@ -228,8 +228,9 @@ function soakReport(config: BenchConfig, calm: SoakPhase, attacked: SoakPhase): 
     measures[`hostile/${key}`] = [value];
   }
   measures['hostile/replyBytes'] = [attacked.hostileReplyBytes];
-  const details: BenchDetail[] = results.map((r) => ({ name: r.name, method,
-    storeSamples: [r.value], peerSamples: [r.peerValue!], measures }));
+  // One sample per phase; the per-kind counts and the hostile's counts go with the first entry.
+  const details: BenchDetail[] = results.map((r, i) => ({ name: r.name, method,
+    storeSamples: [r.value], peerSamples: [r.peerValue!], ...(i === 0 ? { measures } : {}) }));
   for (const process of PROCESSES) {
     const [calmRss, attackedRss] = [rssOf(calm, process), rssOf(attacked, process)];
     if (calmRss === undefined || attackedRss === undefined) continue; // no /proc here
