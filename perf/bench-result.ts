@@ -3,23 +3,21 @@
 // perf/results/latest.json is an array of { name, unit, value, peer, peerValue, ratio, target? }:
 // value is the store's median, peerValue the peer's median, and ratio is always "higher is better
 // for the store": value / peerValue for throughputs (rows/s, MB/s), peerValue / value for latencies
-// (ms) and CPU times (µs of CPU per put). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
+// (ms), CPU times (µs of CPU per put) and memory (MB, %). The peer is LevelDB, or for the checkpoint's MB/s the disk itself (a file written in the
 // same directory with fdatasync after every MiB; see disk-peer.ts), or InfluxDB for the client
 // ingest, or for engine/thread the store itself run in the calling thread (value is then the store
-// in a worker thread, so the ratio says how much the worker gains). A peer that could not run
+// in a worker thread, so the ratio says how much the worker gains), or for the soak the same
+// workload without its hostile client (value is then the run with it). A peer that could not run
 // (influxd not installed) has peerValue and ratio null. MB is 2^20 bytes, as in the
 // configuration's sizes. A target, where the issue sets one, is a lower bound on the ratio or on
-// the value.
+// the value, or an upper bound on the value (the soak's RSS spread).
 
 import { MiB } from '../lib/base/units.ts';
 
-export type BenchUnit = 'rows/s' | 'MB/s' | 'ms' | 'µs';
-export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread';
+export type BenchUnit = 'rows/s' | 'ops/s' | 'MB/s' | 'ms' | 'µs' | 'MB' | '%';
+export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile';
 
-export interface BenchTarget {
-  of: 'ratio' | 'value';
-  min: number;
-}
+export type BenchTarget = { of: 'ratio' | 'value'; min: number } | { of: 'value'; max: number };
 
 export interface BenchResult {
   name: string;
@@ -51,7 +49,7 @@ export function throughputResult(
   name: string,
   value: number,
   peerValue: number | null,
-  options: { unit?: 'rows/s' | 'MB/s'; peer?: BenchPeer; target?: BenchTarget } = {},
+  options: { unit?: 'rows/s' | 'ops/s' | 'MB/s'; peer?: BenchPeer; target?: BenchTarget } = {},
 ): BenchResult {
   const result: BenchResult = {
     name, unit: options.unit ?? 'rows/s', value, peer: options.peer ?? 'leveldb', peerValue,
@@ -62,17 +60,20 @@ export function throughputResult(
 }
 
 /**
- * A figure where lower is better: a latency (ms, the default) or CPU time per operation (µs). The
- * ratio is peer / store, so above 1 the store is still ahead.
+ * A figure where lower is better: a latency (ms, the default), CPU time per operation (µs) or
+ * memory (MB, or a spread in %). The ratio is peer / store, so above 1 the store is still ahead
+ * (null when the store's figure is 0).
  */
 export function latencyResult(
   name: string,
   value: number,
   peerValue: number,
-  options: { peer?: BenchPeer; unit?: 'ms' | 'µs' } = {},
+  options: { peer?: BenchPeer; unit?: 'ms' | 'µs' | 'MB' | '%'; target?: BenchTarget } = {},
 ): BenchResult {
-  return { name, unit: options.unit ?? 'ms', value, peer: options.peer ?? 'leveldb',
-    peerValue, ratio: peerValue / value };
+  const result: BenchResult = { name, unit: options.unit ?? 'ms', value,
+    peer: options.peer ?? 'leveldb', peerValue, ratio: value === 0 ? null : peerValue / value };
+  if (options.target !== undefined) result.target = options.target;
+  return result;
 }
 
 export function megabytesPerS(sizeBytes: number, durationMs: number): number {
@@ -94,13 +95,17 @@ export function resultTable(results: readonly BenchResult[]): string {
 
 function formatValue(value: number, unit: BenchUnit): string {
   if (unit === 'ms') return value.toFixed(3);
-  if (unit === 'MB/s' || unit === 'µs') return value.toFixed(1);
+  if (unit === 'MB/s' || unit === 'µs' || unit === 'MB' || unit === '%') return value.toFixed(1);
   return Math.round(value).toLocaleString('en-US');
 }
 
 function formatTarget(result: BenchResult): string {
   const { target } = result;
   if (target === undefined) return '';
+  if ('max' in target) {
+    const met = result.value <= target.max;
+    return `<= ${formatValue(target.max, result.unit)} ${met ? 'met' : 'MISSED'}`;
+  }
   const actual = target.of === 'ratio' ? result.ratio : result.value;
   const bound = target.of === 'ratio'
     ? `ratio >= ${target.min.toFixed(2)}x`

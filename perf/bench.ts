@@ -4,9 +4,15 @@
 // one a web API process in front of it too; the engine/thread ones compare a Store in a worker
 // thread with one in the calling thread.
 //
-//   npm run bench                      every workload, full size (about 8 minutes on 2 cores)
+//   npm run bench                      every workload but the opt-in ones, full size
 //   BENCH_QUICK=1 npm run bench        a smoke run on a tenth of the hosts, fewer repetitions
 //   npm run bench -- scan/in-memory    only workloads whose name starts with an argument
+//   npm run bench -- soak              the soak (opt-in: 2 × 10 minutes; see workloads/soak.ts)
+//   BENCH_SOAK_PHASE_S=20 npm run bench -- soak   the soak with phases of 20 s
+//
+// An opt-in workload runs only when an argument names at least its family (the first segment of
+// its name: `soak`, `soak/mixed`), so that `npm run bench` and a short prefix such as `s` never
+// start a run of 20 minutes by surprise.
 //
 // Prints a table of medians and writes perf/results/latest.json (see bench-result.ts for the ratio
 // convention) and perf/results/latest-meta.json (machine, sizes, methods, every sample). Both are
@@ -17,7 +23,9 @@
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { invariants } from '../lib/base/invariants.ts';
-import { benchConfig, type BenchConfig } from './bench-config.ts';
+import {
+  SOAK_PHASE_MS_MAX, SOAK_PHASE_MS_MIN, benchConfig, type BenchConfig,
+} from './bench-config.ts';
 import { mergeByName, readJson, writeJson } from './bench-files.ts';
 import { benchMeta, heapSettles, loadAverage1m } from './bench-meta.ts';
 import {
@@ -35,6 +43,7 @@ import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
 import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
+import { soakWorkload } from './workloads/soak.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
@@ -42,6 +51,8 @@ const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
 interface Workload {
   name: string;
   run(config: BenchConfig): Promise<WorkloadReport>;
+  /** Runs only when an argument names its family or more (see the top of this file). */
+  optIn?: true;
 }
 
 const WORKLOADS: readonly Workload[] = [
@@ -76,13 +87,15 @@ const WORKLOADS: readonly Workload[] = [
     name: 'engine/thread/put/durable/sessions=64',
     run: (config) => engineThreadPutWorkload(config, 64),
   },
+  { name: 'soak/mixed/clients=64', run: soakWorkload, optIn: true },
 ];
 
 async function main(): Promise<void> {
   const selected = workloadsSelected(process.argv.slice(2));
   if (invariants.enabled) console.warn('STORE_INVARIANTS=1: O(n) checks on; not the real speed');
   if (!heapSettles()) console.warn('no global gc (node --expose-gc): runs pay for earlier garbage');
-  const config = benchConfig(process.env['BENCH_QUICK'] === '1');
+  const config = benchConfig(process.env['BENCH_QUICK'] === '1',
+    soakPhaseMsOf(process.env['BENCH_SOAK_PHASE_S']));
   const { dataset } = config;
   console.log(`${config.quick ? 'QUICK ' : ''}TSBS cpu-only: ${dataset.hosts.length} hosts, ` +
     `${dataset.rowCount} rows, batches of ${dataset.config.batchRowCountMax} ` +
@@ -119,10 +132,22 @@ async function main(): Promise<void> {
 }
 
 function workloadsSelected(prefixes: readonly string[]): Workload[] {
-  if (prefixes.length === 0) return [...WORKLOADS];
-  const selected = WORKLOADS.filter((w) => prefixes.some((prefix) => w.name.startsWith(prefix)));
+  if (prefixes.length === 0) return WORKLOADS.filter((w) => w.optIn !== true);
+  const selected = WORKLOADS.filter((w) => prefixes.some((prefix) => w.name.startsWith(prefix) &&
+    (w.optIn !== true || prefix.startsWith(w.name.split('/')[0]!))));
   if (selected.length === 0) throw new Error(`no workload name starts with ${prefixes.join(', ')}`);
   return selected;
+}
+
+/** BENCH_SOAK_PHASE_S in ms; undefined when unset. A bad value stops the run before it starts. */
+function soakPhaseMsOf(text: string | undefined): number | undefined {
+  if (text === undefined || text === '') return undefined;
+  const phaseMs = Number(text) * 1000;
+  if (!Number.isInteger(phaseMs) || phaseMs < SOAK_PHASE_MS_MIN || phaseMs > SOAK_PHASE_MS_MAX) {
+    throw new Error(`BENCH_SOAK_PHASE_S must be seconds from ${SOAK_PHASE_MS_MIN / 1000} to ` +
+      `${SOAK_PHASE_MS_MAX / 1000}, not ${JSON.stringify(text)}`);
+  }
+  return phaseMs;
 }
 
 function secondsSince(startMs: number): string {

@@ -39,12 +39,18 @@ export function nodeStartedEndpoint(line: string): NodeEndpoint | undefined {
   return { host: match[1]!, port: Number(match[2]) };
 }
 
-/** gs_node.json for a benchmark node: ports 0, no periodic checkpoint within a run. */
-export function benchNodeJson(dataStore: NodeDataStoreSettings): object {
+/**
+ * gs_node.json for a benchmark node: ports 0, and by default no periodic checkpoint within a run
+ * (the soak, which runs for minutes, keeps GridDB's periodic one).
+ */
+export function benchNodeJson(
+  dataStore: NodeDataStoreSettings,
+  checkpointIntervalMs = CHECKPOINT_INTERVAL_MS_OFF,
+): object {
   const anyPort = { servicePort: 0 };
   return {
     dataStore,
-    checkpoint: { checkpointInterval: `${CHECKPOINT_INTERVAL_MS_OFF / 1000}s` },
+    checkpoint: { checkpointInterval: `${checkpointIntervalMs / 1000}s` },
     system: anyPort, transaction: anyPort, sql: anyPort, cluster: anyPort, sync: anyPort,
   };
 }
@@ -76,9 +82,11 @@ export class NodeProcess {
     home: string,
     dataStore: NodeDataStoreSettings,
     engineThread: EngineThreadChoice = 'auto',
+    checkpointIntervalMs = CHECKPOINT_INTERVAL_MS_OFF,
   ): Promise<NodeProcess> {
     mkdirSync(join(home, 'conf'), { recursive: true });
-    writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify(benchNodeJson(dataStore)));
+    writeFileSync(join(home, 'conf', 'gs_node.json'),
+      JSON.stringify(benchNodeJson(dataStore, checkpointIntervalMs)));
     const args = ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
@@ -108,8 +116,9 @@ export async function withNodeProcess<T>(
   dataStore: NodeDataStoreSettings,
   body: (node: NodeProcess) => Promise<T>,
   engineThread: EngineThreadChoice = 'auto',
+  checkpointIntervalMs = CHECKPOINT_INTERVAL_MS_OFF,
 ): Promise<T> {
-  const node = await NodeProcess.start(home, dataStore, engineThread);
+  const node = await NodeProcess.start(home, dataStore, engineThread, checkpointIntervalMs);
   try {
     return await body(node);
   } finally {

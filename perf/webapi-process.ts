@@ -23,6 +23,11 @@ export class WebApiProcess {
     readonly port: number,
   ) {}
 
+  /** The web API's process id, for its memory (rss-sampler.ts). */
+  get pid(): number {
+    return this.owned.child.pid!;
+  }
+
   /** `/store/v2/myCluster/dbs/public` on this web API. */
   get basePath(): string {
     return '/store/v2/myCluster/dbs/public';

@@ -84,12 +84,13 @@ export function webApiContainerBody(containerName: string): object {
   };
 }
 
-interface HttpAnswer {
+export interface HttpAnswer {
   status: number;
   text: string;
 }
 
-function httpCall(
+/** One request on `target.agent` (keep-alive), JSON body, as the admin; the whole answer. */
+export function httpCall(
   target: { port: number; agent: Agent },
   call: { method: string; path: string; body: Buffer },
 ): Promise<HttpAnswer> {
