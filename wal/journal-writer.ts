@@ -136,14 +136,26 @@ export class JournalWriter {
    */
   private preallocate(endBytes: number): void {
     const extendedBytes = Math.ceil(endBytes / JOURNAL_EXTEND_BYTES) * JOURNAL_EXTEND_BYTES;
+    const fillBytes = extendedBytes - this.allocatedBytes;
     try {
+      // Never the last free space: the records and the xlogs need it more than the zeros do.
+      const freeBytes = this.options.fileSystem.freeBytes(this.path);
+      if (freeBytes < JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR * fillBytes) {
+        throw new StorageError('IO', `ENOSPC: ${freeBytes} bytes free, under ` +
+          `${JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR} × the ${fillBytes} to preallocate`);
+      }
       zeroFill(this.handle, this.allocatedBytes, extendedBytes);
       this.allocatedBytes = extendedBytes;
     } catch (error) {
       this.preallocating = false;
+      try {
+        this.handle.truncate(Math.max(this.allocatedBytes, this.writtenSizeBytes)); // the zeros go
+      } catch {
+        // Zeros past the records read as the journal's end; they only take space.
+      }
       const detail = error instanceof Error ? error.message : String(error);
-      this.options.onWarning?.(`commit journal ${this.path}: preallocation of ` +
-        `${extendedBytes - this.allocatedBytes} bytes failed (${detail}); going on without it`);
+      this.options.onWarning?.(`commit journal ${this.path}: preallocation of ${fillBytes} ` +
+        `bytes failed (${detail}); going on without it`);
     }
   }
 
@@ -154,6 +166,8 @@ export class JournalWriter {
 }
 
 const ZERO_CHUNK = new Uint8Array(1024 * 1024);
+/** Preallocation runs only while this many times its size is free. */
+const JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR = 2;
 
 /** Writes zeros over [fromBytes, toBytes) of the file. */
 function zeroFill(handle: FileHandle, fromBytes: number, toBytes: number): void {
