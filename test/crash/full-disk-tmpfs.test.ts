@@ -14,7 +14,7 @@ import { startNodeProcess, type NodeProcess } from '../unit/node/node-process.ts
 
 const TMPFS_SIZE_MIB = 48;
 /** Taken before the run and freed after the disk fills: the room a restart gets. */
-const BALLAST_BYTES = 12 * 1024 * 1024;
+const BALLAST_BYTES = 3 * 1024 * 1024;
 const ROWS_PER_PUT = 2000;
 const PUT_COUNT_MAX = 2000;
 const T0_MS = Date.UTC(2026, 0, 1);
