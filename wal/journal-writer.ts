@@ -3,6 +3,10 @@
 // Appends go to a write buffer; sync() writes the buffer with one pwrite and fdatasyncs the file.
 // The file is kept zero-filled ahead of the records, JOURNAL_EXTEND_BYTES at a time, so most syncs
 // overwrite allocated bytes and change no file size (the reader stops at the first zero header).
+// The zero-fill is preallocation, not data: create() writes only the header, so a start never
+// spends space on it, and the first fill comes with the first commit, once the node is up. A fill
+// that fails (ENOSPC) breaks nothing: the writer says so once (onWarning) and goes on without
+// preallocation, each sync then growing the file; only a failed write of records breaks it.
 // group-commit.ts calls sync() once per round, one at a time, and counts what each sync covered.
 // A failed write or sync breaks the writer for good, as the xlog writer's do: the group's mode-0
 // commits then fail until the node restarts and recovers from what is durable.
@@ -30,6 +34,8 @@ export interface JournalWriterOptions {
   range: PartitionRange;
   /** Must be above every existing file's of the range. */
   sequence: number;
+  /** Told when zero-filling ahead failed and the writer went on without it. */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 export class JournalWriter {
@@ -49,13 +55,12 @@ export class JournalWriter {
         formatVersion: JOURNAL_FORMAT_VERSION, startPartitionId: partitionId(options.range.startPartitionId),
         partitionCount: options.range.partitionCount, sequence: options.sequence,
       }), 0);
-      zeroFill(handle, JOURNAL_FILE_HEADER_BYTES, JOURNAL_EXTEND_BYTES);
     } catch (error) {
       handle.close();
       throw error;
     }
     await syncCreatedFile(fileSystem, handle, directory);
-    return new JournalWriter(options, path, handle, JOURNAL_EXTEND_BYTES);
+    return new JournalWriter(options, path, handle, JOURNAL_FILE_HEADER_BYTES);
   }
 
   private readonly buffer = new Uint8Array(JOURNAL_WRITE_BUFFER_BYTES);
@@ -63,12 +68,14 @@ export class JournalWriter {
   private writtenSizeBytes = JOURNAL_FILE_HEADER_BYTES;
   private readonly failure: FailureLatch;
   private closed = false;
+  /** Off for good once a zero-fill failed. */
+  private preallocating = true;
 
   private constructor(
     readonly options: JournalWriterOptions,
     readonly path: string,
     private readonly handle: FileHandle,
-    /** File size: the records, then zeros. */
+    /** Bytes known to be in the file: the records, then zeros. */
     private allocatedBytes: number,
   ) {
     this.failure = new FailureLatch({
@@ -116,14 +123,40 @@ export class JournalWriter {
     if (this.bufferUsedBytes === 0) return;
     const bytes = this.buffer.subarray(0, this.bufferUsedBytes);
     const endBytes = this.writtenSizeBytes + bytes.length;
-    if (endBytes > this.allocatedBytes) {
-      const extendedBytes = Math.ceil(endBytes / JOURNAL_EXTEND_BYTES) * JOURNAL_EXTEND_BYTES;
-      this.failure.guard(() => zeroFill(this.handle, this.allocatedBytes, extendedBytes));
-      this.allocatedBytes = extendedBytes;
-    }
+    if (endBytes > this.allocatedBytes && this.preallocating) this.preallocate(endBytes);
     this.failure.guard(() => this.handle.write(bytes, this.writtenSizeBytes));
     this.writtenSizeBytes += this.bufferUsedBytes;
     this.bufferUsedBytes = 0;
+  }
+
+  /**
+   * Zero-fills the file ahead of the records up to the next JOURNAL_EXTEND_BYTES boundary past
+   * `endBytes`. A failure is not the journal's: zeros past the records read as its end whether
+   * they were written or not, so it only turns preallocation off.
+   */
+  private preallocate(endBytes: number): void {
+    const extendedBytes = Math.ceil(endBytes / JOURNAL_EXTEND_BYTES) * JOURNAL_EXTEND_BYTES;
+    const fillBytes = extendedBytes - this.allocatedBytes;
+    try {
+      // Never the last free space: the records and the xlogs need it more than the zeros do.
+      const freeBytes = this.options.fileSystem.freeBytes(this.path);
+      if (freeBytes < JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR * fillBytes) {
+        throw new StorageError('IO', `ENOSPC: ${freeBytes} bytes free, under ` +
+          `${JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR} × the ${fillBytes} to preallocate`);
+      }
+      zeroFill(this.handle, this.allocatedBytes, extendedBytes);
+      this.allocatedBytes = extendedBytes;
+    } catch (error) {
+      this.preallocating = false;
+      try {
+        this.handle.truncate(Math.max(this.allocatedBytes, this.writtenSizeBytes)); // the zeros go
+      } catch {
+        // Zeros past the records read as the journal's end; they only take space.
+      }
+      const detail = error instanceof Error ? error.message : String(error);
+      this.options.onWarning?.(`commit journal ${this.path}: preallocation of ${fillBytes} ` +
+        `bytes failed (${detail}); going on without it`);
+    }
   }
 
   private throwIfUnusable(): void {
@@ -133,6 +166,8 @@ export class JournalWriter {
 }
 
 const ZERO_CHUNK = new Uint8Array(1024 * 1024);
+/** Preallocation runs only while this many times its size is free. */
+const JOURNAL_PREALLOCATION_FREE_SPACE_FACTOR = 2;
 
 /** Writes zeros over [fromBytes, toBytes) of the file. */
 function zeroFill(handle: FileHandle, fromBytes: number, toBytes: number): void {

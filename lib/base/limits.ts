@@ -170,6 +170,11 @@ export const PARTIAL_CHECKPOINT_INTERVAL_MAX = 1024;
 export const CPLOG_ENTRY_COUNT_MAX = 0xffff_ffff;
 /** cplog writer: entries are buffered and written in pwrites of this size. */
 export const CPLOG_WRITE_BUFFER_BYTES = 256 * KiB;
+/**
+ * Free space a checkpoint leaves untouched beyond what it needs, for the commits that append to
+ * the xlog while it writes: below need + this, a checkpoint is skipped (checkpoint-space.ts).
+ */
+export const CHECKPOINT_FREE_SPACE_RESERVE_BYTES = 1 * MiB;
 /** cplog reader: bytes read per call. Records are a few dozen bytes, so this never grows. */
 export const CPLOG_READ_BUFFER_BYTES = 1 * MiB;
 

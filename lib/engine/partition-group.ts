@@ -20,6 +20,12 @@ import { GroupCommit } from '../../wal/group-commit.ts';
 import { startPeriodicSync } from '../../wal/periodic-sync.ts';
 import { readGroupJournals, removeRecoveredJournalFiles } from '../../wal/journal-recovery.ts';
 import { JournalWriter } from '../../wal/journal-writer.ts';
+import { journalFilePath } from '../../wal/journal-files.ts';
+import { JOURNAL_FILE_HEADER_BYTES } from '../../wal/journal-format.ts';
+import { isStorageError } from '../base/errors.ts';
+import {
+  checkpointFreeBytes, checkpointHasRoom, checkpointNoSpaceError, checkpointSpaceNeededBytes,
+} from './checkpoint-space.ts';
 import type { PartitionRange } from '../../wal/journal-files.ts';
 import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
@@ -44,6 +50,8 @@ export interface PartitionGroupConfig {
   onCheckpoint?: ((event: CheckpointEvent) => void) | undefined;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
+  /** Told of what degrades without failing anything (the commit journal's preallocation). */
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 export type CheckpointTrigger = 'periodic' | 'requested' | 'shutdown' | 'recovery';
@@ -52,7 +60,12 @@ export type CheckpointTrigger = 'periodic' | 'requested' | 'shutdown' | 'recover
 export type CheckpointEvent =
   | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
   | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
-  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: unknown };
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: unknown }
+  /** Not started for want of disk space (checkpoint-space.ts); the xlog keeps every record. */
+  | {
+    kind: 'skipped'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
+    neededBytes: number; freeBytes: number;
+  };
 
 export interface RecoveryReport {
   partitionCount: number;
@@ -89,6 +102,13 @@ export class PartitionGroup {
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
   checkpointErrorCount = 0;
   lastCheckpointError: unknown = undefined;
+  /** Checkpoints skipped for want of disk space. */
+  checkpointSkippedCount = 0;
+  /**
+   * Set once recovery starts deleting the journal files it read: from then on the xlogs alone
+   * hold the journaled records, and a failed start must keep what recovery appended to them.
+   */
+  private recoveryJournalsDeleted = false;
   private readonly context: PartitionContext;
   /** Checkpoints of this group run one at a time. */
   private checkpointing: Promise<void> = Promise.resolve();
@@ -150,13 +170,10 @@ export class PartitionGroup {
       }
     }
     // Every journaled record is in a synced xlog now: the files read can go.
+    this.recoveryJournalsDeleted = true;
     await removeRecoveredJournalFiles(fileSystem, root, range, journals);
     const { logWriteMode } = options;
-    if (logWriteMode === 0) {
-      this.groupCommit.attachJournal(await JournalWriter.create({
-        fileSystem, root, range, sequence: journals.nextSequence,
-      }), fileSystem);
-    }
+    if (logWriteMode === 0) await this.startJournal(journals.nextSequence);
     if (logWriteMode >= 1) {
       this.periodicSync = startPeriodicSync(this.groupCommit, logWriteMode * 1000,
         this.config.periodicScheduler, (error) => this.config.onSyncError(error));
@@ -172,6 +189,72 @@ export class PartitionGroup {
       .subscribe();
     report.durationMs = this.config.clock.monotonicMs() - startMs;
     return report;
+  }
+
+  /**
+   * Attaches a new commit journal file (its header only: preallocation waits for the first
+   * commit). If even that fails (a full disk), the group goes on without a journal, each commit
+   * syncing its xlog, rather than fail a start whose recovery is done.
+   */
+  private async startJournal(sequence: number): Promise<void> {
+    const { fileSystem, transactionLogRoot: root } = this.config;
+    const onWarning = this.config.onWarning;
+    try {
+      this.groupCommit.attachJournal(await JournalWriter.create({
+        fileSystem, root, range: this.range, sequence, onWarning,
+      }), fileSystem);
+    } catch (error) {
+      if (!isStorageError(error, 'IO')) throw error;
+      const path = journalFilePath(root, { ...this.range, sequence });
+      try {
+        fileSystem.remove(path);
+      } catch {
+        // Left for the next start, which reads it as an empty journal and deletes it.
+      }
+      onWarning?.(`partition group ${this.config.index}: no commit journal (${error.message}); ` +
+        'commits sync their xlogs instead until the next start');
+    }
+  }
+
+  /**
+   * A start that failed (this group's recovery or another's): closes every file without a
+   * checkpoint or a sync, and takes back what this start wrote that nothing needs: recovery's
+   * appends of journaled records while the journal files still hold them, and the new journal
+   * file while it holds no record. What a failed start leaves is then what it found.
+   */
+  async abandonStart(): Promise<void> {
+    this.periodicSync?.unsubscribe();
+    this.periodicCheckpoint?.unsubscribe();
+    const journal = this.groupCommit.closeJournal();
+    if (journal !== undefined && journal.writer.sizeBytes <= JOURNAL_FILE_HEADER_BYTES) {
+      journal.fileSystem.remove(journal.writer.path);
+    }
+    for (const partition of this.partitions) {
+      if (this.recoveryJournalsDeleted) await partition.log.close().catch(() => undefined);
+      else await partition.log.undoRecoveryAppends();
+      partition.checkpointer?.close();
+    }
+    this.pipeline.close();
+  }
+
+  /**
+   * The space a checkpoint of `partition` needs and the space there is; undefined when it has
+   * nothing to checkpoint or statfs cannot tell.
+   */
+  private checkpointSpace(partition: Partition) {
+    const { checkpointer } = partition;
+    if (checkpointer === undefined) return undefined;
+    if (partition.log.lastAppliedLsn === partition.lastCheckpointLsn) return undefined;
+    const freeBytes = checkpointFreeBytes(this.config.fileSystem, this.config);
+    if (freeBytes === undefined) return undefined;
+    const catalogJson = JSON.stringify(partition.catalog.snapshot());
+    const neededBytes = checkpointSpaceNeededBytes({
+      dirtyBlockCount: partition.catalog.space.dirtyBlockCount,
+      mappedBlockCount: checkpointer.blockMap.size,
+      blockSizeBytes: this.config.options.storeBlockSizeBytes,
+      catalogBytes: new TextEncoder().encode(catalogJson).length,
+    });
+    return { neededBytes, freeBytes };
   }
 
   /** The group's partitions, as journal file names give them. */
@@ -196,6 +279,16 @@ export class PartitionGroup {
       this.config.onCheckpoint?.({ kind: 'started', groupIndex, trigger });
       try {
         for (const partition of this.partitions) {
+          // Checked before each partition: the ones before may have freed or taken space.
+          const space = this.checkpointSpace(partition);
+          if (space !== undefined && !checkpointHasRoom(space)) {
+            if (trigger === 'requested') throw checkpointNoSpaceError(partition.id, space);
+            this.checkpointSkippedCount++;
+            this.config.onCheckpoint?.({
+              kind: 'skipped', groupIndex, trigger, partitionId: partition.id, ...space,
+            });
+            return;
+          }
           await checkpointPartition(partition, this.context);
           this.checkpointPendingPartitionCount--;
         }

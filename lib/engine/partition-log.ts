@@ -25,6 +25,11 @@ export interface PartitionRecovery {
 export class PartitionLog {
   private writer: XlogWriter | undefined;
   private opening: Promise<XlogWriter> | undefined;
+  /**
+   * What recovery's appends of journaled records changed, so a failed start can take them back:
+   * the file they went to and its size before them, or that it was created for them.
+   */
+  private recoveryAppends: { path: string; sizeBytesBefore: number | undefined } | undefined;
 
   constructor(
     readonly partitionId: PartitionId,
@@ -67,6 +72,11 @@ export class PartitionLog {
       this.adopt(await XlogWriter.continueAfterScan({ ...this.writerOptions(), scan }));
     }
     const continued = continuingRecords(journaled, scan.lastLsn);
+    if (continued.length > 0) {
+      const sizeBytesBefore = this.writer?.sizeBytes;
+      const path = xlogFilePath(root, this.partitionId, generation(this.writer?.generation ?? 1));
+      this.recoveryAppends = { path, sizeBytesBefore };
+    }
     for (const record of continued) {
       if (this.writer === undefined) await this.ready();
       this.writer!.append(record.type, record.payload);
@@ -80,6 +90,29 @@ export class PartitionLog {
       recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes,
       journaledCount: continued.length,
     };
+  }
+
+  /**
+   * A start failed before the group's journal files were deleted: takes back what recovery
+   * appended from them (they still hold it), so a failed start leaves the xlog as it found it,
+   * and closes the file. Nothing is synced: the records are valid wherever a crash leaves them.
+   */
+  async undoRecoveryAppends(): Promise<void> {
+    const appends = this.recoveryAppends;
+    this.recoveryAppends = undefined;
+    await this.close().catch(() => undefined); // its buffer's write may fail again: no matter
+    if (appends === undefined) return;
+    const { fileSystem } = this.context;
+    if (appends.sizeBytesBefore === undefined) {
+      fileSystem.remove(appends.path);
+      return;
+    }
+    const handle = fileSystem.open(appends.path, 'readWrite');
+    try {
+      handle.truncate(appends.sizeBytesBefore);
+    } finally {
+      handle.close();
+    }
   }
 
   /** Resolves once the writer exists. Undefined (no promise) when it already does. */

@@ -53,6 +53,8 @@ export interface StoreConfig {
   releaseUnusedFileBlocks?: boolean;
   /** Told of every checkpoint of every partition group (the node writes them to its event log). */
   onCheckpoint?: (event: CheckpointEvent) => void;
+  /** Told of what degrades without failing (the commit journal's preallocation). */
+  onWarning?: (message: string) => void;
   scheduler?: SchedulerLike;
   /**
    * The partition groups this Store opens (each in 0..concurrency-1, no repeats); all of them
@@ -130,9 +132,16 @@ export class Store {
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
         dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
         onCheckpoint: config.onCheckpoint,
+        onWarning: config.onWarning,
         onSyncError: (error) => self.fail(error),
       })));
-    const reports = await Promise.all(store.groups.map((group) => group.recover()));
+    const recoveries = await Promise.allSettled(store.groups.map((group) => group.recover()));
+    const failed = recoveries.find((recovery) => recovery.status === 'rejected');
+    if (failed !== undefined) {
+      await store.abandonStart().catch(() => undefined);
+      throw failed.reason;
+    }
+    const reports = recoveries.map((recovery) => (recovery as PromiseFulfilledResult<RecoveryReport>).value);
     store.recovery = recoveryReportSum(reports);
     // Files of another layout are safe to delete only once every group has recovered.
     if (groupIndexes.length === options.concurrency) {
@@ -320,6 +329,20 @@ export class Store {
     for (const session of [...this.sessions]) session.close();
     this.closed = true;
     await Promise.all(this.groups.map((group) => group.close()));
+  }
+
+  /**
+   * After a start that failed (recovery here, or a later step of the node's start): closes every
+   * file with no checkpoint and no sync, and takes back what the start wrote that nothing needs
+   * (PartitionGroup.abandonStart), so a failed start takes no disk space.
+   */
+  async abandonStart(): Promise<void> {
+    if (this.closed) return;
+    for (const session of [...this.sessions]) session.close();
+    this.closed = true;
+    const abandons = await Promise.allSettled(this.groups.map((group) => group.abandonStart()));
+    const failed = abandons.find((abandon) => abandon.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
   }
 
   checkOpen(): void {

@@ -49,6 +49,11 @@ export interface FileSystem {
   rename(fromPath: string, toPath: string): void;
   /** Makes a directory's entries (files created, renamed, removed in it) durable. */
   syncDirectory(directory: string): Promise<void>;
+  /**
+   * Bytes an unprivileged writer may still allocate on the file system that holds `path` (statfs
+   * f_bavail × f_bsize), which must exist. What a checkpoint checks before it writes anything.
+   */
+  freeBytes(path: string): number;
 }
 
 /**

@@ -173,6 +173,15 @@ export class NodeFileSystem implements FileSystem {
     }
   }
 
+  freeBytes(filePath: string): number {
+    try {
+      const stats = fs.statfsSync(filePath);
+      return stats.bavail * stats.bsize;
+    } catch (cause) {
+      throw ioError('statfs', filePath, cause);
+    }
+  }
+
   async syncDirectory(directory: string): Promise<void> {
     let fd: number | undefined;
     try {

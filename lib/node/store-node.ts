@@ -83,7 +83,8 @@ export class StoreNode implements SystemServiceNode {
       await node.run();
     } catch (error) {
       home.eventLog.error('systemService', error, { while: 'starting' });
-      await node.shutdownServices().catch(() => undefined);
+      // No checkpoint: the start failed, and what it wrote is taken back (Store.abandonStart).
+      await node.shutdownServices({ abandon: true }).catch(() => undefined);
       await home.eventLog.close();
       throw error;
     }
@@ -111,9 +112,16 @@ export class StoreNode implements SystemServiceNode {
         if (notice.kind === 'started') events.checkpointStarted(fields);
         else if (notice.kind === 'completed') {
           events.checkpointCompleted({ ...fields, durationMs: Math.round(notice.durationMs) });
+        } else if (notice.kind === 'skipped') {
+          events.component('checkpointService').warning('checkpoint skipped: not enough free ' +
+            `space (the xlog keeps every record; it runs again at the next interval)`, {
+            ...fields, partition: notice.partitionId, neededBytes: notice.neededBytes,
+            freeBytes: notice.freeBytes,
+          });
         } else events.error('checkpointService', errorFromData(notice.error), fields);
       },
       internalError: (error) => events.error('transactionService', errorFromData(error)),
+      warning: (message) => events.component('systemService').warning(message),
       failed: (error) => this.engineFailed(error),
     });
     const recovery = engine.recovery;
@@ -175,9 +183,9 @@ export class StoreNode implements SystemServiceNode {
     return this.stopping;
   }
 
-  private async shutdownServices(): Promise<void> {
+  private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     await this.transactionServer?.close();
-    await this.engine?.close();
+    await this.engine?.close(options);
     await this.systemServer.close();
   }
 

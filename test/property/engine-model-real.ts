@@ -80,6 +80,11 @@ class ProcessFileSystem implements FileSystem {
     await this.disk.syncDirectory(directory);
   }
 
+  freeBytes(path: string): number {
+    this.checkAlive('freeBytes');
+    return this.disk.freeBytes(path);
+  }
+
   private checkAlive(operation: string): void {
     if (!this.alive) throw new StorageError('IO', `${operation}: the process crashed`);
   }

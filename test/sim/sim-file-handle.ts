@@ -69,6 +69,13 @@ export interface SimDisk {
   /** Pending injected EIOs; undefined matches any file. */
   datasyncFaultPaths: Array<string | undefined>;
   diskFull: { limitBytes: number; writtenBytes: number } | undefined;
+  /**
+   * The space the file system has: a write that would allocate blocks past it writes the whole
+   * blocks that fit, then fails with ENOSPC (a short write, then the error, as pwrite does).
+   */
+  spaceQuotaBytes: number | undefined;
+  /** Bytes allocated by every file reachable now (SimFileSystem.usedBytes). */
+  usedBytes(): number;
   failingReadPaths: Set<string>;
   /** False: every punchHole answers as a file system without hole punching (EOPNOTSUPP). */
   punchHoleSupported: boolean;
@@ -100,6 +107,11 @@ export class SimFileHandle implements FileHandle {
     assert(offsetBytes >= 0);
     if (this.mode === 'read') throw this.ioError('write', 'EBADF: opened read-only');
     this.chargeDiskSpace(bytes.length);
+    const fitBytes = this.bytesWithinQuota(offsetBytes, bytes.length);
+    if (fitBytes < bytes.length) {
+      if (fitBytes > 0) this.write(bytes.subarray(0, fitBytes), offsetBytes);
+      throw this.ioError('write', 'ENOSPC: no space left on device (quota)');
+    }
     this.disk.counters.writeCount += 1;
     this.disk.counters.writtenBytes += bytes.length;
     const endBytes = offsetBytes + bytes.length;
@@ -215,6 +227,25 @@ export class SimFileHandle implements FileHandle {
       throw this.ioError('write', 'ENOSPC: no space left on device (injected)');
     }
     diskFull.writtenBytes += sizeBytes;
+  }
+
+  /**
+   * How many of `lengthBytes` at `offsetBytes` can be written before the space quota runs out:
+   * all of them, or up to the first block that would need a new allocation past the quota.
+   */
+  private bytesWithinQuota(offsetBytes: number, lengthBytes: number): number {
+    const quotaBytes = this.disk.spaceQuotaBytes;
+    if (quotaBytes === undefined || lengthBytes === 0) return lengthBytes;
+    let freeBlockCount = Math.floor((quotaBytes - this.disk.usedBytes()) / SIM_BLOCK_SIZE_BYTES);
+    const endBytes = offsetBytes + lengthBytes;
+    const fromBlock = Math.floor(offsetBytes / SIM_BLOCK_SIZE_BYTES);
+    const toBlock = Math.ceil(endBytes / SIM_BLOCK_SIZE_BYTES);
+    for (let block = fromBlock; block < toBlock; block++) {
+      if (this.file.allocatedBlocks[block] === 1) continue;
+      if (freeBlockCount <= 0) return Math.max(0, block * SIM_BLOCK_SIZE_BYTES - offsetBytes);
+      freeBlockCount--;
+    }
+    return lengthBytes;
   }
 
   private reserve(sizeBytes: number): void {

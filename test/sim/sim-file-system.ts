@@ -6,7 +6,8 @@
 // was synced.
 //
 // Faults (EIO on datasync, ENOSPC on write, EIO on read, EOPNOTSUPP on punching holes) are
-// injected on request, and torn writes keep a seeded random prefix of each file's unsynced changes
+// injected on request, and a space quota makes the disk fill up like a real one (and can be raised
+// to give space back), and torn writes keep a seeded random prefix of each file's unsynced changes
 // (from the first changed byte on, appended or overwritten).
 // The same seed replays the same crash. Punched holes, like writes, survive a crash only once
 // synced.
@@ -21,7 +22,7 @@ import { StorageError } from '../../lib/base/errors.ts';
 import type { FileHandle, FileSystem, OpenMode } from '../../lib/io/file-system.ts';
 import { Prng } from './prng.ts';
 import {
-  newSimFile, simFileAllocate, SimFileHandle, type SimDisk, type SimFile,
+  newSimFile, SIM_BLOCK_SIZE_BYTES, simFileAllocate, SimFileHandle, type SimDisk, type SimFile,
 } from './sim-file-handle.ts';
 
 interface SimDirectory {
@@ -51,6 +52,8 @@ export class SimFileSystem implements FileSystem {
     datasyncCountByPath: new Map(),
     datasyncFaultPaths: [],
     diskFull: undefined,
+    spaceQuotaBytes: undefined,
+    usedBytes: () => this.usedBytes(),
     failingReadPaths: new Set(),
     punchHoleSupported: true,
   };
@@ -164,6 +167,38 @@ export class SimFileSystem implements FileSystem {
   setDiskFullAfterBytes(limitBytes: number | undefined): void {
     if (limitBytes !== undefined) assert(limitBytes >= 0);
     this.disk.diskFull = limitBytes === undefined ? undefined : { limitBytes, writtenBytes: 0 };
+  }
+
+  /**
+   * The file system holds `quotaBytes` (allocated blocks of every file, SIM_BLOCK_SIZE_BYTES each):
+   * a write that needs more fails with ENOSPC after writing the whole blocks that fit. Raise it to
+   * give space back; undefined lifts it. clearFaults() does not reset it: it is the disk's size.
+   */
+  setSpaceQuota(quotaBytes: number | undefined): void {
+    if (quotaBytes !== undefined) assert(quotaBytes >= 0);
+    this.disk.spaceQuotaBytes = quotaBytes;
+  }
+
+  /** Bytes allocated by the files reachable now (removed files free their space at once). */
+  usedBytes(): number {
+    let usedBytes = 0;
+    const visit = (directory: SimDirectory, visited: Set<SimNode>) => {
+      for (const node of directory.entries.values()) {
+        if (visited.has(node)) continue;
+        visited.add(node);
+        if (node.kind === 'directory') visit(node, visited);
+        else for (const allocated of node.allocatedBlocks) usedBytes += allocated;
+      }
+    };
+    visit(this.root, new Set());
+    return usedBytes * SIM_BLOCK_SIZE_BYTES;
+  }
+
+  /** What the quota leaves; Number.MAX_SAFE_INTEGER without one. */
+  freeBytes(_path: string): number {
+    const quotaBytes = this.disk.spaceQuotaBytes;
+    if (quotaBytes === undefined) return Number.MAX_SAFE_INTEGER;
+    return Math.max(0, quotaBytes - this.usedBytes());
   }
 
   /** Every read of `path` fails with EIO until clearFaults(). */

@@ -24,6 +24,7 @@ import {
 export interface EngineCoreEvents {
   checkpoint(notice: CheckpointNotice): void;
   internalError(error: unknown): void;
+  warning(message: string): void;
 }
 
 export class EngineCore {
@@ -70,7 +71,7 @@ export class EngineCore {
       case 'setPeriodicCheckpoint':
         this.requireStore().periodicCheckpointEnabled = call.enabled;
         return undefined;
-      case 'close': return this.close();
+      case 'close': return this.close(call.abandon ?? false);
     }
   }
 
@@ -82,6 +83,7 @@ export class EngineCore {
       ...(settings.groupIndexes === undefined ? {} : { groupIndexes: settings.groupIndexes }),
       onCheckpoint: (event) => this.events.checkpoint(event.kind === 'failed'
         ? { ...event, error: errorData(event.error) } : event),
+      onWarning: (message) => this.events.warning(message),
     });
     this.store = store;
     this.runnerOpen = new LocalRequestRunner(store, {
@@ -106,14 +108,17 @@ export class EngineCore {
     };
   }
 
-  /** Ends every connection's sessions, then closes the store (a checkpoint, every commit synced). */
-  private async close(): Promise<void> {
+  /**
+   * Ends every connection's sessions, then closes the store (a checkpoint, every commit synced),
+   * or abandons it after a failed start (Store.abandonStart).
+   */
+  private async close(abandon: boolean): Promise<void> {
     const { store } = this;
     if (store === undefined) return;
     this.runnerOpen?.closeAll();
     this.runnerOpen = undefined;
     this.store = undefined;
-    await store.close();
+    await (abandon ? store.abandonStart() : store.close());
   }
 
   private requireStore(): Store {

@@ -8,7 +8,8 @@
 //                   connectionOpened, connectionClosed, status, partitionLsns,
 //                   checkpoint, setPeriodicCheckpoint, close
 //   engine → main   done | failed (answers a call), reply (answers a request), checkpoint
-//                   (a checkpoint started, completed or failed), internalError (a handler's bug)
+//                   (a checkpoint started, completed, failed or skipped), internalError (a handler's bug),
+//                   warning (something degraded without failing, such as journal preallocation)
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
@@ -54,7 +55,8 @@ export type EngineCall =
   | { kind: 'partitionLsns' }
   | { kind: 'checkpoint'; trigger: 'requested' | 'recovery' }
   | { kind: 'setPeriodicCheckpoint'; enabled: boolean }
-  | { kind: 'close' };
+  /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */
+  | { kind: 'close'; abandon?: boolean };
 
 export type ToEngine =
   | (EngineCall & { id: number })
@@ -66,14 +68,19 @@ export type ToEngine =
 export type CheckpointNotice =
   | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
   | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
-  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: ErrorData };
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: ErrorData }
+  | {
+    kind: 'skipped'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
+    neededBytes: number; freeBytes: number;
+  };
 
 export type FromEngine =
   | { kind: 'done'; id: number; value: unknown }
   | { kind: 'failed'; id: number; error: ErrorData }
   | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
   | { kind: 'checkpoint'; notice: CheckpointNotice }
-  | { kind: 'internalError'; error: ErrorData };
+  | { kind: 'internalError'; error: ErrorData }
+  | { kind: 'warning'; message: string };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { message: String(error) };

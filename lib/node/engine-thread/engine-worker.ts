@@ -16,6 +16,7 @@ const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
 const core = new EngineCore({
   checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
   internalError: (error) => post({ kind: 'internalError', error: errorData(error) }),
+  warning: (message) => post({ kind: 'warning', message }),
 });
 
 port.on('message', (message: ToEngine) => {

@@ -52,7 +52,9 @@ export class GroupWorkersEngine implements NodeEngine {
     const workers = opens.flatMap((open) => (open.status === 'fulfilled' ? [open.value] : []));
     const failed = opens.find((open) => open.status === 'rejected');
     if (failed !== undefined) {
-      await Promise.all(workers.map((worker) => worker.close().catch(() => undefined)));
+      // Those that opened take back what they wrote: a failed start leaves what it found.
+      await Promise.all(workers.map((worker) =>
+        worker.close({ abandon: true }).catch(() => undefined)));
       throw failed.reason;
     }
     await Store.removeStaleJournals({ home: settings.home, options });
@@ -98,9 +100,12 @@ export class GroupWorkersEngine implements NodeEngine {
     await worker.crash();
   }
 
-  /** Closes every worker (each checkpoints and syncs its group); the first failure is thrown. */
-  async close(): Promise<void> {
-    const closes = await Promise.allSettled(this.workers.map((worker) => worker.close()));
+  /**
+   * Closes every worker (each checkpoints and syncs its group, or with `abandon` takes back what a
+   * failed start wrote); the first failure is thrown.
+   */
+  async close(options: { abandon?: boolean } = {}): Promise<void> {
+    const closes = await Promise.allSettled(this.workers.map((worker) => worker.close(options)));
     const failed = closes.find((close) => close.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
   }

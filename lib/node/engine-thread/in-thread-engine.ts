@@ -27,6 +27,7 @@ export class InThreadEngine extends EngineCalls implements NodeEngine {
     const core = new EngineCore({
       checkpoint: (notice) => events.checkpoint(notice),
       internalError: (error) => events.internalError(errorData(error)),
+      warning: (message) => events.warning(message),
     });
     const opened = await core.call({ kind: 'open', settings }) as EngineOpened;
     const runner: RequestRunner = {
@@ -38,8 +39,8 @@ export class InThreadEngine extends EngineCalls implements NodeEngine {
     return new InThreadEngine(core, runner, opened.recovery);
   }
 
-  async close(): Promise<void> {
-    await this.core.call({ kind: 'close' });
+  async close(options: { abandon?: boolean } = {}): Promise<void> {
+    await this.core.call({ kind: 'close', abandon: options.abandon ?? false });
   }
 
   protected call(call: EngineCall): Promise<unknown> {

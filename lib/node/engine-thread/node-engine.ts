@@ -36,6 +36,8 @@ export interface NodeEngineEvents {
   checkpoint(notice: CheckpointNotice): void;
   /** A request handler failed on a bug (the client was told INTERNAL_ERROR). */
   internalError(error: ErrorData): void;
+  /** Something degraded without failing (the commit journal's preallocation). */
+  warning(message: string): void;
   /** The engine thread died; the engine is unusable from now on. */
   failed(error: unknown): void;
 }
@@ -51,8 +53,11 @@ export interface NodeEngine {
   partitionLsns(): Promise<number[]>;
   checkpoint(trigger: 'requested' | 'recovery'): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
-  /** Closes every session and the store (a checkpoint; every commit synced), then the thread. */
-  close(): Promise<void>;
+  /**
+   * Closes every session and the store (a checkpoint; every commit synced), then the thread. With
+   * `abandon` (a start that failed): no checkpoint, and what the start wrote is taken back.
+   */
+  close(options?: { abandon?: boolean }): Promise<void>;
 }
 
 /** Opens the store (recovery included) in the chosen thread. */

@@ -82,10 +82,10 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
     this.post({ kind: 'connectionClosed', connectionId });
   }
 
-  async close(): Promise<void> {
+  async close(options: { abandon?: boolean } = {}): Promise<void> {
     if (this.failure !== undefined) return;
     try {
-      await this.call({ kind: 'close' });
+      await this.call({ kind: 'close', abandon: options.abandon ?? false });
     } finally {
       await this.end(new StorageError('CLOSED', 'the engine is closed'));
     }
@@ -139,6 +139,9 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
         return;
       case 'internalError':
         this.events.internalError(message.error);
+        return;
+      case 'warning':
+        this.events.warning(message.message);
         return;
       default: {
         const pending = this.pending.get(message.id);

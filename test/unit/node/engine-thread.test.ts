@@ -70,6 +70,7 @@ async function start(
   }, {
     checkpoint: (notice) => notices.push(notice),
     internalError: (error) => failures.push(errorFromData(error)),
+    warning: () => undefined,
     failed: (error) => failures.push(error),
   });
   const server = new TransactionServer({
