@@ -151,7 +151,7 @@ export class StoreNode implements SystemServiceNode {
           events.component('transactionService').warning('connection refused',
             { address: event.remoteAddress, reason: event.reason });
         } else if (event.kind === 'overflow') {
-          events.component('transactionService').warning('connection closed: replies not read',
+          events.component('transactionService').error('connection closed: replies not read',
             { address: event.remoteAddress, connectionId: event.connectionId,
               queuedBytes: event.queuedBytes, reason: event.reason });
         }

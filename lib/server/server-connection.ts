@@ -267,6 +267,8 @@ export class ServerConnection implements ReplyHolder {
     assert(this.reservedBytes >= 0);
     if (outcome.closeReason === undefined) {
       this.send(outcome.bytes);
+      // Its estimate is released: there may be room for the next request now.
+      if (reservedBytes > 0) this.pump();
       return;
     }
     this.inFlight--;
