@@ -225,8 +225,38 @@ export const CONNECTION_LIMIT_DEFAULT = 5000;
 export const CONNECTION_REQUESTS_IN_FLIGHT_MAX = 128;
 /** A connection with nothing in flight and nothing received for this long is closed. */
 export const CONNECTION_IDLE_TIMEOUT_MS_DEFAULT = 300_000;
-/** A connection must be authenticated within this, or it is closed. */
-export const CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT = 10_000;
+/**
+ * A connection must be authenticated within this, or it is closed: GridDB's
+ * `/transaction/authenticationTimeoutInterval` default (5 s, range 1-300 s).
+ */
+export const CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT = 5_000;
+/**
+ * Connections not yet authenticated, at once, in total and from one client address
+ * (`/transaction/unauthenticatedConnectionLimit`, `.../unauthenticatedConnectionLimitPerAddress`).
+ * They do not count against connectionLimit, so idle or slow handshakes cannot keep authenticated
+ * clients out; beyond these a new connection is closed at once. A handshake takes a round trip
+ * or two, so even a host opening many pooled connections at once has few of them at a time.
+ */
+export const CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT = 1000;
+export const CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT = 100;
+/**
+ * Reply bytes queued for one connection (written to its socket and not yet taken by the kernel,
+ * plus an estimate for the replies being produced): at the soft limit the node stops reading the
+ * connection and starting its requests until the client reads; over it for longer than the soft
+ * time, or past the hard limit, the connection is closed (Redis's client-output-buffer-limit).
+ * Sized so one reply of PROTOCOL_MESSAGE_BYTES_MAX always fits on top of the soft limit.
+ */
+export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 64 * MiB;
+export const CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT = 256 * MiB;
+export const CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT = 60_000;
+/**
+ * Reply bytes queued over every connection (GridDB's `/transaction/totalMessageMemoryLimit`):
+ * over it, no connection with replies queued starts a request, and the connections with the most
+ * queued are closed until the total is under it again.
+ */
+export const CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT = 1024 * MiB;
+/** The smallest reply limit a setting may give: room for a page of a fetch. */
+export const CONNECTION_REPLY_LIMIT_BYTES_MIN = 1 * MiB;
 /** Manual-commit sessions one connection may hold open. */
 export const CONNECTION_SESSION_COUNT_MAX = 1024;
 /** Open query results (cursors) one connection may hold. */
@@ -255,6 +285,11 @@ assert(STATEMENT_RESULT_COUNT_PER_CLIENT_MAX <= STATEMENT_RESULT_COUNT_MAX);
 assert(FETCH_REPLY_BYTES_TARGET * 2 <= PROTOCOL_MESSAGE_BYTES_MAX);
 assert(CONNECTION_LIMIT_DEFAULT >= CONNECTION_LIMIT_MIN);
 assert(CONNECTION_LIMIT_DEFAULT <= CONNECTION_LIMIT_MAX);
+assert(CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT <=
+  CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT);
+assert(CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT + PROTOCOL_MESSAGE_BYTES_MAX <=
+  CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT);
+assert(CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT);
 
 // TQL (lib/query/tql/).
 /** Characters of one query's text. */

@@ -1,7 +1,13 @@
 // The node definition (gs_node.json): what one node uses, apart from the storage members read with
 // the storage options (lib/base/options.ts). Paths are relative to GS_HOME unless absolute.
 
-import { CONCURRENCY_MAX, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN } from '../base/limits.ts';
+import {
+  CONCURRENCY_MAX, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN,
+  CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_LIMIT_BYTES_MIN,
+  CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
+  CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT,
+  CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
+} from '../base/limits.ts';
 import { isAddress, type OptionReader } from '../base/option-reader.ts';
 import { MiB } from '../base/units.ts';
 import { readNodeServices, type NodeServices } from './node-services.ts';
@@ -46,8 +52,17 @@ export interface NodeConfig {
     securityPath: string;
   };
   transaction: {
-    /** Client connections the transaction service accepts at once. */
+    /** Authenticated client connections the transaction service accepts at once. */
     connectionLimit: number;
+    /** Connections that have not authenticated yet, at once: in total, and from one address. */
+    unauthenticatedConnectionLimit: number;
+    unauthenticatedConnectionLimitPerAddress: number;
+    /** Reply bytes queued for one connection: stop reading it, close it after the time, close. */
+    replyBufferSoftLimitBytes: number;
+    replyBufferSoftLimitTimeMs: number;
+    replyBufferHardLimitBytes: number;
+    /** Reply bytes queued over every connection (GridDB's totalMessageMemoryLimit). */
+    totalMessageMemoryLimitBytes: number;
     totalMemoryLimitBytes: number;
     /** 0 means never. */
     reauthenticationIntervalMs: number;
@@ -114,6 +129,7 @@ export function readNodeConfig(read: OptionReader): NodeConfig {
     },
     transaction: {
       connectionLimit: read.integer('node', '/transaction/connectionLimit', 5000, CONNECTION_LIMIT),
+      ...readConnectionLimits(read),
       totalMemoryLimitBytes: read.size('node', '/transaction/totalMemoryLimit', 1024 * MiB),
       reauthenticationIntervalMs: read.duration('node', '/transaction/reauthenticationInterval', 0),
       workMemoryLimitBytes: read.size('node', '/transaction/workMemoryLimit', 128 * MiB),
@@ -129,6 +145,37 @@ export function readNodeConfig(read: OptionReader): NodeConfig {
         { min: 0, max: 86_400 }),
     },
     tuning: readNodeTuning(read),
+  };
+}
+
+/**
+ * The transaction port's limits on unauthenticated connections and on queued replies (store's
+ * members, but totalMessageMemoryLimit, which is GridDB's). The hard limit may not be below the
+ * soft one, nor the total below the hard one.
+ */
+function readConnectionLimits(read: OptionReader) {
+  const unauthenticatedConnectionLimit = read.integer('node',
+    '/transaction/unauthenticatedConnectionLimit', CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT,
+    CONNECTION_LIMIT);
+  const unauthenticatedConnectionLimitPerAddress = read.integer('node',
+    '/transaction/unauthenticatedConnectionLimitPerAddress',
+    Math.min(CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT, unauthenticatedConnectionLimit),
+    { min: 1, max: unauthenticatedConnectionLimit });
+  const replyBufferSoftLimitBytes = read.size('node', '/transaction/replyBufferSoftLimit',
+    CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, { minBytes: CONNECTION_REPLY_LIMIT_BYTES_MIN });
+  const replyBufferHardLimitBytes = read.size('node', '/transaction/replyBufferHardLimit',
+    Math.max(CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, replyBufferSoftLimitBytes),
+    { minBytes: replyBufferSoftLimitBytes });
+  return {
+    unauthenticatedConnectionLimit,
+    unauthenticatedConnectionLimitPerAddress,
+    replyBufferSoftLimitBytes,
+    replyBufferSoftLimitTimeMs: read.duration('node', '/transaction/replyBufferSoftLimitTime',
+      CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT, { minMs: 1, maxMs: 2 ** 31 - 1 }),
+    replyBufferHardLimitBytes,
+    totalMessageMemoryLimitBytes: read.size('node', '/transaction/totalMessageMemoryLimit',
+      Math.max(CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, replyBufferHardLimitBytes),
+      { minBytes: replyBufferHardLimitBytes }),
   };
 }
 

@@ -62,7 +62,6 @@ export const NODE_TUNING_MEMBERS = {
   '/cluster/stableGoalFileName': fileName('gs_stable_goal.json'),
   '/cluster/standbyModeFileName': fileName('gs_standby.json'),
   '/cluster/notificationInitialInterval': durationMs(1_000, 1),
-  '/transaction/totalMessageMemoryLimit': sizeBytes(1 * GiB),
   '/transaction/useKeepalive': boolean(true),
   '/transaction/keepaliveIdle': durationMs(600_000),
   '/transaction/keepaliveInterval': durationMs(60_000),

@@ -141,6 +141,14 @@ export class StoreNode implements SystemServiceNode {
       clusterName: config.cluster.clusterName,
       lookupPasswordDigest: (user) => this.home.users.passwordDigestHex(user),
       connectionLimit: config.node.transaction.connectionLimit,
+      unauthenticatedConnectionLimit: config.node.transaction.unauthenticatedConnectionLimit,
+      unauthenticatedConnectionLimitPerAddress:
+        config.node.transaction.unauthenticatedConnectionLimitPerAddress,
+      handshakeTimeoutMs: config.cluster.transaction.authenticationTimeoutIntervalMs,
+      replySoftLimitBytes: config.node.transaction.replyBufferSoftLimitBytes,
+      replySoftLimitTimeMs: config.node.transaction.replyBufferSoftLimitTimeMs,
+      replyHardLimitBytes: config.node.transaction.replyBufferHardLimitBytes,
+      replyTotalLimitBytes: config.node.transaction.totalMessageMemoryLimitBytes,
       onEvent: (event) => {
         if (event.kind === 'connected') {
           events.clientConnected({
@@ -150,6 +158,10 @@ export class StoreNode implements SystemServiceNode {
         } else if (event.kind === 'refused') {
           events.component('transactionService').warning('connection refused',
             { address: event.remoteAddress, reason: event.reason });
+        } else if (event.kind === 'overflow') {
+          events.component('transactionService').error('connection closed: replies not read',
+            { address: event.remoteAddress, connectionId: event.connectionId,
+              queuedBytes: event.queuedBytes, reason: event.reason });
         }
       },
       onInternalError: (error) => events.error('transactionService', error),

@@ -3,10 +3,13 @@
 //
 // Life: HELLO → AUTH → ready → closing. Before AUTH succeeds a connection may send only those
 // two, one at a time, in frames of at most PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, and must finish
-// within handshakeTimeoutMs. Once ready, requests run concurrently (ordered where
+// within handshakeTimeoutMs. Until then it counts against the unauthenticated limits, not
+// connectionLimit (transaction-server.ts). Once ready, requests run concurrently (ordered where
 // request-order.ts says) up to requestsInFlightMax; a request counts as in flight from its frame
 // until its reply has been handed to the socket, so at the cap the node stops reading the socket
-// (backpressure through TCP) and holds at most the cap's replies for a slow reader.
+// (backpressure through TCP). The reply bytes queued for a slow reader are bounded too
+// (reply-buffers.ts): at the soft limit the node stops reading and starting its requests, and
+// closes it past the hard limit or after the soft time.
 //
 // Errors: a StorageError from a request is its error reply and the connection carries on. A
 // PROTOCOL_ERROR (a malformed frame or body, a message out of place) or an oversized frame is
@@ -29,6 +32,7 @@ import { decodeBody, messageName } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { AUTH, HELLO } from '../protocol/messages-connection.ts';
 import { errorFrame, protocolFailure, replyHeader } from './reply-frames.ts';
+import { replyReserveBytes, type ReplyBuffers, type ReplyHolder } from './reply-buffers.ts';
 import type { RequestRunner, RunOutcome } from './request-runner.ts';
 import { authenticate } from './server-handshake.ts';
 import type { ResolvedServerOptions } from './server-options.ts';
@@ -41,11 +45,17 @@ type Phase = 'hello' | 'auth' | 'ready' | 'closing';
 export interface ConnectionHost {
   readonly options: ResolvedServerOptions;
   readonly runner: RequestRunner;
+  readonly replyBuffers: ReplyBuffers;
+  /**
+   * The connection has authenticated: undefined lets it in, an error (LIMIT_EXCEEDED at
+   * connectionLimit) refuses it.
+   */
+  connectionAuthenticated(connection: ServerConnection): StorageError | undefined;
   /** The connection's socket has closed. */
   connectionClosed(connection: ServerConnection): void;
 }
 
-export class ServerConnection {
+export class ServerConnection implements ReplyHolder {
   private phase: Phase = 'hello';
   private readonly reader = new FrameReader(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
   private nonce: Uint8Array | undefined;
@@ -55,6 +65,15 @@ export class ServerConnection {
   private paused = false;
   private timer: ReturnType<typeof setTimeout>;
   private closeReason = 'the client closed the connection';
+  /** The estimates of the replies being produced (replyReserveBytes). */
+  private reservedBytes = 0;
+  /** Queued reply bytes as last reported to the reply buffers. */
+  private accountedBytes = 0;
+  /** Runs while the queued bytes are at or over the soft limit. */
+  private softTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Waiting for room in the reply buffers' total. */
+  private waitingForRoom = false;
+  private gone = false;
 
   constructor(
     readonly id: number,
@@ -80,6 +99,21 @@ export class ServerConnection {
     return this.phase === 'ready';
   }
 
+  get replyBytesAccounted(): number {
+    return this.accountedBytes;
+  }
+
+  closeForTotal(totalBytes: number): void {
+    this.overflow(`the replies queued for all clients (${totalBytes} bytes) are over ` +
+      `totalMessageMemoryLimit (${this.host.options.replyTotalLimitBytes} bytes), and this ` +
+      'connection has the most');
+  }
+
+  replyRoomFreed(): void {
+    this.waitingForRoom = false;
+    this.pump();
+  }
+
   /** Closes at once (the server stops): sessions end, the socket is destroyed. */
   destroy(reason: string): void {
     this.closeReason = reason;
@@ -93,11 +127,14 @@ export class ServerConnection {
     this.pump();
   }
 
-  /** Takes whole frames while there is room in flight; pauses or resumes reading to match. */
+  /**
+   * Takes whole frames while there is room in flight and for replies; pauses or resumes reading
+   * to match.
+   */
   private pump(): void {
     while (this.phase !== 'closing') {
       const inFlightMax = this.phase === 'ready' ? this.host.options.requestsInFlightMax : 1;
-      if (this.inFlight >= inFlightMax) {
+      if (this.inFlight >= inFlightMax || !this.replyRoom()) {
         if (!this.paused) this.socket.pause();
         this.paused = true;
         return;
@@ -171,6 +208,8 @@ export class ServerConnection {
     this.inFlight++;
     authenticate(options, this.nonce!, request).then(() => {
       if (this.phase === 'closing') return;
+      const refusal = this.host.connectionAuthenticated(this);
+      if (refusal !== undefined) throw refusal;
       const { info } = this.host.runner;
       const transactionTimeoutMs = Math.min(
         request.transactionTimeoutMs === 0 ? Infinity : request.transactionTimeoutMs,
@@ -209,20 +248,27 @@ export class ServerConnection {
 
   private serve(frame: Frame): void {
     this.inFlight++;
+    const reservedBytes = replyReserveBytes(frame.messageType);
+    this.reservedBytes += reservedBytes;
+    this.account();
     // The body is a view of the read buffer, valid until this returns: a runner decodes it at
     // once or copies it.
     this.host.runner.run(this.id, frame).then(
-      (outcome) => this.answer(outcome),
+      (outcome) => this.answer(outcome, reservedBytes),
       (error: unknown) => this.answer({
         bytes: errorFrame(frame, new StorageError('INTERNAL_ERROR',
           'the node failed while serving this request', { cause: error })),
-      }),
+      }, reservedBytes),
     );
   }
 
-  private answer(outcome: RunOutcome): void {
+  private answer(outcome: RunOutcome, reservedBytes: number): void {
+    this.reservedBytes -= reservedBytes;
+    assert(this.reservedBytes >= 0);
     if (outcome.closeReason === undefined) {
       this.send(outcome.bytes);
+      // Its estimate is released: there may be room for the next request now.
+      if (reservedBytes > 0) this.pump();
       return;
     }
     this.inFlight--;
@@ -233,12 +279,79 @@ export class ServerConnection {
   private send(bytes: Uint8Array): void {
     if (this.phase === 'closing' || this.socket.destroyed) {
       this.inFlight--;
+      this.account();
+      return;
+    }
+    const queuedBytes = this.socket.writableLength;
+    if (queuedBytes > 0 && queuedBytes + bytes.byteLength > this.host.options.replyHardLimitBytes) {
+      this.inFlight--;
+      this.overflow(`a reply of ${bytes.byteLength} bytes would take the ${queuedBytes} bytes ` +
+        `queued past replyBufferHardLimit (${this.host.options.replyHardLimitBytes} bytes)`);
       return;
     }
     this.socket.write(bytes, () => {
       this.inFlight--;
+      this.account();
       this.pump();
     });
+    this.account();
+  }
+
+  /** Whether the queued replies leave room to read and start another request. */
+  private replyRoom(): boolean {
+    if (this.phase !== 'ready') return true;
+    const queuedBytes = this.queuedBytes();
+    if (queuedBytes > 0 && queuedBytes >= this.host.options.replySoftLimitBytes) return false;
+    if (this.host.replyBuffers.hasRoom(queuedBytes)) return true;
+    if (!this.waitingForRoom) {
+      this.waitingForRoom = true;
+      this.host.replyBuffers.waitForRoom(this);
+    }
+    return false;
+  }
+
+  private queuedBytes(): number {
+    return this.socket.writableLength + this.reservedBytes;
+  }
+
+  /** Reports the queued reply bytes to the reply buffers and keeps the soft-limit timer. */
+  private account(): void {
+    if (this.gone) return;
+    const queuedBytes = this.phase === 'closing' && this.socket.destroyed ? 0 : this.queuedBytes();
+    const deltaBytes = queuedBytes - this.accountedBytes;
+    this.accountedBytes = queuedBytes;
+    const { options } = this.host;
+    if (queuedBytes >= options.replySoftLimitBytes && this.phase === 'ready') {
+      this.softTimer ??= setTimeout(() => this.softTimeUp(), options.replySoftLimitTimeMs);
+      this.softTimer.unref();
+    } else if (this.softTimer !== undefined) {
+      clearTimeout(this.softTimer);
+      this.softTimer = undefined;
+    }
+    this.host.replyBuffers.changed(this, deltaBytes);
+  }
+
+  private softTimeUp(): void {
+    this.softTimer = undefined;
+    const queuedBytes = this.queuedBytes();
+    const { options } = this.host;
+    if (this.phase !== 'ready' || queuedBytes < options.replySoftLimitBytes) return;
+    this.overflow(`${queuedBytes} bytes of replies stayed queued over replyBufferSoftLimit ` +
+      `(${options.replySoftLimitBytes} bytes) for replyBufferSoftLimitTime ` +
+      `(${options.replySoftLimitTimeMs} ms): the client does not read them`);
+  }
+
+  /** Closes at once for the replies queued: they are dropped, and the event names the bytes. */
+  private overflow(reason: string): void {
+    if (this.phase === 'closing') return;
+    const queuedBytes = this.queuedBytes();
+    this.host.options.onEvent?.({
+      kind: 'overflow', connectionId: this.id, remoteAddress: this.remoteAddress(),
+      queuedBytes, reason,
+    });
+    this.host.replyBuffers.countClose();
+    this.destroy(reason);
+    this.account();
   }
 
   /** Answers a frame that breaks the protocol (or a refused handshake), then closes. */
@@ -278,11 +391,17 @@ export class ServerConnection {
     if (this.phase === 'closing') return;
     this.phase = 'closing';
     clearTimeout(this.timer);
+    clearTimeout(this.softTimer);
+    this.softTimer = undefined;
     if (this.opened) this.host.runner.connectionClosed(this.id);
   }
 
   private closed(): void {
     this.release();
+    // Whatever was queued is gone with the socket (account() counts a destroyed one as empty).
+    this.account();
+    this.gone = true;
+    this.host.replyBuffers.removed(this);
     this.host.options.onEvent?.({
       kind: 'closed', connectionId: this.id, reason: this.closeReason,
     });

@@ -6,7 +6,10 @@ import { StorageError } from '../base/errors.ts';
 import {
   CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT, CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
   CONNECTION_LIMIT_DEFAULT, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN,
-  CONNECTION_REQUESTS_IN_FLIGHT_MAX,
+  CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_LIMIT_BYTES_MIN,
+  CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
+  CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, CONNECTION_REQUESTS_IN_FLIGHT_MAX,
+  CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT, CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
   PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, PROTOCOL_MESSAGE_BYTES_MAX, STATEMENT_RESULT_COUNT_MAX,
   STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
 } from '../base/limits.ts';
@@ -27,6 +30,9 @@ export type ServerEvent =
   | { kind: 'connected'; connectionId: number; remoteAddress: string; user: string;
     applicationName: string }
   | { kind: 'refused'; remoteAddress: string; reason: string }
+  /** A connection closed for the reply bytes queued for it (reply-buffers.ts). */
+  | { kind: 'overflow'; connectionId: number; remoteAddress: string; queuedBytes: number;
+    reason: string }
   | { kind: 'closed'; connectionId: number; reason: string };
 
 export interface TransactionServerOptions {
@@ -44,8 +50,23 @@ export interface TransactionServerOptions {
   lookupPasswordDigest: PasswordDigestLookup;
   /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given (Store only). */
   queryHandler?: QueryHandler;
-  /** `/transaction/connectionLimit`: connections beyond it are refused with LIMIT_EXCEEDED. */
+  /**
+   * `/transaction/connectionLimit`: authenticated connections; one more is refused with
+   * LIMIT_EXCEEDED (at once when the limit is reached, else when it authenticates).
+   */
   connectionLimit?: number;
+  /** `/transaction/unauthenticatedConnectionLimit`: connections not yet authenticated, at once. */
+  unauthenticatedConnectionLimit?: number;
+  /** `/transaction/unauthenticatedConnectionLimitPerAddress`: the same, from one address. */
+  unauthenticatedConnectionLimitPerAddress?: number;
+  /** `/transaction/replyBufferSoftLimit`: reply bytes queued at which a connection is not read. */
+  replySoftLimitBytes?: number;
+  /** `/transaction/replyBufferSoftLimitTime`: over the soft limit this long closes it. */
+  replySoftLimitTimeMs?: number;
+  /** `/transaction/replyBufferHardLimit`: reply bytes queued past which a connection is closed. */
+  replyHardLimitBytes?: number;
+  /** `/transaction/totalMessageMemoryLimit`: reply bytes queued over every connection. */
+  replyTotalLimitBytes?: number;
   /** Requests one connection may have in flight before the node stops reading it. */
   requestsInFlightMax?: number;
   /** The largest message, either way, once a connection is authenticated. */
@@ -85,6 +106,16 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     lookupPasswordDigest: options.lookupPasswordDigest,
     queryHandler: options.queryHandler ?? tqlQueryHandler,
     connectionLimit: options.connectionLimit ?? CONNECTION_LIMIT_DEFAULT,
+    unauthenticatedConnectionLimit: options.unauthenticatedConnectionLimit ??
+      CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT,
+    unauthenticatedConnectionLimitPerAddress: options.unauthenticatedConnectionLimitPerAddress ??
+      CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
+    replySoftLimitBytes: options.replySoftLimitBytes ?? CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT,
+    replySoftLimitTimeMs: options.replySoftLimitTimeMs ??
+      CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
+    replyHardLimitBytes: options.replyHardLimitBytes ?? CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT,
+    replyTotalLimitBytes: options.replyTotalLimitBytes ??
+      CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT,
     requestsInFlightMax: options.requestsInFlightMax ?? CONNECTION_REQUESTS_IN_FLIGHT_MAX,
     messageBytesMax: options.messageBytesMax ?? PROTOCOL_MESSAGE_BYTES_MAX,
     idleTimeoutMs: options.idleTimeoutMs ?? CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
@@ -131,6 +162,15 @@ function optionProblems(options: Omit<ResolvedServerOptions, 'runner'>): string[
     problems.push('lookupPasswordDigest must be a function');
   }
   whole('connectionLimit', options.connectionLimit, CONNECTION_LIMIT_MIN, CONNECTION_LIMIT_MAX);
+  whole('unauthenticatedConnectionLimit', options.unauthenticatedConnectionLimit, 1,
+    CONNECTION_LIMIT_MAX);
+  whole('unauthenticatedConnectionLimitPerAddress',
+    options.unauthenticatedConnectionLimitPerAddress, 1, options.unauthenticatedConnectionLimit);
+  const bytes = Number.MAX_SAFE_INTEGER;
+  whole('replySoftLimitBytes', options.replySoftLimitBytes, CONNECTION_REPLY_LIMIT_BYTES_MIN, bytes);
+  whole('replyHardLimitBytes', options.replyHardLimitBytes, options.replySoftLimitBytes, bytes);
+  whole('replyTotalLimitBytes', options.replyTotalLimitBytes, options.replyHardLimitBytes, bytes);
+  whole('replySoftLimitTimeMs', options.replySoftLimitTimeMs, 1, 2 ** 31 - 1);
   whole('requestsInFlightMax', options.requestsInFlightMax, 1, CONNECTION_REQUESTS_IN_FLIGHT_MAX);
   whole('messageBytesMax', options.messageBytesMax, PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX,
     PROTOCOL_MESSAGE_BYTES_MAX);

@@ -1,6 +1,11 @@
-// The transaction server: the client protocol (lib/protocol/) on the transaction port. It accepts
-// connections up to connectionLimit (one more is told LIMIT_EXCEEDED and closed) and runs each in a
-// ServerConnection, which hands authenticated requests to the engine's RequestRunner
+// The transaction server: the client protocol (lib/protocol/) on the transaction port. It runs
+// each connection in a ServerConnection. Connections count against two budgets: those not yet
+// authenticated against the unauthenticated limits, in total and per address (one more is closed
+// at once, unauthenticated-connections.ts), and authenticated ones against connectionLimit (one
+// more is told LIMIT_EXCEEDED and closed, at accept when the limit is already reached, else when
+// it authenticates). So a flood of idle sockets cannot keep authenticated clients out. The reply
+// bytes queued for all connections are bounded together (reply-buffers.ts). A ServerConnection
+// hands authenticated requests to the engine's RequestRunner
 // (request-runner.ts: the handlers, sessions and the outcomes of write statements, so a client's
 // retry on a new connection is not applied twice).
 //
@@ -21,7 +26,9 @@ import type { MessageType } from '../protocol/message-types.ts';
 import { errorWrite } from '../protocol/wire-error.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import type { RequestRunner } from './request-runner.ts';
+import { ReplyBuffers } from './reply-buffers.ts';
 import { ServerConnection, type ConnectionHost } from './server-connection.ts';
+import { UnauthenticatedConnections } from './unauthenticated-connections.ts';
 import {
   resolveServerOptions, type ResolvedServerOptions, type TransactionServerOptions,
 } from './server-options.ts';
@@ -32,7 +39,12 @@ const REFUSED_LINGER_MS = 1000;
 export class TransactionServer implements ConnectionHost {
   readonly options: ResolvedServerOptions;
   readonly runner: RequestRunner;
+  readonly replyBuffers: ReplyBuffers;
   private readonly connections = new Set<ServerConnection>();
+  /** The address each connection not yet authenticated is counted under. */
+  private readonly unauthenticatedAddresses = new Map<ServerConnection, string>();
+  private readonly unauthenticated: UnauthenticatedConnections;
+  private authenticatedCount = 0;
   /** Sockets refused at the connection limit, until they have read why. */
   private readonly refused = new Set<Socket>();
   private readonly server: Server;
@@ -42,11 +54,31 @@ export class TransactionServer implements ConnectionHost {
   constructor(options: TransactionServerOptions) {
     this.options = resolveServerOptions(options);
     this.runner = this.options.runner;
+    this.replyBuffers = new ReplyBuffers(this.options.replyTotalLimitBytes);
+    this.unauthenticated = new UnauthenticatedConnections(
+      this.options.unauthenticatedConnectionLimit,
+      this.options.unauthenticatedConnectionLimitPerAddress,
+      (reason) => this.options.onEvent?.({ kind: 'refused', remoteAddress: '*', reason }));
     this.server = createServer({ noDelay: true }, (socket) => this.accepted(socket));
   }
 
+  /** Open connections, authenticated or not. */
   get connectionCount(): number {
     return this.connections.size;
+  }
+
+  /** What the server holds and has refused, for tests and the node's status. */
+  get stats(): {
+    authenticatedCount: number; unauthenticatedCount: number; unauthenticatedRefusedCount: number;
+    replyBytesQueued: number; replyOverflowCloseCount: number;
+  } {
+    return {
+      authenticatedCount: this.authenticatedCount,
+      unauthenticatedCount: this.unauthenticated.count,
+      unauthenticatedRefusedCount: this.unauthenticated.refusedCount,
+      replyBytesQueued: this.replyBuffers.totalBytes,
+      replyOverflowCloseCount: this.replyBuffers.overflowCloseCount,
+    };
   }
 
   async listen(): Promise<{ host: string; port: number }> {
@@ -73,13 +105,41 @@ export class TransactionServer implements ConnectionHost {
     this.state = 'closed';
     for (const connection of [...this.connections]) connection.destroy('the server closed');
     for (const socket of this.refused) socket.destroy();
+    this.unauthenticated.close();
     if (wasListening) {
       await new Promise<void>((resolve) => this.server.close(() => resolve()));
     }
   }
 
+  connectionAuthenticated(connection: ServerConnection): StorageError | undefined {
+    if (this.authenticatedCount >= this.options.connectionLimit) return this.connectionLimitError();
+    this.countAuthenticated(connection);
+    return undefined;
+  }
+
   connectionClosed(connection: ServerConnection): void {
-    this.connections.delete(connection);
+    if (!this.connections.delete(connection)) return;
+    const address = this.unauthenticatedAddresses.get(connection);
+    if (address !== undefined) {
+      this.unauthenticatedAddresses.delete(connection);
+      this.unauthenticated.left(address);
+    } else {
+      this.authenticatedCount--;
+      assert(this.authenticatedCount >= 0);
+    }
+  }
+
+  private countAuthenticated(connection: ServerConnection): void {
+    const address = this.unauthenticatedAddresses.get(connection);
+    assert(address !== undefined);
+    this.unauthenticatedAddresses.delete(connection);
+    this.unauthenticated.left(address);
+    this.authenticatedCount++;
+  }
+
+  private connectionLimitError(): StorageError {
+    return new StorageError('LIMIT_EXCEEDED', `the node accepts at most ` +
+      `${this.options.connectionLimit} connections (connectionLimit)`);
   }
 
   private accepted(socket: Socket): void {
@@ -87,12 +147,30 @@ export class TransactionServer implements ConnectionHost {
       socket.destroy();
       return;
     }
-    if (this.connections.size >= this.options.connectionLimit) {
-      this.refuse(socket, new StorageError('LIMIT_EXCEEDED', `the node accepts at most ` +
-        `${this.options.connectionLimit} connections (connectionLimit)`));
+    if (this.authenticatedCount >= this.options.connectionLimit) {
+      this.refuse(socket, this.connectionLimitError());
       return;
     }
-    this.connections.add(new ServerConnection(this.nextConnectionId++, socket, this));
+    const address = socket.remoteAddress ?? '?';
+    const refusal = this.unauthenticated.admit(address);
+    if (refusal !== undefined) {
+      this.refuseAtOnce(socket, new StorageError('LIMIT_EXCEEDED', refusal));
+      return;
+    }
+    const connection = new ServerConnection(this.nextConnectionId++, socket, this);
+    this.connections.add(connection);
+    this.unauthenticatedAddresses.set(connection, address);
+  }
+
+  /**
+   * Refuses a connection over the unauthenticated limits: the error goes into the socket's send
+   * buffer and the socket is closed at once, holding nothing (the refusal was counted, and is
+   * reported to the event log in batches).
+   */
+  private refuseAtOnce(socket: Socket, error: StorageError): void {
+    socket.on('error', () => undefined);
+    socket.end(refusalFrame(error));
+    socket.destroy();
   }
 
   private refuse(socket: Socket, error: StorageError): void {
@@ -105,11 +183,15 @@ export class TransactionServer implements ConnectionHost {
     socket.resume();
     this.refused.add(socket);
     socket.on('close', () => this.refused.delete(socket));
-    socket.end(encodeFrame(
-      { messageType: 0 as MessageType, status: FrameStatus.ERROR, requestId: REQUEST_ID_NONE },
-      (writer) => errorWrite(writer, error), PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX));
+    socket.end(refusalFrame(error));
     setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
   }
+}
+
+function refusalFrame(error: StorageError): Uint8Array {
+  return encodeFrame(
+    { messageType: 0 as MessageType, status: FrameStatus.ERROR, requestId: REQUEST_ID_NONE },
+    (writer) => errorWrite(writer, error), PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
 }
 
 export type { TransactionServerOptions };

@@ -69,6 +69,12 @@ describe('configuration defaults', () => {
     assert.equal(node.transaction.connectionLimit, 5000);
     assert.equal(node.transaction.totalMemoryLimitBytes, 1024 * MiB);
     assert.equal(node.transaction.reauthenticationIntervalMs, 0);
+    assert.equal(node.transaction.unauthenticatedConnectionLimit, 1000);
+    assert.equal(node.transaction.unauthenticatedConnectionLimitPerAddress, 100);
+    assert.equal(node.transaction.replyBufferSoftLimitBytes, 64 * MiB);
+    assert.equal(node.transaction.replyBufferSoftLimitTimeMs, 60_000);
+    assert.equal(node.transaction.replyBufferHardLimitBytes, 256 * MiB);
+    assert.equal(node.transaction.totalMessageMemoryLimitBytes, 1024 * MiB);
     assert.equal(node.sql.connectionLimit, 5000);
     assert.equal(node.sql.workMemoryLimitBytes, 32 * MiB);
     assert.equal(node.sql.traceLimitExecutionTimeMs, 300_000);

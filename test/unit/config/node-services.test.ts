@@ -42,6 +42,29 @@ describe('node services', () => {
     assert.equal(config.node.services.transaction.address, '127.0.0.1');
   });
 
+  it('reads the reply-buffer and unauthenticated limits, and refuses a hard limit under the soft one', () => {
+    const { config, problems } = readConfig({ node: { transaction: {
+      unauthenticatedConnectionLimit: 50, unauthenticatedConnectionLimitPerAddress: 5,
+      replyBufferSoftLimit: '8MB', replyBufferHardLimit: '32MB', replyBufferSoftLimitTime: '3s',
+      totalMessageMemoryLimit: '64MB',
+    } } });
+    assert.deepEqual(problems, []);
+    const { transaction } = config.node;
+    assert.equal(transaction.unauthenticatedConnectionLimit, 50);
+    assert.equal(transaction.unauthenticatedConnectionLimitPerAddress, 5);
+    assert.equal(transaction.replyBufferSoftLimitBytes, 8 * 1024 * 1024);
+    assert.equal(transaction.replyBufferHardLimitBytes, 32 * 1024 * 1024);
+    assert.equal(transaction.replyBufferSoftLimitTimeMs, 3000);
+    assert.equal(transaction.totalMessageMemoryLimitBytes, 64 * 1024 * 1024);
+    const bad = readConfig({ node: { transaction: {
+      replyBufferSoftLimit: '64MB', replyBufferHardLimit: '32MB',
+      unauthenticatedConnectionLimit: 10, unauthenticatedConnectionLimitPerAddress: 11,
+    } } });
+    assert.equal(bad.problems.length, 2);
+    assert.match(bad.problems[0]!, /^gs_node\.json \/transaction\/unauthenticatedConnectionLimitPerAddress: 11 /);
+    assert.match(bad.problems[1]!, /^gs_node\.json \/transaction\/replyBufferHardLimit: "32MB" .* from 64MB/);
+  });
+
   it('reads connection limits at their bounds', () => {
     const { config, problems } = readConfig({
       node: { transaction: { connectionLimit: 3 }, sql: { connectionLimit: 65536 } },
