@@ -52,7 +52,12 @@ export type CheckpointTrigger = 'periodic' | 'requested' | 'shutdown' | 'recover
 export type CheckpointEvent =
   | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
   | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
-  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: unknown };
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: unknown }
+  /** Durable, but deleting what it superseded failed: retried at the next checkpoint. */
+  | {
+    kind: 'cleanupFailed'; groupIndex: number; trigger: CheckpointTrigger;
+    partitionId: PartitionId; error: unknown;
+  };
 
 export interface RecoveryReport {
   partitionCount: number;
@@ -89,6 +94,8 @@ export class PartitionGroup {
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */
   checkpointErrorCount = 0;
   lastCheckpointError: unknown = undefined;
+  /** Cleanups after a durable checkpoint that failed (each retried at the next checkpoint). */
+  checkpointCleanupErrorCount = 0;
   private readonly context: PartitionContext;
   /** Checkpoints of this group run one at a time. */
   private checkpointing: Promise<void> = Promise.resolve();
@@ -196,7 +203,14 @@ export class PartitionGroup {
       this.config.onCheckpoint?.({ kind: 'started', groupIndex, trigger });
       try {
         for (const partition of this.partitions) {
-          await checkpointPartition(partition, this.context);
+          const { cleanupError } = await checkpointPartition(partition, this.context);
+          if (cleanupError !== undefined) {
+            this.checkpointCleanupErrorCount++;
+            this.config.onCheckpoint?.({
+              kind: 'cleanupFailed', groupIndex, trigger, partitionId: partition.id,
+              error: cleanupError,
+            });
+          }
           this.checkpointPendingPartitionCount--;
         }
         const durationMs = this.config.clock.monotonicMs() - startMs;

@@ -111,6 +111,12 @@ export class StoreNode implements SystemServiceNode {
         if (notice.kind === 'started') events.checkpointStarted(fields);
         else if (notice.kind === 'completed') {
           events.checkpointCompleted({ ...fields, durationMs: Math.round(notice.durationMs) });
+        } else if (notice.kind === 'cleanupFailed') {
+          // The checkpoint is durable; only deleting what it superseded failed.
+          events.error('checkpointService', errorFromData(notice.error), {
+            ...fields, partitionId: notice.partitionId,
+            while: 'deleting superseded files after a checkpoint (retried at the next checkpoint)',
+          });
         } else events.error('checkpointService', errorFromData(notice.error), fields);
       },
       internalError: (error) => events.error('transactionService', errorFromData(error)),

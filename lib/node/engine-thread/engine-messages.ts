@@ -66,7 +66,11 @@ export type ToEngine =
 export type CheckpointNotice =
   | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
   | { kind: 'completed'; groupIndex: number; trigger: CheckpointTrigger; durationMs: number }
-  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: ErrorData };
+  | { kind: 'failed'; groupIndex: number; trigger: CheckpointTrigger; error: ErrorData }
+  | {
+    kind: 'cleanupFailed'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
+    error: ErrorData;
+  };
 
 export type FromEngine =
   | { kind: 'done'; id: number; value: unknown }
