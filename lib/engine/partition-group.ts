@@ -25,6 +25,7 @@ import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
 import type { PartitionContext } from './partition-context.ts';
+import type { XlogTornTail } from './partition-log.ts';
 
 export interface PartitionGroupConfig {
   index: number;
@@ -68,6 +69,8 @@ export interface RecoveryReport {
   journalTornBytes: number;
   rowCount: number;
   tornBytes: number;
+  /** The torn tails cut off xlog files, one per partition at most (the node logs each). */
+  tornTails: XlogTornTail[];
   restoredBlockCount: number;
   releasedSlotCount: number;
   durationMs: number;
@@ -137,7 +140,7 @@ export class PartitionGroup {
     const startMs = this.config.clock.monotonicMs();
     const report: RecoveryReport = {
       partitionCount: this.partitions.length, recordCount: 0, journaledRecordCount: 0, rowCount: 0,
-      tornBytes: 0, journalTornBytes: 0,
+      tornBytes: 0, tornTails: [], journalTornBytes: 0,
       restoredBlockCount: 0, releasedSlotCount: 0, durationMs: 0,
     };
     const { fileSystem, transactionLogRoot: root, options } = this.config;
@@ -151,6 +154,7 @@ export class PartitionGroup {
       report.recordCount += result.recordCount;
       report.rowCount += result.rowCount;
       report.tornBytes += result.tornBytes;
+      if (result.tornTail !== undefined) report.tornTails.push(result.tornTail);
       report.restoredBlockCount += result.restoredBlockCount;
       if (this.config.releaseUnusedFileBlocks) {
         report.releasedSlotCount += partition.checkpointer?.releaseUnusedFileBlocks() ?? 0;

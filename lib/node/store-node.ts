@@ -123,6 +123,15 @@ export class StoreNode implements SystemServiceNode {
       failed: (error) => this.engineFailed(error),
     });
     const recovery = engine.recovery;
+    for (const torn of recovery.tornTails) {
+      // The rule: bytes after the last good record of a partition's newest xlog file that form
+      // no record, with no valid record after them, are a write cut by the crash (wal/xlog-tail.ts).
+      events.component('recoveryManager').warning(`cut a torn tail of ${torn.tornBytes} bytes ` +
+        `off the xlog of partition ${torn.partitionId}`, {
+        partitionId: torn.partitionId, file: torn.filePath, offsetBytes: torn.offsetBytes,
+        tornBytes: torn.tornBytes, reason: torn.reason,
+      });
+    }
     events.recoveryCompleted({
       replayedRecords: recovery.recordCount, journaledRecords: recovery.journaledRecordCount,
       replayedRows: recovery.rowCount,
