@@ -11,7 +11,12 @@
 //      so the last partialCheckpointInterval complete cplogs together describe every live block;
 //   4. fdatasync the data files, then write the cplog's END record and sync it: only now does the
 //      generation exist for recovery;
-//   5. only now free the retired slots, and delete cplogs that fell out of the window.
+//   5. only now free the retired slots, and delete cplogs that fell out of the window (and run
+//      the caller's own cleanup: old xlog files, old catalog snapshots).
+// A failure in step 5 (or in closing the cplog after its END is synced) does not undo step 4: the
+// checkpoint is done. The cleanup stays pending, the error goes into the report
+// (cleanupError), and retryCleanup() or the next checkpoint runs it again; every step of it is
+// idempotent and deletes by listing, so a later run also takes what an earlier one left.
 // The first checkpoint after open, and the first after a failed one, logs every live block: an
 // incomplete cplog (a crash or an error interrupted it) never got its share of the cold blocks, so
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
@@ -27,6 +32,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assert } from '../lib/base/assert.ts';
 import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
+import { StorageError } from '../lib/base/errors.ts';
 import { systemClock, type Clock } from '../lib/io/clock.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
 import type { BlockBacking } from '../lib/block/block-backing.ts';
@@ -101,6 +107,11 @@ export interface CheckpointReport {
   writtenBlockCount: number;
   freedBlockCount: number;
   reloggedBlockCount: number;
+  /**
+   * Set when the checkpoint is durable but its cleanup (step 5) failed: the cleanup is pending and
+   * is retried; the caller logs this.
+   */
+  cleanupError?: StorageError;
 }
 
 /** Where a swap image is: like a block map entry, without a generation (no cplog names it). */
@@ -127,6 +138,9 @@ export class PartitionCheckpointer implements BlockBacking {
 
   /** Whether the next checkpoint must log every live block (see the top of this file). */
   private fullRelogDue = true;
+
+  /** The last completed checkpoint's step 5, until it succeeds (see the top of this file). */
+  private cleanupDue: (() => void) | undefined;
 
   /** Rebuilds the block map from the last complete cplogs and opens the data files. */
   static async open(options: PartitionCheckpointerOptions): Promise<PartitionCheckpointer> {
@@ -228,7 +242,12 @@ export class PartitionCheckpointer implements BlockBacking {
   async checkpoint(
     source: CheckpointSource,
     checkpointLsn: Lsn,
-    options: { generation?: Generation; beforeEnd?: () => Promise<void> } = {},
+    options: {
+      generation?: Generation;
+      beforeEnd?: () => Promise<void>;
+      /** The caller's part of step 5; may throw StorageError, is retried until it succeeds. */
+      cleanUp?: () => void;
+    } = {},
   ): Promise<CheckpointReport> {
     const generation = options.generation ?? this.reserveGeneration(0);
     assert(generation < this.nextGeneration);
@@ -239,37 +258,85 @@ export class PartitionCheckpointer implements BlockBacking {
     // At once, before any await: a later swap write of these blocks must take a new slot.
     const adopted = this.adoptSwapImages(swapped, generation);
     let cplog: CplogWriter | undefined;
+    let written = new Set<BlockId>();
+    let relogged = 0;
+    let closeError: StorageError | undefined;
     try {
       cplog = await CplogWriter.create({
         fileSystem: this.options.fileSystem, dataRoot: this.options.dataRoot,
         partitionId: this.options.partitionId, generation,
         blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
       });
-      const written = await this.writeBlocks(source, dirty, cplog, { generation, adopted });
+      written = await this.writeBlocks(source, dirty, cplog, { generation, adopted });
       this.logFreed(freed, cplog);
-      const relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
+      relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
       await this.dataFiles.datasync();
       await options.beforeEnd?.();
       await cplog.finish();
-      this.fullRelogDue = false;
-      this.counters.completedCount++;
-      this.counters.lastStartMs = startMs;
-      this.counters.lastEndMs = clock.nowMs();
-      source.finishCheckpointSet();
-      this.freeSlots.checkpointCompleted();
-      this.deleteOldCplogs(generation);
-      return {
-        generation, checkpointLsn, writtenBlockCount: written.size, freedBlockCount: freed.length,
-        reloggedBlockCount: relogged,
-      };
     } catch (error) {
-      this.counters.failedCount++;
-      cplog?.abandon();
-      this.fullRelogDue = true;
-      this.freeSlots.checkpointFailed();
-      source.abandonCheckpointSet();
+      // Only closing the file failed once END was durable: the checkpoint is done.
+      if (cplog?.durable === true && error instanceof StorageError) closeError = error;
+      else {
+        this.checkpointFailed(source, cplog);
+        throw error;
+      }
+    }
+    this.checkpointCompleted(source, { startMs, endMs: clock.nowMs() });
+    this.cleanupDue = () => {
+      this.deleteOldCplogs(generation);
+      options.cleanUp?.();
+    };
+    const cleanupError = closeError ?? this.retryCleanup();
+    return {
+      generation, checkpointLsn, writtenBlockCount: written.size, freedBlockCount: freed.length,
+      reloggedBlockCount: relogged, ...(cleanupError === undefined ? {} : { cleanupError }),
+    };
+  }
+
+  /** Whether the last completed checkpoint's cleanup failed and waits for a retry. */
+  get cleanupPending(): boolean {
+    return this.cleanupDue !== undefined;
+  }
+
+  /**
+   * Runs the last completed checkpoint's pending cleanup, if any; returns its I/O error (the
+   * cleanup then stays pending). Anything but a StorageError is a bug and is thrown.
+   */
+  retryCleanup(): StorageError | undefined {
+    const cleanUp = this.cleanupDue;
+    if (cleanUp === undefined) return undefined;
+    try {
+      cleanUp();
+    } catch (error) {
+      if (error instanceof StorageError) return error;
       throw error;
     }
+    // Unless a newer checkpoint replaced it meanwhile (cleanUp is synchronous: it cannot have).
+    assert(this.cleanupDue === cleanUp);
+    this.cleanupDue = undefined;
+    return undefined;
+  }
+
+  /** Step 4 is done: the generation exists. In memory only: nothing here can fail on I/O. */
+  private checkpointCompleted(
+    source: CheckpointSource,
+    times: { startMs: number; endMs: number },
+  ): void {
+    this.fullRelogDue = false;
+    this.counters.completedCount++;
+    this.counters.lastStartMs = times.startMs;
+    this.counters.lastEndMs = times.endMs;
+    source.finishCheckpointSet();
+    this.freeSlots.checkpointCompleted();
+  }
+
+  /** Before step 4 completed: the generation stays incomplete and the next one logs everything. */
+  private checkpointFailed(source: CheckpointSource, cplog: CplogWriter | undefined): void {
+    this.counters.failedCount++;
+    cplog?.abandon();
+    this.fullRelogDue = true;
+    this.freeSlots.checkpointFailed();
+    source.abandonCheckpointSet();
   }
 
   close(): void {

@@ -74,6 +74,7 @@ export class CplogWriter {
   private writtenCrc32c = 0;
   private entryCountCurrent = 0;
   private state: CplogWriterState = 'open';
+  private durableCurrent = false;
   private readonly failure: FailureLatch;
 
   private constructor(options: CplogWriterOptions, handle: FileHandle) {
@@ -102,6 +103,14 @@ export class CplogWriter {
   /** BLOCK and FREE entries appended so far. */
   get entryCount(): number {
     return this.entryCountCurrent;
+  }
+
+  /**
+   * END is synced, and the directory entry too: the generation exists for recovery. True even if
+   * finish() then rejected (closing the file failed): the checkpoint is done all the same.
+   */
+  get durable(): boolean {
+    return this.durableCurrent;
   }
 
   /** Size of the file, buffered bytes included. */
@@ -133,7 +142,8 @@ export class CplogWriter {
 
   /**
    * Writes END, fdatasyncs the file and syncs its directory, then closes it. When this resolves,
-   * the generation is complete and durable; if it rejects, the generation is incomplete.
+   * the generation is complete and durable; if it rejects, the generation is incomplete unless
+   * `durable` says otherwise (only closing the file failed).
    */
   async finish(): Promise<void> {
     this.throwIfUnusable();
@@ -149,6 +159,7 @@ export class CplogWriter {
       await this.failure.guardAsync(() => this.handle.datasync());
       // Sync the directory too: a new cplog is not durable until its entry is.
       await this.failure.guardAsync(() => this.fileSystem.syncDirectory(this.directory));
+      this.durableCurrent = true;
     } finally {
       this.handle.close();
     }

@@ -5,10 +5,11 @@
 //
 // What is damage and what is a torn write: only the last file can end in the middle of a record,
 // because a writer appends to the last file alone and every earlier file was synced before the next
-// one began. So in the last file a short header, a length past the end of the file or a checksum
-// mismatch is a torn tail, where the scan stops; in an earlier file it is CORRUPTION. A record that
-// passes its checksum but breaks the log's rules (an LSN gap, an unknown type, a bad FILE_HEADER)
-// was written that way and is CORRUPTION wherever it is.
+// one began. So in the last file a short header, a length over the maximum or past the end of the
+// file, or a checksum mismatch, with no valid record after it, is a torn tail where the scan stops
+// (xlog-tail.ts); followed by a valid record, or in an earlier file, it is CORRUPTION. A record
+// that passes its checksum but breaks the log's rules (an LSN gap, an unknown type, a bad
+// FILE_HEADER) was written that way and is CORRUPTION wherever it is.
 
 import type { Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { XLOG_READ_BUFFER_BYTES, XLOG_RECORD_BYTES_MAX } from '../lib/base/limits.ts';
@@ -19,9 +20,8 @@ import {
   type XlogRecordType,
 } from './xlog-format.ts';
 import { XlogReadWindow } from './xlog-read-window.ts';
-import {
-  checkXlogFileHeader, checkXlogRecord, xlogCorruption, type XlogScanFile,
-} from './xlog-reader-checks.ts';
+import { checkXlogFileHeader, checkXlogRecord, type XlogScanFile } from './xlog-reader-checks.ts';
+import { xlogTornTailAt } from './xlog-tail.ts';
 
 /** One record as the scan hands it over. */
 export interface XlogRecordView {
@@ -62,6 +62,8 @@ export interface XlogScanResult {
   tailOffsetBytes: number;
   /** Size of the last file minus tailOffsetBytes: the torn write to cut off. */
   tornBytes: number;
+  /** Why the bytes at tailOffsetBytes are not a record, when tornBytes > 0. */
+  tornReason: string | undefined;
   /** Records handed to onRecord. */
   recordCount: number;
 }
@@ -76,7 +78,8 @@ export function scanXlog(fileSystem: FileSystem, options: XlogScanOptions): Xlog
   const window = new XlogReadWindow(options.readBufferBytes ?? XLOG_READ_BUFFER_BYTES);
   const result: XlogScanResult = {
     partitionId: options.partitionId, baseLsn: 0n as Lsn, lastLsn: 0n as Lsn, lastGeneration: 0,
-    lastFilePath: undefined, tailOffsetBytes: 0, tornBytes: 0, recordCount: 0,
+    lastFilePath: undefined, tailOffsetBytes: 0, tornBytes: 0, tornReason: undefined,
+    recordCount: 0,
   };
   for (const [index, generation] of generations.entries()) {
     const path = xlogFilePath(options.root, options.partitionId, generation);
@@ -87,11 +90,12 @@ export function scanXlog(fileSystem: FileSystem, options: XlogScanOptions): Xlog
         isLast: index === generations.length - 1, isFirst: index === 0,
       };
       window.reset(handle);
-      const tailOffsetBytes = scanXlogFile(file, window, result, options.onRecord);
+      const tail = scanXlogFile(file, window, result, options.onRecord);
       result.lastGeneration = generation;
       result.lastFilePath = path;
-      result.tailOffsetBytes = tailOffsetBytes;
-      result.tornBytes = file.sizeBytes - tailOffsetBytes;
+      result.tailOffsetBytes = tail.offsetBytes;
+      result.tornBytes = file.sizeBytes - tail.offsetBytes;
+      result.tornReason = tail.reason;
     } finally {
       handle.close();
     }
@@ -99,22 +103,29 @@ export function scanXlog(fileSystem: FileSystem, options: XlogScanOptions): Xlog
   return result;
 }
 
-/** Reads one file's records into `result`; returns the offset where its good records end. */
+/**
+ * Reads one file's records into `result`; returns the offset where its good records end, and why
+ * the bytes there (if any) are no record.
+ */
 function scanXlogFile(
   file: XlogScanFile,
   window: XlogReadWindow,
   result: XlogScanResult,
   onRecord: ((record: XlogRecordView) => void) | undefined,
-): number {
+): { offsetBytes: number; reason: string | undefined } {
   const header = readXlogFrame(file, window, 0);
-  if (typeof header === 'string') return tornTail(file, 0, header);
+  if (typeof header === 'string') {
+    return { offsetBytes: xlogTornTailAt(file, 0, header, result.lastLsn), reason: header };
+  }
   const headerLsn = checkXlogFileHeader(file, header.header, header.payload, result.lastLsn);
   if (file.isFirst) result.baseLsn = headerLsn;
   result.lastLsn = headerLsn;
   let offsetBytes = XLOG_RECORD_HEADER_BYTES + header.payload.length;
   while (offsetBytes < file.sizeBytes) {
     const frame = readXlogFrame(file, window, offsetBytes);
-    if (typeof frame === 'string') return tornTail(file, offsetBytes, frame);
+    if (typeof frame === 'string') {
+      return { offsetBytes: xlogTornTailAt(file, offsetBytes, frame, result.lastLsn), reason: frame };
+    }
     checkXlogRecord(file, offsetBytes, frame.header, result.lastLsn);
     onRecord?.({
       lsn: frame.header.lsn, type: frame.header.type as XlogRecordType, payload: frame.payload,
@@ -124,7 +135,7 @@ function scanXlogFile(
     result.recordCount += 1;
     offsetBytes += XLOG_RECORD_HEADER_BYTES + frame.payload.length;
   }
-  return offsetBytes;
+  return { offsetBytes, reason: undefined };
 }
 
 /**
@@ -144,8 +155,7 @@ function readXlogFrame(
   const header = decodeXlogRecordHeader(window.bytes, headerAt);
   // Checked before reading the payload: it is what bounds the read buffer.
   if (header.payloadSizeBytes > XLOG_RECORD_BYTES_MAX) {
-    throw xlogCorruption(file, offsetBytes,
-      `record length ${header.payloadSizeBytes} is over the maximum ${XLOG_RECORD_BYTES_MAX}`);
+    return `record length ${header.payloadSizeBytes} is over the maximum ${XLOG_RECORD_BYTES_MAX}`;
   }
   const recordSizeBytes = XLOG_RECORD_HEADER_BYTES + header.payloadSizeBytes;
   if (recordSizeBytes > remainingBytes) {
@@ -160,13 +170,6 @@ function readXlogFrame(
     return `checksum mismatch: stored ${hex32(header.crc32c)}, computed ${hex32(expectedCrc32c)}`;
   }
   return { header, payload };
-}
-
-/** In the last file, damage ends the log here; in any other, it is corruption. */
-function tornTail(file: XlogScanFile, offsetBytes: number, reason: string): number {
-  if (file.isLast) return offsetBytes;
-  throw xlogCorruption(file, offsetBytes, `${reason} in a file that is not the last`);
-  return offsetBytes;
 }
 
 function hex32(value: number): string {

@@ -243,16 +243,24 @@ export class XlogWriter {
     return this.enqueueSync(async () => {
       // The new header claims the old file ends at previous.lsn: make that true before relying on
       // it.
+      // A failed close of the synced old file must not skip the new file's sync: its entry may
+      // become durable with a later directory sync, and an empty file before the last is damage.
+      let closeError: unknown;
       try {
         await this.syncHandle(previous.handle, previous.lsn);
       } finally {
-        previous.handle.close();
+        try {
+          previous.handle.close();
+        } catch (error) {
+          closeError = error;
+        }
       }
       const directory = xlogPartitionDirectory(this.options.root, this.partitionId);
       await this.failure.guardAsync(async () => {
         await handle.datasync();
         await this.options.fileSystem.syncDirectory(directory);
       });
+      if (closeError !== undefined) throw closeError;
     });
   }
 

@@ -9,10 +9,13 @@
 // blocks (the checkpointer), make the catalog snapshot durable before the cplog END, and finally
 // delete what fell out of retention: xlog files older than the previous generation, minus
 // XLOG_RETAINED_GENERATION_COUNT more (GridDB's retainedFileCount), and older catalog snapshots.
+// That deletion runs after the cplog END is durable, so its failure does not fail the checkpoint:
+// it stays pending in the checkpointer and is retried by the next checkpointPartition.
 
 import {
   lsn, partitionId as toPartitionId, type BlockId, type Generation, type Lsn,
 } from '../base/ids.ts';
+import type { StorageError } from '../base/errors.ts';
 import { restorePartition } from '../block/block-space-restore.ts';
 import { PartitionCheckpointer, type CheckpointReport } from '../../compaction/checkpoint.ts';
 import {
@@ -66,20 +69,37 @@ export async function recoverPartition(
   return { ...replay, checkpointLsn, restoredBlockCount };
 }
 
-/** Checkpoints the partition if anything was applied since its last checkpoint. */
+/** What checkpointPartition did: a checkpoint (or none was due), and any cleanup that failed. */
+export interface PartitionCheckpointOutcome {
+  report: CheckpointReport | undefined;
+  /** The cleanup after a durable checkpoint failed: it stays pending, retried at the next call. */
+  cleanupError: StorageError | undefined;
+}
+
+/**
+ * Checkpoints the partition if anything was applied since its last checkpoint; else retries the
+ * last checkpoint's cleanup if it is pending. A failure after the checkpoint is durable (deleting
+ * old cplog, xlog or catalog files) does not fail it: it comes back as cleanupError.
+ */
 export async function checkpointPartition(
   partition: Partition,
   context: PartitionContext,
-): Promise<CheckpointReport | undefined> {
+): Promise<PartitionCheckpointOutcome> {
   const checkpointer = partition.checkpointer;
   const checkpointLsn = lsn(partition.log.lastAppliedLsn);
-  if (checkpointer === undefined || checkpointLsn === partition.lastCheckpointLsn) return undefined;
+  if (checkpointer === undefined) return { report: undefined, cleanupError: undefined };
+  if (checkpointLsn === partition.lastCheckpointLsn) {
+    return { report: undefined, cleanupError: checkpointer.retryCleanup() };
+  }
   // From here to checkpointer.checkpoint()'s first await, nothing else runs: LSN, catalog and
   // block set are one consistent cut.
   const previousGeneration = partition.log.generation;
   const generation = checkpointer.reserveGeneration(previousGeneration + 1);
   const catalog = partition.catalog.snapshot();
   const switched = partition.log.startGeneration(generation);
+  // It may reject before beforeEnd awaits it (a failed write of the old file's tail): handled
+  // here so that is no unhandled rejection, and still thrown where it is awaited.
+  void switched.catch(() => undefined);
   const report = await checkpointer.checkpoint(partition.catalog.space, checkpointLsn, {
     generation,
     beforeEnd: async () => {
@@ -88,13 +108,15 @@ export async function checkpointPartition(
         partitionId: toPartitionId(partition.id), generation, checkpointLsn, ...catalog,
       });
     },
+    cleanUp: () => {
+      partition.log.removeGenerationsBefore(previousGeneration - XLOG_RETAINED_GENERATION_COUNT);
+      removeCatalogSnapshotsBefore(context.fileSystem, context.dataRoot,
+        { partitionId: partition.id, keepFrom: generation as Generation });
+    },
   }).catch(async (error: unknown) => {
     await switched.catch(() => undefined);
     throw error;
   });
   partition.lastCheckpointLsn = checkpointLsn;
-  partition.log.removeGenerationsBefore(previousGeneration - XLOG_RETAINED_GENERATION_COUNT);
-  removeCatalogSnapshotsBefore(context.fileSystem, context.dataRoot,
-    { partitionId: partition.id, keepFrom: generation as Generation });
-  return report;
+  return { report, cleanupError: report.cleanupError };
 }

@@ -31,6 +31,7 @@ import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
 import type { PartitionContext } from './partition-context.ts';
+import type { XlogTornTail } from './partition-log.ts';
 
 export interface PartitionGroupConfig {
   index: number;
@@ -65,6 +66,11 @@ export type CheckpointEvent =
   | {
     kind: 'skipped'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
     neededBytes: number; freeBytes: number;
+  }
+  /** Durable, but deleting what it superseded failed: retried at the next checkpoint. */
+  | {
+    kind: 'cleanupFailed'; groupIndex: number; trigger: CheckpointTrigger;
+    partitionId: PartitionId; error: unknown;
   };
 
 export interface RecoveryReport {
@@ -76,6 +82,8 @@ export interface RecoveryReport {
   journalTornBytes: number;
   rowCount: number;
   tornBytes: number;
+  /** The torn tails cut off xlog files, one per partition at most (the node logs each). */
+  tornTails: XlogTornTail[];
   restoredBlockCount: number;
   releasedSlotCount: number;
   durationMs: number;
@@ -109,6 +117,8 @@ export class PartitionGroup {
    * hold the journaled records, and a failed start must keep what recovery appended to them.
    */
   private recoveryJournalsDeleted = false;
+  /** Cleanups after a durable checkpoint that failed (each retried at the next checkpoint). */
+  checkpointCleanupErrorCount = 0;
   private readonly context: PartitionContext;
   /** Checkpoints of this group run one at a time. */
   private checkpointing: Promise<void> = Promise.resolve();
@@ -150,7 +160,7 @@ export class PartitionGroup {
     const startMs = this.config.clock.monotonicMs();
     const report: RecoveryReport = {
       partitionCount: this.partitions.length, recordCount: 0, journaledRecordCount: 0, rowCount: 0,
-      tornBytes: 0, journalTornBytes: 0,
+      tornBytes: 0, tornTails: [], journalTornBytes: 0,
       restoredBlockCount: 0, releasedSlotCount: 0, durationMs: 0,
     };
     const { fileSystem, transactionLogRoot: root, options } = this.config;
@@ -164,6 +174,7 @@ export class PartitionGroup {
       report.recordCount += result.recordCount;
       report.rowCount += result.rowCount;
       report.tornBytes += result.tornBytes;
+      if (result.tornTail !== undefined) report.tornTails.push(result.tornTail);
       report.restoredBlockCount += result.restoredBlockCount;
       if (this.config.releaseUnusedFileBlocks) {
         report.releasedSlotCount += partition.checkpointer?.releaseUnusedFileBlocks() ?? 0;
@@ -289,7 +300,14 @@ export class PartitionGroup {
             });
             return;
           }
-          await checkpointPartition(partition, this.context);
+          const { cleanupError } = await checkpointPartition(partition, this.context);
+          if (cleanupError !== undefined) {
+            this.checkpointCleanupErrorCount++;
+            this.config.onCheckpoint?.({
+              kind: 'cleanupFailed', groupIndex, trigger, partitionId: partition.id,
+              error: cleanupError,
+            });
+          }
           this.checkpointPendingPartitionCount--;
         }
         const durationMs = this.config.clock.monotonicMs() - startMs;

@@ -14,10 +14,22 @@ import type { Catalog } from './catalog.ts';
 import type { PartitionContext } from './partition-context.ts';
 import { replayRecord } from './partition-apply.ts';
 
+/** A torn tail recovery cut off a partition's last xlog file: the node logs a warning of it. */
+export interface XlogTornTail {
+  partitionId: number;
+  filePath: string;
+  /** Where the file now ends, and how many bytes were cut after it. */
+  offsetBytes: number;
+  tornBytes: number;
+  reason: string;
+}
+
 export interface PartitionRecovery {
   recordCount: number;
   rowCount: number;
   tornBytes: number;
+  /** What was cut, if anything. */
+  tornTail: XlogTornTail | undefined;
   /** Records of recordCount that came from the commit journal. */
   journaledCount: number;
 }
@@ -67,7 +79,13 @@ export class PartitionLog {
       throw new StorageError('CORRUPTION', `partition ${this.partitionId}: the xlog starts after ` +
         `LSN ${scan.baseLsn}, but the checkpoint covers only up to ${checkpointLsn}`);
     }
-    if (scan.tornBytes > 0) await truncateXlogTornTail(fileSystem, scan);
+    let tornTail: XlogTornTail | undefined;
+    if (scan.tornBytes > 0 && await truncateXlogTornTail(fileSystem, scan)) {
+      tornTail = {
+        partitionId: this.partitionId, filePath: scan.lastFilePath!,
+        offsetBytes: scan.tailOffsetBytes, tornBytes: scan.tornBytes, reason: scan.tornReason!,
+      };
+    }
     if (scan.lastGeneration !== 0) {
       this.adopt(await XlogWriter.continueAfterScan({ ...this.writerOptions(), scan }));
     }
@@ -87,7 +105,7 @@ export class PartitionLog {
     if (continued.length > 0) await this.writer!.datasync();
     this.lastAppliedLsn = lastLsn;
     return {
-      recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes,
+      recordCount: replayedCount, rowCount, tornBytes: scan.tornBytes, tornTail,
       journaledCount: continued.length,
     };
   }

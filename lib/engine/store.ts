@@ -369,6 +369,7 @@ export function recoveryReportSum(reports: readonly RecoveryReport[]): RecoveryR
     journalTornBytes: total.journalTornBytes + report.journalTornBytes,
     rowCount: total.rowCount + report.rowCount,
     tornBytes: total.tornBytes + report.tornBytes,
+    tornTails: [...total.tornTails, ...report.tornTails],
     restoredBlockCount: total.restoredBlockCount + report.restoredBlockCount,
     releasedSlotCount: total.releasedSlotCount + report.releasedSlotCount,
     durationMs: Math.max(total.durationMs, report.durationMs),

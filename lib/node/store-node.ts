@@ -118,6 +118,12 @@ export class StoreNode implements SystemServiceNode {
             ...fields, partition: notice.partitionId, neededBytes: notice.neededBytes,
             freeBytes: notice.freeBytes,
           });
+        } else if (notice.kind === 'cleanupFailed') {
+          // The checkpoint is durable; only deleting what it superseded failed.
+          events.error('checkpointService', errorFromData(notice.error), {
+            ...fields, partitionId: notice.partitionId,
+            while: 'deleting superseded files after a checkpoint (retried at the next checkpoint)',
+          });
         } else events.error('checkpointService', errorFromData(notice.error), fields);
       },
       internalError: (error) => events.error('transactionService', errorFromData(error)),
@@ -125,6 +131,15 @@ export class StoreNode implements SystemServiceNode {
       failed: (error) => this.engineFailed(error),
     });
     const recovery = engine.recovery;
+    for (const torn of recovery.tornTails) {
+      // The rule: bytes after the last good record of a partition's newest xlog file that form
+      // no record, with no valid record after them, are a write cut by the crash (wal/xlog-tail.ts).
+      events.component('recoveryManager').warning(`cut a torn tail of ${torn.tornBytes} bytes ` +
+        `off the xlog of partition ${torn.partitionId}`, {
+        partitionId: torn.partitionId, file: torn.filePath, offsetBytes: torn.offsetBytes,
+        tornBytes: torn.tornBytes, reason: torn.reason,
+      });
+    }
     events.recoveryCompleted({
       replayedRecords: recovery.recordCount, journaledRecords: recovery.journaledRecordCount,
       replayedRows: recovery.rowCount,

@@ -6,7 +6,9 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { register } from 'tsx/esm/api';
 
-const TOOLS = new Set(['gs_startnode', 'gs_stopnode', 'gs_stat', 'store-node', 'store-webapi']);
+const TOOLS = new Set([
+  'gs_startnode', 'gs_stopnode', 'gs_stat', 'store-node', 'store-webapi', 'xlog-truncate',
+]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');
 if (!TOOLS.has(name)) {
   console.error(`unknown command ${name}: one of ${[...TOOLS].join(', ')}`);

@@ -81,8 +81,9 @@ export class EngineCore {
       home: settings.home, options: settings.options,
       releaseUnusedFileBlocks: settings.releaseUnusedFileBlocks,
       ...(settings.groupIndexes === undefined ? {} : { groupIndexes: settings.groupIndexes }),
-      onCheckpoint: (event) => this.events.checkpoint(event.kind === 'failed'
-        ? { ...event, error: errorData(event.error) } : event),
+      onCheckpoint: (event) => this.events.checkpoint(
+        event.kind === 'failed' || event.kind === 'cleanupFailed'
+          ? { ...event, error: errorData(event.error) } : event),
       onWarning: (message) => this.events.warning(message),
     });
     this.store = store;

@@ -72,6 +72,10 @@ export type CheckpointNotice =
   | {
     kind: 'skipped'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
     neededBytes: number; freeBytes: number;
+  }
+  | {
+    kind: 'cleanupFailed'; groupIndex: number; trigger: CheckpointTrigger; partitionId: number;
+    error: ErrorData;
   };
 
 export type FromEngine =

@@ -43,7 +43,7 @@ describe('scanXlog', () => {
     assert.deepEqual(records, []);
     assert.deepEqual(result, {
       partitionId: P3, baseLsn: 0n, lastLsn: 0n, lastGeneration: 0, lastFilePath: undefined,
-      tailOffsetBytes: 0, tornBytes: 0, recordCount: 0,
+      tailOffsetBytes: 0, tornBytes: 0, tornReason: undefined, recordCount: 0,
     });
   });
 
@@ -209,7 +209,7 @@ describe('scanXlog', () => {
       rejectsWith('CORRUPTION', /3_2\.xlog, offset 0: short/));
   });
 
-  it('rejects a length over the maximum as corruption, even in the last file', async () => {
+  it('rejects a length over the maximum followed by a valid record as corruption', async () => {
     const fileSystem = await newSimLog();
     const { bytes, recordOffsets } = xlogFileBytes({ generation: G1, previousLsn: ZERO,
       records: threeRecords(1) });

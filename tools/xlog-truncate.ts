@@ -1,0 +1,186 @@
+// xlog-truncate: the repair step for a corrupt xlog (README, "repairing a corrupt log"). It ends a
+// partition's log at a given file and offset, the place a CORRUPTION message names: the bytes of
+// that file from the offset on are saved to the file --save names, every later generation's file is
+// moved beside it (`<save>.<pId>_<generation>.xlog`), then the file is cut and the cut made durable.
+// Nothing is deleted. The records after the cut are lost to the node: that is the point of it,
+// and why the tool never runs on its own.
+//
+//   node --import tsx tools/xlog-truncate.ts (--home <GS_HOME> | --txnlog <dir>) --partition <pId>
+//        --generation <g> --offset <bytes> --save <file>
+//
+// It refuses while the node of --home runs (conf/store.pid holds a live pid): the node owns its
+// log. After the cut it scans the log again and says where it ends now.
+// Exit codes: 0 cut (and the log reads to its end), 1 I/O error, 2 bad usage or refused, 3 the log
+// is still corrupt after the cut (another damage: run it again at the place named).
+
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { isStorageError } from '../lib/base/errors.ts';
+import { generation, partitionId, type Generation, type PartitionId } from '../lib/base/ids.ts';
+import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import type { FileSystem } from '../lib/io/file-system.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import { listXlogGenerations, xlogFileName, xlogFilePath, xlogPartitionDirectory } from
+  '../wal/xlog-files.ts';
+import { scanXlog } from '../wal/xlog-reader.ts';
+import { consoleOutput, type ToolOutput } from './data-tool-args.ts';
+import { processAlive, readNodePid } from './store-node-process.ts';
+
+const USAGE = 'usage: xlog-truncate (--home <GS_HOME> | --txnlog <dir>) --partition <pId> ' +
+  '--generation <g> --offset <bytes> --save <file>';
+/** Bytes copied per read while saving the cut. */
+const COPY_CHUNK_BYTES = 1024 * 1024;
+
+interface TruncateRequest {
+  home: string | undefined;
+  root: string;
+  partitionId: PartitionId;
+  generation: Generation;
+  offsetBytes: number;
+  savePath: string;
+}
+
+/** Runs the tool on `argv` (without node and the script); returns the exit code. */
+export async function main(argv: string[], output: ToolOutput = consoleOutput): Promise<number> {
+  const request = parseRequest(argv, output);
+  if (request === undefined) return 2;
+  const pid = request.home === undefined ? undefined : readNodePid(request.home);
+  if (pid !== undefined && processAlive(pid)) {
+    output.err(`xlog-truncate: the node of ${request.home} is running (pid ${pid}); stop it first`);
+    return 2;
+  }
+  const fileSystem = new NodeFileSystem();
+  const path = xlogFilePath(request.root, request.partitionId, request.generation);
+  if (!fileSystem.exists(path)) {
+    output.err(`xlog-truncate: ${path} does not exist`);
+    return 2;
+  }
+  try {
+    const sizeBytes = fileSizeBytes(fileSystem, path);
+    if (request.offsetBytes > sizeBytes) {
+      output.err(`xlog-truncate: --offset ${request.offsetBytes} is past the end of ${path} ` +
+        `(${sizeBytes} bytes)`);
+      return 2;
+    }
+    if (fileSystem.exists(request.savePath)) {
+      output.err(`xlog-truncate: ${request.savePath} exists; name a new file with --save`);
+      return 2;
+    }
+    await cut(fileSystem, request, { path, sizeBytes }, output);
+  } catch (error) {
+    output.err(`xlog-truncate: ${error instanceof Error ? error.message : String(error)}`);
+    return isStorageError(error, 'IO') ? 1 : 2;
+  }
+  try {
+    const scan = scanXlog(fileSystem, { root: request.root, partitionId: request.partitionId });
+    output.out(`the log of partition ${request.partitionId} now ends at LSN ${scan.lastLsn} ` +
+      `(generation ${scan.lastGeneration}, ${scan.tailOffsetBytes} bytes)`);
+    return 0;
+  } catch (error) {
+    output.err(`xlog-truncate: the log is still not readable: ${
+      error instanceof Error ? error.message : String(error)}`);
+    return isStorageError(error, 'CORRUPTION') ? 3 : 1;
+  }
+}
+
+/** Saves the bytes from the offset on, moves later generations aside, then cuts durably. */
+async function cut(
+  fileSystem: FileSystem,
+  request: TruncateRequest,
+  file: { path: string; sizeBytes: number },
+  output: ToolOutput,
+): Promise<void> {
+  const save = fileSystem.open(request.savePath, 'create');
+  const source = fileSystem.open(file.path, 'readWrite');
+  try {
+    const chunk = new Uint8Array(COPY_CHUNK_BYTES);
+    for (let at = request.offsetBytes; at < file.sizeBytes; at += COPY_CHUNK_BYTES) {
+      const readBytes = source.read(chunk.subarray(0, Math.min(COPY_CHUNK_BYTES,
+        file.sizeBytes - at)), at);
+      save.write(chunk.subarray(0, readBytes), at - request.offsetBytes);
+    }
+    await save.datasync();
+    output.out(`saved ${file.sizeBytes - request.offsetBytes} bytes of ${file.path} from offset ` +
+      `${request.offsetBytes} to ${request.savePath}`);
+    const directory = xlogPartitionDirectory(request.root, request.partitionId);
+    const later = listXlogGenerations(fileSystem, request.root, request.partitionId)
+      .filter((g) => g > request.generation);
+    for (const g of later) {
+      const movedPath = `${request.savePath}.${xlogFileName(request.partitionId, g)}`;
+      fileSystem.rename(xlogFilePath(request.root, request.partitionId, g), movedPath);
+      output.out(`moved the later file ${xlogFileName(request.partitionId, g)} to ${movedPath}`);
+    }
+    source.truncate(request.offsetBytes);
+    await source.datasync();
+    await fileSystem.syncDirectory(directory);
+    output.out(`cut ${file.path} at offset ${request.offsetBytes}`);
+  } finally {
+    source.close();
+    save.close();
+  }
+}
+
+function fileSizeBytes(fileSystem: FileSystem, path: string): number {
+  const handle = fileSystem.open(path, 'read');
+  try {
+    return handle.sizeBytes();
+  } finally {
+    handle.close();
+  }
+}
+
+function parseRequest(argv: string[], output: ToolOutput): TruncateRequest | undefined {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        home: { type: 'string' }, txnlog: { type: 'string' }, partition: { type: 'string' },
+        generation: { type: 'string' }, offset: { type: 'string' }, save: { type: 'string' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    output.err(`xlog-truncate: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    return undefined;
+  }
+  const problems: string[] = [];
+  if ((values.txnlog === undefined) === (values.home === undefined)) {
+    problems.push('give exactly one of --home and --txnlog');
+  }
+  const partition = parseInteger(values.partition);
+  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
+    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
+  }
+  const fileGeneration = parseInteger(values.generation);
+  if (fileGeneration === undefined || fileGeneration < 1 || fileGeneration > 0xffff_ffff) {
+    problems.push('--generation must be an integer from 1 (the <g> of <pId>_<g>.xlog)');
+  }
+  const offsetBytes = parseInteger(values.offset);
+  if (offsetBytes === undefined) problems.push('--offset must be a byte offset (0 or more)');
+  if (values.save === undefined || values.save === '') problems.push('--save must name a file');
+  if (problems.length > 0 || partition === undefined || fileGeneration === undefined ||
+    offsetBytes === undefined || values.save === undefined) {
+    output.err(`xlog-truncate: ${problems.join('; ')}\n${USAGE}`);
+    return undefined;
+  }
+  return {
+    home: values.home,
+    root: values.txnlog ?? join(values.home ?? '', 'txnlog'),
+    partitionId: partitionId(partition),
+    generation: generation(fileGeneration),
+    offsetBytes,
+    savePath: values.save,
+  };
+}
+
+function parseInteger(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
+
+// Run as a script, or as the `xlog-truncate` command (tools/bin/launch.mjs imports this file).
+if (basename(process.argv[1] ?? '').replace(/\.(m?js|ts)$/, '') === 'xlog-truncate') {
+  process.exitCode = await main(process.argv.slice(2));
+}
