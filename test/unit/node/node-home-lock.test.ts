@@ -61,6 +61,21 @@ async function secondStart(env: NodeJS.ProcessEnv): Promise<{ code: number | nul
   }
 }
 
+/**
+ * gs_startnode started a node in the background (it should not have): wait for the pid it writes
+ * and kill it, so a failing run leaves no process behind.
+ */
+async function killStartedNode(pidPath: string): Promise<void> {
+  for (let waitedMs = 0; waitedMs < SECOND_START_TIMEOUT_MS; waitedMs += 100) {
+    const pid = Number(readFileSync(pidPath, 'utf8').trim());
+    if (pid !== PID_UNSEEN && Number.isSafeInteger(pid) && pid > 1) {
+      process.kill(pid, 'SIGKILL');
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function connect(transactionPort: number): ClientStore {
   return getStore({
     notificationMember: `127.0.0.1:${transactionPort}`, clusterName: 'myCluster',
@@ -101,6 +116,7 @@ describe('two nodes on one home', { timeout: 240_000 }, () => {
       const pidPath = join(home, 'conf', 'store.pid');
       writeFileSync(pidPath, `${PID_UNSEEN}\n`);
       const started = await runTool('gs_startnode.ts', [], first.env);
+      if (started.code !== 3) await killStartedNode(pidPath);
       writeFileSync(pidPath, `${first.child.pid}\n`);
       assert.equal(started.code, 3, started.stderr + started.stdout);
       assert.match(started.stderr, new RegExp('^AD0102: There is a possibility that the node has ' +
