@@ -6,8 +6,8 @@
 //   npm run build:native
 //
 // It must never fail an install: the engine works without the addons, only it stops releasing disk
-// space and locks its home with a weaker pid file. Any problem prints one warning line and exits 0. Plain JavaScript, not TypeScript, so it
-// runs before (or without) the dev dependencies.
+// space and locks its home with a weaker pid file. Any problem prints one warning line and exits 0.
+// Plain JavaScript, not TypeScript, so it runs before (or without) the dev dependencies.
 //
 // node-gyp: $STORE_NODE_GYP if set, else the one npm ships (npm passes its path as
 // npm_config_node_gyp; outside npm, found next to npm-cli.js or under the running node's prefix).

@@ -46,7 +46,8 @@ export async function main(argv: string[], output: ToolOutput = consoleOutput): 
       output.out(`dat-check: partition ${pId} has no complete checkpoint; nothing to check`);
       return 0;
     }
-    const missing = dataFileDirectories({ dataRoot, partitionId: pId, splitCount: request.splitCount })
+    const layout = { dataRoot, partitionId: pId, splitCount: request.splitCount };
+    const missing = dataFileDirectories(layout)
       .map((directory, n) => join(directory, dataFileName(pId, n)))
       .filter((path) => !fileSystem.exists(path));
     if (missing.length > 0) {

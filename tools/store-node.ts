@@ -62,7 +62,8 @@ main().catch((error: unknown) => {
   const text = error instanceof StorageError ? `${error.code}: ${error.message}`
     : error instanceof Error ? error.message : String(error);
   console.error(`node failed to start: ${text}`);
-  process.exit(error instanceof StorageError && error.code === 'HOME_IN_USE' ? EXIT_HOME_IN_USE : 1);
+  const inUse = error instanceof StorageError && error.code === 'HOME_IN_USE';
+  process.exit(inUse ? EXIT_HOME_IN_USE : 1);
 });
 
 function engineThreadOf(text: string | undefined): EngineThreadChoice {

@@ -4,8 +4,8 @@
 //
 // The lock is GS_HOME/conf/store.lock, beside conf/store.pid: conf/ is where an operator looks
 // for what a node left (GridDB's gridstore.pid), and the file is a lock, not data. Two ways:
-// - flock: the file is opened and flock(LOCK_EX | LOCK_NB)ed through lib/io/native/home_lock.c (Node
-//   has no flock), as LevelDB's LOCK. The kernel owns the lock: it goes when the process dies,
+// - flock: the file is opened and flock(LOCK_EX | LOCK_NB)ed through lib/io/native/home_lock.c
+//   (Node has no flock), as LevelDB's LOCK. The kernel owns the lock: it goes when the process dies,
 //   however it dies, so a crash leaves no stale lock, and it holds across PID namespaces and
 //   containers sharing the file system. The file is never removed: removing it would let a second
 //   process lock a new file while a third still holds the old one.
@@ -49,7 +49,7 @@ export interface HomeLock {
   readonly warning: string | undefined;
   /** The stale holder this lock was taken over from (pid-file lock; flock cannot tell). */
   readonly takenOverFrom: HomeLockHolder | undefined;
-  /** Idempotent. A process that dies without it loses the lock too (flock) or leaves a stale file. */
+  /** Idempotent. A process that dies without it loses the lock (flock) or leaves a stale file. */
   release(): void;
 }
 
@@ -130,8 +130,8 @@ function flockLocker(addon: HomeLockAddon): HomeLocker {
         return heldLock({ path, kind: 'flock', warning: undefined, takenOverFrom: undefined },
           () => fs.closeSync(fd));
       }
-      throw new StorageError('IO', `lock ${path}: the file was replaced ${LOCK_ATTEMPT_COUNT_MAX} ` +
-        'times while it was being locked');
+      throw new StorageError('IO', `lock ${path}: the file was replaced ` +
+        `${LOCK_ATTEMPT_COUNT_MAX} times while it was being locked`);
     },
     holder(home) {
       const path = homeLockPath(home);

@@ -5,8 +5,8 @@
 // every request runs in an engine thread.
 //
 // Start: lock GS_HOME (lib/io/home-lock.ts; a second node on it stops here, HOME_IN_USE, having
-// touched nothing) → read GS_HOME (default files on the first start) → event log → system service (so
-// gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
+// touched nothing) → read GS_HOME (default files on the first start) → event log → system service
+// (so gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
 // → a checkpoint when recovery replayed anything, so the next start replays nothing → transaction
 // service → ACTIVE. Stop: no new clients → their sessions close (open transactions abort) →
 // the store closes (a checkpoint; every acknowledged commit synced) → system service → log → the

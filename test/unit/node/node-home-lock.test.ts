@@ -92,7 +92,7 @@ describe('two nodes on one home', { timeout: 240_000 }, () => {
   });
   after(() => removeHome(home));
 
-  it('the second node exits 3 naming the first, touching nothing; the first serves on', async () => {
+  it('a second node exits 3 naming the first, touches nothing; the first serves', async () => {
     const first = await startNodeProcess(home);
     try {
       const client = connect(first.transactionPort);

@@ -58,7 +58,9 @@ async function until(what: string, done: () => boolean | Promise<boolean>, timeo
  * `npm start` (through npm's shell) or `node --import tsx tools/start.ts` on a new home; resolves
  * once the web API answers checkConnection, with the pids of both children.
  */
-async function start(how: 'npm' | 'node'): Promise<Started & { nodePid: number; webApiPid: number }> {
+async function start(
+  how: 'npm' | 'node',
+): Promise<Started & { nodePid: number; webApiPid: number }> {
   const [transaction, system, sql, cluster, sync, webApiPort] = await freePorts(6);
   const home = newNodeHome({
     transaction: { servicePort: transaction }, system: { servicePort: system },
