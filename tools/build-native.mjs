@@ -1,11 +1,13 @@
-// Builds lib/io/native/punch_hole.node, the N-API addon that punches holes in data files (DESIGN.md
-// 3.4). It runs as the root `install` script, so `npm ci` and `npm install` build it, and by hand:
+// Builds the two N-API addons of lib/io/native/ in one node-gyp run: punch_hole.node, which punches
+// holes in data files (DESIGN.md 3.4), and home_lock.node, the flock(2) that locks a node's home
+// (lib/io/home-lock.ts). It runs as the root `install` script, so `npm ci` and `npm install` build
+// them, and by hand:
 //
 //   npm run build:native
 //
-// It must never fail an install: the engine works without the addon and only stops releasing disk
-// space. Any problem prints one warning line and exits 0. Plain JavaScript, not TypeScript, so it
-// runs before (or without) the dev dependencies.
+// It must never fail an install: the engine works without the addons, only it stops releasing disk
+// space and locks its home with a weaker pid file. Any problem prints one warning line and exits 0.
+// Plain JavaScript, not TypeScript, so it runs before (or without) the dev dependencies.
 //
 // node-gyp: $STORE_NODE_GYP if set, else the one npm ships (npm passes its path as
 // npm_config_node_gyp; outside npm, found next to npm-cli.js or under the running node's prefix).
@@ -24,7 +26,11 @@ import { fileURLToPath } from 'node:url';
 const BUILD_TIMEOUT_MS = 30_000;
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDirectory = join(projectRoot, 'lib', 'io', 'native');
-const addonPath = join(nativeDirectory, 'build', 'Release', 'punch_hole.node');
+/** Each addon and a function it must export. */
+const addons = [
+  { path: join(nativeDirectory, 'build', 'Release', 'punch_hole.node'), exported: 'punchHole' },
+  { path: join(nativeDirectory, 'build', 'Release', 'home_lock.node'), exported: 'lockExclusive' },
+];
 // node-gyp's output goes to a file, where a failure can be read in full; the warning quotes a line.
 const logPath = join(nativeDirectory, 'build-native.log');
 const startMs = performance.now();
@@ -34,8 +40,9 @@ function elapsed() {
 }
 
 function giveUp(reason) {
-  console.warn(`store: warning: punch_hole addon not built (${reason}); the engine will work ` +
-    'but will not release unused disk space in data files');
+  console.warn(`store: warning: native addons not built (${reason}); the engine will work ` +
+    'but will not release unused disk space in data files, and will lock its home with a pid ' +
+    'file, which cannot see a node of another PID namespace');
   process.exit(0);
 }
 
@@ -132,7 +139,7 @@ async function build() {
   // A failed build must not leave an older addon behind to be loaded as if this one had worked.
   rmSync(join(nativeDirectory, 'build'), { recursive: true, force: true });
   if (process.platform !== 'linux') {
-    giveUp(`fallocate(PUNCH_HOLE) is Linux-only, not ${process.platform}`);
+    giveUp(`fallocate(PUNCH_HOLE) and this build are Linux-only, not ${process.platform}`);
   }
   const nodeGyp = findNodeGyp();
   if (nodeGyp === undefined) giveUp('node-gyp not found; npm normally ships it');
@@ -152,13 +159,18 @@ async function build() {
     const exit = result.status ?? result.signal;
     giveUp(`node-gyp ${nodeGyp} exited ${exit}: ${firstErrorLine()}; see ${logPath}`);
   }
-  try {
-    const addon = createRequire(import.meta.url)(addonPath);
-    if (typeof addon.punchHole !== 'function') throw new Error('punchHole missing');
-  } catch (error) {
-    giveUp(`built but does not load: ${error instanceof Error ? error.message : String(error)}`);
+  for (const { path, exported } of addons) {
+    try {
+      const addon = createRequire(import.meta.url)(path);
+      if (typeof addon[exported] !== 'function') throw new Error(`${exported} missing`);
+    } catch (error) {
+      rmSync(join(nativeDirectory, 'build'), { recursive: true, force: true });
+      giveUp(`${path} built but does not load: ` +
+        `${error instanceof Error ? error.message : String(error)}`);
+    }
   }
-  console.log(`store: built ${addonPath} in ${elapsed()} with headers of Node ` +
+  const built = addons.map(({ path }) => path).join(' and ');
+  console.log(`store: built ${built} in ${elapsed()} with headers of Node ` +
     `${nodeDirectory.version} from ${nodeDirectory.directory}`);
 }
 

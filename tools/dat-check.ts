@@ -1,5 +1,8 @@
 // dat-check: reads every live block of a partition's data files — the blocks the last complete
-// checkpoints reference — and verifies each one's checksum (and that it decompresses). Read-only.
+// checkpoints reference — and verifies each one's checksum (and that it decompresses). Read-only,
+// so it may run beside a node on its home (it takes no lock): it opens the data files only once
+// each exists (DataFiles.open would create a missing one, which a later start with a smaller
+// dbFileSplitCount would refuse), and refuses with exit code 2 otherwise.
 //
 //   node --import tsx tools/dat-check.ts (--data <dir> | --home <GS_HOME>) --partition <pId>
 //        [--interval N] [--split-count N]
@@ -7,12 +10,14 @@
 // Exit codes: 0 every block is good, 1 I/O error, 2 bad usage or missing directory,
 // 3 at least one block is corrupt (each is listed).
 
+import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { isStorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { loadBlockMap } from '../compaction/block-map.ts';
 import { dataPartitionDirectory } from '../compaction/cplog-files.ts';
 import { DataFiles } from '../compaction/data-file.ts';
+import { dataFileDirectories, dataFileName } from '../compaction/data-file-layout.ts';
 import {
   consoleOutput, parseDataToolArgs, type DataToolTarget, type ToolOutput,
 } from './data-tool-args.ts';
@@ -40,6 +45,14 @@ export async function main(argv: string[], output: ToolOutput = consoleOutput): 
     if (map.blockSizeBytes === undefined) {
       output.out(`dat-check: partition ${pId} has no complete checkpoint; nothing to check`);
       return 0;
+    }
+    const layout = { dataRoot, partitionId: pId, splitCount: request.splitCount };
+    const missing = dataFileDirectories(layout)
+      .map((directory, n) => join(directory, dataFileName(pId, n)))
+      .filter((path) => !fileSystem.exists(path));
+    if (missing.length > 0) {
+      output.err(`dat-check: no data file ${missing.join(', ')} (is --split-count right?)`);
+      return 2;
     }
     const files = await DataFiles.open({
       fileSystem, dataRoot, partitionId: pId, blockSizeBytes: map.blockSizeBytes,

@@ -1,16 +1,20 @@
 // gs_startnode [-u USER/PASS [-w [SEC]]] [--releaseUnusedFileBlocks]: starts the node of GS_HOME
 // in the background (local only), its output in GS_LOG/gsstartup.log. With -w (which needs -u)
 // it waits until the node has recovered (GET /node/stat answers recovery.progressRate 1),
-// printing a dot a second.
+// printing a dot a second. A node already running on GS_HOME (its pid file names a live process,
+// or another process holds the home's lock, conf/store.lock: one in another PID namespace too)
+// is AD0102, exit 3, with the holder's pid.
 
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../lib/config/config.ts';
+import { homeLocker } from '../lib/io/home-lock.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import {
-  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, parseCommandArgs, parseCredentials,
+  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, EXIT_STATE, parseCommandArgs,
+  parseCredentials,
   requireEnvironment, runCommand, takeWaitOption, waitUntil,
 } from './operating-command.ts';
 import { nodeProcessArguments, processAlive, readNodePid } from './store-node-process.ts';
@@ -30,8 +34,13 @@ async function main(): Promise<number> {
   }
   const credentials = values.user === undefined ? undefined : parseCredentials(values.user);
   const pid = readNodePid(environment.home);
-  if (pid !== undefined && processAlive(pid)) {
-    throw new CommandError('AD0102: There is a possibility that the node has been started.', 3);
+  const holder = homeLocker.holder(resolve(environment.home));
+  if (holder !== undefined || (pid !== undefined && processAlive(pid))) {
+    const detail = holder === undefined ? `pid ${pid} is running`
+      : holder.pid === 0 ? 'the home is locked by a process whose lock file does not say which'
+        : `the home is locked by the node with pid ${holder.pid} (started ${holder.startedAt})`;
+    throw new CommandError('AD0102: There is a possibility that the node has been started. ' +
+      `(${detail})`, EXIT_STATE);
   }
   mkdirSync(environment.log, { recursive: true });
   const output = openSync(join(environment.log, 'gsstartup.log'), 'a');

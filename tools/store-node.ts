@@ -1,7 +1,10 @@
 // The node in the foreground: what `npm start` runs, and what gs_startnode starts in the
 // background. Starts on GS_HOME (./var from a checkout when unset; default files on the first
-// start), prints where it listens, and stops cleanly on SIGTERM or SIGINT, or when gs_stopnode
-// asks. Writes GS_HOME/conf/store.pid while it runs.
+// start), prints where it listens, and stops cleanly on SIGTERM, SIGINT or SIGHUP (a repeated
+// signal does not cut the stop short), or when gs_stopnode asks. Locks the home first
+// (GS_HOME/conf/store.lock): on a home another node holds it prints `node failed to start:
+// HOME_IN_USE: the home ... is in use by the node with pid N ...` and exits 3, having touched
+// nothing. Writes GS_HOME/conf/store.pid while it runs.
 //
 //   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
 //
@@ -18,6 +21,9 @@ import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { NODE_PID_FILE } from './store-node-process.ts';
+
+/** Exit code when another process holds the home's lock (gs_startnode's "already started" code). */
+const EXIT_HOME_IN_USE = 3;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -36,24 +42,28 @@ async function main(): Promise<void> {
       process.exit(error === undefined ? 0 : 1);
     },
   });
+  if (node.homeLock.warning !== undefined) console.error(`warning: ${node.homeLock.warning}`);
   pidPath = join(node.home.directories.home, NODE_PID_FILE);
   writeFileSync(pidPath, `${process.pid}\n`);
   const { systemEndpoint: system, transactionEndpoint: transaction } = node;
   console.log(`node started on ${node.home.directories.home} (cluster ${node.home.config.cluster.clusterName}): ` +
     `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}; ` +
     `event log in ${node.home.logDirectory}; engine ${node.engineThreadDescription}`);
+  // `on`, not `once`: a service manager may signal every process of the group and `npm start`
+  // forwards its own signal too, and a second signal with no handler would kill the node in the
+  // middle of its checkpoint. stop() is idempotent.
   const stop = () => {
     node.stop().catch(() => undefined);
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.on(signal, stop);
 }
 
 main().catch((error: unknown) => {
   const text = error instanceof StorageError ? `${error.code}: ${error.message}`
     : error instanceof Error ? error.message : String(error);
   console.error(`node failed to start: ${text}`);
-  process.exit(1);
+  const inUse = error instanceof StorageError && error.code === 'HOME_IN_USE';
+  process.exit(inUse ? EXIT_HOME_IN_USE : 1);
 });
 
 function engineThreadOf(text: string | undefined): EngineThreadChoice {

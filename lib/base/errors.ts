@@ -10,6 +10,11 @@ export const STORAGE_ERROR_NUMBERS = {
   CLOSED: 100004,
   LIMIT_EXCEEDED: 100005,
   NOT_SUPPORTED: 100006,
+  /**
+   * Another process holds the lock on GS_HOME (lib/io/home-lock.ts): a second node refuses to start
+   * without touching the home. 100020, clear of the numbers other changes may add after 100006.
+   */
+  HOME_IN_USE: 100020,
   // catalog
   CONTAINER_NOT_FOUND: 145001,
   CONTAINER_EXISTS: 145002,

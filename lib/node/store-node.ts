@@ -4,20 +4,23 @@
 // network I/O, framing, authentication and the routing of each request to its group's thread;
 // every request runs in an engine thread.
 //
-// Start: read GS_HOME (default files on the first start) → event log → system service (so
-// gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
+// Start: lock GS_HOME (lib/io/home-lock.ts; a second node on it stops here, HOME_IN_USE, having
+// touched nothing) → read GS_HOME (default files on the first start) → event log → system service
+// (so gs_stat answers while recovery runs, with recovery.progressRate 0) → open the store (recovery)
 // → a checkpoint when recovery replayed anything, so the next start replays nothing → transaction
 // service → ACTIVE. Stop: no new clients → their sessions close (open transactions abort) →
-// the store closes (a checkpoint; every acknowledged commit synced) → system service → log.
+// the store closes (a checkpoint; every acknowledged commit synced) → system service → log → the
+// home's lock.
 
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StorageError } from '../base/errors.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
-import type { HomeEnvironment } from '../config/home.ts';
+import { resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import type { ComponentLog } from '../io/event-log.ts';
+import { homeLocker, type HomeLock, type HomeLocker } from '../io/home-lock.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
 import { errorFromData } from './engine-thread/worker-engine.ts';
@@ -37,6 +40,8 @@ export interface StoreNodeOptions extends HomeEnvironment {
   engineThread?: EngineThreadChoice;
   /** Cores the node may use; os.availableParallelism() by default (tests pass other counts). */
   coreCount?: number;
+  /** How the home is locked; the process-wide flock (or pid-file fallback) by default. */
+  homeLocker?: HomeLocker;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;
 }
@@ -63,6 +68,8 @@ export class StoreNode implements SystemServiceNode {
 
   private constructor(
     readonly home: NodeHome,
+    /** Held from before the home is read until the node has stopped. */
+    readonly homeLock: HomeLock,
     private readonly options: StoreNodeOptions,
     private readonly clock: Clock,
   ) {
@@ -74,11 +81,23 @@ export class StoreNode implements SystemServiceNode {
     this.systemServer = new SystemServer(this);
   }
 
-  /** Starts a node on its home; throws (CONFIG_INVALID, IO, ...) with nothing left running. */
+  /**
+   * Starts a node on its home; throws (HOME_IN_USE, CONFIG_INVALID, IO, ...) with nothing left
+   * running and the home's lock released.
+   */
   static async start(options: StoreNodeOptions): Promise<StoreNode> {
     const clock = options.clock ?? systemClock;
-    const home = await prepareNodeHome({ ...options, clock });
-    const node = new StoreNode(home, options, clock);
+    // Before anything in the home is read or written, default files included.
+    const { home: homeDirectory } = resolveHome(options);
+    const lock = (options.homeLocker ?? homeLocker).lock(homeDirectory, { nowMs: clock.nowMs() });
+    let home: NodeHome;
+    try {
+      home = await prepareNodeHome({ ...options, clock });
+    } catch (error) {
+      lock.release();
+      throw error;
+    }
+    const node = new StoreNode(home, lock, options, clock);
     try {
       await node.run();
     } catch (error) {
@@ -86,9 +105,21 @@ export class StoreNode implements SystemServiceNode {
       // No checkpoint: the start failed, and what it wrote is taken back (Store.abandonStart).
       await node.shutdownServices({ abandon: true }).catch(() => undefined);
       await home.eventLog.close();
+      lock.release();
       throw error;
     }
     return node;
+  }
+
+  private logHomeLock(): void {
+    const { path, kind, warning, takenOverFrom } = this.homeLock;
+    if (warning !== undefined) this.log.warning(warning, { path });
+    if (takenOverFrom !== undefined) {
+      this.log.warning('took over the stale lock of a node that is gone', {
+        path, pid: takenOverFrom.pid, startedAt: takenOverFrom.startedAt,
+      });
+    }
+    this.log.info('home locked', { path, lock: kind });
   }
 
   private async run(): Promise<void> {
@@ -97,6 +128,7 @@ export class StoreNode implements SystemServiceNode {
     events.nodeStarting({
       home: directories.home, clusterName: config.cluster.clusterName, version: NODE_VERSION,
     });
+    this.logHomeLock();
     this.systemEndpoint = await this.systemServer.listen(this.systemEndpoint);
     const startedMs = this.clock.monotonicMs();
     const thread = resolveEngineThread(this.options.engineThread ?? 'auto', {
@@ -204,6 +236,7 @@ export class StoreNode implements SystemServiceNode {
       }
       events.nodeStopped({ clean: failure === undefined });
       await this.home.eventLog.close();
+      this.homeLock.release();
       this.options.onStopped?.(failure);
       if (failure !== undefined) throw failure;
     })();

@@ -72,4 +72,15 @@ describe('checkpoint tools', () => {
     assert.equal(await datCheck(['--home', home, '--partition', 'x'], capture().output), 2);
     assert.equal(await datCheck(['--home', home, '--partition', '9'], capture().output), 2);
   });
+
+  it('dat-check never creates a data file: a wrong --split-count is refused, nothing written',
+    async () => {
+      const directory = join(home, 'data', '3');
+      const before = readdirSync(directory).sort();
+      const { err, output } = capture();
+      assert.equal(await datCheck(['--home', home, '--partition', '3', '--split-count', '3'],
+        output), 2);
+      assert.match(err.join('\n'), /no data file .*3_part_1\.dat, .*3_part_2\.dat/);
+      assert.deepEqual(readdirSync(directory).sort(), before);
+    });
 });
