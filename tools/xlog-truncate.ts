@@ -8,17 +8,20 @@
 //   node --import tsx tools/xlog-truncate.ts (--home <GS_HOME> | --txnlog <dir>) --partition <pId>
 //        --generation <g> --offset <bytes> --save <file>
 //
-// It refuses while the node of --home runs (conf/store.pid holds a live pid): the node owns its
-// log. After the cut it scans the log again and says where it ends now.
+// With --home it takes the home's lock (lib/io/home-lock.ts) for the whole cut, as a node does, so
+// it refuses while a node runs on that home (and a node cannot start while it cuts): the node owns
+// its log. Without --home (a bare --txnlog directory) it still refuses when conf/store.pid beside
+// it names a live node. After the cut it scans the log again and says where it ends now.
 // Exit codes: 0 cut (and the log reads to its end), 1 I/O error, 2 bad usage or refused, 3 the log
 // is still corrupt after the cut (another damage: run it again at the place named).
 
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
 import { generation, partitionId, type Generation, type PartitionId } from '../lib/base/ids.ts';
 import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
+import { homeLocker, type HomeLock } from '../lib/io/home-lock.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { listXlogGenerations, xlogFileName, xlogFilePath, xlogPartitionDirectory } from
   '../wal/xlog-files.ts';
@@ -44,11 +47,29 @@ interface TruncateRequest {
 export async function main(argv: string[], output: ToolOutput = consoleOutput): Promise<number> {
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
-  const pid = request.home === undefined ? undefined : readNodePid(request.home);
-  if (pid !== undefined && processAlive(pid)) {
-    output.err(`xlog-truncate: the node of ${request.home} is running (pid ${pid}); stop it first`);
-    return 2;
+  let lock: HomeLock | undefined;
+  if (request.home !== undefined) {
+    const pid = readNodePid(request.home);
+    if (pid !== undefined && processAlive(pid)) {
+      output.err(`xlog-truncate: the node of ${request.home} is running (pid ${pid}); stop it first`);
+      return 2;
+    }
+    try {
+      lock = homeLocker.lock(resolve(request.home), { nowMs: Date.now() });
+    } catch (error) {
+      output.err(`xlog-truncate: ${error instanceof Error ? error.message : String(error)}; ` +
+        'stop the node first');
+      return 2;
+    }
   }
+  try {
+    return await truncateLocked(request, output);
+  } finally {
+    lock?.release();
+  }
+}
+
+async function truncateLocked(request: TruncateRequest, output: ToolOutput): Promise<number> {
   const fileSystem = new NodeFileSystem();
   const path = xlogFilePath(request.root, request.partitionId, request.generation);
   if (!fileSystem.exists(path)) {

@@ -11,6 +11,7 @@ import { after, describe, it } from 'node:test';
 import { isStorageError } from '../../../lib/base/errors.ts';
 import { generation, lsn, partitionId } from '../../../lib/base/ids.ts';
 import { NodeFileSystem } from '../../../lib/io/node-file-system.ts';
+import { homeLocker } from '../../../lib/io/home-lock.ts';
 import { main } from '../../../tools/xlog-truncate.ts';
 import { xlogFilePath } from '../../../wal/xlog-files.ts';
 import { XlogRecordType } from '../../../wal/xlog-format.ts';
@@ -109,6 +110,23 @@ describe('xlog-truncate', () => {
     assert.match(result.err, new RegExp(`is running \\(pid ${process.pid}\\)`));
     assert.deepEqual(readFileSync(path), before);
     assert.ok(!existsSync(join(home, 'cut.bin')));
+  });
+
+  it('refuses while another process holds the home lock, and changes nothing', async () => {
+    const { home, txnlog } = await homeWithLog();
+    const lock = homeLocker.lock(home, { nowMs: 0 });
+    try {
+      const path = xlogFilePath(txnlog, P7, generation(2));
+      const before = readFileSync(path);
+      const result = await run(['--home', home, '--partition', '7', '--generation', '2',
+        '--offset', '31', '--save', join(home, 'cut.bin')]);
+      assert.equal(result.code, 2);
+      assert.match(result.err, /in use by the node with pid \d+.*stop the node first/);
+      assert.deepEqual(readFileSync(path), before);
+      assert.ok(!existsSync(join(home, 'cut.bin')));
+    } finally {
+      lock.release();
+    }
   });
 
   it('reports bad usage, a missing file, an offset past the end and an existing save file',
