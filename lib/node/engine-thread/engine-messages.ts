@@ -7,8 +7,12 @@
 //   main → engine   open, request (or, with `check`, a MULTI_PUT's checks without its writes),
 //                   connectionOpened, connectionClosed, status, partitionLsns,
 //                   checkpoint, setPeriodicCheckpoint, close
-//   engine → main   done | failed (answers a call), reply (answers a request), checkpoint
-//                   (a checkpoint started, completed or failed), internalError (a handler's bug)
+//   engine → main   done | failed (answers a call; for a request, the engine failed on a bug),
+//                   reply (answers a request), checkpoint (a checkpoint started, completed or
+//                   failed)
+//
+// An engine that fails on a bug (fail-stop, request-runner.ts) ends its thread with the error
+// uncaught, which the main thread sees as the worker's death (worker-engine.ts).
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
@@ -24,6 +28,8 @@ export interface EngineOpenSettings {
   messageBytesMax: number;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
+  /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
+  faultAssertOnContainer?: string;
 }
 
 /** The node status report's engine figures. */
@@ -72,8 +78,7 @@ export type FromEngine =
   | { kind: 'done'; id: number; value: unknown }
   | { kind: 'failed'; id: number; error: ErrorData }
   | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
-  | { kind: 'checkpoint'; notice: CheckpointNotice }
-  | { kind: 'internalError'; error: ErrorData };
+  | { kind: 'checkpoint'; notice: CheckpointNotice };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { message: String(error) };

@@ -15,7 +15,11 @@ const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
 
 const core = new EngineCore({
   checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
-  internalError: (error) => post({ kind: 'internalError', error: errorData(error) }),
+  // Fail-stop: the error escapes every promise, so this thread dies before anything else runs in
+  // it (no checkpoint of half-applied state); the main thread sees the death with this error.
+  failed: (error) => process.nextTick(() => {
+    throw error;
+  }),
 });
 
 port.on('message', (message: ToEngine) => {

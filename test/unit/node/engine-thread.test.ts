@@ -69,7 +69,6 @@ async function start(
     messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
   }, {
     checkpoint: (notice) => notices.push(notice),
-    internalError: (error) => failures.push(errorFromData(error)),
     failed: (error) => failures.push(error),
   });
   const server = new TransactionServer({
