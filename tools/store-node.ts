@@ -12,6 +12,16 @@
 // group), `main` (every group in the main thread) or `auto` (the default: workers only when the
 // machine has more cores than partition groups). The benchmarks set it to compare the two (README:
 // "Thread or worker").
+//
+// Fail-stop: an exception that escapes (uncaught, or a rejection nobody handles) ends the node as a
+// broken invariant in the engine does (StoreNode.failStop): ABNORMAL in the event log, exit 1.
+//
+// STORE_FAULT_ASSERT_ON=<container name> is a testing aid, inert when unset: every put into that
+// container fails an assertion in the engine's put handler, so an end-to-end test can prove
+// fail-stop on a real process (test/unit/node/node-fail-stop.test.ts). An environment variable,
+// read once here at the edge, because a test cannot reach into a child process otherwise; not a
+// protocol message, which would let any client stop the node; and it fails inside the real handler,
+// so the failure takes the very path a real bug takes, in either engine layout.
 
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -36,13 +46,21 @@ async function main(): Promise<void> {
     fileSystem: new NodeFileSystem(),
     releaseUnusedFileBlocks: values.releaseUnusedFileBlocks === true,
     engineThread: engineThreadOf(process.env['STORE_ENGINE_THREAD']),
+    ...faultAssertOf(process.env['STORE_FAULT_ASSERT_ON']),
     onStopped: (error) => {
       if (pidPath !== undefined) rmSync(pidPath, { force: true });
       console.log(error === undefined ? 'node stopped' : `node stopped with an error: ${String(error)}`);
       process.exit(error === undefined ? 0 : 1);
     },
+    onFailStop: (error) => {
+      if (pidPath !== undefined) rmSync(pidPath, { force: true });
+      console.error(`node stopped ABNORMAL: ${error instanceof Error ? error.stack : String(error)}`);
+      process.exit(1);
+    },
   });
   if (node.homeLock.warning !== undefined) console.error(`warning: ${node.homeLock.warning}`);
+  process.on('uncaughtException', (error) => node.failStop(error, 'an uncaught exception'));
+  process.on('unhandledRejection', (reason) => node.failStop(reason, 'an unhandled rejection'));
   pidPath = join(node.home.directories.home, NODE_PID_FILE);
   writeFileSync(pidPath, `${process.pid}\n`);
   const { systemEndpoint: system, transactionEndpoint: transaction } = node;
@@ -65,6 +83,10 @@ main().catch((error: unknown) => {
   const inUse = error instanceof StorageError && error.code === 'HOME_IN_USE';
   process.exit(inUse ? EXIT_HOME_IN_USE : 1);
 });
+
+function faultAssertOf(name: string | undefined): { faultAssertOnContainer?: string } {
+  return name === undefined || name === '' ? {} : { faultAssertOnContainer: name };
+}
 
 function engineThreadOf(text: string | undefined): EngineThreadChoice {
   if (text === undefined || text === '' || text === 'auto') return 'auto';

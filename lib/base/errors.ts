@@ -58,7 +58,10 @@ export const STORAGE_ERROR_NUMBERS = {
   REQUEST_TIMEOUT: 170004,
   /** A request named a partition that does not hold its container (another partitionNum). */
   PARTITION_MISMATCH: 170005,
-  /** The node failed on a bug while serving the request; reported instead of an answer. */
+  /**
+   * An error the client cannot name (a code it does not know, from a newer node: wire-error.ts).
+   * A node that fails on a bug never answers it: it stops (fail-stop, README "Errors").
+   */
   INTERNAL_ERROR: 170006,
   /** An engine that serves some partition groups was asked about a partition of another group. */
   PARTITION_NOT_OWNED: 170007,

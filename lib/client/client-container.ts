@@ -12,7 +12,9 @@
 // node aborts the transaction: the next request tells the application (TRANSACTION_INVALID) once,
 // when the transaction had changes, and carries on in a new session.
 
+import { assert } from '../base/assert.ts';
 import { StorageError, isStorageError } from '../base/errors.ts';
+import { normalizeName } from '../schema/names.ts';
 import type { Row, RowKey, Value } from '../schema/column-type.ts';
 import type { IndexType } from '../schema/container-schema.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
@@ -80,8 +82,13 @@ export class ClientContainer {
   }
 
   async multiPut(rows: readonly Row[]): Promise<void> {
-    await this.call(ROW_PUT, true, (model, statement) =>
-      ({ statement, ref: model.ref, rows: RowBatch.of(model.schema, model.rows(rows)) }));
+    await this.call(ROW_PUT, true, (model, statement) => {
+      const canonical = model.rows(rows);
+      assert(canonical.length === rows.length, 'validation keeps every row');
+      // Validated rows fit the schema they are encoded with (a mismatch throws before this).
+      for (const row of canonical) assert(row.length === model.schema.columns.length);
+      return { statement, ref: model.ref, rows: RowBatch.of(model.schema, canonical) };
+    });
   }
 
   /** The row with this key, or undefined. */
@@ -90,7 +97,10 @@ export class ClientContainer {
       sessionId: statement.sessionId, ref: model.ref,
       keys: KeyBatch.of(model.schema, [model.key(key)]),
     }));
-    return reply.decode(model.schema)[0];
+    const rows = reply.decode(model.schema);
+    assert(rows.length <= 1, 'a ROW_GET reply holds at most the one row asked for');
+    if (rows[0] !== undefined) assert(rows[0].length === model.schema.columns.length);
+    return rows[0];
   }
 
   /** Removes the row with this key; false when there was none. */
@@ -124,6 +134,9 @@ export class ClientContainer {
     }
     this.reset();
     this.autoCommit = true;
+    // Auto-commit holds no session and no pending changes (the one legal state to return to).
+    assert(this.session === undefined);
+    assert(!this.transactionDirty);
   }
 
   async commit(): Promise<void> {
@@ -155,6 +168,7 @@ export class ClientContainer {
     const definition = indexInfoOf(column, type ?? 'TREE');
     const { reply } = await this.call(CREATE_INDEX, true, (model, statement) =>
       ({ statement, ref: model.ref, json: JSON.stringify(definition) }));
+    this.answersThis(reply.info);
     this.model = await this.link.modelOfInfo(reply.info);
     return reply.created;
   }
@@ -168,6 +182,8 @@ export class ClientContainer {
     const selector = indexInfoOf(column, type);
     const { reply } = await this.call(DROP_INDEX, true, (model, statement) =>
       ({ statement, ref: model.ref, json: JSON.stringify(selector) }));
+    this.answersThis(reply.info);
+    assert(reply.droppedCount >= 0);
     this.model = await this.link.modelOfInfo(reply.info);
     return reply.droppedCount;
   }
@@ -229,10 +245,14 @@ export class ClientContainer {
       const model = this.model;
       // Auto-commit needs no session: no await (a turn of the microtask queue) for it.
       const session = this.autoCommit ? undefined : await this.sessionForRequest();
+      // A manual container always sends through its own session, never the auto-commit one.
+      if (!this.autoCommit) assert(session !== undefined && session.id !== AUTO_COMMIT_SESSION_ID);
       const statement: Statement = {
         sessionId: session?.id ?? AUTO_COMMIT_SESSION_ID,
         statementId: write ? this.link.nextStatementId() : 0,
       };
+      // Statement id 0 means "not a write": a retried write must be recognised by its id.
+      if (write) assert(statement.statementId > 0);
       const request = build(model, statement);
       if (write && session !== undefined) this.transactionDirty = true;
       try {
@@ -268,6 +288,7 @@ export class ClientContainer {
       const connection = await this.link.pool.acquire();
       try {
         const { sessionId } = await connection.request(SESSION_OPEN, { transactionTimeoutMs: 0 });
+        assert(sessionId !== AUTO_COMMIT_SESSION_ID, 'SESSION_OPEN answers a session of its own');
         const session = { id: sessionId, connection };
         try {
           await connection.request(SET_AUTO_COMMIT, {
@@ -301,6 +322,12 @@ export class ClientContainer {
       throw new StorageError('TRANSACTION_INVALID', `cannot ${operation}: container ` +
         `${JSON.stringify(this.name)} is in auto-commit mode (setAutoCommit(false) first)`);
     }
+  }
+
+  /** A reply's container info is this container's: the reply answers this request. */
+  private answersThis(info: ContainerInfo): void {
+    assert(normalizeName(info.name) === normalizeName(this.name),
+      `a reply about "${info.name}" answered a request about "${this.name}"`);
   }
 
   private reset(): void {

@@ -6,6 +6,7 @@
 // durability, applies the record to the block images and answers. Replay at open applies the very same
 // records through the same apply functions (partition-apply.ts).
 
+import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { QUERY_FOR_UPDATE_PASS_COUNT_MAX } from '../base/limits.ts';
 import { lsn, type Lsn, type PartitionId } from '../base/ids.ts';
@@ -82,10 +83,13 @@ export class Partition {
           `container "${existing.schema.name}" exists with a different schema`);
       }
       const id = this.catalog.reserveId();
+      assert(this.catalog.get(id) === undefined, 'a reserved container id is unused');
       await this.commitRecord(XlogRecordType.CREATE_CONTAINER,
         (writer) => encodeSchemaRecord(writer, id, schema),
         () => this.catalog.add(id, schema));
-      return this.catalog.info(this.catalog.get(id)!);
+      const created = this.catalog.get(id);
+      assert(created !== undefined, 'a created container is in the catalog');
+      return this.catalog.info(created);
     } finally {
       this.locks.releaseAll(owner);
     }
@@ -96,7 +100,12 @@ export class Partition {
     return this.withContainerLock(name, timeoutMs, async (entry) => {
       await this.commitRecord(XlogRecordType.DROP_CONTAINER,
         (writer) => encodeDrop(writer, entry.id),
-        () => this.catalog.remove(entry.id));
+        () => {
+          // Its name and container locks are held: nothing else can have dropped or replaced it.
+          assert(this.catalog.get(entry.id) === entry, 'a dropped container is in the catalog');
+          this.catalog.remove(entry.id);
+        });
+      assert(this.catalog.get(entry.id) === undefined);
       this.transactions.abortWhere((txn) => txn.containerId === entry.id);
       return true;
     }, false);
@@ -222,6 +231,7 @@ export class Partition {
       return;
     }
     const txn = this.transactions.begin(this.scope(context, entry));
+    assert(txn.state === 'active', 'a transaction takes writes only while active');
     checkWriteSetRoom(txn, rows.length);
     if (entry.keys === undefined) {
       this.holdContainerIntent(txn, entry);
@@ -232,6 +242,7 @@ export class Partition {
     const rowKeys = rows.map((row) => keys.keyOf(row));
     const keyStrings = rowKeys.map((key) => keys.keyString(key));
     await this.lockForTransaction(txn, entry, keyStrings, context);
+    assert(txn.state === 'active', 'a transaction that waited for locks is still active');
     for (let i = 0; i < rows.length; i++) txn.writes.set(keyStrings[i]!, { key: rowKeys[i]!, row: rows[i]! });
   }
 
@@ -246,9 +257,11 @@ export class Partition {
         () => (entry.rows.has(key) ? { puts: [], removes: [key] } : undefined));
     }
     const txn = this.transactions.begin(this.scope(context, entry));
+    assert(txn.state === 'active', 'a transaction takes writes only while active');
     checkWriteSetRoom(txn, 1);
     const keyString = keys.keyString(key);
     await this.lockForTransaction(txn, entry, [keyString], context);
+    assert(txn.state === 'active', 'a transaction that waited for locks is still active');
     const existed = transactionGet(entry, txn, key) !== undefined;
     txn.writes.set(keyString, { key, row: null });
     return existed;
@@ -354,6 +367,9 @@ export class Partition {
     const entry = this.catalog.lookup(name);
     const txn = entry === undefined ? undefined : this.transactions.find(this.scope(context, entry));
     if (entry === undefined || txn === undefined) return;
+    // find() reports a timed-out or committing transaction: only an active one commits.
+    assert(txn.state === 'active', 'only an active transaction commits');
+    assert(txn.containerId === entry.id);
     txn.state = 'committing';
     try {
       const changes = writeSetChanges(txn);
@@ -363,6 +379,8 @@ export class Partition {
     } finally {
       this.transactions.end(txn);
     }
+    const endedState: string = txn.state; // not narrowed to the 'committing' set above
+    assert(endedState === 'ended', 'a committed transaction has ended');
   }
 
   abort(context: RequestContext, name: string): void {
@@ -451,6 +469,7 @@ export class Partition {
     }
     const changes = changesOf();
     if (changes === undefined) return false;
+    assert(this.catalog.get(entry.id) === entry, 'an auto-commit container is in the catalog');
     this.locks.beginIntent(owner, entry.id);
     try {
       await this.commitRows(entry, changes);
@@ -462,12 +481,17 @@ export class Partition {
 
   private commitRows(entry: ContainerEntry, changes: { puts: Row[]; removes: RowKey[] }) {
     const { schema } = entry;
+    // An empty commit record would take an LSN and change nothing: callers skip it.
+    assert(changes.puts.length + changes.removes.length > 0, 'a commit record changes rows');
     return this.commitRecord(XlogRecordType.COMMIT,
       (writer) => encodeCommit(writer, schema, {
         containerId: entry.id, schemaVersion: schema.schemaVersion, ...changes,
       }),
       () => {
+        // The container's locks (a row lock or an intent) keep DDL out until the commit applies.
+        assert(this.catalog.get(entry.id) === entry, 'a commit record\'s container is in the catalog');
         applyCommit(entry, changes);
+        assert(entry.rows.count() >= 0, 'a row count is never negative');
         this.rowsWrittenCount += changes.puts.length + changes.removes.length;
       });
   }
@@ -486,6 +510,7 @@ export class Partition {
     if (logReady !== undefined) await logReady;
     const admitted = pipeline.admit();
     if (admitted !== undefined) await admitted;
+    // Admitted from here on: the append is submitted, or its admission cancelled, never neither.
     let sizeBytes: number;
     let durable: Promise<void> | undefined;
     let recordLsn: bigint;
@@ -497,9 +522,14 @@ export class Partition {
       pipeline.cancelAdmission();
       throw error;
     }
+    assert(recordLsn === this.log.lastLsn, 'the appended record is the log\'s last');
+    assert(recordLsn > this.log.lastAppliedLsn, 'a record is appended before it is applied');
     await pipeline.submit({
       sizeBytes, durable,
       apply: () => {
+        // The pipeline applies a partition's records in append order, one LSN after another.
+        assert(recordLsn === this.log.lastAppliedLsn + 1n,
+          `partition ${this.id}: LSN ${recordLsn} applied after ${this.log.lastAppliedLsn}`);
         apply();
         this.log.lastAppliedLsn = recordLsn;
       },

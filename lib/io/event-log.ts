@@ -157,6 +157,18 @@ export class EventLog {
     this.component('transactionService').info('client disconnected', fields);
   }
 
+  /**
+   * Fail-stop: the node stops at once on a broken invariant (status ABNORMAL). The record says
+   * what failed, with its message and stack, and while doing what.
+   */
+  nodeAbnormal(error: unknown, fields: EventLogFields): void {
+    this.component('systemService').critical('node status ABNORMAL: stopping at once', {
+      ...fields, nodeStatus: 'ABNORMAL',
+      error: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      stack: error instanceof Error ? error.stack : undefined,
+    });
+  }
+
   /** An error a component met: its code and message, and the stack of anything not expected. */
   error(component: string, error: unknown, fields: EventLogFields = {}): void {
     const details: EventLogFields = isStorageError(error)

@@ -11,10 +11,17 @@
 // service → ACTIVE. Stop: no new clients → their sessions close (open transactions abort) →
 // the store closes (a checkpoint; every acknowledged commit synced) → system service → log → the
 // home's lock.
+//
+// Fail-stop (failStop): a broken invariant in the engine (a failed assertion or any exception
+// that is not a StorageError, in a request, a checkpoint or a thread), or an exception that
+// escapes in the node process, ends the node at once, in either engine layout: the ABNORMAL line
+// in the event log, every client connection closed without a reply, exit 1. No checkpoint and no
+// clean-stop step runs, as they could write half-applied state; the next start recovers from the
+// log, which holds every acknowledged commit.
 
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
-import { StorageError } from '../base/errors.ts';
+import { StorageError, isStorageError } from '../base/errors.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
 import { resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
@@ -44,6 +51,14 @@ export interface StoreNodeOptions extends HomeEnvironment {
   homeLocker?: HomeLocker;
   /** Called once the node has stopped, by request (gs_stopnode) or by stop(). */
   onStopped?: (error: unknown) => void;
+  /**
+   * Called once on fail-stop, after the ABNORMAL line is written and every client connection is
+   * closed; it must end the process (the default exits with code 1) and do nothing else with
+   * the node.
+   */
+  onFailStop?: (error: unknown) => void;
+  /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
+  faultAssertOnContainer?: string;
 }
 
 type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
@@ -58,8 +73,8 @@ export class StoreNode implements SystemServiceNode {
   private readonly clusterRevisionId = randomUUID();
   private readonly log: ComponentLog;
   private stopping: Promise<void> | undefined;
-  /** Why the engine thread died, if it did. */
-  private engineFailure: unknown;
+  /** Why the node failed (fail-stop), if it did. */
+  private failure: { error: unknown } | undefined;
   private peakProcessMemoryBytes = 0;
   readonly partitionNum: number;
   /** Where the services listen (ports resolved when configured as 0). */
@@ -138,6 +153,8 @@ export class StoreNode implements SystemServiceNode {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+      ...(this.options.faultAssertOnContainer === undefined
+        ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
     }, {
       checkpoint: (notice) => {
         const fields = { partitionGroup: notice.groupIndex, trigger: notice.trigger };
@@ -156,11 +173,15 @@ export class StoreNode implements SystemServiceNode {
             ...fields, partitionId: notice.partitionId,
             while: 'deleting superseded files after a checkpoint (retried at the next checkpoint)',
           });
-        } else events.error('checkpointService', errorFromData(notice.error), fields);
+        } else {
+          const error = errorFromData(notice.error);
+          // An I/O error fails the checkpoint and loses nothing; a bug in it is fail-stop.
+          if (isStorageError(error)) events.error('checkpointService', error, fields);
+          else this.failStop(error, `checkpointing partition group ${notice.groupIndex}`);
+        }
       },
-      internalError: (error) => events.error('transactionService', errorFromData(error)),
       warning: (message) => events.component('systemService').warning(message),
-      failed: (error) => this.engineFailed(error),
+      failed: (error) => this.failStop(error, 'running the engine'),
     });
     const recovery = engine.recovery;
     for (const torn of recovery.tornTails) {
@@ -211,7 +232,7 @@ export class StoreNode implements SystemServiceNode {
               queuedBytes: event.queuedBytes, reason: event.reason });
         }
       },
-      onInternalError: (error) => events.error('transactionService', error),
+      onEngineFailure: (error) => this.failStop(error, 'serving a request'),
     });
     const listening = await server.listen();
     this.transactionEndpoint = { address: listening.host, port: listening.port };
@@ -227,7 +248,7 @@ export class StoreNode implements SystemServiceNode {
       if (this.status !== 'ABNORMAL') this.status = 'NORMAL_SHUTDOWN';
       const events = this.home.eventLog;
       events.nodeStopping({});
-      let failure: unknown = this.engineFailure;
+      let failure: unknown = this.failure?.error;
       try {
         await this.shutdownServices();
       } catch (error) {
@@ -245,7 +266,8 @@ export class StoreNode implements SystemServiceNode {
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     await this.transactionServer?.close();
-    await this.engine?.close(options);
+    // A failed engine is not closed: closing checkpoints, and its state may be half-applied.
+    if (this.failure === undefined) await this.engine?.close(options);
     await this.systemServer.close();
   }
 
@@ -255,12 +277,20 @@ export class StoreNode implements SystemServiceNode {
     return workerCount > 0 ? `in ${workerCount} worker threads` : 'in the main thread';
   }
 
-  /** An engine thread died: the node cannot serve, so it stops (ABNORMAL), and exits. */
-  private engineFailed(error: unknown): void {
+  /**
+   * Fail-stop (see the top of this file): `what` the node was doing when `error` broke it.
+   * Synchronous, so nothing else runs in this thread between the failure and the end of the
+   * process; once only.
+   */
+  failStop(error: unknown, what: string): void {
+    if (this.failure !== undefined) return;
+    this.failure = { error };
     this.status = 'ABNORMAL';
-    this.engineFailure = error;
-    this.home.eventLog.error('systemService', error, { while: 'running the engine thread' });
-    this.stop().catch(() => undefined);
+    const events = this.home.eventLog;
+    events.nodeAbnormal(error, { while: what });
+    this.transactionServer?.abort('the node stopped: ABNORMAL');
+    events.close();
+    (this.options.onFailStop ?? exitAbnormally)(error);
   }
 
   // ---- SystemServiceNode ------------------------------------------------------------------------
@@ -349,3 +379,8 @@ export class StoreNode implements SystemServiceNode {
   }
 }
 
+
+/** The default end of a fail-stop: exit code 1 now, with nothing else run. */
+function exitAbnormally(): never {
+  process.exit(1);
+}

@@ -7,6 +7,7 @@
 // says so (statement-results.ts), so a retry after the connection broke learns that the
 // transaction is gone instead of being told that the lost write succeeded.
 
+import { assert } from '../base/assert.ts';
 import { normalizeName } from '../schema/names.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
@@ -22,6 +23,17 @@ import {
   handler, statementKey, type ConnectionContext, type DispatchEntry,
 } from './request-handler.ts';
 
+/**
+ * The fault hook (ConnectionContext.faultAssertOnContainer, a testing aid inert when unset): a put
+ * into the named container fails here as a broken invariant would, through the same path.
+ */
+function faultAssertOnPut(context: ConnectionContext, name: string): void {
+  const doomed = context.faultAssertOnContainer;
+  if (doomed === undefined) return;
+  assert(normalizeName(name) !== normalizeName(doomed),
+    `injected fault (STORE_FAULT_ASSERT_ON): a put into "${name}"`);
+}
+
 /** Requests of one session on one container keep their order. */
 export function sessionContainerKey(sessionId: number, name: string): string {
   return `${sessionId}/${normalizeName(name)}`;
@@ -35,6 +47,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
       const rows = request.rows.decode(entry.schema);
       const handle = session.container(entry.schema.name);
       transactional(!handle.isAutoCommit);
+      faultAssertOnPut(context, entry.schema.name);
       await handle.multiPut(rows);
       return {};
     }),
@@ -68,6 +81,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
       for (const put of puts) {
         const handle = session.container(put.name);
         transactional(!handle.isAutoCommit);
+        faultAssertOnPut(context, put.name);
         await handle.multiPut(put.rows);
       }
       return {};

@@ -21,6 +21,8 @@ export interface ConnectionContext {
   /** The same for every connection of one client (user and client id). */
   readonly clientKey: string;
   readonly queryHandler: QueryHandler;
+  /** Testing aid (LocalRunnerOptions.faultAssertOnContainer): puts into it fail an assertion. */
+  readonly faultAssertOnContainer?: string;
 }
 
 /** A handler with its types erased, as the dispatch table holds it; see handler(). */

@@ -10,9 +10,16 @@
 // the network side reaches them through the routing runner (routing-request-runner.ts) by
 // messages; tests may run both in one thread. Either way a connection is opened here before its
 // first request and closed after its last.
+//
+// Fail-stop (README "Errors"): a StorageError is the request's error reply; anything else (a failed
+// assertion, an unexpected exception) means the engine's state may be half-applied. The runner
+// then latches the failure, tells its owner at once (onFailure, before anything else runs, so the
+// owner can stop the thread or the process before a checkpoint writes that state), and answers
+// nothing more: this request and every later one, and those still running, reject with it. A
+// rejected run is the network side's sign to close every connection (server-connection.ts).
 
 import { assert } from '../base/assert.ts';
-import { StorageError, isStorageError } from '../base/errors.ts';
+import { isStorageError } from '../base/errors.ts';
 import type { Store } from '../engine/store.ts';
 import { encodeFrame, protocolError } from '../protocol/frame.ts';
 import { decodeBody, emptyWrite, messageName } from '../protocol/message-codec.ts';
@@ -60,8 +67,10 @@ export interface RequestRunner {
   readonly info: EngineInfo;
   connectionOpened(connectionId: number, setup: ConnectionSetup): void;
   /**
-   * Never rejects: every failure is an error frame. The frame's body is a view of the
-   * connection's read buffer, valid only during the call: decode it at once or copy it.
+   * Resolves with the reply of every request, error replies included. Rejects only when the
+   * engine failed (a broken invariant): then nothing may be answered, and the caller closes every
+   * connection and stops. The frame's body is a view of the connection's read buffer, valid only
+   * during the call: decode it at once or copy it.
    */
   run(connectionId: number, frame: RequestFrame): Promise<RunOutcome>;
   /** Ends the connection's sessions (aborting their transactions) and its query results. */
@@ -73,8 +82,18 @@ export interface LocalRunnerOptions {
   messageBytesMax: number;
   statementResultCountMax: number;
   statementResultCountPerClientMax: number;
-  /** A handler failed on a bug; the client is told INTERNAL_ERROR either way. */
-  onInternalError: (error: unknown) => void;
+  /**
+   * The engine failed on a bug (not a StorageError) while serving a request; called once, at the
+   * failure, before the request's promise rejects. The owner must stop the engine now.
+   */
+  onFailure: (error: unknown) => void;
+  /**
+   * Testing aid, inert when absent: a put (ROW_PUT, MULTI_PUT) into the container of this name
+   * fails an assertion in its handler, as a broken invariant would (handlers-rows.ts). The node
+   * sets it from STORE_FAULT_ASSERT_ON (tools/store-node.ts), so an end-to-end test can prove
+   * fail-stop on a real process.
+   */
+  faultAssertOnContainer?: string;
 }
 
 interface OpenConnection {
@@ -86,6 +105,8 @@ export class LocalRequestRunner implements RequestRunner {
   readonly info: EngineInfo;
   private readonly statements: StatementResults;
   private readonly connections = new Map<number, OpenConnection>();
+  /** The bug that stopped this runner (fail-stop); set once, never cleared. */
+  private failure: { error: unknown } | undefined;
 
   constructor(
     private readonly store: Store,
@@ -113,12 +134,16 @@ export class LocalRequestRunner implements RequestRunner {
         store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
         statements: this.statements, queryHandler: this.options.queryHandler,
         clientKey: setup.clientKey,
+        ...(this.options.faultAssertOnContainer === undefined
+          ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       },
       order: new RequestOrder(),
     });
   }
 
   connectionClosed(connectionId: number): void {
+    // A failed engine is left as it is: the process is about to end, and the log is the truth.
+    if (this.failure !== undefined) return;
     const connection = this.connections.get(connectionId);
     if (connection === undefined) return;
     this.connections.delete(connectionId);
@@ -132,6 +157,7 @@ export class LocalRequestRunner implements RequestRunner {
   }
 
   async run(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
+    this.throwIfFailed();
     const connection = this.connections.get(connectionId);
     if (connection === undefined) {
       return this.broken(frame, protocolError('the connection is not open on the engine'));
@@ -151,6 +177,8 @@ export class LocalRequestRunner implements RequestRunner {
     try {
       const reply = await connection.order.run(entry.orderKey(request),
         () => entry.run(request, connection.context));
+      // Another request failed while this one ran: its reply may rest on half-applied state.
+      this.throwIfFailed();
       return {
         bytes: encodeFrame(replyHeader(frame), (writer) => entry.writeReply(writer, reply),
           this.options.messageBytesMax),
@@ -167,6 +195,7 @@ export class LocalRequestRunner implements RequestRunner {
    */
   async check(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
     assert(frame.messageType === MessageType.MULTI_PUT);
+    this.throwIfFailed();
     const connection = this.connections.get(connectionId);
     if (connection === undefined) {
       return this.broken(frame, protocolError('the connection is not open on the engine'));
@@ -179,18 +208,23 @@ export class LocalRequestRunner implements RequestRunner {
     }
     try {
       multiPutCheck(request, connection.context);
+      this.throwIfFailed();
       return { bytes: encodeFrame(replyHeader(frame), emptyWrite, this.options.messageBytesMax) };
     } catch (error) {
       return this.failed(frame, error);
     }
   }
 
-  /** A request that failed: its error reply; a PROTOCOL_ERROR also closes the connection. */
+  /**
+   * A request that failed: its error reply (a PROTOCOL_ERROR also closes the connection); a bug
+   * stops the runner and rejects (fail-stop).
+   */
   private failed(frame: RequestFrame, error: unknown): RunOutcome {
-    const storageError = this.reportable(error);
-    const bytes = errorFrame(frame, storageError);
-    return storageError.code === 'PROTOCOL_ERROR'
-      ? { bytes, closeReason: storageError.message } : { bytes };
+    if (!isStorageError(error)) this.stop(error);
+    this.throwIfFailed();
+    assert(isStorageError(error));
+    const bytes = errorFrame(frame, error);
+    return error.code === 'PROTOCOL_ERROR' ? { bytes, closeReason: error.message } : { bytes };
   }
 
   /** A request that breaks the protocol: its answer, then the connection closes. */
@@ -199,11 +233,14 @@ export class LocalRequestRunner implements RequestRunner {
     return { bytes: errorFrame(frame, storageError), closeReason: storageError.message };
   }
 
-  /** The error as the client is told it; a bug is reported, and told as INTERNAL_ERROR. */
-  private reportable(error: unknown): StorageError {
-    if (isStorageError(error)) return error;
-    this.options.onInternalError(error);
-    return new StorageError('INTERNAL_ERROR', 'the node failed while serving this request',
-      { cause: error });
+  /** Latches the first bug and tells the owner, once. */
+  private stop(error: unknown): void {
+    if (this.failure !== undefined) return;
+    this.failure = { error };
+    this.options.onFailure(error);
+  }
+
+  private throwIfFailed(): void {
+    if (this.failure !== undefined) throw this.failure.error;
   }
 }

@@ -24,7 +24,7 @@
 // its thread, which remembers its outcome; a split MULTI_PUT carries its statement id to each.
 
 import { assert } from '../base/assert.ts';
-import { StorageError, isStorageError } from '../base/errors.ts';
+import { isStorageError } from '../base/errors.ts';
 import { CONNECTION_RESULT_SET_COUNT_MAX } from '../base/limits.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import { encodeFrame } from '../protocol/frame.ts';
@@ -56,8 +56,6 @@ export interface GroupRequestRunner extends RequestRunner {
 export interface RoutingRunnerOptions {
   partitionNum: number;
   messageBytesMax: number;
-  /** The routing failed on a bug; the client is told INTERNAL_ERROR. */
-  onInternalError: (error: unknown) => void;
 }
 
 interface RoutedResult {
@@ -107,15 +105,18 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
     for (const runner of this.runners) runner.connectionClosed(connectionId);
   }
 
+  /**
+   * A group that cannot answer (its thread exited: CLOSED) is an error reply; any other rejection
+   * is a bug, in a thread or in the routing, and rejects (fail-stop, request-runner.ts).
+   */
   async run(connectionId: number, frame: RequestFrame): Promise<RunOutcome> {
-    if (this.runners.length === 1) return this.runners[0]!.run(connectionId, frame);
     try {
-      return await this.routed(connectionId, frame);
+      return this.runners.length === 1
+        ? await this.runners[0]!.run(connectionId, frame)
+        : await this.routed(connectionId, frame);
     } catch (error) {
-      if (isStorageError(error)) return { bytes: errorFrame(frame, error) };
-      this.options.onInternalError(error);
-      return { bytes: errorFrame(frame, new StorageError('INTERNAL_ERROR',
-        'the node failed while serving this request', { cause: error })) };
+      if (!isStorageError(error)) throw error;
+      return { bytes: errorFrame(frame, error) };
     }
   }
 

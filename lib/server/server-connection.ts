@@ -13,8 +13,9 @@
 //
 // Errors: a StorageError from a request is its error reply and the connection carries on. A
 // PROTOCOL_ERROR (a malformed frame or body, a message out of place) or an oversized frame is
-// answered and then closes this connection only. A failed handshake is answered and closes. A bug
-// (any other exception) is answered with INTERNAL_ERROR and reported to onInternalError.
+// answered and then closes this connection only. A failed handshake is answered and closes. A
+// rejected run is the engine's failure (a broken invariant): nothing is answered, and the host
+// closes every connection (fail-stop, request-runner.ts).
 //
 // Closing aborts the connection's sessions' open transactions at once and closes its query
 // results; requests still running finish, and their replies are dropped.
@@ -53,6 +54,8 @@ export interface ConnectionHost {
   connectionAuthenticated(connection: ServerConnection): StorageError | undefined;
   /** The connection's socket has closed. */
   connectionClosed(connection: ServerConnection): void;
+  /** The engine failed on a bug (a run rejected): close every connection, answer nothing. */
+  engineFailed(error: unknown): void;
 }
 
 export class ServerConnection implements ReplyHolder {
@@ -255,10 +258,7 @@ export class ServerConnection implements ReplyHolder {
     // once or copies it.
     this.host.runner.run(this.id, frame).then(
       (outcome) => this.answer(outcome, reservedBytes),
-      (error: unknown) => this.answer({
-        bytes: errorFrame(frame, new StorageError('INTERNAL_ERROR',
-          'the node failed while serving this request', { cause: error })),
-      }, reservedBytes),
+      (error: unknown) => this.host.engineFailed(error),
     );
   }
 

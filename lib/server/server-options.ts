@@ -86,11 +86,12 @@ export interface TransactionServerOptions {
   /** Connections made, refused and closed, for the event log. */
   onEvent?: (event: ServerEvent) => void;
   /**
-   * A request handler failed on a bug (anything but a StorageError). The client is told
-   * INTERNAL_ERROR either way; by default the error is then thrown, so the process stops, as an
-   * assertion does, rather than serve on after a broken invariant.
+   * The engine failed on a bug (a failed assertion, any exception but a StorageError): every
+   * connection has been closed without a reply and the server takes no more; called once. By
+   * default the error is thrown outside any promise, so the process stops, as an assertion must,
+   * rather than serve on state that may be half-applied (fail-stop, request-runner.ts).
    */
-  onInternalError?: (error: unknown) => void;
+  onEngineFailure?: (error: unknown) => void;
 }
 
 export type ResolvedServerOptions = Required<Omit<TransactionServerOptions, 'onEvent' | 'engine'>> &
@@ -126,14 +127,16 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     serverVersion: options.serverVersion ?? SERVER_VERSION_DEFAULT,
     nonce: options.nonce ?? (() => new Uint8Array(randomBytes(AUTH_NONCE_BYTES))),
     onEvent: options.onEvent,
-    onInternalError: options.onInternalError ?? rethrow,
+    onEngineFailure: options.onEngineFailure ?? rethrow,
   };
   const problems = optionProblems(resolved);
   if (problems.length > 0) {
     throw new StorageError('CONFIG_INVALID', `transaction server: ${problems.join('; ')}`);
   }
+  // The runner's own report of a failure is not needed: its run rejects, which tells the server.
   const runner = options.engine instanceof Store
-    ? new LocalRequestRunner(options.engine, resolved) : options.engine;
+    ? new LocalRequestRunner(options.engine, { ...resolved, onFailure: () => undefined })
+    : options.engine;
   return { ...resolved, runner };
 }
 

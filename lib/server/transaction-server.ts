@@ -49,7 +49,7 @@ export class TransactionServer implements ConnectionHost {
   private readonly refused = new Set<Socket>();
   private readonly server: Server;
   private nextConnectionId = 1;
-  private state: 'new' | 'listening' | 'closed' = 'new';
+  private state: 'new' | 'listening' | 'closed' | 'failed' = 'new';
 
   constructor(options: TransactionServerOptions) {
     this.options = resolveServerOptions(options);
@@ -100,7 +100,7 @@ export class TransactionServer implements ConnectionHost {
 
   /** Stops listening and closes every connection (their open transactions are aborted). */
   async close(): Promise<void> {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.state === 'failed') return;
     const wasListening = this.state === 'listening';
     this.state = 'closed';
     for (const connection of [...this.connections]) connection.destroy('the server closed');
@@ -140,6 +140,27 @@ export class TransactionServer implements ConnectionHost {
   private connectionLimitError(): StorageError {
     return new StorageError('LIMIT_EXCEEDED', `the node accepts at most ` +
       `${this.options.connectionLimit} connections (connectionLimit)`);
+  }
+
+  /**
+   * Fail-stop: the engine failed on a bug. Every connection closes at once with no reply (what
+   * was acknowledged is in the log; nothing else is claimed), the server accepts no more, and
+   * onEngineFailure is told once; the owner ends the process.
+   */
+  engineFailed(error: unknown): void {
+    if (this.state === 'failed') return;
+    this.abort('the engine failed');
+    this.options.onEngineFailure(error);
+  }
+
+  /** Closes every connection at once, answering nothing, and stops listening (fail-stop). */
+  abort(reason: string): void {
+    if (this.state === 'failed') return;
+    const wasListening = this.state === 'listening';
+    this.state = 'failed';
+    for (const connection of [...this.connections]) connection.destroy(reason);
+    for (const socket of this.refused) socket.destroy();
+    if (wasListening) this.server.close();
   }
 
   private accepted(socket: Socket): void {

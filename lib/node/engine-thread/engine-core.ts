@@ -23,8 +23,12 @@ import {
 
 export interface EngineCoreEvents {
   checkpoint(notice: CheckpointNotice): void;
-  internalError(error: unknown): void;
   warning(message: string): void;
+  /**
+   * A request hit a bug (LocalRunnerOptions.onFailure): the engine's state may be half-applied,
+   * so its thread must stop before anything else runs in it (fail-stop).
+   */
+  failed(error: unknown): void;
 }
 
 export class EngineCore {
@@ -92,7 +96,9 @@ export class EngineCore {
       messageBytesMax: settings.messageBytesMax,
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
-      onInternalError: (error) => this.events.internalError(error),
+      onFailure: (error) => this.events.failed(error),
+      ...(settings.faultAssertOnContainer === undefined
+        ? {} : { faultAssertOnContainer: settings.faultAssertOnContainer }),
     });
     assert(store.recovery !== undefined);
     return { info: this.runnerOpen.info, recovery: store.recovery };

@@ -7,9 +7,13 @@
 //   main → engine   open, request (or, with `check`, a MULTI_PUT's checks without its writes),
 //                   connectionOpened, connectionClosed, status, partitionLsns,
 //                   checkpoint, setPeriodicCheckpoint, close
-//   engine → main   done | failed (answers a call), reply (answers a request), checkpoint
-//                   (a checkpoint started, completed, failed or skipped), internalError (a handler's bug),
-//                   warning (something degraded without failing, such as journal preallocation)
+//   engine → main   done | failed (answers a call; for a request, the engine failed on a bug),
+//                   reply (answers a request), checkpoint (a checkpoint started, completed,
+//                   failed or skipped), warning (something degraded without failing, such as
+//                   journal preallocation)
+//
+// An engine that fails on a bug (fail-stop, request-runner.ts) ends its thread with the error
+// uncaught, which the main thread sees as the worker's death (worker-engine.ts).
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
@@ -25,6 +29,8 @@ export interface EngineOpenSettings {
   messageBytesMax: number;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
+  /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
+  faultAssertOnContainer?: string;
 }
 
 /** The node status report's engine figures. */
@@ -83,7 +89,6 @@ export type FromEngine =
   | { kind: 'failed'; id: number; error: ErrorData }
   | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
   | { kind: 'checkpoint'; notice: CheckpointNotice }
-  | { kind: 'internalError'; error: ErrorData }
   | { kind: 'warning'; message: string };
 
 export function errorData(error: unknown): ErrorData {

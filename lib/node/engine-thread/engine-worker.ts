@@ -15,8 +15,12 @@ const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
 
 const core = new EngineCore({
   checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
-  internalError: (error) => post({ kind: 'internalError', error: errorData(error) }),
   warning: (message) => post({ kind: 'warning', message }),
+  // Fail-stop: the error escapes every promise, so this thread dies before anything else runs in
+  // it (no checkpoint of half-applied state); the main thread sees the death with this error.
+  failed: (error) => process.nextTick(() => {
+    throw error;
+  }),
 });
 
 port.on('message', (message: ToEngine) => {

@@ -18,7 +18,7 @@ import { Store, recoveryReportSum } from '../../engine/store.ts';
 import { partitionGroupOf } from '../../schema/partition-hash.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import { RoutingRequestRunner } from '../../server/routing-request-runner.ts';
-import { errorData, type EngineOpenSettings, type EngineStatus } from './engine-messages.ts';
+import type { EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 import { WorkerEngine } from './worker-engine.ts';
 
@@ -31,12 +31,10 @@ export class GroupWorkersEngine implements NodeEngine {
     private readonly workers: readonly WorkerEngine[],
     private readonly options: StorageOptions,
     settings: EngineOpenSettings,
-    events: NodeEngineEvents,
   ) {
     this.runner = new RoutingRequestRunner(workers, {
       partitionNum: options.partitionNum,
       messageBytesMax: settings.messageBytesMax,
-      onInternalError: (error) => events.internalError(errorData(error)),
     });
     this.recovery = recoveryReportSum(workers.map((worker) => worker.recovery));
   }
@@ -58,7 +56,7 @@ export class GroupWorkersEngine implements NodeEngine {
       throw failed.reason;
     }
     await Store.removeStaleJournals({ home: settings.home, options });
-    return new GroupWorkersEngine(workers, options, settings, events);
+    return new GroupWorkersEngine(workers, options, settings);
   }
 
   /** Engine threads: one per partition group. */

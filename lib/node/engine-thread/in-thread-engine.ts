@@ -6,9 +6,7 @@ import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import { EngineCalls } from './engine-calls.ts';
 import { EngineCore } from './engine-core.ts';
-import {
-  errorData, type EngineCall, type EngineOpenSettings, type EngineOpened,
-} from './engine-messages.ts';
+import type { EngineCall, EngineOpenSettings, EngineOpened } from './engine-messages.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 
 export class InThreadEngine extends EngineCalls implements NodeEngine {
@@ -26,8 +24,9 @@ export class InThreadEngine extends EngineCalls implements NodeEngine {
   static async open(settings: EngineOpenSettings, events: NodeEngineEvents) {
     const core = new EngineCore({
       checkpoint: (notice) => events.checkpoint(notice),
-      internalError: (error) => events.internalError(errorData(error)),
       warning: (message) => events.warning(message),
+      // Fail-stop: the node ends the process from inside this call (StoreNode.failStop).
+      failed: (error) => events.failed(error),
     });
     const opened = await core.call({ kind: 'open', settings }) as EngineOpened;
     const runner: RequestRunner = {

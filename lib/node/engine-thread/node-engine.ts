@@ -6,9 +6,7 @@
 
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
-import type {
-  CheckpointNotice, EngineOpenSettings, EngineStatus, ErrorData,
-} from './engine-messages.ts';
+import type { CheckpointNotice, EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import { GroupWorkersEngine } from './group-workers-engine.ts';
 import { InThreadEngine } from './in-thread-engine.ts';
 
@@ -34,11 +32,12 @@ export function resolveEngineThread(
 
 export interface NodeEngineEvents {
   checkpoint(notice: CheckpointNotice): void;
-  /** A request handler failed on a bug (the client was told INTERNAL_ERROR). */
-  internalError(error: ErrorData): void;
   /** Something degraded without failing (the commit journal's preallocation). */
   warning(message: string): void;
-  /** The engine thread died; the engine is unusable from now on. */
+  /**
+   * The engine failed: a request hit a bug, or an engine thread died. Its state may be
+   * half-applied and it is unusable from now on: the node must stop at once (fail-stop).
+   */
   failed(error: unknown): void;
 }
 

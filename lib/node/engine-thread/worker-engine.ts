@@ -3,9 +3,11 @@
 // with the same id. Request bodies and reply frames are transferred, not copied. The node runs
 // one per partition group behind the routing runner (group-workers-engine.ts).
 //
-// If the worker dies (an uncaught exception in the engine), every pending call fails, later ones
-// fail at once with CLOSED, and the node is told (events.failed) so it can stop: what was
-// acknowledged is durable as logWriteMode says, and the next start recovers it.
+// If the worker dies (an uncaught exception in the engine, which is how it stops on a broken
+// invariant: engine-worker.ts), every pending call fails with that error, later ones fail at once,
+// and the node is told (events.failed) so it stops (fail-stop): what was acknowledged is durable
+// as logWriteMode says, and the next start recovers it. A thread that only exited (terminated)
+// fails them with CLOSED.
 
 import { Worker } from 'node:worker_threads';
 import { StorageError, STORAGE_ERROR_NUMBERS, type StorageErrorCode } from '../../base/errors.ts';
@@ -136,9 +138,6 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
     switch (message.kind) {
       case 'checkpoint':
         this.events.checkpoint(message.notice);
-        return;
-      case 'internalError':
-        this.events.internalError(message.error);
         return;
       case 'warning':
         this.events.warning(message.message);

@@ -55,21 +55,24 @@ interface Running {
   port: number;
   notices: CheckpointNotice[];
   failures: unknown[];
+  /** What the server was told of (onEngineFailure). */
+  serverFailures: unknown[];
 }
 
 async function start(
   thread: EngineThread,
   home: string,
   options: StorageOptions = OPTIONS,
+  settings: { faultAssertOnContainer?: string } = {},
 ): Promise<Running> {
   const notices: CheckpointNotice[] = [];
   const failures: unknown[] = [];
+  const serverFailures: unknown[] = [];
   const engine = await openNodeEngine(thread, {
     home, options, releaseUnusedFileBlocks: false,
-    messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+    messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX, ...settings,
   }, {
     checkpoint: (notice) => notices.push(notice),
-    internalError: (error) => failures.push(errorFromData(error)),
     warning: () => undefined,
     failed: (error) => failures.push(error),
   });
@@ -77,9 +80,10 @@ async function start(
     engine: engine.runner, host: '127.0.0.1', port: 0, clusterName: CLUSTER,
     lookupPasswordDigest: (user) =>
       USERS[user] === undefined ? undefined : passwordDigestHex(USERS[user]),
+    onEngineFailure: (error) => serverFailures.push(error),
   });
   const { port } = await server.listen();
-  return { engine, server, port, notices, failures };
+  return { engine, server, port, notices, failures, serverFailures };
 }
 
 async function stop(running: Running): Promise<void> {
@@ -151,6 +155,47 @@ for (const thread of ['worker', 'main'] as const) {
         await stop(running);
       }
     });
+
+    it('stops on an assertion in a request: told once, every connection closed unanswered',
+      async () => {
+        const home = newHome();
+        const running = await start(thread, home, OPTIONS, { faultAssertOnContainer: 'doomed' });
+        const client = clientFor(running.port, { failoverTimeout: 0 });
+        const bystander = await RawClient.ready(running.port);
+        try {
+          for (const name of ['doomed', 'fine']) {
+            await client.putContainer({ name, type: 'COLLECTION',
+              columns: [{ name: 'line', type: 'STRING' }] });
+          }
+          await (await client.getContainer('fine'))!.put(['acked']);
+          const doomed = (await client.getContainer('doomed'))!;
+          await assert.rejects(doomed.put(['never']), (error: unknown) =>
+            isStorageError(error, 'CONNECTION_FAILED') && /closed/.test((error as Error).message));
+          await bystander.waitClosed();
+          await assert.rejects(bystander.frame(), /closed before a frame came/);
+          // The engine tells the node once, with the failed assertion (its thread died with it).
+          while (running.failures.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+          assert.equal(running.failures.length, 1);
+          assert.match((running.failures[0] as Error).message, /injected fault/);
+          assert.equal(running.serverFailures.length, 1);
+          assert.match((running.serverFailures[0] as Error).message, /injected fault/);
+        } finally {
+          bystander.close();
+          await client.close();
+          await stop(running);
+        }
+        // What was acknowledged is there after a restart.
+        const again = await start(thread, home);
+        const reader = clientFor(again.port);
+        try {
+          const rows = await (await (await reader.getContainer('fine'))!.query('SELECT *')
+            .fetch()).toArray();
+          assert.deepEqual(rows, [['acked']]);
+        } finally {
+          await reader.close();
+          await stop(again);
+        }
+      });
 
     it('fails to open a home it cannot use with its StorageError', async () => {
       const home = join(newHome(), 'not-a-directory');

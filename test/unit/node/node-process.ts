@@ -22,6 +22,8 @@ export interface NodeProcess {
   transactionPort: number;
   systemPort: number;
   readonly child: ChildProcess;
+  /** The process's end: its exit code, or the signal that ended it. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Everything the process printed. */
   output(): string;
   /** SIGTERM and wait for the exit: a clean stop. */
@@ -44,16 +46,20 @@ export function removeHome(home: string): void {
   rmSync(home, { recursive: true, force: true });
 }
 
-/** Starts the node of `home` and waits until it serves. */
-export async function startNodeProcess(home: string): Promise<NodeProcess> {
-  const env = { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') };
+/** Starts the node of `home` (with `extraEnv` over this process's) and waits until it serves. */
+export async function startNodeProcess(
+  home: string,
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<NodeProcess> {
+  const env = { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'), ...extraEnv };
   const child = spawn(process.execPath, ['--import', 'tsx', NODE_ENTRY], {
     env, stdio: ['ignore', 'pipe', 'pipe'],
   });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>(
+    (resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const ports = await new Promise<RegExpMatchArray>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`node did not start: ${text}`)), START_TIMEOUT_MS);
     const check = () => {
@@ -74,7 +80,7 @@ export async function startNodeProcess(home: string): Promise<NodeProcess> {
     await exited;
   };
   return {
-    home, env, child,
+    home, env, child, exited,
     transactionPort: Number(ports[1]), systemPort: Number(ports[2]),
     output: () => text,
     stop: () => signal('SIGTERM'),

@@ -49,7 +49,7 @@ function runnerOf(store: Store, internalErrors: unknown[]): LocalRequestRunner {
   return new LocalRequestRunner(store, {
     queryHandler: tqlQueryHandler, messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
     statementResultCountMax: 1000, statementResultCountPerClientMax: 1000,
-    onInternalError: (error) => internalErrors.push(error),
+    onFailure: (error) => internalErrors.push(error),
   });
 }
 
@@ -149,7 +149,6 @@ describe('routing runner: one engine thread per partition group', () => {
     twin = new Twin(runnerOf(whole, internalErrors), new RoutingRequestRunner(
       groups.map((store) => runnerOf(store, internalErrors)), {
         partitionNum: OPTIONS.partitionNum, messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
-        onInternalError: (error) => internalErrors.push(error),
       }));
     twin.open(1);
     twin.open(2);

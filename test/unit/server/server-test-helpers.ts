@@ -55,7 +55,7 @@ export async function startServer(
     lookupPasswordDigest: (user) => DIGESTS.get(user),
     queryHandler: scanQueryHandler,
     onEvent: (event) => events.push(event),
-    onInternalError: (error) => internalErrors.push(error),
+    onEngineFailure: (error) => internalErrors.push(error),
     ...overrides,
   });
   const { port } = await server.listen();
