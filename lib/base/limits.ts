@@ -312,5 +312,16 @@ export const WEBAPI_CONFIG_FILE_BYTES_MAX = DEFINITION_FILE_BYTES_MAX;
 /** Clusters of one repository.json. */
 export const WEBAPI_REPOSITORY_CLUSTER_COUNT_MAX = 1000;
 
+/**
+ * How long past its transaction timeout the web API waits for the node's answer to one request:
+ * lock waits end at the node within the transaction timeout; what has no bound there (a drop
+ * waiting for open transactions) ends here, 500 REQUEST_TIMEOUT.
+ */
+export const WEBAPI_NODE_ANSWER_MARGIN_MS = 2_000;
+/** How often the HTTP server looks for requests past the body (or header) timeout, at most. */
+export const WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX = 1_000;
+/** Rows of one batch sent to the node by a streamed PUT, whatever their size. */
+export const WEBAPI_PUT_BATCH_ROW_COUNT_MAX = 10_000;
+
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);

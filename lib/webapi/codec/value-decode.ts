@@ -189,19 +189,28 @@ export function decodeRows(
 ): unknown[][] {
   rowsBodyCheck(body);
   const decoder = options.decoder ?? new ValueDecoder(options.mode);
-  const columnCount = columns.length;
   const rows: unknown[][] = new Array<unknown[]>(body.length);
   for (let r = 0; r < body.length; r++) {
-    const input: unknown = body[r];
-    if (!Array.isArray(input) || input.length !== columnCount) {
-      throw badRequest(MESSAGES.rowDataInvalid);
-    }
-    const row = new Array<unknown>(columnCount);
-    for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
-    rows[r] = row;
-    if (decoder.sizeBytes > options.sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
+    rows[r] = decodeRow(columns, body[r], decoder, options.sizeBytesMax);
   }
   return rows;
+}
+
+/** One row of a PUT body; the decoder's running size over `sizeBytesMax` is `Too many rows data`. */
+export function decodeRow(
+  columns: readonly ColumnSchema[],
+  input: unknown,
+  decoder: ValueDecoder,
+  sizeBytesMax: number,
+): unknown[] {
+  const columnCount = columns.length;
+  if (!Array.isArray(input) || input.length !== columnCount) {
+    throw badRequest(MESSAGES.rowDataInvalid);
+  }
+  const row = new Array<unknown>(columnCount);
+  for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
+  if (decoder.sizeBytes > sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
+  return row;
 }
 
 /** A rows body is a non-empty array: `Rows data is empty` or `Parse error` otherwise. */

@@ -106,12 +106,16 @@ describe('web API processes', { timeout: 180_000 }, () => {
         assert.ok(check.headers['date'] !== undefined);
         assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection',
           { auth: { user: 'admin', password: 'wrong' } }), 401, /AUTHENTICATION_FAILED/);
-        // The node goes away: the check times out (500), or fails after failoverTimeout (401).
+        // The node goes away: the check times out (500), or fails after failoverTimeout with a
+        // 500 that says the node could not be reached (never a 401: the password is right).
         await node.stop();
         assertError(await http.call('GET',
           '/store/v2/myCluster/dbs/public/checkConnection?timeout=100'), 500, 'Exceeded timeout');
-        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection'), 401,
-          /CONNECTION_FAILED/);
+        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection'), 500,
+          /the node could not be reached at 127\.0\.0\.1:\d+ \[170003:CONNECTION_FAILED\]/);
+        // A caller not seen before is checked with the node first: the same 500.
+        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/containers?limit=1',
+          { auth: { user: 'other', password: 'x' } }), 500, /could not be reached/);
         again.child.kill('SIGTERM');
         assert.equal(await again.exited, 0);
         assert.match(again.output(), /"msg":"web API stopped"/);
