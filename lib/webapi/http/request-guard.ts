@@ -7,7 +7,7 @@
 //                                           unreachable 500 (request-context.ts, store-pool.ts)
 // An answer given here closes the connection (webapi-server.ts), so the body is never read.
 
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WebApiError } from '../errors/webapi-error.ts';
 import { requestAuthenticate, type WebApiDependencies } from './request-context.ts';
 import type { RouteTable } from './route-table.ts';
@@ -18,8 +18,9 @@ const CHARSETS_READ = new Set(['utf-8', 'utf8']);
 const PATH_QUOTED_LENGTH_MAX = 200;
 
 export function requestGuard(table: RouteTable, dependencies: WebApiDependencies) {
-  return async (request: FastifyRequest): Promise<void> => {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      reply.header('connection', 'close');
       throw new WebApiError(400, 'Host header is required in HTTP/1.1');
     }
     if (request.is404) throw routeMissing(table, request);
