@@ -320,8 +320,12 @@ export const WEBAPI_REPOSITORY_CLUSTER_COUNT_MAX = 1000;
 export const WEBAPI_NODE_ANSWER_MARGIN_MS = 2_000;
 /** How often the HTTP server looks for requests past the body (or header) timeout, at most. */
 export const WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX = 1_000;
-/** Rows of one batch sent to the node by a streamed PUT, whatever their size. */
-export const WEBAPI_PUT_BATCH_ROW_COUNT_MAX = 10_000;
+/**
+ * After an answer given before its body was read, how long the web API still reads (and drops)
+ * that body before closing: closing at once with unread bytes sends a reset, which can destroy
+ * the answer in the client's buffers (Apache's lingering close).
+ */
+export const WEBAPI_CLOSE_LINGER_MS = 2_000;
 
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);

@@ -25,7 +25,9 @@ import type { Logger } from 'pino';
 import { assert } from '../base/assert.ts';
 import type { Repository } from './config/repository.ts';
 import type { WebApiSettings } from './config/webapi-settings.ts';
-import { WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX } from '../base/limits.ts';
+import {
+  WEBAPI_CLOSE_LINGER_MS, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
+} from '../base/limits.ts';
 import { parseJsonBody } from './codec/json-body.ts';
 import { bodyTooLarge, readBodyText } from './codec/json-stream.ts';
 import { webApiErrorOf } from './errors/error-mapping.ts';
@@ -189,8 +191,26 @@ function replyError(error: unknown, request: FastifyRequest, reply: FastifyReply
       errorCode: mapped.error.errorCode, message: mapped.error.message }, 'request failed');
   }
   // A body left unread is not read: the connection closes after the answer.
-  if (!request.raw.complete) reply.header('connection', 'close');
+  if (!request.raw.complete) closeAfterAnswer(reply);
   return sendError(reply, mapped.error);
+}
+
+/**
+ * Closes the connection once the answer is sent, lingering WEBAPI_CLOSE_LINGER_MS for the client
+ * to read it: Node would destroy the socket at once, and the unread body would turn the close
+ * into a reset that can take the answer with it. What arrives meanwhile is dropped.
+ */
+function closeAfterAnswer(reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  const socket = reply.raw.socket;
+  if (socket === null) return;
+  socket.destroySoon = () => {
+    socket.end();
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), WEBAPI_CLOSE_LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 /**
