@@ -352,5 +352,20 @@ export const WEBAPI_CONFIG_FILE_BYTES_MAX = DEFINITION_FILE_BYTES_MAX;
 /** Clusters of one repository.json. */
 export const WEBAPI_REPOSITORY_CLUSTER_COUNT_MAX = 1000;
 
+/**
+ * How long past its transaction timeout the web API waits for the node's answer to one request:
+ * lock waits end at the node within the transaction timeout; what has no bound there (a drop
+ * waiting for open transactions) ends here, 500 REQUEST_TIMEOUT.
+ */
+export const WEBAPI_NODE_ANSWER_MARGIN_MS = 2_000;
+/** How often the HTTP server looks for requests past the body (or header) timeout, at most. */
+export const WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX = 1_000;
+/**
+ * After an answer given before its body was read, how long the web API still reads (and drops)
+ * that body before closing: closing at once with unread bytes sends a reset, which can destroy
+ * the answer in the client's buffers (Apache's lingering close).
+ */
+export const WEBAPI_CLOSE_LINGER_MS = 2_000;
+
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);

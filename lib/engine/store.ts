@@ -193,8 +193,13 @@ export class Store {
     return this.partitionFor(name).createContainer(definition, this.options.transactionTimeoutLimitMs);
   }
 
-  async dropContainer(name: string): Promise<boolean> {
-    return this.partitionFor(name).dropContainer(name, this.options.transactionTimeoutLimitMs);
+  /**
+   * Drops a container once no transaction holds it, waiting `timeoutMs` at most (the caller's
+   * transaction timeout; the node's limit when absent), LOCK_TIMEOUT after.
+   */
+  async dropContainer(name: string, timeoutMs?: number): Promise<boolean> {
+    const limitMs = this.options.transactionTimeoutLimitMs;
+    return this.partitionFor(name).dropContainer(name, Math.min(timeoutMs ?? limitMs, limitMs));
   }
 
   async addColumn(name: string, column: ColumnSchema): Promise<ContainerInfo> {

@@ -45,7 +45,9 @@ export const CONTAINER_HANDLERS: readonly DispatchEntry[] = [
     statementKey(context, CONTAINER_DROP.type, request.statement),
     async () => {
       const entry = containerFind(context.store, request.ref);
-      return entry === undefined ? false : context.store.dropContainer(entry.schema.name);
+      // The wait for open transactions is bounded by this connection's transaction timeout.
+      return entry === undefined ? false : context.store.dropContainer(entry.schema.name,
+        context.sessions.autoCommit.transactionTimeoutMs);
     })),
 
   handler(CONTAINER_LIST, async (request, context) => {

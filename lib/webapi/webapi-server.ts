@@ -2,28 +2,41 @@
 // spec/surface.md §1 under `/store/v2/<cluster>/dbs/<database>/`, and the client stores it talks
 // to the cluster with. Every answer that is not a success carries GridDB's error body
 // (errors/webapi-error.ts), including the framework's own: a body that is not JSON, a media type
-// no route takes (415), a body over the size limit, an unknown path (404), a known path with
-// another method (405), a request the HTTP parser refuses.
+// no route takes (415), a body over the size limit (413), an unknown path (404), a known path
+// with another method (405), a request the HTTP parser refuses (400), an `Expect` it cannot meet
+// (417), a request not received within `requestBodyTimeout` (408).
+//
+// Memory per request is bounded before the body is read: http/request-guard.ts checks the route,
+// the charset and the credentials first and answers with the connection closed; JSON bodies stop
+// at `maxRequestBodySize` bytes (413), multipart uploads at `spring.servlet.multipart.*`; the row
+// PUTs read their bodies as they arrive (routes/rows-put.ts).
 //
 //   const server = await WebApiServer.start({ repository, settings, logger });
 //   server.port   // where it listens
 //   await server.close();   // stops accepting, lets requests finish, closes the client stores
 
+import { Buffer } from 'node:buffer';
 import Fastify, {
   LogController, type FastifyInstance, type FastifyReply, type FastifyRequest,
 } from 'fastify';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import { assert } from '../base/assert.ts';
 import type { Repository } from './config/repository.ts';
 import type { WebApiSettings } from './config/webapi-settings.ts';
+import {
+  WEBAPI_CLOSE_LINGER_MS, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
+} from '../base/limits.ts';
 import { parseJsonBody } from './codec/json-body.ts';
+import { bodyTooLarge, readBodyText } from './codec/json-stream.ts';
 import { webApiErrorOf } from './errors/error-mapping.ts';
-import { WebApiError } from './errors/webapi-error.ts';
+import { errorBody, WebApiError } from './errors/webapi-error.ts';
 import { multipartBoundary } from './http/multipart.ts';
-import { rawErrorResponse, sendError } from './http/reply.ts';
+import { JSON_CONTENT_TYPE, rawErrorResponse, sendError } from './http/reply.ts';
 import type { WebApiDependencies } from './http/request-context.ts';
-import { RouteTable } from './http/route-table.ts';
+import { requestGuard, routeMissing } from './http/request-guard.ts';
+import { RouteTable, type RouteConfig } from './http/route-table.ts';
 import { StorePool } from './http/store-pool.ts';
 import { mappingErrorMessage } from './routes/body-schemas.ts';
 import { checkConnectionRoutes } from './routes/check-connection.ts';
@@ -41,6 +54,8 @@ export interface WebApiServerOptions {
 
 /** Longest path parameter (a container name); the node refuses longer names anyway. */
 const PATH_PARAMETER_LENGTH_MAX = 16 * 1024;
+/** Node's own limit for the headers of a request; a shorter body timeout lowers it. */
+const HEADERS_TIMEOUT_MS_MAX = 60_000;
 
 export class WebApiServer {
   private constructor(
@@ -76,12 +91,23 @@ export class WebApiServer {
 
 function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstance {
   const { settings, logger } = options;
+  const requestTimeoutMs = settings.requestBodyTimeoutS * 1000;
   const app = Fastify({
     loggerInstance: logger,
     // One line per request would cost more than a batch of rows; failures are logged instead.
     logController: new LogController({ disableRequestLogging: true }),
+    // Multipart uploads; JSON bodies have their own, smaller limit (bodyParsers).
     bodyLimit: settings.requestBodySizeBytesMax,
-    http: { maxHeaderSize: settings.httpHeaderSizeBytesMax },
+    // Node closes a request not wholly received in time (408, clientError below).
+    requestTimeout: requestTimeoutMs,
+    http: {
+      maxHeaderSize: settings.httpHeaderSizeBytesMax,
+      headersTimeout: Math.min(HEADERS_TIMEOUT_MS_MAX, requestTimeoutMs),
+      connectionsCheckingInterval: Math.min(WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
+        Math.ceil(requestTimeoutMs / 4)),
+      // Node's answer to a missing Host is a bare 400; request-guard.ts gives the error body.
+      requireHostHeader: false,
+    },
     routerOptions: { maxParamLength: PATH_PARAMETER_LENGTH_MAX },
     return503OnClosing: false,
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
@@ -93,21 +119,15 @@ function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstanc
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, webApiErrorOf(error).error);
     },
-    clientErrorHandler: (error, socket) => clientError(error, socket),
+    clientErrorHandler: (error, socket) => clientError(error, socket, settings),
   }) as unknown as FastifyInstance;
-  bodyParsers(app);
+  app.server.on('checkExpectation', expectationFailed);
+  bodyParsers(app, settings);
   app.setErrorHandler((error, request, reply) => replyError(error, request, reply));
   const table = new RouteTable(app);
-  app.setNotFoundHandler((request, reply) => {
-    const methods = table.methodsOf(request.url);
-    if (methods !== undefined && !methods.has(request.method)) {
-      return sendError(reply, new WebApiError(405,
-        `Request method '${request.method}' not supported`));
-    }
-    return sendError(reply, new WebApiError(404, `No route for ${request.method} ` +
-      request.url.split('?')[0]!.slice(0, 200)));
-  });
+  app.setNotFoundHandler((request, reply) => sendError(reply, routeMissing(table, request)));
   const dependencies: WebApiDependencies = { repository: options.repository, settings, pool };
+  app.addHook('onRequest', requestGuard(table, dependencies));
   checkConnectionRoutes(table, dependencies);
   containerRoutes(table, dependencies);
   rowRoutes(table, dependencies);
@@ -117,19 +137,32 @@ function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstanc
   return app;
 }
 
-/** JSON (LONG-exact, codec/json-body.ts) and multipart bodies; any other type is a 415. */
-function bodyParsers(app: FastifyInstance): void {
+/**
+ * JSON (LONG-exact, codec/json-body.ts) up to `maxRequestBodySize` bytes, handed to the routes that
+ * stream (RouteConfig) as the request's stream; multipart up to its own limit; any other type is
+ * a 415.
+ */
+function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, text, done) => {
-    try {
-      // An empty body is no body: the route says what it misses, in its own words.
-      const source = text as string;
-      done(null, source.trim() === '' ? undefined : parseJsonBody(source));
-    } catch (error) {
-      done(error as Error, undefined);
+  const limitBytes = settings.requestJsonBodySizeBytesMax;
+  app.addContentTypeParser('application/json', (request, payload, done) => {
+    const declaredBytes = Number(request.headers['content-length'] ?? 0);
+    if (declaredBytes > limitBytes) {
+      done(bodyTooLarge(limitBytes), undefined);
+      return;
     }
+    if ((request.routeOptions.config as Partial<RouteConfig>).streamBody === true) {
+      done(null, payload);
+      return;
+    }
+    readBodyText(payload, limitBytes).then((text) => {
+      // An empty body is no body: the route says what it misses, in its own words.
+      done(null, text.trim() === '' ? undefined : parseJsonBody(text));
+    }, (error: Error) => done(error, undefined)).catch((error: unknown) =>
+      done(error as Error, undefined));
   });
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer' },
+  app.addContentTypeParser('multipart/form-data',
+    { parseAs: 'buffer', bodyLimit: settings.requestBodySizeBytesMax },
     (request, body, done) => {
       if (multipartBoundary(request.headers['content-type']) === undefined) {
         done(new WebApiError(400, 'multipart/form-data without a boundary'), undefined);
@@ -137,6 +170,15 @@ function bodyParsers(app: FastifyInstance): void {
       }
       done(null, body);
     });
+}
+
+/** `Expect` other than 100-continue: 417 with the error body (Node's own has none). */
+function expectationFailed(request: IncomingMessage, response: ServerResponse): void {
+  const body = JSON.stringify(errorBody(new WebApiError(417,
+    `Expectation '${String(request.headers.expect).slice(0, 100)}' is not supported`)));
+  response.writeHead(417, { 'content-type': JSON_CONTENT_TYPE, 'connection': 'close',
+    'content-length': Buffer.byteLength(body) });
+  response.end(body);
 }
 
 function replyError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -148,16 +190,44 @@ function replyError(error: unknown, request: FastifyRequest, reply: FastifyReply
     request.log.warn({ method: request.method, url: request.url,
       errorCode: mapped.error.errorCode, message: mapped.error.message }, 'request failed');
   }
+  // A body left unread is not read: the connection closes after the answer.
+  if (!request.raw.complete) closeAfterAnswer(reply);
   return sendError(reply, mapped.error);
 }
 
-/** A request the HTTP parser refused (bad headers, too large headers): 400 and close. */
-function clientError(error: Error & { code?: string }, socket: Socket): void {
-  if (!socket.writable) {
+/**
+ * Closes the connection once the answer is sent, lingering WEBAPI_CLOSE_LINGER_MS for the client
+ * to read it: Node would destroy the socket at once, and the unread body would turn the close
+ * into a reset that can take the answer with it. What arrives meanwhile is dropped.
+ */
+function closeAfterAnswer(reply: FastifyReply): void {
+  reply.header('connection', 'close');
+  const socket = reply.raw.socket;
+  if (socket === null) return;
+  socket.destroySoon = () => {
+    socket.end();
+    socket.resume();
+    const timer = setTimeout(() => socket.destroy(), WEBAPI_CLOSE_LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
+
+/**
+ * A request the HTTP parser refused (bad or too large headers: 400), or one not received within
+ * `requestBodyTimeout` (408): the error body and close, unless an answer has begun already.
+ */
+function clientError(error: Error & { code?: string }, socket: Socket, settings: WebApiSettings):
+  void {
+  const answering = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || answering?.headersSent === true) {
     socket.destroy();
     return;
   }
-  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header is too large'
-    : `Bad request: ${error.code ?? error.message}`;
-  socket.end(rawErrorResponse(new WebApiError(400, message)));
+  const answer = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+    ? new WebApiError(408, `Request was not received within ${settings.requestBodyTimeoutS} s ` +
+      '(requestBodyTimeout)')
+    : new WebApiError(400, error.code === 'HPE_HEADER_OVERFLOW' ? 'Request header is too large'
+      : `Bad request: ${error.code ?? error.message}`);
+  socket.end(rawErrorResponse(answer), () => socket.destroy());
 }

@@ -33,6 +33,8 @@ const INTEGER_RANGES: Record<string, readonly [bigint, bigint]> = {
 
 const INTEGER_TEXT = /^[+-]?\d+$/;
 const DECIMAL_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** FLOAT and DOUBLE values JSON has no number for, as value-encode.ts writes them. */
+const SPECIAL_FLOAT_TEXTS = new Set(['NaN', 'Infinity', '-Infinity']);
 const BASE64_TEXT = /^([A-Za-z0-9+/]{4})*([A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2}==)?$/;
 const WKT_KINDS = ['POINT', 'LINESTRING', 'POLYGON', 'POLYHEDRALSURFACE', 'QUADRATICSURFACE',
   'MULTIPOINT', 'MULTILINESTRING', 'MULTIPOLYGON', 'GEOMETRYCOLLECTION'];
@@ -150,11 +152,18 @@ export class ValueDecoder {
     return column.type === 'LONG' ? value : Number(value);
   }
 
+  /**
+   * The special values are read as value-encode.ts writes them, the one rule both ways: the
+   * strings "NaN", "Infinity", "-Infinity"; -0 (number or text) stays -0. A decimal too large
+   * for the column (1e999, or 1e39 for a FLOAT) is refused, as GridDB refuses infinities.
+   */
   private float(column: ColumnSchema, raw: unknown, text: string | undefined): number {
     this.sizeBytes += ESTIMATED_SIZE_BYTES[column.type]!;
+    if (typeof raw === 'string' && SPECIAL_FLOAT_TEXTS.has(raw)) {
+      return column.type === 'FLOAT' ? Math.fround(Number(raw)) : Number(raw);
+    }
     let value: number;
     if (typeof raw === 'number') value = raw;
-    else if (text === 'NaN') value = Number.NaN;
     else if (text !== undefined && DECIMAL_TEXT.test(text)) value = Number(text);
     else throw cannotConvert(column);
     if (column.type === 'FLOAT') value = Math.fround(value);
@@ -189,19 +198,28 @@ export function decodeRows(
 ): unknown[][] {
   rowsBodyCheck(body);
   const decoder = options.decoder ?? new ValueDecoder(options.mode);
-  const columnCount = columns.length;
   const rows: unknown[][] = new Array<unknown[]>(body.length);
   for (let r = 0; r < body.length; r++) {
-    const input: unknown = body[r];
-    if (!Array.isArray(input) || input.length !== columnCount) {
-      throw badRequest(MESSAGES.rowDataInvalid);
-    }
-    const row = new Array<unknown>(columnCount);
-    for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
-    rows[r] = row;
-    if (decoder.sizeBytes > options.sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
+    rows[r] = decodeRow(columns, body[r], decoder, options.sizeBytesMax);
   }
   return rows;
+}
+
+/** One row of a PUT body; the decoder's running size over `sizeBytesMax` is `Too many rows data`. */
+export function decodeRow(
+  columns: readonly ColumnSchema[],
+  input: unknown,
+  decoder: ValueDecoder,
+  sizeBytesMax: number,
+): unknown[] {
+  const columnCount = columns.length;
+  if (!Array.isArray(input) || input.length !== columnCount) {
+    throw badRequest(MESSAGES.rowDataInvalid);
+  }
+  const row = new Array<unknown>(columnCount);
+  for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
+  if (decoder.sizeBytes > sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
+  return row;
 }
 
 /** A rows body is a non-empty array: `Rows data is empty` or `Parse error` otherwise. */

@@ -4,8 +4,9 @@
 //   LONG its exact digits   FLOAT the shortest decimal that reads back as the same float
 //   TIMESTAMP a string in the configured zone (timestamp-text.ts)   BLOB base64   NULL null
 //   arrays: JSON arrays of the element encoding
-// DOUBLE NaN and infinities, which JSON has no numbers for, are written as the strings "NaN",
-// "Infinity" and "-Infinity".
+// FLOAT and DOUBLE NaN and infinities, which JSON has no numbers for, are written as the strings
+// "NaN", "Infinity" and "-Infinity" (GridDB's web API writes them so), and -0 as -0; the decoder
+// reads exactly these back (value-decode.ts), so every value round-trips.
 //
 // Beside the text, GridDB's estimated size of the values is added up for `maxResponseSize`.
 
@@ -84,13 +85,14 @@ export class ValueEncoder {
 }
 
 function doubleText(value: number): string {
+  if (Object.is(value, -0)) return '-0';
   if (Number.isFinite(value)) return String(value);
   return Number.isNaN(value) ? '"NaN"' : value > 0 ? '"Infinity"' : '"-Infinity"';
 }
 
 /** The shortest decimal that Math.fround reads back as `value` (Java's Float.toString idea). */
 function floatText(value: number): string {
-  if (!Number.isFinite(value)) return doubleText(value);
+  if (!Number.isFinite(value) || value === 0) return doubleText(value);
   for (let digits = 1; digits < 9; digits++) {
     const text = value.toPrecision(digits);
     if (Math.fround(Number(text)) === value) return String(Number(text));

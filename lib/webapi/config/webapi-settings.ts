@@ -15,6 +15,8 @@ import { parseTimeZone, TIME_ZONE_UTC, type TimeZone } from './time-zone.ts';
 
 export const WEBAPI_SETTINGS_FILE_NAME = 'store_webapi.properties';
 export const WEBAPI_PORT_DEFAULT = 8081;
+/** One day: a longer wait for a body is a connection held, not a slow client. */
+const REQUEST_BODY_TIMEOUT_S_MAX = 86_400;
 
 export interface WebApiSettings {
   /** `server.port`; 0 lets the kernel pick (tests). */
@@ -29,6 +31,12 @@ export interface WebApiSettings {
   /** Bytes of one result (rows, one TQL result) and of one row registration, estimated. */
   maxResponseSizeBytes: number;
   maxRequestSizeBytes: number;
+  /** `maxRequestBodySize`: the largest JSON request body, bytes (413); maxRequestSize unset. */
+  requestJsonBodySizeBytesMax: number;
+  /** `putBatchSize`: body bytes of the rows a streamed PUT sends to the node in one batch. */
+  putBatchSizeBytes: number;
+  /** `requestBodyTimeout`: a request not wholly received this long after it began is closed. */
+  requestBodyTimeoutS: number;
   /** Bytes of every result of one request together. */
   maxTotalResponseSizeBytes: number;
   loginTimeoutS: number;
@@ -54,6 +62,9 @@ export const WEBAPI_SETTINGS_DEFAULT: Readonly<WebApiSettings> = {
   containerCacheSize: 100,
   maxResponseSizeBytes: 20 * MiB,
   maxRequestSizeBytes: 20 * MiB,
+  requestJsonBodySizeBytesMax: 20 * MiB,
+  putBatchSizeBytes: 1 * MiB,
+  requestBodyTimeoutS: 60,
   maxTotalResponseSizeBytes: 2048 * MiB,
   loginTimeoutS: 5,
   maxQueryNum: 10,
@@ -79,6 +90,9 @@ export function defaultSettingsText(): string {
     'containerCacheSize=100',
     'maxResponseSize=20',
     'maxRequestSize=20',
+    '#maxRequestBodySize=20MB',
+    '#putBatchSize=1MB',
+    '#requestBodyTimeout=60',
     '#maxTotalResponseSize=2048',
     'loginTimeout=5',
     'maxQueryNum=10',
@@ -123,6 +137,10 @@ export function readWebApiSettings(properties: ReadonlyMap<string, string>, path
       { min: 1, max: getRowMb, maxName: 'maxSystemGetRowSize' }),
     maxRequestSizeBytes: MiB * read.integer('maxRequestSize', d.maxRequestSizeBytes / MiB,
       { min: 1, max: putRowMb, maxName: 'maxSystemPutRowSize' }),
+    requestJsonBodySizeBytesMax: 0,
+    putBatchSizeBytes: read.size('putBatchSize', d.putBatchSizeBytes),
+    requestBodyTimeoutS: read.integer('requestBodyTimeout', d.requestBodyTimeoutS,
+      { min: 1, max: REQUEST_BODY_TIMEOUT_S_MAX }),
     maxTotalResponseSizeBytes: MiB * read.integer('maxTotalResponseSize',
       Math.min(totalMb, d.maxTotalResponseSizeBytes / MiB),
       { min: 2, max: totalMb, maxName: 'maxSystemTotalResponseSize' }),
@@ -138,6 +156,8 @@ export function readWebApiSettings(properties: ReadonlyMap<string, string>, path
     requestBodySizeBytesMax: read.size('spring.servlet.multipart.max-request-size',
       d.requestBodySizeBytesMax),
   };
+  settings.requestJsonBodySizeBytesMax = read.size('maxRequestBodySize',
+    settings.maxRequestSizeBytes);
   read.text('notificationInterfaceAddress', '', /^\d{1,3}(\.\d{1,3}){3}$/);
   read.choice('authenticationMethod', ['INTERNAL'], 'LDAP is not supported; INTERNAL');
   read.choice('sslMode', ['DISABLED', 'PREFERRED'], 'DISABLED or PREFERRED (TLS is not offered)');

@@ -3,7 +3,9 @@
 //   StorageError from the node or     by code: authentication and cluster name 401, missing
 //   the client library                container or database 404, an existing container 409,
 //                                     what the caller sent (types, names, TQL, sizes) 400,
-//                                     the rest (the node failing, time-outs) 500; errorCode is
+//                                     the rest (the node failing or unreachable, time-outs)
+//                                     500; never 401 for an unreachable node, which would
+//                                     make the caller doubt a right password; errorCode is
 //                                     the error's number, the message GridDB-shaped:
 //                                     `[145001:CONTAINER_NOT_FOUND] ...`
 //   fastify's own errors              by their code: a body that is not JSON 400, a media type
@@ -16,7 +18,6 @@ import { WebApiError, type HttpErrorStatus } from './webapi-error.ts';
 const STORAGE_STATUS: Partial<Record<StorageErrorCode, HttpErrorStatus>> = {
   AUTHENTICATION_FAILED: 401,
   CLUSTER_NAME_INVALID: 401,
-  CONNECTION_FAILED: 401,
   CONTAINER_NOT_FOUND: 404,
   DATABASE_NOT_FOUND: 404,
   CONTAINER_EXISTS: 409,

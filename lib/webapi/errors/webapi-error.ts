@@ -8,7 +8,7 @@
 
 export const API_VERSION = 'v2';
 
-export type HttpErrorStatus = 400 | 401 | 404 | 405 | 409 | 413 | 415 | 500;
+export type HttpErrorStatus = 400 | 401 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 500;
 
 export class WebApiError extends Error {
   override readonly name = 'WebApiError';

@@ -2,6 +2,7 @@
 // codec/value-encode.ts), with GridDB's content type.
 
 import type { FastifyReply } from 'fastify';
+import { STATUS_CODES } from 'node:http';
 import { errorBody, type WebApiError } from '../errors/webapi-error.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
@@ -26,7 +27,8 @@ export function sendError(reply: FastifyReply, error: WebApiError): FastifyReply
 /** The raw HTTP/1.1 text of an error answer, for a socket the framework has not parsed. */
 export function rawErrorResponse(error: WebApiError): string {
   const body = JSON.stringify(errorBody(error));
-  return `HTTP/1.1 ${error.status} Bad Request\r\nConnection: close\r\n` +
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? 'Error'}\r\n` +
+    'Connection: close\r\n' +
     `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
     body;
 }

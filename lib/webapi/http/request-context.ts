@@ -3,6 +3,10 @@
 // repository.json the URL names (400 `Cluster not found in repository`), and a database name
 // the web API can address (400 otherwise). Then `use` runs the route's work with the pooled
 // client store of (cluster, database, user, password).
+//
+// `requestAuthenticate` does all this, and has the node check the credentials, in the onRequest
+// hook (http/request-guard.ts), before any byte of the body is read; the routes then find the
+// context it made.
 
 import type { FastifyRequest } from 'fastify';
 import type { ClientStore } from '../../client/store-factory.ts';
@@ -34,10 +38,27 @@ interface DatabaseParams {
   database: string;
 }
 
+/** Contexts made by requestAuthenticate, for the route of the same request. */
+const authenticated = new WeakMap<FastifyRequest, RequestContext>();
+
+/** Makes the request's context and has the node accept its credentials (cached per store). */
+export async function requestAuthenticate(
+  request: FastifyRequest,
+  dependencies: WebApiDependencies,
+): Promise<void> {
+  const context = contextOf(request, dependencies);
+  await dependencies.pool.verify(context.target);
+  authenticated.set(request, context);
+}
+
 export function requestContext(
   request: FastifyRequest,
   dependencies: WebApiDependencies,
 ): RequestContext {
+  return authenticated.get(request) ?? contextOf(request, dependencies);
+}
+
+function contextOf(request: FastifyRequest, dependencies: WebApiDependencies): RequestContext {
   const credentials = parseBasicAuth(request.headers.authorization);
   const params = request.params as DatabaseParams;
   const cluster = clusterNamed(dependencies.repository, params.cluster);

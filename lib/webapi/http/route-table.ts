@@ -9,14 +9,22 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** `/store/v2/<cluster>/dbs/<database>`: every route starts here. */
 export const BASE_PATH = '/store/v2/:cluster/dbs/:database';
 
+/** What a route tells the body parsers (fastify's route `config`). */
+export interface RouteConfig {
+  streamBody: boolean;
+}
+
 export class RouteTable {
   private readonly patterns: Array<{ pattern: RegExp; methods: Set<string> }> = [];
 
   constructor(private readonly app: FastifyInstance) {}
 
-  add(method: HttpMethod, path: string, handler: RouteHandlerMethod, schema?: FastifySchema): void {
+  /** `streamBody`: the handler reads the JSON body as a stream (`request.body`), see ROUTE_CONFIG. */
+  add(method: HttpMethod, path: string, handler: RouteHandlerMethod, schema?: FastifySchema,
+    options: { streamBody?: boolean } = {}): void {
     const url = `${BASE_PATH}${path}`;
-    this.app.route({ method, url, handler, ...(schema === undefined ? {} : { schema }) });
+    const config: RouteConfig = { streamBody: options.streamBody === true };
+    this.app.route({ method, url, handler, config, ...(schema === undefined ? {} : { schema }) });
     const source = `^${url.replace(/:[a-zA-Z]+/g, '[^/]+')}/?$`;
     let entry = this.patterns.find((p) => p.pattern.source === source);
     if (entry === undefined) {

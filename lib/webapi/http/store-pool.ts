@@ -9,10 +9,18 @@
 //
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
+//
+// `verify` is what every request does before its body is read: a store whose credentials the
+// node has accepted once is verified and costs nothing more; a new one costs one round trip.
+// A node that cannot be reached is a 500 that names the cluster and its address (GridDB's status
+// for a node failure), never a 401. Every request to the node is bounded by the transaction
+// timeout plus WEBAPI_NODE_ANSWER_MARGIN_MS.
 
 import { createHash } from 'node:crypto';
 import { isStorageError, StorageError } from '../../base/errors.ts';
-import { WEBAPI_STORE_POOL_SIZE_MAX } from '../../base/limits.ts';
+import {
+  WEBAPI_NODE_ANSWER_MARGIN_MS, WEBAPI_STORE_POOL_SIZE_MAX,
+} from '../../base/limits.ts';
 import { getStore, type ClientStore, type StoreProperties } from '../../client/store-factory.ts';
 import { clusterLocator, type RepositoryCluster } from '../config/repository.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
@@ -35,6 +43,8 @@ interface PooledStore {
   users: number;
   /** Out of the pool: closed when its last user is done. */
   released: boolean;
+  /** The node has accepted its credentials. */
+  verified: boolean;
 }
 
 export class StorePool {
@@ -60,11 +70,21 @@ export class StorePool {
       return await body(entry.store);
     } catch (error) {
       if (isStorageError(error) && EVICTING_CODES.has(error.code)) this.release(key, entry);
-      throw error;
+      throw nodeErrorOf(target, error);
     } finally {
       entry.users--;
       if (entry.released && entry.users === 0) await entry.store.close();
     }
+  }
+
+  /** Checks the target's credentials with the node, once per pooled store. */
+  async verify(target: StoreTarget): Promise<void> {
+    await this.use(target, async (store) => {
+      const entry = this.stores.get(keyOf(target));
+      if (entry?.store === store && entry.verified) return;
+      await store.connect();
+      if (entry?.store === store) entry.verified = true;
+    });
   }
 
   /** Lets every store go; the server has finished its requests before this. */
@@ -92,7 +112,7 @@ export class StorePool {
         'repository.json');
     }
     const entry: PooledStore = { store: getStore(this.propertiesOf(target)), users: 0,
-      released: false };
+      released: false, verified: false };
     while (this.stores.size >= this.sizeMax) {
       const [oldestKey, oldest] = this.stores.entries().next().value!;
       this.release(oldestKey, oldest);
@@ -118,10 +138,22 @@ export class StorePool {
       password: target.credentials.password,
       applicationName: settings.applicationName,
       failoverTimeout: settings.failoverTimeoutS,
-      ...(settings.transactionTimeoutS > 0
-        ? { transactionTimeout: settings.transactionTimeoutS } : {}),
+      ...(settings.transactionTimeoutS > 0 ? {
+        transactionTimeout: settings.transactionTimeoutS,
+        requestTimeoutMs: settings.transactionTimeoutS * 1000 + WEBAPI_NODE_ANSWER_MARGIN_MS,
+      } : {}),
     };
   }
+}
+
+/** A node that could not be reached: 500, saying so and where (the client's error as cause). */
+function nodeErrorOf(target: StoreTarget, error: unknown): unknown {
+  if (!isStorageError(error) || error.code !== 'CONNECTION_FAILED') return error;
+  const locator = clusterLocator(target.cluster);
+  const where = locator.notificationMember ?? locator.notificationProvider ?? 'no address';
+  return new WebApiError(500, `Failed to connect to cluster "${target.cluster.name}": the node ` +
+    `could not be reached at ${String(where)} [${error.errorNumber}:CONNECTION_FAILED] ` +
+    error.message, error.errorNumber, { cause: error });
 }
 
 function keyOf(target: StoreTarget): string {

@@ -2,10 +2,13 @@
 //   GET    /containers?limit=&offset=&type=&sort=   names, paged; `total` before paging
 //   POST   /containers                              create: 201, or 409 if the name is taken
 //   DELETE /containers  ["a","b"]                   drop each; names that do not exist are
-//                                                   ignored (204 either way)
+//                                                   ignored (204 either way); a failure of
+//                                                   the node is the answer (names before it
+//                                                   stay dropped)
 //   GET    /containers/<name>/info                  the schema, or 404
 
 import { Buffer } from 'node:buffer';
+import { isStorageError } from '../../base/errors.ts';
 import { TIME_PRECISIONS } from '../../schema/column-type.ts';
 import type { ContainerDefinition } from '../../schema/container-schema.ts';
 import type { ContainerInfo } from '../../client/store-factory.ts';
@@ -70,11 +73,13 @@ export function containerRoutes(table: RouteTable, dependencies: WebApiDependenc
     const names = request.body as Array<string | null> | undefined;
     if (!Array.isArray(names)) throw badRequest('Container names are required');
     await context.use(async (store) => {
-      // Authenticate first: the drops below swallow their errors, but not a wrong password.
-      await store.connect();
       for (const name of names) {
         if (typeof name !== 'string' || name === '') continue;
-        await store.dropContainer(name).catch(() => false);
+        // A name with no container is false, not an error (nor is a name no container can
+        // have); a failure of the node is one.
+        await store.dropContainer(name).catch((error: unknown) => {
+          if (!isStorageError(error, 'INVALID_NAME')) throw error;
+        });
       }
     });
     return sendEmpty(reply, 204);

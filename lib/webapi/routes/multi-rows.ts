@@ -2,7 +2,8 @@
 //   POST /containers/rows  [{name, keyValues | startKeyValue/finishKeyValue, offset, limit}]
 //        one multiGet for every container; paging in the web API; `total` = rows matched
 //   PUT  /containers/rows  [{containerName, rows}]
-//        one multiPut for every container: [{containerName, updatedRows}]
+//        read as it arrives, multiPuts of every container in batches (rows-put.ts):
+//        [{containerName, updatedRows}]
 // Answers follow the order of the request (GridDB's follow a hash map's). A container named
 // twice is read (or written) once per mention.
 
@@ -13,14 +14,15 @@ import type { Row, RowKey } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { ContainerInfo } from '../../client/store-factory.ts';
 import { columnJson } from '../codec/column-json.ts';
-import { decodeRows, ValueDecoder } from '../codec/value-decode.ts';
+import { ValueDecoder } from '../codec/value-decode.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
 import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
 import { requestContext, type WebApiDependencies } from '../http/request-context.ts';
 import { sendJson, sendJsonText } from '../http/reply.ts';
 import type { RouteTable } from '../http/route-table.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
-import { MultiGetBody, MultiPutBody } from './body-schemas.ts';
+import { MultiGetBody } from './body-schemas.ts';
+import { multiPutStreamed, type StreamedBody } from './rows-put.ts';
 import { responseSizeCheck } from './rows-query.ts';
 
 /** Rows per container when the request gives no limit (GridDB's). */
@@ -60,37 +62,10 @@ export function multiRowRoutes(table: RouteTable, dependencies: WebApiDependenci
 
   table.add('PUT', '/containers/rows', async (request, reply) => {
     const context = requestContext(request, dependencies);
-    const body = listOf(request.body as MultiPutBody | undefined);
-    for (const item of body) {
-      if (typeof item.containerName !== 'string' || item.containerName.trim() === '') {
-        throw badRequest('The container is invalid');
-      }
-      if (!Array.isArray(item.rows) || item.rows.length === 0) {
-        throw badRequest(MESSAGES.rowDataInvalid);
-      }
-    }
-    const answer = await context.use(async (store) => {
-      const infos = await infosOf(store, body.map((item) => item.containerName!));
-      // One size budget over every container, as GridDB's maxRequestSize guard.
-      const decoder = new ValueDecoder('json');
-      const byContainer = new Map<string, { name: string; rows: Row[] }>();
-      body.forEach((item, i) => {
-        const rows = decodeRows(infos[i]!.columns, item.rows, {
-          mode: 'json', sizeBytesMax: context.settings.maxRequestSizeBytes, decoder,
-        }) as Row[];
-        const key = normalizeName(item.containerName!);
-        const entry = byContainer.get(key) ?? { name: infos[i]!.name, rows: [] };
-        entry.rows.push(...rows);
-        byContainer.set(key, entry);
-      });
-      if (body.length > 0) {
-        await store.multiPut(new Map([...byContainer.values()].map((e) => [e.name, e.rows])));
-      }
-      return body.map((item) => ({ containerName: item.containerName, updatedRows:
-        item.rows!.length }));
-    });
+    const answer = await context.use((store) =>
+      multiPutStreamed(request.body as StreamedBody, store, context.settings));
     return sendJson(reply, 200, answer);
-  }, { body: MultiPutBody });
+  }, undefined, { streamBody: true });
 }
 
 function listOf<T>(body: T[] | undefined): T[] {

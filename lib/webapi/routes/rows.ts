@@ -2,12 +2,13 @@
 //   POST   /containers/<name>/rows  {limit, offset, condition, sort}   read a page
 //   PUT    /containers/<name>/rows  [[v, v, ...], ...]                 upsert: {"count": n}
 //   DELETE /containers/<name>/rows  [key, key, ...]                    remove by key: 204
-// The PUT reads the body's numbers and strings as text (codec/value-decode.ts 'text' mode) and
-// sends every row in one multiPut. The DELETE ignores keys that do not convert or do not exist,
-// as GridDB's.
+// The PUT reads the body's numbers and strings as text (codec/value-decode.ts 'text' mode) as the
+// body arrives, and sends the rows in batches (rows-put.ts). The DELETE ignores keys that do not convert or do not exist,
+// as GridDB's; any other failure (a row locked past the transaction timeout, the node
+// unreachable) is the caller's answer, and the keys before it stay removed.
 
 import { columnJson } from '../codec/column-json.ts';
-import { decodeRows, rowsBodyCheck, ValueDecoder } from '../codec/value-decode.ts';
+import { ValueDecoder } from '../codec/value-decode.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
 import { badRequest } from '../errors/webapi-error.ts';
 import {
@@ -19,7 +20,8 @@ import { KeysBody, RowsQueryBody } from './body-schemas.ts';
 import {
   containerOr404, queryRowsPage, responseSizeCheck, rowsRequestOf,
 } from './rows-query.ts';
-import type { Row, RowKey } from '../../schema/column-type.ts';
+import type { RowKey } from '../../schema/column-type.ts';
+import { putRowsStreamed, type StreamedBody } from './rows-put.ts';
 
 interface ContainerParams {
   container: string;
@@ -43,18 +45,10 @@ export function rowRoutes(table: RouteTable, dependencies: WebApiDependencies): 
   table.add('PUT', '/containers/:container/rows', async (request, reply) => {
     const context = requestContext(request, dependencies);
     const name = containerNameCheck((request.params as ContainerParams).container);
-    const body: unknown = request.body;
-    rowsBodyCheck(body);
-    const count = await context.use(async (store) => {
-      const container = await containerOr404(store, name);
-      const rows = decodeRows(container.info.columns, body, {
-        mode: 'text', sizeBytesMax: context.settings.maxRequestSizeBytes,
-      });
-      await container.multiPut(rows as Row[]);
-      return rows.length;
-    });
+    const count = await context.use(async (store) => putRowsStreamed(
+      request.body as StreamedBody, await containerOr404(store, name), context.settings));
     return sendJson(reply, 200, { count });
-  });
+  }, undefined, { streamBody: true });
 
   table.add('DELETE', '/containers/:container/rows', async (request, reply) => {
     const context = requestContext(request, dependencies);
@@ -67,13 +61,16 @@ export function rowRoutes(table: RouteTable, dependencies: WebApiDependencies): 
       if (info.rowKeyColumnCount === 0) throw badRequest('Row key does not exist');
       const keyColumn = info.columns[0]!;
       for (const raw of keys) {
+        // No row has a null key: like a key that does not convert, it names no row.
+        if (raw === null) continue;
         let key: RowKey;
         try {
           key = new ValueDecoder('json').value(keyColumn, raw) as RowKey;
         } catch {
           continue;
         }
-        await container.remove(key).catch(() => false);
+        // A key with no row is not an error (remove says false); any failure of the node is.
+        await container.remove(key);
       }
     });
     return sendEmpty(reply, 204);

@@ -64,6 +64,7 @@ describe('web API settings', () => {
       'spring.servlet.multipart.max-file-size=10MB',
       'spring.servlet.multipart.max-request-size=1024',
       'authenticationMethod=INTERNAL', 'sslMode=DISABLED', 'blobPath=/tmp',
+      'putBatchSize=64KB', 'requestBodyTimeout=5',
     ].join('\n'));
     assert.deepEqual(settings, {
       port: 9090, address: '0.0.0.0', failoverTimeoutS: 0, transactionTimeoutS: 60,
@@ -71,8 +72,11 @@ describe('web API settings', () => {
       maxTotalResponseSizeBytes: 3000 * MiB, loginTimeoutS: 1, maxQueryNum: 100, maxLimit: 10,
       timeZone: { kind: 'offset', offsetMinutes: 540 }, applicationName: 'meters',
       httpHeaderSizeBytesMax: 16 * 1024, uploadFileSizeBytesMax: 10 * MiB,
-      requestBodySizeBytesMax: 1024,
+      requestBodySizeBytesMax: 1024, requestJsonBodySizeBytesMax: 2 * MiB,
+      putBatchSizeBytes: 64 * 1024, requestBodyTimeoutS: 5,
     });
+    assert.equal(settingsOf('maxRequestBodySize=3MB').settings.requestJsonBodySizeBytesMax,
+      3 * MiB);
   });
 
   it('reports every bad key at once, in GridDB\'s words', () => {

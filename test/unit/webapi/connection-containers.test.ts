@@ -27,7 +27,8 @@ describe('web API: connection check, authentication, containers', { timeout: 180
   let base: string;
 
   before(async () => {
-    fixture = await startWebApiFixture({ maxLimit: 1000, requestBodySizeBytesMax: 1 * MiB });
+    fixture = await startWebApiFixture({ maxLimit: 1000, requestBodySizeBytesMax: 1 * MiB,
+      requestJsonBodySizeBytesMax: 512 * 1024 });
     http = fixture.http;
     base = fixture.base;
   });

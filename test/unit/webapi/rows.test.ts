@@ -161,7 +161,7 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     assertError(await put([nulls({ 5: 1.5 })]), 400, cannot('INTEGER'));
     assertError(await put([nulls({ 5: '12a' })]), 400, cannot('INTEGER'));
     assertError(await put([nulls({ 6: '1e39' })]), 400, cannot('FLOAT'));
-    assertError(await put([nulls({ 7: 'Infinity' })]), 400, cannot('DOUBLE'));
+    assertError(await put([nulls({ 7: '1e999' })]), 400, cannot('DOUBLE'));
     assertError(await put([nulls({ 7: '0x10' })]), 400, cannot('DOUBLE'));
     assertError(await put([nulls({ 8: 1453000000000 })]), 400, cannot('TIMESTAMP'));
     assertError(await put([nulls({ 8: '2016-01-16 10:25:00' })]), 400, cannot('TIMESTAMP'));

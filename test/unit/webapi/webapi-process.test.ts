@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
@@ -53,6 +54,53 @@ async function homeWithPorts(): Promise<{ home: string; webApiPort: number }> {
     dataStore: { logWriteMode: 0 },
   });
   return { home, webApiPort: webApi! };
+}
+
+/** Resident memory of a process, bytes (Linux /proc). */
+function rssBytes(pid: number): number {
+  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  assert.ok(match !== null);
+  return Number(match[1]) * 1024;
+}
+
+/**
+ * Sends `totalBytes` of `[[],[],...` chunked, stopping when an answer comes; resolves with the
+ * answer and the bytes written before it came.
+ */
+function hostileBody(port: number, head: string, totalBytes: number):
+  Promise<{ answer: string; sentBytes: number }> {
+  const chunk = Buffer.from('[],'.repeat(21_845));
+  const framed = Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk,
+    Buffer.from('\r\n')]);
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    let answer = '';
+    let sentBytes = 0;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no answer; sent ${sentBytes} bytes`));
+    }, 60_000);
+    const done = () => {
+      clearTimeout(timer);
+      resolve({ answer, sentBytes });
+    };
+    socket.on('data', (data: Buffer) => (answer += data.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.on('close', done);
+    socket.on('connect', () => {
+      socket.write(`${head}1\r\n[\r\n`);
+      const pump = () => {
+        while (answer === '' && !socket.destroyed && sentBytes < totalBytes) {
+          sentBytes += chunk.length;
+          if (!socket.write(framed)) {
+            socket.once('drain', pump);
+            return;
+          }
+        }
+      };
+      pump();
+    });
+  });
 }
 
 function isRunning(pid: number): boolean {
@@ -106,15 +154,71 @@ describe('web API processes', { timeout: 180_000 }, () => {
         assert.ok(check.headers['date'] !== undefined);
         assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection',
           { auth: { user: 'admin', password: 'wrong' } }), 401, /AUTHENTICATION_FAILED/);
-        // The node goes away: the check times out (500), or fails after failoverTimeout (401).
+        // The node goes away: the check times out (500), or fails after failoverTimeout with a
+        // 500 that says the node could not be reached (never a 401: the password is right).
         await node.stop();
         assertError(await http.call('GET',
           '/store/v2/myCluster/dbs/public/checkConnection?timeout=100'), 500, 'Exceeded timeout');
-        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection'), 401,
-          /CONNECTION_FAILED/);
+        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection'), 500,
+          /the node could not be reached at 127\.0\.0\.1:\d+ \[170003:CONNECTION_FAILED\]/);
+        // A caller not seen before is checked with the node first: the same 500.
+        assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/containers?limit=1',
+          { auth: { user: 'other', password: 'x' } }), 500, /could not be reached/);
         again.child.kill('SIGTERM');
         assert.equal(await again.exited, 0);
         assert.match(again.output(), /"msg":"web API stopped"/);
+      } finally {
+        await node.stop();
+      }
+    });
+
+  it('keeps its memory under a 100 MB body without credentials, and serves others meanwhile',
+    async () => {
+      // Issue 12, point 6: the body used to be read and parsed before the credentials were
+      // checked (2.8 GB RSS). Now the 401 comes before the body is read; an authenticated body
+      // over maxRequestBodySize (20 MB) stops at it. Bound: RSS before + 20 MB + 40 MB margin.
+      const { home, webApiPort } = await homeWithPorts();
+      homes.push(home);
+      const node = await startNodeProcess(home);
+      try {
+        const conf = join(home, 'webapi', 'conf');
+        mkdirSync(conf, { recursive: true });
+        writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${webApiPort}\n`);
+        const webApi = startTool('store-webapi.ts', { ...node.env });
+        children.push(webApi.child);
+        await waitFor(webApi, STARTED);
+        const pid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApi.output())?.[1]);
+        const http = new HttpCaller(webApiPort);
+        const base = '/store/v2/myCluster/dbs/public';
+        assert.equal((await http.call('HEAD', `${base}/checkConnection`)).status, 200);
+        const beforeBytes = rssBytes(pid);
+        const totalBytes = 100 * 1024 * 1024;
+        const head = (auth: string, method = 'PUT') =>
+          `${method} ${base}/containers/t/rows HTTP/1.1\r\nHost: x\r\n` +
+          `${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+        const [hostile, served] = await Promise.all([
+          hostileBody(webApiPort, head(''), totalBytes),
+          http.call('GET', `${base}/checkConnection`),
+        ]);
+        assert.equal(served.status, 200);
+        assert.match(hostile.answer, /^HTTP\/1\.1 401 .*"errorMessage":"Basic authentication not found"/s);
+        assert.ok(hostile.sentBytes < totalBytes / 4, `${hostile.sentBytes} bytes sent first`);
+        const admin = `Authorization: Basic ${Buffer.from('admin:admin').toString('base64')}\r\n`;
+        const created = await http.call('POST', `${base}/containers`, { body: {
+          container_name: 't', container_type: 'COLLECTION', rowkey: false,
+          columns: [{ name: 'v', type: 'INTEGER' }] } });
+        assert.equal(created.status, 201, created.text);
+        // DELETE reads its (small) bodies whole: counted up to the limit, then 413.
+        const tooLarge = await hostileBody(webApiPort, head(admin, 'DELETE'), totalBytes);
+        assert.match(tooLarge.answer, /^HTTP\/1\.1 413 /);
+        const afterBytes = rssBytes(pid);
+        const boundBytes = beforeBytes + 20 * 1024 * 1024 + 40 * 1024 * 1024;
+        assert.ok(afterBytes <= boundBytes, `RSS ${beforeBytes} → ${afterBytes} bytes`);
+        console.log(`web API RSS: ${(beforeBytes / 2 ** 20).toFixed(1)} MiB before, ` +
+          `${(afterBytes / 2 ** 20).toFixed(1)} MiB after; 401 after ${hostile.sentBytes} ` +
+          `bytes, 413 after ${tooLarge.sentBytes} bytes`);
+        webApi.child.kill('SIGTERM');
+        assert.equal(await webApi.exited, 0);
       } finally {
         await node.stop();
       }
