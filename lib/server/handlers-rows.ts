@@ -115,14 +115,29 @@ export function writeOnce<T>(
   statement: Statement,
   run: (transactional: (manual: boolean) => void) => Promise<T>,
 ): Promise<T> {
-  let diesWithSession = false;
-  const sessions = context.sessions;
+  const holds = sessionOutcome(context.sessions, statement.sessionId);
   return context.statements.once(
     statementKey(context, messageType, statement),
-    () => run((manual) => {
-      if (manual && statement.sessionId !== AUTO_COMMIT_SESSION_ID) diesWithSession = true;
-    }),
-    () => !diesWithSession || sessions.isOpen(statement.sessionId));
+    () => run(holds.written),
+    holds.stillHolds);
+}
+
+/**
+ * Whether a write's outcome still holds, built in a scope of its own: the statement table keeps
+ * stillHolds for as long as it remembers the outcome, and a closure keeps every variable its scope
+ * shares with other closures, so one made beside `run` kept the request, rows and bytes, too.
+ */
+export function sessionOutcome(
+  sessions: ConnectionContext['sessions'],
+  sessionId: number,
+): { written: (manual: boolean) => void; stillHolds: () => boolean } {
+  let diesWithSession = false;
+  return {
+    written: (manual) => {
+      if (manual && sessionId !== AUTO_COMMIT_SESSION_ID) diesWithSession = true;
+    },
+    stillHolds: () => !diesWithSession || sessions.isOpen(sessionId),
+  };
 }
 
 async function predicateRows(
