@@ -19,8 +19,9 @@ import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts
 import { RowBatch } from '../protocol/wire-rows.ts';
 import { containerKeyed, containerWithSchema } from './container-lookup.ts';
 import {
-  handler, statementKey, type ConnectionContext, type DispatchEntry,
+  EMPTY_REPLY, handler, statementKey, type ConnectionContext, type DispatchEntry,
 } from './request-handler.ts';
+import type { OutcomeValidity } from './statement-results.ts';
 
 /** Requests of one session on one container keep their order. */
 export function sessionContainerKey(sessionId: number, name: string): string {
@@ -36,7 +37,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
       const handle = session.container(entry.schema.name);
       transactional(!handle.isAutoCommit);
       await handle.multiPut(rows);
-      return {};
+      return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 
@@ -70,7 +71,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
         transactional(!handle.isAutoCommit);
         await handle.multiPut(put.rows);
       }
-      return {};
+      return EMPTY_REPLY;
     })),
 
   handler(MULTI_GET, async (request, context) => {
@@ -115,29 +116,34 @@ export function writeOnce<T>(
   statement: Statement,
   run: (transactional: (manual: boolean) => void) => Promise<T>,
 ): Promise<T> {
-  const holds = sessionOutcome(context.sessions, statement.sessionId);
+  const validity = new SessionOutcomeValidity(context.sessions, statement.sessionId);
   return context.statements.once(
     statementKey(context, messageType, statement),
-    () => run(holds.written),
-    holds.stillHolds);
+    () => run((manual) => validity.written(manual)),
+    validity);
 }
 
 /**
- * Whether a write's outcome still holds, built in a scope of its own: the statement table keeps
- * stillHolds for as long as it remembers the outcome, and a closure keeps every variable its scope
- * shares with other closures, so one made beside `run` kept the request, rows and bytes, too.
+ * Whether a write's outcome still holds: always, unless the write went into a manual transaction,
+ * then while its session is open. The statement table keeps it as long as the outcome (an object,
+ * not a closure beside `run`, which kept the request, rows and bytes, with it).
  */
-export function sessionOutcome(
-  sessions: ConnectionContext['sessions'],
-  sessionId: number,
-): { written: (manual: boolean) => void; stillHolds: () => boolean } {
-  let diesWithSession = false;
-  return {
-    written: (manual) => {
-      if (manual && sessionId !== AUTO_COMMIT_SESSION_ID) diesWithSession = true;
-    },
-    stillHolds: () => !diesWithSession || sessions.isOpen(sessionId),
-  };
+class SessionOutcomeValidity implements OutcomeValidity {
+  private diesWithSession = false;
+
+  constructor(
+    private readonly sessions: ConnectionContext['sessions'],
+    private readonly sessionId: number,
+  ) {}
+
+  /** Before each write: whether it goes into a manual transaction. */
+  written(manual: boolean): void {
+    if (manual && this.sessionId !== AUTO_COMMIT_SESSION_ID) this.diesWithSession = true;
+  }
+
+  holds(): boolean {
+    return !this.diesWithSession || this.sessions.isOpen(this.sessionId);
+  }
 }
 
 async function predicateRows(

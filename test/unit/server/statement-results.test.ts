@@ -44,10 +44,10 @@ describe('statement results', () => {
     const results = new StatementResults(100, 10);
     let holds = true;
     let runs = 0;
-    await results.once(key('a', 1), async () => ++runs, () => holds);
-    await results.once(key('a', 1), async () => ++runs, () => holds);
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
     holds = false;
-    await results.once(key('a', 1), async () => ++runs, () => holds);
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
     assert.equal(runs, 2);
     await assert.rejects(results.once(key('a', 1, MessageType.ROW_REMOVE), async () => 0),
       storageError('PROTOCOL_ERROR'));
@@ -76,7 +76,7 @@ describe('statement results', () => {
         const outcome = { bytes: new Uint8Array(1024) };
         outcomes.push(new WeakRef(outcome));
         return outcome;
-      }, () => true);
+      }, { holds: () => true });
     }
     assert.equal(results.size, countMax);
     assert.equal(await aliveAfterCollection(outcomes), countMax);
@@ -105,7 +105,7 @@ describe('statement results', () => {
           const answered = kept !== undefined && holding.get(modelKey) !== false;
           const run = ++runs;
           const ran = await results.once(key(client, statementId), async () => run,
-            () => holding.get(modelKey) !== false) === run;
+            { holds: () => holding.get(modelKey) !== false }) === run;
           holding.set(modelKey, holds);
           assert.equal(ran, !answered);
           if (answered) continue;
