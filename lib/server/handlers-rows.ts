@@ -20,8 +20,9 @@ import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts
 import { RowBatch } from '../protocol/wire-rows.ts';
 import { containerKeyed, containerWithSchema } from './container-lookup.ts';
 import {
-  handler, statementKey, type ConnectionContext, type DispatchEntry,
+  EMPTY_REPLY, handler, statementKey, type ConnectionContext, type DispatchEntry,
 } from './request-handler.ts';
+import type { OutcomeValidity } from './statement-results.ts';
 
 /**
  * The fault hook (ConnectionContext.faultAssertOnContainer, a testing aid inert when unset): a put
@@ -49,7 +50,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
       transactional(!handle.isAutoCommit);
       faultAssertOnPut(context, entry.schema.name);
       await handle.multiPut(rows);
-      return {};
+      return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 
@@ -84,7 +85,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
         faultAssertOnPut(context, put.name);
         await handle.multiPut(put.rows);
       }
-      return {};
+      return EMPTY_REPLY;
     })),
 
   handler(MULTI_GET, async (request, context) => {
@@ -129,14 +130,34 @@ export function writeOnce<T>(
   statement: Statement,
   run: (transactional: (manual: boolean) => void) => Promise<T>,
 ): Promise<T> {
-  let diesWithSession = false;
-  const sessions = context.sessions;
+  const validity = new SessionOutcomeValidity(context.sessions, statement.sessionId);
   return context.statements.once(
     statementKey(context, messageType, statement),
-    () => run((manual) => {
-      if (manual && statement.sessionId !== AUTO_COMMIT_SESSION_ID) diesWithSession = true;
-    }),
-    () => !diesWithSession || sessions.isOpen(statement.sessionId));
+    () => run((manual) => validity.written(manual)),
+    validity);
+}
+
+/**
+ * Whether a write's outcome still holds: always, unless the write went into a manual transaction,
+ * then while its session is open. The statement table keeps it as long as the outcome (an object,
+ * not a closure beside `run`, which kept the request, rows and bytes, with it).
+ */
+class SessionOutcomeValidity implements OutcomeValidity {
+  private diesWithSession = false;
+
+  constructor(
+    private readonly sessions: ConnectionContext['sessions'],
+    private readonly sessionId: number,
+  ) {}
+
+  /** Before each write: whether it goes into a manual transaction. */
+  written(manual: boolean): void {
+    if (manual && this.sessionId !== AUTO_COMMIT_SESSION_ID) this.diesWithSession = true;
+  }
+
+  holds(): boolean {
+    return !this.diesWithSession || this.sessions.isOpen(this.sessionId);
+  }
 }
 
 async function predicateRows(

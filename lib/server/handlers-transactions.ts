@@ -7,7 +7,7 @@ import {
 } from '../protocol/messages-transaction.ts';
 import { containerFind, containerGet } from './container-lookup.ts';
 import { sessionContainerKey, writeOnce } from './handlers-rows.ts';
-import { handler, type DispatchEntry } from './request-handler.ts';
+import { EMPTY_REPLY, handler, type DispatchEntry } from './request-handler.ts';
 
 export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
   handler(SET_AUTO_COMMIT, (request, context) =>
@@ -18,7 +18,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
       // Turning auto-commit off is what makes the session's later writes transactional.
       if (!request.enabled) transactional(true);
       await handle.setAutoCommit(request.enabled);
-      return {};
+      return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 
@@ -27,7 +27,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
       const session = context.sessions.getManual(request.statement.sessionId);
       const entry = containerGet(context.store, request.ref);
       await session.container(entry.schema.name).commit();
-      return {};
+      return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 
@@ -36,7 +36,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
       const session = context.sessions.getManual(request.statement.sessionId);
       const entry = containerFind(context.store, request.ref);
       if (entry !== undefined) await session.container(entry.schema.name).abort();
-      return {};
+      return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 ];

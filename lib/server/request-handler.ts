@@ -61,3 +61,9 @@ export function statementKey(
 ): StatementKey {
   return { clientKey: context.clientKey, statementId: statement.statementId, messageType };
 }
+
+/**
+ * The reply of a request whose reply has no body, one object for all: the statement table keeps a
+ * write's outcome for as long as it remembers the write (statement-results.ts).
+ */
+export const EMPTY_REPLY: Record<string, never> = Object.freeze({});

@@ -11,20 +11,37 @@
 //
 // Bounded twice: the oldest outcomes overall beyond countMax are forgotten, and a client's own
 // oldest beyond countPerClientMax (so one busy client forgets its own, not others'). A client
-// retries within seconds; outcomes do not survive a restart.
+// retries within seconds; outcomes do not survive a restart. An entry keeps only its key, its
+// outcome and its validity, and a forgotten one not even those (it may wait in the queue until
+// compaction): at countMax entries that is a few hundred bytes each, where an entry that kept its
+// request (rows and bytes, about 1 KB for one row) held 260 MB at twice 131,072 (issue 12's soak).
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 
+/**
+ * Whether a remembered outcome is still true, asked at each retry. An object with a method, not a
+ * closure: the table keeps one per entry, and a closure kept that long costs its context (every
+ * variable its scope shares with other closures: a handler's request, once) and, as tsx compiles
+ * named functions, a dictionary of properties (its `name`), about 250 bytes.
+ */
+export interface OutcomeValidity {
+  holds(): boolean;
+}
+
 interface StatementEntry {
   clientKey: string;
   statementId: number;
   messageType: MessageType;
+  /** FORGOTTEN once forgotten: a slot left in the queue must not keep a value alive. */
   outcome: Promise<unknown>;
-  /** The outcome holds only while this returns true (a manual session still open). */
-  stillHolds: (() => boolean) | undefined;
+  /** The outcome holds only while this says so (a manual session still open). */
+  validity: OutcomeValidity | undefined;
 }
+
+/** What a forgotten entry holds instead of its outcome; never answered (the entry is not live). */
+const FORGOTTEN: Promise<unknown> = Promise.resolve(undefined);
 
 export interface StatementKey {
   /** Who asked: the same for every connection of one client. */
@@ -65,12 +82,12 @@ export class StatementResults {
 
   /**
    * Runs `execute` unless this statement ran already, in which case its first outcome (a value or
-   * an error) is returned again. `stillHolds` says, when given, whether that outcome is still true.
+   * an error) is returned again. `validity` says, when given, whether that outcome is still true.
    */
   async once<T>(
     key: StatementKey,
     execute: () => Promise<T>,
-    stillHolds?: () => boolean,
+    validity?: OutcomeValidity,
   ): Promise<T> {
     const existing = this.byClient.get(key.clientKey)?.get(key.statementId);
     if (existing !== undefined) {
@@ -78,7 +95,7 @@ export class StatementResults {
         throw new StorageError('PROTOCOL_ERROR',
           `statement id ${key.statementId} was already used by another kind of request`);
       }
-      if (existing.stillHolds === undefined || existing.stillHolds()) {
+      if (existing.validity === undefined || existing.validity.holds()) {
         return existing.outcome as Promise<T>;
       }
       this.forget(existing);
@@ -93,7 +110,7 @@ export class StatementResults {
     outcome.catch(() => undefined);
     this.remember({
       clientKey: key.clientKey, statementId: key.statementId, messageType: key.messageType,
-      outcome, stillHolds,
+      outcome, validity,
     });
     return outcome;
   }
@@ -102,7 +119,7 @@ export class StatementResults {
   answers(key: StatementKey): boolean {
     const existing = this.byClient.get(key.clientKey)?.get(key.statementId);
     return existing !== undefined && existing.messageType === key.messageType &&
-      (existing.stillHolds === undefined || existing.stillHolds());
+      (existing.validity === undefined || existing.validity.holds());
   }
 
   private remember(entry: StatementEntry): void {
@@ -132,6 +149,8 @@ export class StatementResults {
     const entries = this.byClient.get(entry.clientKey)!;
     entries.delete(entry.statementId);
     this.entryCount--;
+    entry.outcome = FORGOTTEN;
+    entry.validity = undefined;
     if (entries.size === 0) this.byClient.delete(entry.clientKey);
   }
 

@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { StorageError } from '../../../lib/base/errors.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
 import { storageOptions, type StorageOptions } from '../../../lib/base/options.ts';
@@ -224,4 +226,17 @@ export { storageError } from '../engine/engine-test-helpers.ts';
 
 export function sleepMs(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * How many of `refs` still reach their object after a full collection: what a structure keeps
+ * alive. node --expose-gc at run time (the test runner does not pass it), then a turn of the
+ * event loop first, since a WeakRef read in the current job keeps its object until the job ends.
+ */
+export async function aliveAfterCollection(refs: readonly WeakRef<object>[]): Promise<number> {
+  setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  await new Promise((resolve) => setImmediate(resolve));
+  collect();
+  return refs.filter((ref) => ref.deref() !== undefined).length;
 }

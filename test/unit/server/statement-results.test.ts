@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { StorageError } from '../../../lib/base/errors.ts';
 import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { StatementResults } from '../../../lib/server/statement-results.ts';
-import { storageError } from './server-test-helpers.ts';
+import { aliveAfterCollection, storageError } from './server-test-helpers.ts';
 
 function key(clientKey: string, statementId: number, messageType?: MessageType) {
   return { clientKey, statementId, messageType: messageType ?? MessageType.ROW_PUT };
@@ -44,10 +44,10 @@ describe('statement results', () => {
     const results = new StatementResults(100, 10);
     let holds = true;
     let runs = 0;
-    await results.once(key('a', 1), async () => ++runs, () => holds);
-    await results.once(key('a', 1), async () => ++runs, () => holds);
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
     holds = false;
-    await results.once(key('a', 1), async () => ++runs, () => holds);
+    await results.once(key('a', 1), async () => ++runs, { holds: () => holds });
     assert.equal(runs, 2);
     await assert.rejects(results.once(key('a', 1, MessageType.ROW_REMOVE), async () => 0),
       storageError('PROTOCOL_ERROR'));
@@ -64,6 +64,22 @@ describe('statement results', () => {
     assert.equal(results.size, 6);
     assert.equal(await results.once(key('quiet', 2), async () => -2), -2,
       'the oldest overall went');
+  });
+
+  it('keeps no outcome it forgot, while the forgotten slots still wait in its queue', async () => {
+    const countMax = 4;
+    // The queue compacts only from 1024 slots: every forgotten entry below stays queued.
+    const results = new StatementResults(countMax, countMax);
+    const outcomes: WeakRef<object>[] = [];
+    for (let id = 1; id <= 200; id++) {
+      await results.once(key('a', id), async () => {
+        const outcome = { bytes: new Uint8Array(1024) };
+        outcomes.push(new WeakRef(outcome));
+        return outcome;
+      }, { holds: () => true });
+    }
+    assert.equal(results.size, countMax);
+    assert.equal(await aliveAfterCollection(outcomes), countMax);
   });
 
   it('keeps what a plain insertion-ordered model keeps, under any run of statements', async () => {
@@ -89,7 +105,7 @@ describe('statement results', () => {
           const answered = kept !== undefined && holding.get(modelKey) !== false;
           const run = ++runs;
           const ran = await results.once(key(client, statementId), async () => run,
-            () => holding.get(modelKey) !== false) === run;
+            { holds: () => holding.get(modelKey) !== false }) === run;
           holding.set(modelKey, holds);
           assert.equal(ran, !answered);
           if (answered) continue;
