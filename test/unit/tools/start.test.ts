@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePorts, newNodeHome, removeHome } from '../node/node-process.ts';
 import { HttpCaller } from '../webapi/webapi-test-helpers.ts';
+import { processAlive } from '../../../tools/store-node-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const READY_TIMEOUT_MS = 60_000;
@@ -31,19 +32,10 @@ const pids: number[] = [];
 const homes: string[] = [];
 after(() => {
   for (const pid of pids) {
-    if (isRunning(pid)) process.kill(pid, 'SIGKILL');
+    if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   for (const home of homes) removeHome(home);
 });
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs: number,
   output: () => string): Promise<void> {
@@ -109,7 +101,7 @@ async function assertStoppedCleanly(
   started: Started & { nodePid: number; webApiPid: number },
 ): Promise<void> {
   const { output } = started;
-  const gone = () => !isRunning(started.nodePid) && !isRunning(started.webApiPid);
+  const gone = () => !processAlive(started.nodePid) && !processAlive(started.webApiPid);
   await until('both children to exit', gone, STOP_TIMEOUT_MS, output);
   const code = await Promise.race([started.exited,
     new Promise<string>((resolve) => setTimeout(() => resolve('still running'), STOP_TIMEOUT_MS))]);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePorts, newNodeHome, removeHome, startNodeProcess } from '../node/node-process.ts';
 import { assertError, HttpCaller } from './webapi-test-helpers.ts';
+import { processAlive } from '../../../tools/store-node-process.ts';
 
 const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -101,15 +102,6 @@ function hostileBody(port: number, head: string, totalBytes: number):
       pump();
     });
   });
-}
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 describe('web API processes', { timeout: 180_000 }, () => {
@@ -263,12 +255,12 @@ describe('web API processes', { timeout: 180_000 }, () => {
       { auth: { user: 'admin', password: 'wrong' } }), 401);
     const nodePid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
     const webApiPid = Number(/"service":"store-webapi","pid":(\d+)/.exec(start.output())?.[1]);
-    assert.ok(isRunning(nodePid) && isRunning(webApiPid));
+    assert.ok(processAlive(nodePid) && processAlive(webApiPid));
     start.child.kill('SIGTERM');
     assert.equal(await start.exited, 0, start.output());
     assert.match(start.output(), /"msg":"web API stopped"/);
     assert.match(start.output(), /node stopped/);
-    assert.ok(!isRunning(nodePid), 'the node is still running');
-    assert.ok(!isRunning(webApiPid), 'the web API is still running');
+    assert.ok(!processAlive(nodePid), 'the node is still running');
+    assert.ok(!processAlive(webApiPid), 'the web API is still running');
   });
 });
