@@ -370,7 +370,7 @@ export const WEBAPI_CLOSE_LINGER_MS = 2_000;
 export const WEBAPI_BUSY_RETRY_AFTER_S = 2;
 /**
  * `maxTotalRequestBodySize` by default, in bodies of `maxRequestBodySize`: JSON.parse takes up
- * to about 17 times a body's size (`[{},{},...]`), so 4 bodies of 20 MB cost about 1.5 GB at
+ * to about 17 times a body's size (`[{},{},...]`), so 4 bodies of 20 MB cost about 1.6 GB at
  * worst.
  */
 export const WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT = 4;
