@@ -366,6 +366,14 @@ export const WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX = 1_000;
  * the answer in the client's buffers (Apache's lingering close).
  */
 export const WEBAPI_CLOSE_LINGER_MS = 2_000;
+/** `Retry-After` of a 503 given when the web API has no room for a request's body. */
+export const WEBAPI_BUSY_RETRY_AFTER_S = 2;
+/**
+ * `maxTotalRequestBodySize` by default, in bodies of `maxRequestBodySize`: JSON.parse takes up
+ * to about 17 times a body's size (`[{},{},...]`), so 4 bodies of 20 MB cost about 1.6 GB at
+ * worst.
+ */
+export const WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT = 4;
 
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);

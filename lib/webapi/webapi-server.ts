@@ -9,7 +9,10 @@
 // Memory per request is bounded before the body is read: http/request-guard.ts checks the route,
 // the charset and the credentials first and answers with the connection closed; JSON bodies stop
 // at `maxRequestBodySize` bytes (413), multipart uploads at `spring.servlet.multipart.*`; the row
-// PUTs read their bodies as they arrive (routes/rows-put.ts).
+// PUTs read their bodies as they arrive (routes/rows-put.ts). The bodies held whole by all
+// requests together stay within `maxTotalRequestBodySize` (http/body-budget.ts: a request waits
+// for room with its body unread, or is answered 503), and the connections within
+// `maxConnections` (Node's server closes the ones past it as it accepts them).
 //
 //   const server = await WebApiServer.start({ repository, settings, logger });
 //   server.port   // where it listens
@@ -26,15 +29,19 @@ import { assert } from '../base/assert.ts';
 import type { Repository } from './config/repository.ts';
 import type { WebApiSettings } from './config/webapi-settings.ts';
 import {
-  WEBAPI_CLOSE_LINGER_MS, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
+  WEBAPI_BUSY_RETRY_AFTER_S, WEBAPI_CLOSE_LINGER_MS, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
 } from '../base/limits.ts';
 import { parseJsonBody } from './codec/json-body.ts';
 import { bodyTooLarge, readBodyText } from './codec/json-stream.ts';
 import { webApiErrorOf } from './errors/error-mapping.ts';
 import { errorBody, WebApiError } from './errors/webapi-error.ts';
+import { BodyBudget } from './http/body-budget.ts';
 import { multipartBoundary } from './http/multipart.ts';
 import { JSON_CONTENT_TYPE, rawErrorResponse, sendError } from './http/reply.ts';
 import type { WebApiDependencies } from './http/request-context.ts';
+import {
+  requestAnswered, requestBodyEnded, requestBodyTaken,
+} from './http/request-body-hold.ts';
 import { requestGuard, routeMissing } from './http/request-guard.ts';
 import { RouteTable, type RouteConfig } from './http/route-table.ts';
 import { StorePool } from './http/store-pool.ts';
@@ -61,14 +68,32 @@ export class WebApiServer {
   private constructor(
     private readonly app: FastifyInstance,
     private readonly pool: StorePool,
+    private readonly bodyBudget: BodyBudget,
     readonly address: string,
     readonly port: number,
   ) {}
 
+  /** Body bytes reserved by requests now (`maxTotalRequestBodySize` at most). */
+  get bodyBytesHeld(): number {
+    return this.bodyBudget.heldBytes;
+  }
+
+  /** Requests waiting for room for their body (`maxQueuedRequests` at most). */
+  get requestsWaiting(): number {
+    return this.bodyBudget.waitingCount;
+  }
+
   static async start(options: WebApiServerOptions): Promise<WebApiServer> {
     const { settings, logger } = options;
     const pool = new StorePool(settings);
-    const app = buildApp(options, pool);
+    const bodyBudget = new BodyBudget({
+      totalBytes: settings.totalRequestBodySizeBytesMax,
+      queueLengthMax: settings.queuedRequestCountMax,
+      // The other half of requestBodyTimeout is left for the body to arrive once admitted.
+      waitMsMax: settings.requestBodyTimeoutS * 1000 / 2,
+      retryAfterS: WEBAPI_BUSY_RETRY_AFTER_S,
+    });
+    const app = buildApp(options, pool, bodyBudget);
     try {
       await app.listen({ host: settings.address, port: settings.port });
     } catch (error) {
@@ -79,7 +104,7 @@ export class WebApiServer {
     const address = app.server.address();
     assert(address !== null && typeof address === 'object');
     logger.info({ address: address.address, port: address.port }, 'web API listening');
-    return new WebApiServer(app, pool, address.address, address.port);
+    return new WebApiServer(app, pool, bodyBudget, address.address, address.port);
   }
 
   /** Stops listening; requests under way finish; then the client stores close. */
@@ -89,7 +114,8 @@ export class WebApiServer {
   }
 }
 
-function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstance {
+function buildApp(options: WebApiServerOptions, pool: StorePool, bodyBudget: BodyBudget):
+  FastifyInstance {
   const { settings, logger } = options;
   const requestTimeoutMs = settings.requestBodyTimeoutS * 1000;
   const app = Fastify({
@@ -122,12 +148,23 @@ function buildApp(options: WebApiServerOptions, pool: StorePool): FastifyInstanc
     clientErrorHandler: (error, socket) => clientError(error, socket, settings),
   }) as unknown as FastifyInstance;
   app.server.on('checkExpectation', expectationFailed);
+  app.server.maxConnections = settings.connectionCountMax;
   bodyParsers(app, settings);
   app.setErrorHandler((error, request, reply) => replyError(error, request, reply));
   const table = new RouteTable(app);
   app.setNotFoundHandler((request, reply) => sendError(reply, routeMissing(table, request)));
-  const dependencies: WebApiDependencies = { repository: options.repository, settings, pool };
+  const dependencies: WebApiDependencies = {
+    repository: options.repository, settings, pool, bodyBudget,
+  };
   app.addHook('onRequest', requestGuard(table, dependencies));
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    requestBodyTaken(request);
+    done(null, payload);
+  });
+  app.addHook('onSend', (request, _reply, payload, done) => {
+    requestAnswered(request);
+    done(null, payload);
+  });
   checkConnectionRoutes(table, dependencies);
   containerRoutes(table, dependencies);
   rowRoutes(table, dependencies);
@@ -156,6 +193,7 @@ function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
       return;
     }
     readBodyText(payload, limitBytes).then((text) => {
+      requestBodyEnded(request, Buffer.byteLength(text));
       // An empty body is no body: the route says what it misses, in its own words.
       done(null, text.trim() === '' ? undefined : parseJsonBody(text));
     }, (error: Error) => done(error, undefined)).catch((error: unknown) =>
@@ -168,6 +206,7 @@ function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
         done(new WebApiError(400, 'multipart/form-data without a boundary'), undefined);
         return;
       }
+      requestBodyEnded(request, body.length);
       done(null, body);
     });
 }

@@ -8,7 +8,8 @@
 
 import { StorageError } from '../../base/errors.ts';
 import {
-  WEBAPI_QUERY_COUNT_MAX, WEBAPI_ROW_SIZE_MB_MAX, WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX,
+  WEBAPI_QUERY_COUNT_MAX, WEBAPI_ROW_SIZE_MB_MAX, WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT,
+  WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX,
 } from '../../base/limits.ts';
 import { MiB, parseSizeBytes } from '../../base/units.ts';
 import { parseTimeZone, TIME_ZONE_UTC, type TimeZone } from './time-zone.ts';
@@ -17,6 +18,10 @@ export const WEBAPI_SETTINGS_FILE_NAME = 'store_webapi.properties';
 export const WEBAPI_PORT_DEFAULT = 8081;
 /** One day: a longer wait for a body is a connection held, not a slow client. */
 const REQUEST_BODY_TIMEOUT_S_MAX = 86_400;
+/** Waiting requests each hold a connection: more than this many is a flood, not a queue. */
+const QUEUED_REQUEST_COUNT_MAX = 100_000;
+/** Node's server takes any number; past this the file descriptors run out first. */
+const CONNECTION_COUNT_MAX = 1_000_000;
 
 export interface WebApiSettings {
   /** `server.port`; 0 lets the kernel pick (tests). */
@@ -33,6 +38,15 @@ export interface WebApiSettings {
   maxRequestSizeBytes: number;
   /** `maxRequestBodySize`: the largest JSON request body, bytes (413); maxRequestSize unset. */
   requestJsonBodySizeBytesMax: number;
+  /**
+   * `maxTotalRequestBodySize`: bytes of the bodies held whole (all but the streamed PUTs) by
+   * every request together; a request with no room waits, then 503.
+   */
+  totalRequestBodySizeBytesMax: number;
+  /** `maxQueuedRequests`: requests waiting for room for their body; more is 503 at once. */
+  queuedRequestCountMax: number;
+  /** `maxConnections`: open connections to the web API; more are closed when accepted. */
+  connectionCountMax: number;
   /** `putBatchSize`: body bytes of the rows a streamed PUT sends to the node in one batch. */
   putBatchSizeBytes: number;
   /** `requestBodyTimeout`: a request not wholly received this long after it began is closed. */
@@ -63,6 +77,9 @@ export const WEBAPI_SETTINGS_DEFAULT: Readonly<WebApiSettings> = {
   maxResponseSizeBytes: 20 * MiB,
   maxRequestSizeBytes: 20 * MiB,
   requestJsonBodySizeBytesMax: 20 * MiB,
+  totalRequestBodySizeBytesMax: WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT * 20 * MiB,
+  queuedRequestCountMax: 64,
+  connectionCountMax: 256,
   putBatchSizeBytes: 1 * MiB,
   requestBodyTimeoutS: 60,
   maxTotalResponseSizeBytes: 2048 * MiB,
@@ -91,6 +108,9 @@ export function defaultSettingsText(): string {
     'maxResponseSize=20',
     'maxRequestSize=20',
     '#maxRequestBodySize=20MB',
+    '#maxTotalRequestBodySize=80MB',
+    '#maxQueuedRequests=64',
+    '#maxConnections=256',
     '#putBatchSize=1MB',
     '#requestBodyTimeout=60',
     '#maxTotalResponseSize=2048',
@@ -138,6 +158,11 @@ export function readWebApiSettings(properties: ReadonlyMap<string, string>, path
     maxRequestSizeBytes: MiB * read.integer('maxRequestSize', d.maxRequestSizeBytes / MiB,
       { min: 1, max: putRowMb, maxName: 'maxSystemPutRowSize' }),
     requestJsonBodySizeBytesMax: 0,
+    totalRequestBodySizeBytesMax: 0,
+    queuedRequestCountMax: read.integer('maxQueuedRequests', d.queuedRequestCountMax,
+      { min: 0, max: QUEUED_REQUEST_COUNT_MAX }),
+    connectionCountMax: read.integer('maxConnections', d.connectionCountMax,
+      { min: 1, max: CONNECTION_COUNT_MAX }),
     putBatchSizeBytes: read.size('putBatchSize', d.putBatchSizeBytes),
     requestBodyTimeoutS: read.integer('requestBodyTimeout', d.requestBodyTimeoutS,
       { min: 1, max: REQUEST_BODY_TIMEOUT_S_MAX }),
@@ -158,6 +183,8 @@ export function readWebApiSettings(properties: ReadonlyMap<string, string>, path
   };
   settings.requestJsonBodySizeBytesMax = read.size('maxRequestBodySize',
     settings.maxRequestSizeBytes);
+  settings.totalRequestBodySizeBytesMax = read.size('maxTotalRequestBodySize',
+    WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT * settings.requestJsonBodySizeBytesMax);
   read.text('notificationInterfaceAddress', '', /^\d{1,3}(\.\d{1,3}){3}$/);
   read.choice('authenticationMethod', ['INTERNAL'], 'LDAP is not supported; INTERNAL');
   read.choice('sslMode', ['DISABLED', 'PREFERRED'], 'DISABLED or PREFERRED (TLS is not offered)');

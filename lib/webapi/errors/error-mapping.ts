@@ -60,7 +60,8 @@ const FASTIFY_STATUS: Record<string, HttpErrorStatus> = {
 
 /** The web API's error for `error`; `internal` says it is a bug to log. */
 export function webApiErrorOf(error: unknown): { error: WebApiError; internal: boolean } {
-  if (error instanceof WebApiError) return { error, internal: error.status >= 500 };
+  // A 503 is the web API refusing work it has no room for, not a bug.
+  if (error instanceof WebApiError) return { error, internal: error.status === 500 };
   if (isStorageError(error)) {
     const status = STORAGE_STATUS[error.code] ?? 500;
     return {

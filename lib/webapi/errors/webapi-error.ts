@@ -8,18 +8,25 @@
 
 export const API_VERSION = 'v2';
 
-export type HttpErrorStatus = 400 | 401 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 500;
+export type HttpErrorStatus = 400 | 401 | 404 | 405 | 408 | 409 | 413 | 415 | 417 | 500 | 503;
+
+export interface WebApiErrorOptions extends ErrorOptions {
+  /** Seconds to send as `Retry-After` (a 503 for a web API too busy to take the request). */
+  retryAfterS?: number;
+}
 
 export class WebApiError extends Error {
   override readonly name = 'WebApiError';
+  readonly retryAfterS: number | undefined;
 
   constructor(
     readonly status: HttpErrorStatus,
     message: string,
     readonly errorCode = 0,
-    options?: ErrorOptions,
+    options?: WebApiErrorOptions,
   ) {
     super(message, options);
+    this.retryAfterS = options?.retryAfterS;
   }
 }
 

@@ -21,6 +21,7 @@ export function sendEmpty(reply: FastifyReply, status: number): FastifyReply {
 }
 
 export function sendError(reply: FastifyReply, error: WebApiError): FastifyReply {
+  if (error.retryAfterS !== undefined) reply.header('retry-after', String(error.retryAfterS));
   return sendJson(reply, error.status, errorBody(error));
 }
 

@@ -14,6 +14,7 @@ import type { Repository, RepositoryCluster } from '../config/repository.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { badRequest, MESSAGES } from '../errors/webapi-error.ts';
 import { parseBasicAuth } from './basic-auth.ts';
+import type { BodyBudget } from './body-budget.ts';
 import type { StorePool, StoreTarget } from './store-pool.ts';
 
 /** Database names the web API can address: no `-`, `.`, `/`, `=` (GridDB's documentation). */
@@ -25,6 +26,7 @@ export interface WebApiDependencies {
   repository: Repository;
   settings: WebApiSettings;
   pool: StorePool;
+  bodyBudget: BodyBudget;
 }
 
 export interface RequestContext {

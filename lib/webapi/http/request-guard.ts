@@ -5,10 +5,13 @@
 //   a charset other than UTF-8              415 (the body would be read wrongly otherwise)
 //   credentials missing, malformed, wrong   401; the cluster or database unknown 400; the node
 //                                           unreachable 500 (request-context.ts, store-pool.ts)
+//   no room for a body read whole           wait in turn, or 503 with Retry-After
+//                                           (request-body-hold.ts)
 // An answer given here closes the connection (webapi-server.ts), so the body is never read.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WebApiError } from '../errors/webapi-error.ts';
+import { requestBodyReserve } from './request-body-hold.ts';
 import { requestAuthenticate, type WebApiDependencies } from './request-context.ts';
 import type { RouteTable } from './route-table.ts';
 
@@ -26,6 +29,7 @@ export function requestGuard(table: RouteTable, dependencies: WebApiDependencies
     if (request.is404) throw routeMissing(table, request);
     charsetCheck(request.headers['content-type']);
     await requestAuthenticate(request, dependencies);
+    await requestBodyReserve(request, reply, dependencies.bodyBudget, dependencies.settings);
   };
 }
 

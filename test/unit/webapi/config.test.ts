@@ -64,7 +64,8 @@ describe('web API settings', () => {
       'spring.servlet.multipart.max-file-size=10MB',
       'spring.servlet.multipart.max-request-size=1024',
       'authenticationMethod=INTERNAL', 'sslMode=DISABLED', 'blobPath=/tmp',
-      'putBatchSize=64KB', 'requestBodyTimeout=5',
+      'putBatchSize=64KB', 'requestBodyTimeout=5', 'maxTotalRequestBodySize=10MB',
+      'maxQueuedRequests=0', 'maxConnections=8',
     ].join('\n'));
     assert.deepEqual(settings, {
       port: 9090, address: '0.0.0.0', failoverTimeoutS: 0, transactionTimeoutS: 60,
@@ -74,9 +75,14 @@ describe('web API settings', () => {
       httpHeaderSizeBytesMax: 16 * 1024, uploadFileSizeBytesMax: 10 * MiB,
       requestBodySizeBytesMax: 1024, requestJsonBodySizeBytesMax: 2 * MiB,
       putBatchSizeBytes: 64 * 1024, requestBodyTimeoutS: 5,
+      totalRequestBodySizeBytesMax: 10 * MiB, queuedRequestCountMax: 0, connectionCountMax: 8,
     });
-    assert.equal(settingsOf('maxRequestBodySize=3MB').settings.requestJsonBodySizeBytesMax,
-      3 * MiB);
+    const bodies = settingsOf('maxRequestBodySize=3MB').settings;
+    assert.equal(bodies.requestJsonBodySizeBytesMax, 3 * MiB);
+    // The body budget follows maxRequestBodySize unless it is set.
+    assert.equal(bodies.totalRequestBodySizeBytesMax, 4 * 3 * MiB);
+    configError(() => settingsOf('maxConnections=0'),
+      /property 'maxConnections' can not smaller than 1\./);
   });
 
   it('reports every bad key at once, in GridDB\'s words', () => {

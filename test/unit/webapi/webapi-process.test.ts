@@ -6,10 +6,12 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
+import { getStore } from '../../../lib/client/store-factory.ts';
 import { freePorts, newNodeHome, removeHome, startNodeProcess } from '../node/node-process.ts';
 import { assertError, HttpCaller } from './webapi-test-helpers.ts';
 import { processAlive } from '../../../tools/store-node-process.ts';
@@ -24,8 +26,10 @@ interface Started {
   exited: Promise<number | null>;
 }
 
-function startTool(name: string, env: NodeJS.ProcessEnv, args: string[] = []): Started {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args],
+function startTool(name: string, env: NodeJS.ProcessEnv, args: string[] = [],
+  nodeFlags: string[] = []): Started {
+  const child = spawn(process.execPath,
+    [...nodeFlags, '--import', 'tsx', join(TOOLS, name), ...args],
     { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let text = '';
   child.stdout!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
@@ -57,11 +61,37 @@ async function homeWithPorts(): Promise<{ home: string; webApiPort: number }> {
   return { home, webApiPort: webApi! };
 }
 
-/** Resident memory of a process, bytes (Linux /proc). */
-function rssBytes(pid: number): number {
-  const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** Resident memory of a process, bytes (Linux /proc); `VmHWM` is its peak so far. */
+function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`,
+    'utf8'));
   assert.ok(match !== null);
   return Number(match[1]) * 1024;
+}
+
+/** One request on a connection of its own: chunked when `chunked`, else with Content-Length. */
+function bodyRequest(port: number, path: string, body: Buffer, chunked: boolean):
+  Promise<{ status: number; retryAfter: string | undefined; text: string }> {
+  const headers: Record<string, string> = {
+    'authorization': `Basic ${Buffer.from('admin:admin').toString('base64')}`,
+    'content-type': 'application/json',
+  };
+  // Node's client frames a DELETE body as chunked only when told to.
+  if (chunked) headers['transfer-encoding'] = 'chunked';
+  else headers['content-length'] = String(body.length);
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, method: 'DELETE', path, headers,
+      agent: false, timeout: 60_000 }, (response) => {
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text,
+        retryAfter: response.headers['retry-after'] as string | undefined }));
+      response.on('error', reject);
+    });
+    outgoing.on('timeout', () => outgoing.destroy(new Error(`${path}: timed out`)));
+    outgoing.on('error', reject);
+    outgoing.end(body);
+  });
 }
 
 /**
@@ -212,6 +242,87 @@ describe('web API processes', { timeout: 180_000 }, () => {
         webApi.child.kill('SIGTERM');
         assert.equal(await webApi.exited, 0);
       } finally {
+        await node.stop();
+      }
+    });
+
+  it('holds at most maxTotalRequestBodySize of bodies at once: the rest wait or get 503',
+    async () => {
+      // Issue 12, point 6: 16 authenticated bodies of 2 MB (maxRequestBodySize), each parsed
+      // whole and held while its DELETE waits 1 s on a locked row, used to be held all at once.
+      // With a budget of 4 MB two are held at a time. Bound: RSS before + 4 MB × 15 (the parsed
+      // body 6×, its text, the chunks received, and what they leave for the garbage collector) +
+      // 40 MB margin, on the process's peak RSS (VmHWM). Measured: +62 MB with the budget,
+      // +186 MB without.
+      const { home, webApiPort } = await homeWithPorts();
+      homes.push(home);
+      const node = await startNodeProcess(home);
+      const other = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`,
+        clusterName: 'myCluster', username: 'admin', password: 'admin' });
+      try {
+        const conf = join(home, 'webapi', 'conf');
+        mkdirSync(conf, { recursive: true });
+        writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${webApiPort}\n` +
+          'maxRequestBodySize=2MB\nmaxTotalRequestBodySize=4MB\ntransactionTimeout=1\n' +
+          'requestBodyTimeout=30\n');
+        // Garbage is collected as it is made (V8 would otherwise let the heap grow with what was
+        // allocated), so that RSS follows what is held.
+        const webApi = startTool('store-webapi.ts', { ...node.env }, [],
+          ['--optimize-for-size']);
+        children.push(webApi.child);
+        await waitFor(webApi, STARTED);
+        const pid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApi.output())?.[1]);
+        const http = new HttpCaller(webApiPort);
+        const base = '/store/v2/myCluster/dbs/public';
+        const created = await http.call('POST', `${base}/containers`, { body: {
+          container_name: 't', container_type: 'COLLECTION', rowkey: true,
+          columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'INTEGER' }] } });
+        assert.equal(created.status, 201, created.text);
+        assert.equal((await http.call('PUT', `${base}/containers/t/rows`,
+          { body: [[1, 1]] })).status, 200);
+        // Another session locks row 1: every DELETE below waits on it for 1 s.
+        const container = (await other.getContainer('t'))!;
+        await container.setAutoCommit(false);
+        await container.put([1, 10]);
+        const bodyBytes = 2 * 1024 * 1024 - 64;
+        // A string among the numbers makes every 0.5 a heap number of its own: 6 bytes of
+        // heap for each byte of body once parsed (measured), held until the DELETE ends.
+        const body = Buffer.from(`[1,"a"${',0.5'.repeat((bodyBytes - 7) / 4)}]`);
+        assert.ok(body.length <= bodyBytes);
+        const beforeBytes = rssBytes(pid);
+        let burstDone = false;
+        const burst = Promise.all(Array.from({ length: 16 }, (_, i) =>
+          bodyRequest(webApiPort, `${base}/containers/t/rows`, body, i % 2 === 1)))
+          .finally(() => (burstDone = true));
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const served = await http.call('GET', `${base}/checkConnection`);
+        const servedDuringBurst = !burstDone;
+        const answers = await burst;
+        await container.abort();
+        const peakBytes = rssBytes(pid, 'VmHWM');
+        const servedCount = answers.filter((answer) => answer.status === 400).length;
+        assert.ok(servedCount >= 2, `${servedCount} of 16 served`);
+        const boundBytes = beforeBytes + 4 * 1024 * 1024 * 15 + 40 * 1024 * 1024;
+        console.log(`web API RSS ${(beforeBytes / 2 ** 20).toFixed(1)} MiB before, peak ` +
+          `${(peakBytes / 2 ** 20).toFixed(1)} MiB (bound ${(boundBytes / 2 ** 20).toFixed(1)}); ` +
+          `${servedCount} of 16 served, ` +
+          `${answers.filter((answer) => answer.status === 503).length} answered 503`);
+        assert.ok(peakBytes <= boundBytes, `peak RSS ${peakBytes} over ${boundBytes} bytes`);
+        assert.equal(served.status, 200);
+        assert.ok(servedDuringBurst, 'the other client was served only after the burst');
+        for (const answer of answers) {
+          if (answer.status === 503) {
+            assert.equal(answer.retryAfter, '2');
+            assert.match(answer.text, /"errorMessage":"The web API is busy: /);
+          } else {
+            assert.equal(answer.status, 400, answer.text);
+            assert.match(answer.text, /LOCK_TIMEOUT/);
+          }
+        }
+        webApi.child.kill('SIGTERM');
+        assert.equal(await webApi.exited, 0);
+      } finally {
+        await other.close();
         await node.stop();
       }
     });
