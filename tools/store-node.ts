@@ -31,6 +31,9 @@ import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { NODE_PID_FILE } from './store-node-process.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
+
+limitHeapGrowth();
 
 /** Exit code when another process holds the home's lock (gs_startnode's "already started" code). */
 const EXIT_HOME_IN_USE = 3;

@@ -12,6 +12,9 @@ import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { prepareWebApiHome } from '../lib/webapi/config/webapi-home.ts';
 import { WebApiServer } from '../lib/webapi/webapi-server.ts';
+import { limitHeapGrowth } from './heap-growth.ts';
+
+limitHeapGrowth();
 
 /** Exit code when the options or the configuration are wrong. */
 const EXIT_BAD_CONFIGURATION = 2;

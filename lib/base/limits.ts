@@ -246,7 +246,7 @@ export const CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT = 100;
  * time, or past the hard limit, the connection is closed (Redis's client-output-buffer-limit).
  * Sized so one reply of PROTOCOL_MESSAGE_BYTES_MAX always fits on top of the soft limit.
  */
-export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 64 * MiB;
+export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 16 * MiB;
 export const CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT = 256 * MiB;
 export const CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT = 60_000;
 /**
@@ -274,6 +274,11 @@ export const STATEMENT_RESULT_COUNT_PER_CLIENT_MAX = 8192;
 export const FETCH_ROW_COUNT_MAX = 100_000;
 /** A fetch stops adding rows once its reply is this large (it always carries at least one row). */
 export const FETCH_REPLY_BYTES_TARGET = 4 * MiB;
+/**
+ * The memory a request runner keeps for encoding its replies (request-runner.ts) after one: room
+ * for a page of a fetch (its target plus a row, rounded up by doubling); a larger one is let go.
+ */
+export const REPLY_WRITER_BYTES_KEPT_MAX = 2 * FETCH_REPLY_BYTES_TARGET;
 /** Connections a client keeps to one node; requests are multiplexed over them. */
 export const CLIENT_CONNECTION_POOL_SIZE_MAX = 64;
 

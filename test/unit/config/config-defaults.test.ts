@@ -71,7 +71,7 @@ describe('configuration defaults', () => {
     assert.equal(node.transaction.reauthenticationIntervalMs, 0);
     assert.equal(node.transaction.unauthenticatedConnectionLimit, 1000);
     assert.equal(node.transaction.unauthenticatedConnectionLimitPerAddress, 100);
-    assert.equal(node.transaction.replyBufferSoftLimitBytes, 64 * MiB);
+    assert.equal(node.transaction.replyBufferSoftLimitBytes, 16 * MiB);
     assert.equal(node.transaction.replyBufferSoftLimitTimeMs, 60_000);
     assert.equal(node.transaction.replyBufferHardLimitBytes, 256 * MiB);
     assert.equal(node.transaction.totalMessageMemoryLimitBytes, 1024 * MiB);
