@@ -15,15 +15,22 @@ import { MiB } from '../lib/base/units.ts';
 const RSS_SAMPLE_COUNT_MAX = 3600;
 const KIB_BYTES = 1024;
 
-/** RSS of process `pid` now, in bytes; undefined when it is gone or /proc is not there. */
-export function processRssBytes(pid: number): number | undefined {
+/**
+ * A memory figure of process `pid` from /proc/<pid>/status, in bytes: `VmRSS` (resident now) or
+ * `VmHWM` (its peak so far); undefined when it is gone or /proc is not there. The benchmarks and
+ * the tests that bound a server's memory read it here.
+ */
+export function processRssBytes(
+  pid: number,
+  field: 'VmRSS' | 'VmHWM' = 'VmRSS',
+): number | undefined {
   let status: string;
   try {
     status = readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
     return undefined;
   }
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB$`, 'm').exec(status);
   if (match === null) return undefined; // a zombie has no memory lines
   return Number(match[1]) * KIB_BYTES;
 }

@@ -21,6 +21,7 @@ import { containerPartitionId } from '../../../lib/schema/partition-hash.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
 import { RawClient, sleepMs } from '../server/server-test-helpers.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from './node-process.ts';
+import { processRssBytes } from '../../../perf/rss-sampler.ts';
 
 const MiB = 1024 * 1024;
 const SOFT_LIMIT_BYTES = 8 * MiB;
@@ -37,10 +38,9 @@ const QUERY_COUNT = 150;
 const CONTAINER = 'wide';
 
 function rssBytes(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const match = /^VmRSS:\s+(\d+) kB$/m.exec(status);
-  assert.ok(match !== null, 'VmRSS in /proc/<pid>/status');
-  return Number(match[1]) * 1024;
+  const bytes = processRssBytes(pid);
+  assert.ok(bytes !== undefined, 'VmRSS in /proc/<pid>/status');
+  return bytes;
 }
 
 function eventLogText(home: string): string {

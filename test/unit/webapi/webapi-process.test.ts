@@ -15,6 +15,7 @@ import { getStore } from '../../../lib/client/store-factory.ts';
 import { freePorts, newNodeHome, removeHome, startNodeProcess } from '../node/node-process.ts';
 import { assertError, HttpCaller } from './webapi-test-helpers.ts';
 import { processAlive } from '../../../tools/store-node-process.ts';
+import { processRssBytes } from '../../../perf/rss-sampler.ts';
 
 const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
@@ -63,10 +64,9 @@ async function homeWithPorts(): Promise<{ home: string; webApiPort: number }> {
 
 /** Resident memory of a process, bytes (Linux /proc); `VmHWM` is its peak so far. */
 function rssBytes(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number {
-  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`,
-    'utf8'));
-  assert.ok(match !== null);
-  return Number(match[1]) * 1024;
+  const bytes = processRssBytes(pid, field);
+  assert.ok(bytes !== undefined);
+  return bytes;
 }
 
 /** One request on a connection of its own: chunked when `chunked`, else with Content-Length. */
