@@ -23,9 +23,9 @@ import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
+import { nativeAddonPaths } from './native-addon-paths.ts';
 
 /** Relative to GS_HOME. */
 export const HOME_LOCK_FILE = 'conf/store.lock';
@@ -336,17 +336,5 @@ function ioError(operation: string, path: string, cause: unknown): StorageError 
   return new StorageError('IO', `${operation} ${path}: ${messageOf(cause)}`, { cause });
 }
 
-/** Where the addon is looked for: beside this file (run from source), or from dist/lib/io/. */
-function addonPathsDefault(): string[] {
-  try {
-    return [
-      './native/build/Release/home_lock.node',
-      '../../../lib/io/native/build/Release/home_lock.node',
-    ].map((relativePath) => fileURLToPath(new URL(relativePath, import.meta.url)));
-  } catch {
-    return []; // not loaded from a file (a bundle): there is no addon beside it
-  }
-}
-
 /** The process-wide locker: flock when the addon loads, else the pid file. */
-export const homeLocker: HomeLocker = loadHomeLocker(addonPathsDefault());
+export const homeLocker: HomeLocker = loadHomeLocker(nativeAddonPaths('home_lock'));

@@ -19,9 +19,9 @@
 import * as fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants as osConstants } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
+import { nativeAddonPaths } from './native-addon-paths.ts';
 
 /** What lib/io/native/punch_hole.c exports. */
 export interface PunchHoleAddon {
@@ -47,18 +47,6 @@ export interface HolePuncher {
   punchHole(fd: number, range: { path: string; offsetBytes: number; lengthBytes: number }): boolean;
   /** Bytes the file occupies on disk (st_blocks × 512). */
   allocatedBytes(fd: number, path: string): number;
-}
-
-/** Where the addon is looked for: beside this file (run from source), or from dist/lib/io/. */
-function addonPathsDefault(): string[] {
-  try {
-    return [
-      './native/build/Release/punch_hole.node',
-      '../../../lib/io/native/build/Release/punch_hole.node',
-    ].map((relativePath) => fileURLToPath(new URL(relativePath, import.meta.url)));
-  } catch {
-    return []; // not loaded from a file (a bundle): there is no addon beside it
-  }
 }
 
 /** Errnos meaning "this kernel or file system cannot punch holes", not "this call went wrong". */
@@ -146,7 +134,7 @@ function ioError(operation: string, path: string, cause: unknown): StorageError 
 }
 
 /** The process-wide hole puncher, loaded once at import. */
-export const holePuncher: HolePuncher = loadHolePuncher(addonPathsDefault());
+export const holePuncher: HolePuncher = loadHolePuncher(nativeAddonPaths('punch_hole'));
 
 /** Whether this process can punch holes at all (a file system may still refuse: EOPNOTSUPP). */
 export const punchHoleSupport: PunchHoleSupport = holePuncher.support;
