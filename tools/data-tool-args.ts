@@ -1,5 +1,6 @@
-// The command line both data-file tools share (cplog-dump, dat-check): which data directory
-// (`--data <dir>`, or `--home <GS_HOME>` meaning `<home>/data`), which partition, and the
+// The command line the data-file tools (cplog-dump, dat-check) and the log tools (xlog-dump,
+// xlog-truncate) share: which directory (`--data <dir>` or `--txnlog <dir>`, or `--home <GS_HOME>`
+// meaning `<home>/data` or `<home>/txnlog`) and which partition; the data tools also take the
 // partialCheckpointInterval to rebuild block maps with. Each tool adds options of its own.
 
 import { join } from 'node:path';
@@ -23,25 +24,41 @@ export interface DataToolTarget {
   interval: number;
 }
 
-type ToolValues = Record<string, string | boolean | undefined>;
+export type ToolValues = Record<string, string | boolean | undefined>;
+type ToolOptions = Record<string, { type: 'string' | 'boolean' }>;
+
+/** Where a tool works: `--<root> <dir>`, or `--home <GS_HOME>` meaning `<home>/<root>`. */
+interface ToolTarget {
+  home: string | undefined;
+  root: string;
+  partitionId: PartitionId;
+}
+
+/** A non-negative decimal integer that fits a double exactly; undefined for anything else. */
+export function parseWholeNumber(text: string | undefined): number | undefined {
+  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}
 
 /**
- * Parses the common options and `extraOptions`; `checkExtra` adds problems of the extras. Every
- * problem is reported at once, with the usage, under the tool's name; undefined then.
+ * The options every data and log tool takes (its root directory or the home, and a partition)
+ * and `extraOptions`; `checkExtra` adds problems of the extras. Every problem is reported at once,
+ * with the usage, under the tool's name; undefined then.
  */
-export function parseDataToolArgs(
+function parseToolArgs(
   tool: { name: string; usage: string; output: ToolOutput },
   argv: string[],
-  extraOptions: Record<string, { type: 'string' | 'boolean' }>,
-  checkExtra: (values: ToolValues, problems: string[]) => void = () => undefined,
-): { target: DataToolTarget; values: ToolValues } | undefined {
+  spec: { rootOption: 'data' | 'txnlog'; extraOptions: ToolOptions },
+  checkExtra: (values: ToolValues, problems: string[]) => void,
+): { target: ToolTarget; values: ToolValues } | undefined {
+  const { rootOption } = spec;
   let values: ToolValues;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        data: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
-        interval: { type: 'string' }, ...extraOptions,
+        [rootOption]: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
+        ...spec.extraOptions,
       },
       strict: true,
       allowPositionals: false,
@@ -52,26 +69,63 @@ export function parseDataToolArgs(
     return undefined;
   }
   const problems: string[] = [];
-  const data = values['data'] as string | undefined;
+  const root = values[rootOption] as string | undefined;
   const home = values['home'] as string | undefined;
-  if ((data === undefined) === (home === undefined)) {
-    problems.push('give exactly one of --data and --home');
+  if ((root === undefined) === (home === undefined)) {
+    problems.push(`give exactly one of --${rootOption} and --home`);
   }
-  const partitionText = (values['partition'] as string | undefined) ?? '';
-  const partition = /^\d{1,5}$/.test(partitionText) ? Number(partitionText) : undefined;
+  const partition = parseWholeNumber(values['partition'] as string | undefined);
   if (partition === undefined || partition >= PARTITION_NUM_MAX) {
     problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
-  }
-  const intervalText = (values['interval'] as string | undefined) ?? '5';
-  const interval = /^\d{1,4}$/.test(intervalText) ? Number(intervalText) : 0;
-  if (interval < 1 || interval > 1024) {
-    problems.push('--interval must be an integer from 1 to 1024');
   }
   checkExtra(values, problems);
   if (problems.length > 0 || partition === undefined) {
     tool.output.err(`${tool.name}: ${problems.join('; ')}\n${tool.usage}`);
     return undefined;
   }
-  const dataRoot = data ?? join(home ?? '', 'data');
-  return { target: { dataRoot, partitionId: partitionId(partition), interval }, values };
+  return {
+    target: {
+      home, root: root ?? join(home ?? '', rootOption), partitionId: partitionId(partition),
+    },
+    values,
+  };
+}
+
+/**
+ * Parses the data tools' options (`--data` or `--home`, `--partition`, `--interval`) and
+ * `extraOptions`; `checkExtra` adds problems of the extras.
+ */
+export function parseDataToolArgs(
+  tool: { name: string; usage: string; output: ToolOutput },
+  argv: string[],
+  extraOptions: ToolOptions,
+  checkExtra: (values: ToolValues, problems: string[]) => void = () => undefined,
+): { target: DataToolTarget; values: ToolValues } | undefined {
+  let interval = 0;
+  const parsed = parseToolArgs(tool, argv,
+    { rootOption: 'data', extraOptions: { interval: { type: 'string' }, ...extraOptions } },
+    (values, problems) => {
+      const intervalText = (values['interval'] as string | undefined) ?? '5';
+      interval = /^\d{1,4}$/.test(intervalText) ? Number(intervalText) : 0;
+      if (interval < 1 || interval > 1024) {
+        problems.push('--interval must be an integer from 1 to 1024');
+      }
+      checkExtra(values, problems);
+    });
+  if (parsed === undefined) return undefined;
+  const { root, partitionId: partition } = parsed.target;
+  return { target: { dataRoot: root, partitionId: partition, interval }, values: parsed.values };
+}
+
+/**
+ * Parses the log tools' options (`--txnlog` or `--home`, `--partition`) and `extraOptions`;
+ * `checkExtra` adds problems of the extras.
+ */
+export function parseXlogToolArgs(
+  tool: { name: string; usage: string; output: ToolOutput },
+  argv: string[],
+  extraOptions: ToolOptions,
+  checkExtra: (values: ToolValues, problems: string[]) => void,
+): { target: ToolTarget; values: ToolValues } | undefined {
+  return parseToolArgs(tool, argv, { rootOption: 'txnlog', extraOptions }, checkExtra);
 }

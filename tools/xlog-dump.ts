@@ -10,12 +10,11 @@
 // Exit codes: 0 read to the end (a torn tail is reported, not an error), 1 I/O error, 2 bad usage
 // (options, missing directory, no such partition), 3 corruption (after printing what was readable).
 
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { isStorageError } from '../lib/base/errors.ts';
-import { partitionId as toPartitionId, type Lsn, type PartitionId } from '../lib/base/ids.ts';
-import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { assert } from '../lib/base/assert.ts';
+import type { Lsn, PartitionId } from '../lib/base/ids.ts';
 import { describeXlogPayload } from '../lib/engine/xlog-payload.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { journalFilePath } from '../wal/journal-files.ts';
@@ -23,17 +22,15 @@ import { continuingRecords, readGroupJournals } from '../wal/journal-recovery.ts
 import { xlogPartitionDirectory } from '../wal/xlog-files.ts';
 import { xlogRecordTypeName } from '../wal/xlog-format.ts';
 import { scanXlog, type XlogRecordView, type XlogScanResult } from '../wal/xlog-reader.ts';
+import {
+  consoleOutput, parseWholeNumber, parseXlogToolArgs, type ToolOutput,
+} from './data-tool-args.ts';
 
 /** Payload bytes shown by --hex. */
 const HEX_PREVIEW_BYTES_MAX = 32;
 
 const USAGE = 'usage: xlog-dump (--txnlog <dir> | --home <GS_HOME>) --partition <pId> ' +
   '[--from-lsn N] [--limit N] [--json] [--hex]';
-
-export interface XlogDumpOutput {
-  out(line: string): void;
-  err(line: string): void;
-}
 
 interface DumpRequest {
   root: string;
@@ -45,13 +42,8 @@ interface DumpRequest {
   hex: boolean;
 }
 
-const consoleOutput: XlogDumpOutput = {
-  out: (line) => console.log(line),
-  err: (line) => console.error(line),
-};
-
 /** Runs the tool on `argv` (without node and the script); returns the exit code. */
-export function main(argv: string[], output: XlogDumpOutput = consoleOutput): number {
+export function main(argv: string[], output: ToolOutput = consoleOutput): number {
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();
@@ -91,55 +83,30 @@ export function main(argv: string[], output: XlogDumpOutput = consoleOutput): nu
   }
 }
 
-function parseRequest(argv: string[], output: XlogDumpOutput): DumpRequest | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        txnlog: { type: 'string' }, home: { type: 'string' }, partition: { type: 'string' },
-        'from-lsn': { type: 'string' }, limit: { type: 'string' },
-        json: { type: 'boolean' }, hex: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    output.err(`xlog-dump: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return undefined;
-  }
-  const problems: string[] = [];
-  if ((values.txnlog === undefined) === (values.home === undefined)) {
-    problems.push('give exactly one of --txnlog and --home');
-  }
-  const partition = parseInteger(values.partition);
-  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
-    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
-  }
-  const fromLsnText = values['from-lsn'] ?? '0';
-  const fromLsn = /^\d{1,20}$/.test(fromLsnText) ? BigInt(fromLsnText) : undefined;
-  if (fromLsn === undefined) problems.push('--from-lsn must be a non-negative integer');
-  const limit = values.limit === undefined ? Number.MAX_SAFE_INTEGER : parseInteger(values.limit);
-  if (limit === undefined || limit < 1) problems.push('--limit must be a positive integer');
-  const complete = partition !== undefined && fromLsn !== undefined && limit !== undefined;
-  if (problems.length > 0 || !complete) {
-    output.err(`xlog-dump: ${problems.join('; ')}\n${USAGE}`);
-    return undefined;
-  }
+function parseRequest(argv: string[], output: ToolOutput): DumpRequest | undefined {
+  let fromLsn: bigint | undefined;
+  let limit: number | undefined;
+  const parsed = parseXlogToolArgs({ name: 'xlog-dump', usage: USAGE, output }, argv, {
+    'from-lsn': { type: 'string' }, limit: { type: 'string' },
+    json: { type: 'boolean' }, hex: { type: 'boolean' },
+  }, (values, problems) => {
+    const fromLsnText = (values['from-lsn'] as string | undefined) ?? '0';
+    fromLsn = /^\d{1,20}$/.test(fromLsnText) ? BigInt(fromLsnText) : undefined;
+    if (fromLsn === undefined) problems.push('--from-lsn must be a non-negative integer');
+    const limitText = values['limit'] as string | undefined;
+    limit = limitText === undefined ? Number.MAX_SAFE_INTEGER : parseWholeNumber(limitText);
+    if (limit === undefined || limit < 1) problems.push('--limit must be a positive integer');
+  });
+  if (parsed === undefined) return undefined;
+  assert(fromLsn !== undefined && limit !== undefined);
   return {
-    root: values.txnlog ?? join(values.home ?? '', 'txnlog'),
-    partitionId: toPartitionId(partition),
+    root: parsed.target.root,
+    partitionId: parsed.target.partitionId,
     fromLsn,
     limit,
-    json: values.json ?? false,
-    hex: values.hex ?? false,
+    json: parsed.values['json'] === true,
+    hex: parsed.values['hex'] === true,
   };
-}
-
-/** A non-negative decimal integer that fits a double exactly; undefined for anything else. */
-function parseInteger(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
-  return Number(text);
 }
 
 /** A record as printed: from an xlog file, or from a journal file (`journal` names it). */

@@ -15,18 +15,19 @@
 // Exit codes: 0 cut (and the log reads to its end), 1 I/O error, 2 bad usage or refused, 3 the log
 // is still corrupt after the cut (another damage: run it again at the place named).
 
-import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { basename, resolve } from 'node:path';
 import { isStorageError } from '../lib/base/errors.ts';
-import { generation, partitionId, type Generation, type PartitionId } from '../lib/base/ids.ts';
-import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { assert } from '../lib/base/assert.ts';
+import { generation, type Generation, type PartitionId } from '../lib/base/ids.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
 import { homeLocker, type HomeLock } from '../lib/io/home-lock.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { listXlogGenerations, xlogFileName, xlogFilePath, xlogPartitionDirectory } from
   '../wal/xlog-files.ts';
 import { scanXlog } from '../wal/xlog-reader.ts';
-import { consoleOutput, type ToolOutput } from './data-tool-args.ts';
+import {
+  consoleOutput, parseWholeNumber, parseXlogToolArgs, type ToolOutput,
+} from './data-tool-args.ts';
 import { processAlive, readNodePid } from './store-node-process.ts';
 
 const USAGE = 'usage: xlog-truncate (--home <GS_HOME> | --txnlog <dir>) --partition <pId> ' +
@@ -151,54 +152,30 @@ function fileSizeBytes(fileSystem: FileSystem, path: string): number {
 }
 
 function parseRequest(argv: string[], output: ToolOutput): TruncateRequest | undefined {
-  let values;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        home: { type: 'string' }, txnlog: { type: 'string' }, partition: { type: 'string' },
-        generation: { type: 'string' }, offset: { type: 'string' }, save: { type: 'string' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    output.err(`xlog-truncate: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
-    return undefined;
-  }
-  const problems: string[] = [];
-  if ((values.txnlog === undefined) === (values.home === undefined)) {
-    problems.push('give exactly one of --home and --txnlog');
-  }
-  const partition = parseInteger(values.partition);
-  if (partition === undefined || partition >= PARTITION_NUM_MAX) {
-    problems.push(`--partition must be an integer from 0 to ${PARTITION_NUM_MAX - 1}`);
-  }
-  const fileGeneration = parseInteger(values.generation);
-  if (fileGeneration === undefined || fileGeneration < 1 || fileGeneration > 0xffff_ffff) {
-    problems.push('--generation must be an integer from 1 (the <g> of <pId>_<g>.xlog)');
-  }
-  const offsetBytes = parseInteger(values.offset);
-  if (offsetBytes === undefined) problems.push('--offset must be a byte offset (0 or more)');
-  if (values.save === undefined || values.save === '') problems.push('--save must name a file');
-  if (problems.length > 0 || partition === undefined || fileGeneration === undefined ||
-    offsetBytes === undefined || values.save === undefined) {
-    output.err(`xlog-truncate: ${problems.join('; ')}\n${USAGE}`);
-    return undefined;
-  }
+  let fileGeneration: number | undefined;
+  let offsetBytes: number | undefined;
+  const parsed = parseXlogToolArgs({ name: 'xlog-truncate', usage: USAGE, output }, argv, {
+    generation: { type: 'string' }, offset: { type: 'string' }, save: { type: 'string' },
+  }, (values, problems) => {
+    fileGeneration = parseWholeNumber(values['generation'] as string | undefined);
+    if (fileGeneration === undefined || fileGeneration < 1 || fileGeneration > 0xffff_ffff) {
+      problems.push('--generation must be an integer from 1 (the <g> of <pId>_<g>.xlog)');
+    }
+    offsetBytes = parseWholeNumber(values['offset'] as string | undefined);
+    if (offsetBytes === undefined) problems.push('--offset must be a byte offset (0 or more)');
+    const save = values['save'] as string | undefined;
+    if (save === undefined || save === '') problems.push('--save must name a file');
+  });
+  if (parsed === undefined) return undefined;
+  assert(fileGeneration !== undefined && offsetBytes !== undefined);
   return {
-    home: values.home,
-    root: values.txnlog ?? join(values.home ?? '', 'txnlog'),
-    partitionId: partitionId(partition),
+    home: parsed.target.home,
+    root: parsed.target.root,
+    partitionId: parsed.target.partitionId,
     generation: generation(fileGeneration),
     offsetBytes,
-    savePath: values.save,
+    savePath: parsed.values['save'] as string,
   };
-}
-
-function parseInteger(text: string | undefined): number | undefined {
-  if (text === undefined || !/^\d{1,15}$/.test(text)) return undefined;
-  return Number(text);
 }
 
 // Run as a script, or as the `xlog-truncate` command (tools/bin/launch.mjs imports this file).
