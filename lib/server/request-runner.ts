@@ -225,10 +225,6 @@ export class LocalRequestRunner implements RequestRunner {
     }
   }
 
-  /**
-   * A request that failed: its error reply (a PROTOCOL_ERROR also closes the connection); a bug
-   * stops the runner and rejects (fail-stop).
-   */
   /** A reply frame in memory of its own, of its exact size (replyWriter). */
   private encodeReply(header: FrameHeader, write: (writer: ByteWriter) => void): Uint8Array {
     try {
@@ -240,6 +236,10 @@ export class LocalRequestRunner implements RequestRunner {
     }
   }
 
+  /**
+   * A request that failed: its error reply (a PROTOCOL_ERROR also closes the connection); a bug
+   * stops the runner and rejects (fail-stop).
+   */
   private failed(frame: RequestFrame, error: unknown): RunOutcome {
     if (!isStorageError(error)) this.stop(error);
     this.throwIfFailed();
