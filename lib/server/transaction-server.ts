@@ -101,14 +101,20 @@ export class TransactionServer implements ConnectionHost {
   /** Stops listening and closes every connection (their open transactions are aborted). */
   async close(): Promise<void> {
     if (this.state === 'closed' || this.state === 'failed') return;
-    const wasListening = this.state === 'listening';
-    this.state = 'closed';
-    for (const connection of [...this.connections]) connection.destroy('the server closed');
-    for (const socket of this.refused) socket.destroy();
-    this.unauthenticated.close();
+    const wasListening = this.destroyAll('closed', 'the server closed');
     if (wasListening) {
       await new Promise<void>((resolve) => this.server.close(() => resolve()));
     }
+  }
+
+  /** Enters `state` and destroys every connection; whether the server was listening. */
+  private destroyAll(state: 'closed' | 'failed', reason: string): boolean {
+    const wasListening = this.state === 'listening';
+    this.state = state;
+    for (const connection of [...this.connections]) connection.destroy(reason);
+    for (const socket of this.refused) socket.destroy();
+    this.unauthenticated.close();
+    return wasListening;
   }
 
   connectionAuthenticated(connection: ServerConnection): StorageError | undefined {
@@ -156,11 +162,7 @@ export class TransactionServer implements ConnectionHost {
   /** Closes every connection at once, answering nothing, and stops listening (fail-stop). */
   abort(reason: string): void {
     if (this.state === 'failed') return;
-    const wasListening = this.state === 'listening';
-    this.state = 'failed';
-    for (const connection of [...this.connections]) connection.destroy(reason);
-    for (const socket of this.refused) socket.destroy();
-    if (wasListening) this.server.close();
+    if (this.destroyAll('failed', reason)) this.server.close();
   }
 
   private accepted(socket: Socket): void {
