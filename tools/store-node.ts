@@ -10,8 +10,8 @@
 //
 // STORE_ENGINE_THREAD picks where the engine runs: `worker` (one worker thread per partition
 // group), `main` (every group in the main thread) or `auto` (the default: workers only when the
-// machine has more cores than partition groups). The benchmarks set it to compare the two (README:
-// "Thread or worker").
+// machine has more cores than partition groups). The benchmarks set it to compare the two
+// (docs/benchmarks.md: "Thread or worker").
 //
 // Fail-stop: an exception that escapes (uncaught, or a rejection nobody handles) ends the node as a
 // broken invariant in the engine does (StoreNode.failStop): ABNORMAL in the event log, exit 1.

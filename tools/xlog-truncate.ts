@@ -1,4 +1,4 @@
-// xlog-truncate: the repair step for a corrupt xlog (README, "repairing a corrupt log"). It ends a
+// xlog-truncate: the repair step for a corrupt xlog (docs/durability.md, "Repairing a corrupt log"). It ends a
 // partition's log at a given file and offset, the place a CORRUPTION message names: the bytes of
 // that file from the offset on are saved to the file --save names, every later generation's file is
 // moved beside it (`<save>.<pId>_<generation>.xlog`), then the file is cut and the cut made durable.

@@ -43,7 +43,7 @@ export function xlogTornTailAt(
   if (recordAtBytes !== undefined) {
     throw xlogCorruption(file, offsetBytes, `${reason}, and a valid record follows at offset ` +
       `${recordAtBytes}: damage inside the log, not a torn tail (see "repairing a corrupt log" ` +
-      'in the README)');
+      'in docs/durability.md)');
   }
   return offsetBytes;
 }

@@ -60,7 +60,7 @@ export const STORAGE_ERROR_NUMBERS = {
   PARTITION_MISMATCH: 170005,
   /**
    * An error the client cannot name (a code it does not know, from a newer node: wire-error.ts).
-   * A node that fails on a bug never answers it: it stops (fail-stop, README "Errors").
+   * A node that fails on a bug never answers it: it stops (fail-stop, docs/data-model.md "Errors").
    */
   INTERNAL_ERROR: 170006,
   /** An engine that serves some partition groups was asked about a partition of another group. */

@@ -322,7 +322,7 @@ assert(TQL_IN_LIST_LENGTH_MAX * 4 <= TQL_TEXT_LENGTH_MAX);
 /**
  * Index structures of a partition group may take this share of the group's part of
  * storeMemoryLimit, on top of the blocks the buffer pool keeps: an index that would grow past it
- * is dropped from memory and queries scan instead (README "Secondary indexes").
+ * is dropped from memory and queries scan instead (docs/data-model.md "Secondary indexes").
  */
 export const INDEX_MEMORY_SHARE_OF_STORE_MEMORY = 0.25;
 /**

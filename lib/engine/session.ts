@@ -96,7 +96,7 @@ export class ContainerHandle {
   }
 
   /**
-   * Runs a TQL query (README "TQL"): the rows it selects, or its one aggregate. When rows remain
+   * Runs a TQL query (docs/tql.md): the rows it selects, or its one aggregate. When rows remain
    * beyond `fetchSizeRows`, the result has a cursor for queryMore. `forUpdate` locks the rows of
    * the result for this handle's transaction (auto-commit off only: ILLEGAL_COMMIT_MODE).
    */

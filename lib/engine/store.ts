@@ -211,7 +211,7 @@ export class Store {
   }
 
   /**
-   * Creates a secondary index: `{ columnNames, type: 'TREE', name? }` (README "Secondary indexes").
+   * Creates a secondary index: `{ columnNames, type: 'TREE', name? }` (docs/data-model.md "Secondary indexes").
    * False when it exists already.
    */
   async createIndex(name: string, index: IndexDefinition): Promise<boolean> {

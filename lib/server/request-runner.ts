@@ -11,12 +11,13 @@
 // messages; tests may run both in one thread. Either way a connection is opened here before its
 // first request and closed after its last.
 //
-// Fail-stop (README "Errors"): a StorageError is the request's error reply; anything else (a failed
-// assertion, an unexpected exception) means the engine's state may be half-applied. The runner
-// then latches the failure, tells its owner at once (onFailure, before anything else runs, so the
-// owner can stop the thread or the process before a checkpoint writes that state), and answers
-// nothing more: this request and every later one, and those still running, reject with it. A
-// rejected run is the network side's sign to close every connection (server-connection.ts).
+// Fail-stop (docs/data-model.md "Errors"): a StorageError is the request's error reply; anything
+// else (a failed assertion, an unexpected exception) means the engine's state may be
+// half-applied. The runner then latches the failure, tells its owner at once (onFailure, before
+// anything else runs, so the owner can stop the thread or the process before a checkpoint writes
+// that state), and answers nothing more: this request and every later one, and those still
+// running, reject with it. A rejected run is the network side's sign to close every connection
+// (server-connection.ts).
 
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';

@@ -2,7 +2,7 @@
 // machine? DESIGN.md puts partition groups on worker threads "unless a benchmark shows in-thread
 // is faster on this machine"; this is that benchmark.
 //
-// Conclusion on this 2-core machine (figures in README's Benchmarks section): keep partition
+// Conclusion on this 2-core machine (figures in docs/benchmarks.md): keep partition
 // groups on worker threads. Wherever more than one request is in flight the worker is ahead:
 // 5000-row batches 1.20× (2.55 M against 2.13 M rows/s), 64 durable sessions 1.11× (19.9 k
 // against 17.9 k rows/s; runs 18.8–21.0 k against 17.8–18.5 k, and 1.12× in an earlier run),

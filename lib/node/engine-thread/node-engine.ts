@@ -2,7 +2,8 @@
 // the calls of the system service, all asynchronous, because in the node the engine runs in
 // worker threads, one per partition group (group-workers-engine.ts, each worker a
 // worker-engine.ts). The in-thread engine (in-thread-engine.ts) runs the same EngineCore over
-// every group in the main thread; benchmarks compare the two (README: "Thread or worker").
+// every group in the main thread; benchmarks compare the two (docs/benchmarks.md: "Thread or
+// worker").
 
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
@@ -17,8 +18,8 @@ export type EngineThread = 'worker' | 'main';
  * How a node picks its engine threads: `auto` runs a worker per partition group only when the
  * machine has a core for each of them beside the main thread, which reads the sockets; otherwise
  * every group runs in the main thread. On the two-core machines this was measured on, the main
- * thread was faster (README, "Thread or worker": 0.77x batched ingest and 0.87x durable puts with
- * four workers).
+ * thread was faster (docs/benchmarks.md, "Thread or worker": 0.77x batched ingest and 0.87x
+ * durable puts with four workers).
  */
 export type EngineThreadChoice = EngineThread | 'auto';
 
