@@ -5,12 +5,14 @@
 // is measured in webapi-process.test.ts.
 
 import assert from 'node:assert/strict';
-import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BodyBudget, type Reservation, type Timers } from '../../../lib/webapi/http/body-budget.ts';
 import { WebApiError } from '../../../lib/webapi/errors/webapi-error.ts';
-import { ADMIN, startWebApiFixture, type WebApiFixture } from './webapi-test-helpers.ts';
+import {
+  ADMIN, basicAuthorization, rawHttpClient, startWebApiFixture, type RawHttpClient,
+  type WebApiFixture,
+} from './webapi-test-helpers.ts';
 
 /** Timers that fire only when the test says so. */
 class ManualTimers implements Timers {
@@ -175,32 +177,8 @@ describe('body budget', () => {
 });
 
 const RAW_TIMEOUT_MS = 15_000;
-const basicAdmin = `Basic ${Buffer.from(`${ADMIN.user}:${ADMIN.password}`).toString('base64')}`;
+const basicAdmin = basicAuthorization(ADMIN.user, ADMIN.password);
 
-interface RawClient {
-  socket: Socket;
-  /** Everything received once the server closes (or the socket fails). */
-  closed: Promise<string>;
-}
-
-function rawClient(port: number, text: string): RawClient {
-  const socket = connect({ host: '127.0.0.1', port });
-  let received = '';
-  const closed = new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no close within ${RAW_TIMEOUT_MS} ms; got ${received.slice(0, 300)}`));
-    }, RAW_TIMEOUT_MS);
-    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve(received);
-    });
-  });
-  socket.write(text);
-  return { socket, closed };
-}
 
 async function until(what: string, condition: () => boolean): Promise<void> {
   for (let i = 0; i < RAW_TIMEOUT_MS / 10; i++) {
@@ -226,11 +204,11 @@ describe('body budget in the web API', { timeout: 120_000 }, () => {
 
   it('answers 503 with Retry-After, unread, when the queue is full and when the wait runs out',
     async () => {
-      const holder = rawClient(fixture.http.port, `${head(BODY_BYTES)}[`);
+      const holder = rawHttpClient(fixture.http.port, `${head(BODY_BYTES)}[`);
       await until('the holder reserves', () => fixture.server.bodyBytesHeld === BODY_BYTES);
-      const waiter = rawClient(fixture.http.port, `${head(BODY_BYTES)}[`);
+      const waiter = rawHttpClient(fixture.http.port, `${head(BODY_BYTES)}[`);
       await until('the waiter queues', () => fixture.server.requestsWaiting === 1);
-      const full = await rawClient(fixture.http.port, `${head(BODY_BYTES)}[`).closed;
+      const full = await rawHttpClient(fixture.http.port, `${head(BODY_BYTES)}[`).closed;
       assert.match(full, /^HTTP\/1\.1 503 /);
       assert.match(full, /\r\nretry-after: 2\r\n/i);
       assert.match(full, /\r\nconnection: close\r\n/i);
@@ -243,7 +221,7 @@ describe('body budget in the web API', { timeout: 120_000 }, () => {
 
   it('takes back the share of a client that goes away mid-body, and of every answer',
     async () => {
-      const leaving = rawClient(fixture.http.port, `${head(BODY_BYTES)}[${' '.repeat(1000)}`);
+      const leaving = rawHttpClient(fixture.http.port, `${head(BODY_BYTES)}[${' '.repeat(1000)}`);
       await until('the client reserves', () => fixture.server.bodyBytesHeld === BODY_BYTES);
       leaving.socket.destroy();
       await until('the share comes back', () => fixture.server.bodyBytesHeld === 0);
@@ -269,22 +247,22 @@ describe('maxConnections', { timeout: 60_000 }, () => {
     `Authorization: ${basicAdmin}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`;
 
   it('closes connections past the limit as they are accepted, with no answer', async () => {
-    const open: RawClient[] = [];
+    const open: RawHttpClient[] = [];
     for (let i = 0; i < 2; i++) {
-      const client = rawClient(fixture.http.port, check(false));
+      const client = rawHttpClient(fixture.http.port, check(false));
       open.push(client);
       let answered = false;
       client.socket.once('data', () => (answered = true));
       await until('kept-alive answer', () => answered);
     }
-    assert.equal(await rawClient(fixture.http.port, check(true)).closed, '');
+    assert.equal(await rawHttpClient(fixture.http.port, check(true)).closed, '');
     open[0]!.socket.destroy();
     await open[0]!.closed;
     // The server sees the close a moment later; then a new connection is served.
     let served = '';
     for (let attempt = 0; attempt < 100 && !served.startsWith('HTTP/1.1 200'); attempt++) {
       if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 20));
-      served = await rawClient(fixture.http.port, check(true)).closed;
+      served = await rawHttpClient(fixture.http.port, check(true)).closed;
     }
     assert.match(served, /^HTTP\/1\.1 200 /);
     open[1]!.socket.destroy();

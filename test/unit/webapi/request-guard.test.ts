@@ -5,16 +5,13 @@
 // webapi-process.test.ts.
 
 import assert from 'node:assert/strict';
-import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { getStore } from '../../../lib/client/store-factory.ts';
-import { ADMIN, assertError, CLUSTER, startWebApiFixture, type HttpAnswer,
-  type WebApiFixture } from './webapi-test-helpers.ts';
+import { ADMIN, assertError, basicAuthorization, CLUSTER, rawHttpClient, startWebApiFixture,
+  type HttpAnswer, type WebApiFixture } from './webapi-test-helpers.ts';
 
 const KiB = 1024;
 /** Every raw exchange ends within this. */
-const RAW_TIMEOUT_MS = 15_000;
-
 interface RawAnswer {
   text: string;
   /** The server closed the connection. */
@@ -22,42 +19,9 @@ interface RawAnswer {
 }
 
 /** Writes `head`, then `body` chunks while the server lets it; resolves when the server closes. */
-function rawExchange(port: number, head: string, chunks: Iterable<Buffer> = []):
+async function rawExchange(port: number, head: string, chunks: Iterable<Buffer> = []):
   Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const socket = connect({ host: '127.0.0.1', port });
-    let text = '';
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`no close within ${RAW_TIMEOUT_MS} ms; got ${text.slice(0, 300)}`));
-    }, RAW_TIMEOUT_MS);
-    socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
-    socket.on('error', () => undefined);
-    socket.on('close', () => {
-      clearTimeout(timer);
-      resolve({ text, closed: true });
-    });
-    socket.on('connect', () => {
-      socket.write(head);
-      const iterator = chunks[Symbol.iterator]();
-      const pump = () => {
-        for (;;) {
-          if (text !== '' || socket.destroyed) return;
-          const next = iterator.next();
-          if (next.done === true) return;
-          if (!socket.write(next.value)) {
-            socket.once('drain', pump);
-            return;
-          }
-        }
-      };
-      pump();
-    });
-  });
-}
-
-function basic(user: string, password: string): string {
-  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+  return { text: await rawHttpClient(port, head, chunks).closed, closed: true };
 }
 
 /** The JSON error body of a raw answer, with its status. */
@@ -118,7 +82,7 @@ describe('web API: hostile and unlucky requests (issue 12)', { timeout: 120_000 
         /Request body is too large \(more than 262144 bytes\)/);
       assertError(await fixture.http.call('DELETE', rowsPath, { body: big }), 413);
       const counted = await rawExchange(fixture.http.port,
-        `PUT ${rowsPath} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('admin', 'admin')}\r\n` +
+        `PUT ${rowsPath} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuthorization('admin', 'admin')}\r\n` +
         'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n',
         [Buffer.from(`${big.length.toString(16)}\r\n`), big, Buffer.from('\r\n0\r\n\r\n')]);
       rawError(counted, 413, /Request body is too large/);
@@ -141,7 +105,7 @@ describe('web API: hostile and unlucky requests (issue 12)', { timeout: 120_000 
   it('closes a connection whose body does not arrive within requestBodyTimeout (408)',
     async () => {
       const answer = await rawExchange(fixture.http.port,
-        `PUT ${rowsPath} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basic('admin', 'admin')}\r\n` +
+        `PUT ${rowsPath} HTTP/1.1\r\nHost: x\r\nAuthorization: ${basicAuthorization('admin', 'admin')}\r\n` +
         'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n[[1,',
         []);
       assert.ok(answer.closed);
@@ -157,10 +121,10 @@ describe('web API: hostile and unlucky requests (issue 12)', { timeout: 120_000 
       assert.equal((await fixture.http.call('PUT', rowsPath, { body: [[1, 1]],
         contentType: 'application/json;charset="utf-8"' })).status, 200);
       const expect = await rawExchange(fixture.http.port, `GET ${fixture.base}/checkConnection ` +
-        `HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nAuthorization: ${basic('admin', 'admin')}\r\n\r\n`);
+        `HTTP/1.1\r\nHost: x\r\nExpect: bogus\r\nAuthorization: ${basicAuthorization('admin', 'admin')}\r\n\r\n`);
       rawError(expect, 417, /Expectation 'bogus' is not supported/);
       const noHost = await rawExchange(fixture.http.port, `GET ${fixture.base}/checkConnection ` +
-        `HTTP/1.1\r\nAuthorization: ${basic('admin', 'admin')}\r\n\r\n`);
+        `HTTP/1.1\r\nAuthorization: ${basicAuthorization('admin', 'admin')}\r\n\r\n`);
       rawError(noHost, 400, /Host header is required/);
     });
 

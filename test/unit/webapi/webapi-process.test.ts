@@ -52,6 +52,26 @@ async function waitFor(started: Started, pattern: RegExp): Promise<void> {
 }
 
 /** A node home on ports of its own (the default repository.json reads them) and a web API port. */
+/**
+ * Starts the web API on `home` beside its running node, with `properties` as its
+ * store_webapi.properties (its process joins `children`, which the tests end); waits until it
+ * serves and gives its pid (from its start line).
+ */
+async function startWebApiOn(
+  home: string,
+  nodeEnv: NodeJS.ProcessEnv,
+  setup: { properties: string; nodeFlags?: string[]; children: ChildProcess[] },
+): Promise<{ webApi: Started; pid: number }> {
+  const conf = join(home, 'webapi', 'conf');
+  mkdirSync(conf, { recursive: true });
+  writeFileSync(join(conf, 'store_webapi.properties'), setup.properties);
+  const webApi = startTool('store-webapi.ts', { ...nodeEnv }, [], setup.nodeFlags ?? []);
+  setup.children.push(webApi.child);
+  await waitFor(webApi, STARTED);
+  const pid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApi.output())?.[1]);
+  return { webApi, pid };
+}
+
 async function homeWithPorts(): Promise<{ home: string; webApiPort: number }> {
   const [transaction, system, sql, cluster, sync, webApi] = await freePorts(6);
   const home = newNodeHome({
@@ -203,13 +223,8 @@ describe('web API processes', { timeout: 180_000 }, () => {
       homes.push(home);
       const node = await startNodeProcess(home);
       try {
-        const conf = join(home, 'webapi', 'conf');
-        mkdirSync(conf, { recursive: true });
-        writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${webApiPort}\n`);
-        const webApi = startTool('store-webapi.ts', { ...node.env });
-        children.push(webApi.child);
-        await waitFor(webApi, STARTED);
-        const pid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApi.output())?.[1]);
+        const { webApi, pid } = await startWebApiOn(home, node.env,
+          { properties: `server.port=${webApiPort}\n`, children });
         const http = new HttpCaller(webApiPort);
         const base = '/store/v2/myCluster/dbs/public';
         assert.equal((await http.call('HEAD', `${base}/checkConnection`)).status, 200);
@@ -260,18 +275,14 @@ describe('web API processes', { timeout: 180_000 }, () => {
       const other = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`,
         clusterName: 'myCluster', username: 'admin', password: 'admin' });
       try {
-        const conf = join(home, 'webapi', 'conf');
-        mkdirSync(conf, { recursive: true });
-        writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${webApiPort}\n` +
-          'maxRequestBodySize=2MB\nmaxTotalRequestBodySize=4MB\ntransactionTimeout=1\n' +
-          'requestBodyTimeout=30\n');
         // Garbage is collected as it is made (V8 would otherwise let the heap grow with what was
         // allocated), so that RSS follows what is held.
-        const webApi = startTool('store-webapi.ts', { ...node.env }, [],
-          ['--optimize-for-size']);
-        children.push(webApi.child);
-        await waitFor(webApi, STARTED);
-        const pid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApi.output())?.[1]);
+        const { webApi, pid } = await startWebApiOn(home, node.env, {
+          properties: `server.port=${webApiPort}\n` +
+            'maxRequestBodySize=2MB\nmaxTotalRequestBodySize=4MB\ntransactionTimeout=1\n' +
+            'requestBodyTimeout=30\n',
+          nodeFlags: ['--optimize-for-size'], children,
+        });
         const http = new HttpCaller(webApiPort);
         const base = '/store/v2/myCluster/dbs/public';
         const created = await http.call('POST', `${base}/containers`, { body: {

@@ -5,6 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
+import { connect, type Socket } from 'node:net';
 import { pino } from 'pino';
 import type { Repository } from '../../../lib/webapi/config/repository.ts';
 import {
@@ -83,8 +84,7 @@ export class HttpCaller {
     const headers: Record<string, string> = { ...options.headers };
     const auth = options.auth === undefined ? ADMIN : options.auth;
     if (auth !== null) {
-      headers['authorization'] = `Basic ${Buffer.from(`${auth.user}:${auth.password}`)
-        .toString('base64')}`;
+      headers['authorization'] = basicAuthorization(auth.user, auth.password);
     }
     let payload: Buffer | undefined;
     if (options.body !== undefined) {
@@ -132,4 +132,58 @@ export function assertError(answer: HttpAnswer, status: number, message?: string
   assert.equal(typeof body['errorMessage'], 'string');
   if (typeof message === 'string') assert.equal(body['errorMessage'], message);
   else if (message !== undefined) assert.match(body['errorMessage'] as string, message);
+}
+
+/** The Authorization header value of HTTP Basic authentication. */
+export function basicAuthorization(user: string, password: string): string {
+  return `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
+}
+
+/** How long a raw exchange may take before the test fails. */
+const RAW_TIMEOUT_MS = 15_000;
+
+export interface RawHttpClient {
+  socket: Socket;
+  /** Everything received, once the server closes the connection (or the socket fails). */
+  closed: Promise<string>;
+}
+
+/**
+ * A raw HTTP client, for what an HTTP library will not send: writes `head`, then the `chunks` as
+ * long as the server has not answered (waiting for drain), and collects what comes back until the
+ * server closes. Fails the test if that takes over RAW_TIMEOUT_MS.
+ */
+export function rawHttpClient(port: number, head: string, chunks: Iterable<Buffer> = []):
+  RawHttpClient {
+  const socket = connect({ host: '127.0.0.1', port });
+  let received = '';
+  const closed = new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no close within ${RAW_TIMEOUT_MS} ms; got ${received.slice(0, 300)}`));
+    }, RAW_TIMEOUT_MS);
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+    socket.on('error', () => undefined);
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received);
+    });
+  });
+  socket.on('connect', () => {
+    socket.write(head);
+    const iterator = chunks[Symbol.iterator]();
+    const pump = () => {
+      for (;;) {
+        if (received !== '' || socket.destroyed) return;
+        const next = iterator.next();
+        if (next.done === true) return;
+        if (!socket.write(next.value)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    pump();
+  });
+  return { socket, closed };
 }
