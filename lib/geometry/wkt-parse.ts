@@ -51,10 +51,11 @@ class Reader {
   constructor(private readonly text: string) {}
 
   geometry(): Geometry {
-    const kindWord = this.word();
-    const kind = kindWord?.toUpperCase() as GeometryKind | undefined;
+    this.skipBlank();
+    const kindAt = this.at;
+    const kind = this.word()?.toUpperCase() as GeometryKind | undefined;
     if (kind === undefined || !GEOMETRY_KINDS.includes(kind)) {
-      this.fail(`a geometry kind (${GEOMETRY_KINDS.join(', ')})`);
+      this.failAt(kindAt, `a geometry kind (${GEOMETRY_KINDS.join(', ')})`);
     }
     let srid = SRID_NONE;
     let geometry: Geometry;
