@@ -1,7 +1,7 @@
 // One SPATIAL index of one container in memory: an R-tree (rbush) of the x-y bounding boxes of the
 // committed rows' GEOMETRY values, each entry holding its row's position. Like a TREE index it is
-// derived from the rows (container-indexes.ts builds it, keeps it equal to them, and builds it again
-// after a restart), so nothing of it is persisted.
+// derived from the rows (container-indexes.ts builds it, keeps it equal to them, and builds it
+// again after a restart), so nothing of it is persisted.
 //
 // Why 2-D. ST_MBRIntersects compares boxes in x, y and z, but a 2-D geometry spans all of z, and
 // boxes that meet in 3-D meet in x-y: the x-y boxes name a superset of the rows, which the

@@ -2,7 +2,8 @@
 // (wkt-print.ts) writes them, and their minimum bounding boxes (MBRs).
 //
 // A geometry is 2-D or 3-D throughout (every position has 2 or 3 numbers, never mixed) or empty
-// (dimension 0, no positions). Coordinates are finite doubles: NaN and ±INF are refused when parsed.
+// (dimension 0, no positions). Coordinates are finite doubles: NaN and ±INF are refused when
+// parsed.
 // The MBR of a 2-D geometry spans z from -INF to +INF, so that a 2-D and a 3-D geometry compare on
 // x and y only (surface.md §3.4); an empty geometry has no MBR and intersects nothing.
 

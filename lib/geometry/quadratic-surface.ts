@@ -62,7 +62,8 @@ function centred(a: Matrix, p0: Vector, k: number): Geometry {
 
 /** Whether the surface f = 0 meets the closed box; the box must be finite. */
 export function quadraticSurfaceMeetsBox(coefficients: readonly number[], box: Mbr): boolean {
-  const a: number[][] = [coefficients.slice(0, 3), coefficients.slice(3, 6), coefficients.slice(6, 9)];
+  const a: number[][] =
+    [coefficients.slice(0, 3), coefficients.slice(3, 6), coefficients.slice(6, 9)];
   const b = coefficients.slice(9, 12);
   const c = coefficients[12]!;
   if (a.flat().every((x) => x === 0) && b.every((x) => x === 0)) return false;

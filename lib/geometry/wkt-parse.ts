@@ -14,7 +14,9 @@
 import {
   GEOMETRY_PART_COUNT_MAX, GEOMETRY_PART_POINT_COUNT_MAX,
 } from '../base/limits.ts';
-import { GEOMETRY_KINDS, SRID_NONE, type Geometry, type GeometryKind, type Position } from './geometry.ts';
+import {
+  GEOMETRY_KINDS, SRID_NONE, type Geometry, type GeometryKind, type Position,
+} from './geometry.ts';
 
 export interface WktProblem {
   readonly problem: string;

@@ -32,8 +32,8 @@ function points(positions: readonly Position[]): string {
 
 /**
  * A finite double as C's printf("%.16g"). Within 16 digits of ±Number.MAX_VALUE that would round
- * past it, to a text that reads back as ±INF, which the parser refuses: 17 digits are printed there,
- * so that every stored value reads back.
+ * past it, to a text that reads back as ±INF, which the parser refuses: 17 digits are printed
+ * there, so that every stored value reads back.
  */
 export function formatCoordinate(value: number): string {
   if (value === 0) return Object.is(value, -0) ? '-0' : '0';

@@ -44,7 +44,10 @@ function surfaceMaker(
     argumentCountMin: count, argumentCountMax: count, usage,
     bind(args, context) {
       numbersOf(args, context);
-      return { type: TQL_GEOMETRY, impl: (values) => printWkt(make(doubles(values), context.position)) };
+      return {
+        type: TQL_GEOMETRY,
+        impl: (values) => printWkt(make(doubles(values), context.position)),
+      };
     },
   };
 }

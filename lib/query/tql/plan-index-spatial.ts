@@ -38,6 +38,6 @@ export function planSpatialIndex(
 }
 
 function conjuncts(where: BoundExpression): BoundExpression[] {
-  if (where.kind === 'logical' && where.operator === 'AND') return where.operands.flatMap(conjuncts);
-  return [where];
+  if (where.kind !== 'logical' || where.operator !== 'AND') return [where];
+  return where.operands.flatMap(conjuncts);
 }
