@@ -8,7 +8,9 @@ import { SRID_NONE, type Geometry, type Position } from './geometry.ts';
 const PRECISION_DIGITS = 16;
 
 export function printWkt(geometry: Geometry): string {
-  const srid = geometry.srid === SRID_NONE ? '' : `;${geometry.srid}`;
+  // GridDB prints no SRID for a QUADRATICSURFACE (gis_quadraticsurface.h).
+  const srid = geometry.srid === SRID_NONE || geometry.kind === 'QUADRATICSURFACE'
+    ? '' : `;${geometry.srid}`;
   return `${geometry.kind}(${body(geometry)}${srid})`;
 }
 

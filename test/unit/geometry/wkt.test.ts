@@ -43,6 +43,8 @@ describe('WKT', () => {
     assert.equal(canonical('POINT(1 2;4326)'), 'POINT(1 2;4326)');
     assert.equal(canonical('POINT(1 2 ; -1)'), 'POINT(1 2)');
     assert.equal(canonical('POLYGON((0 0,1 0,1 1,0 0);3857)'), 'POLYGON((0 0,1 0,1 1,0 0);3857)');
+    assert.equal(canonical('QUADRATICSURFACE(1 0 0 0 1 0 0 0 1 0 0 0 -1;7)'),
+      'QUADRATICSURFACE(1 0 0 0 1 0 0 0 1 0 0 0 -1)');
     const geometry = parseWkt('POINT(1 2;4326)');
     assert.ok(!isWktProblem(geometry) && geometry.srid === 4326);
     const plain = parseWkt('POINT(1 2)');
