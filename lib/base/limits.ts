@@ -382,3 +382,11 @@ export const WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT = 4;
 
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);
+
+/**
+ * Points of one GEOMETRY part (a LINESTRING, a POLYGON ring): GridDB serialises the count as a
+ * uint16 (gis_pointgeom.h), so a longer part could not be stored there either.
+ */
+export const GEOMETRY_PART_POINT_COUNT_MAX = 65_535;
+/** Rings of one POLYGON and polygons of one POLYHEDRALSURFACE, for the same reason. */
+export const GEOMETRY_PART_COUNT_MAX = 65_535;

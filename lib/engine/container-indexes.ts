@@ -14,8 +14,8 @@
 // Memory. Every entry's bytes are reserved from the partition group's IndexMemory before it is
 // added. When a build or a commit would pass the budget, that index's structure is dropped (its
 // bytes released) and queries scan instead, with the same results; it is built again only after
-// some other index memory has been released. SPATIAL indexes are kept as definitions only: no
-// structure is built for them (queries never need one yet).
+// some other index memory has been released. A SPATIAL index is an R-tree of bounding boxes
+// (index-spatial.ts), derived, kept and bounded the same way.
 
 import { assert } from '../base/assert.ts';
 import type { RowStore } from '../block/row-store.ts';
@@ -23,6 +23,7 @@ import type { Row, RowKey } from '../schema/column-type.ts';
 import type { ContainerSchema, IndexSchema } from '../schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
 import type { IndexMemory } from './index-memory.ts';
+import { SpatialIndex } from './index-spatial.ts';
 import { IndexTree } from './index-tree.ts';
 
 /** Rows read per step while an index is built. */
@@ -30,13 +31,13 @@ const INDEX_BUILD_PAGE_ROW_COUNT = 4096;
 
 interface IndexState {
   readonly definition: IndexSchema;
-  tree: IndexTree | undefined;
+  tree: IndexTree | SpatialIndex | undefined;
   /** memory.releaseCount when a build or a write ran out of budget; undefined: never refused. */
   refusedAtReleaseCount: number | undefined;
 }
 
 export class ContainerIndexes {
-  /** TREE indexes by their columns ("1,3"). */
+  /** TREE indexes by their columns ("1,3"), SPATIAL ones by theirs after "S" ("S2"). */
   private readonly states = new Map<string, IndexState>();
   private schema: ContainerSchema;
   private positions: RowKeyOps;
@@ -57,7 +58,7 @@ export class ContainerIndexes {
     this.positions = rowKeyOps(schema);
     const wanted = new Map<string, IndexSchema>();
     for (const index of schema.indexes) {
-      if (index.type === 'TREE') wanted.set(shapeOf(index.columnIndexes), index);
+      wanted.set(shapeOf(index.columnIndexes, index.type), index);
     }
     for (const [shape, state] of this.states) {
       if (!wanted.has(shape)) {
@@ -87,8 +88,8 @@ export class ContainerIndexes {
   }
 
   /** Whether the index on these columns has its structure in memory now. */
-  isBuilt(columnIndexes: readonly number[]): boolean {
-    return this.states.get(shapeOf(columnIndexes))?.tree !== undefined;
+  isBuilt(columnIndexes: readonly number[], type: IndexSchema['type'] = 'TREE'): boolean {
+    return this.states.get(shapeOf(columnIndexes, type))?.tree !== undefined;
   }
 
   /**
@@ -96,11 +97,25 @@ export class ContainerIndexes {
    * undefined when there is no such index or it does not fit in the index memory.
    */
   treeFor(columnIndexes: readonly number[], rows: RowStore): IndexTree | undefined {
-    const state = this.states.get(shapeOf(columnIndexes));
+    const tree = this.structureFor(shapeOf(columnIndexes, 'TREE'), rows);
+    assert(tree === undefined || tree instanceof IndexTree);
+    return tree;
+  }
+
+  /** The structure of the SPATIAL index on this column, as treeFor. */
+  spatialFor(columnIndex: number, rows: RowStore): SpatialIndex | undefined {
+    const spatial = this.structureFor(shapeOf([columnIndex], 'SPATIAL'), rows);
+    assert(spatial === undefined || spatial instanceof SpatialIndex);
+    return spatial;
+  }
+
+  private structureFor(shape: string, rows: RowStore): IndexTree | SpatialIndex | undefined {
+    const state = this.states.get(shape);
     if (state === undefined) return undefined;
     if (state.tree !== undefined) return state.tree;
     if (state.refusedAtReleaseCount === this.memory.releaseCount) return undefined;
-    return this.build(state, rows);
+    return state.definition.type === 'SPATIAL'
+      ? this.buildSpatial(state, rows) : this.build(state, rows);
   }
 
   /** Frees every structure (the container is dropped). */
@@ -116,6 +131,11 @@ export class ContainerIndexes {
     for (const state of this.states.values()) {
       const tree = state.tree;
       if (tree === undefined) continue;
+      if (tree instanceof SpatialIndex) {
+        if (previous !== undefined) this.memory.release(tree.deleteRow(previous, position));
+        this.addSpatial(state, tree, row, position);
+        continue;
+      }
       if (previous !== undefined) this.memory.release(tree.delete(tree.tupleOf(previous, position)));
       this.add(state, tree, row, position);
     }
@@ -125,7 +145,8 @@ export class ContainerIndexes {
   remove(row: Row, position: RowKey): void {
     for (const state of this.states.values()) {
       const tree = state.tree;
-      if (tree !== undefined) this.memory.release(tree.delete(tree.tupleOf(row, position)));
+      if (tree instanceof SpatialIndex) this.memory.release(tree.deleteRow(row, position));
+      else if (tree !== undefined) this.memory.release(tree.delete(tree.tupleOf(row, position)));
     }
   }
 
@@ -143,6 +164,35 @@ export class ContainerIndexes {
       }
     }
     return tree;
+  }
+
+  /** Builds a SPATIAL index with one bulk load, after reserving what all its entries take. */
+  private buildSpatial(state: IndexState, rows: RowStore): SpatialIndex | undefined {
+    const spatial = new SpatialIndex(state.definition.columnIndexes[0]!, this.positions.compare);
+    const entries = [];
+    for (const page of committedPages(rows, this.schema)) {
+      for (const { row, position } of page) {
+        const entry = spatial.entryOf(row, position);
+        if (entry !== undefined) entries.push(entry);
+      }
+    }
+    this.buildCount++;
+    if (!this.memory.tryReserve(spatial.sizeBytesOf(entries.length))) {
+      state.refusedAtReleaseCount = this.memory.releaseCount;
+      return undefined;
+    }
+    spatial.load(entries);
+    state.tree = spatial;
+    this.builtCount++;
+    return spatial;
+  }
+
+  private addSpatial(state: IndexState, spatial: SpatialIndex, row: Row, position: RowKey): void {
+    const sizeBytes = spatial.insertRow(row, position);
+    if (this.memory.tryReserve(sizeBytes)) return;
+    spatial.deleteRow(row, position);
+    this.unbuild(state);
+    state.refusedAtReleaseCount = this.memory.releaseCount;
   }
 
   /** Adds a row's entry; on running out of budget drops the whole structure and says false. */
@@ -166,8 +216,9 @@ export class ContainerIndexes {
   }
 }
 
-function shapeOf(columnIndexes: readonly number[]): string {
-  return columnIndexes.join(',');
+function shapeOf(columnIndexes: readonly number[], type: IndexSchema['type']): string {
+  const columns = columnIndexes.join(',');
+  return type === 'SPATIAL' ? `S${columns}` : columns;
 }
 
 /** Every committed row with its position, a bounded page at a time. */

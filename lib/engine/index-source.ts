@@ -1,7 +1,7 @@
-// Reading a query's rows through a TREE index (the planner's TqlIndexRange): the index names the
-// candidate rows, which are then read by key in row-key order, so the executor sees what a scan of
-// the same key range would give it minus rows WHERE cannot select; it evaluates WHERE on each
-// candidate as on a scanned row, and results are exactly a scan's.
+// Reading a query's rows through a TREE or SPATIAL index (the planner's TqlIndexRange): the index
+// names the candidate rows, which are then read by key in row-key order, so the executor sees what
+// a scan of the same key range would give it minus rows WHERE cannot select; it evaluates WHERE on
+// each candidate as on a scanned row, and results are exactly a scan's.
 //
 // A session with an open transaction on the container sees its own changes (READ_COMMITTED, as
 // transaction.ts): every key of its write set is a candidate too, and each candidate's row is its
@@ -28,8 +28,8 @@ export function indexPages(
   scan: TqlSourceScan & { index: TqlIndexRange },
 ): Iterable<TqlRowPage> | undefined {
   if (txn !== undefined && txn.appends.length > 0) return undefined;
-  const tree = entry.indexes.treeFor(scan.index.columnIndexes, entry.rows);
-  if (tree === undefined) return undefined;
+  const positionsOf = indexPositions(entry, scan.index);
+  if (positionsOf === undefined) return undefined;
   const positions = rowKeyOps(entry.schema);
   const compare = positions.compare;
   const inScan = (key: RowKey): boolean => {
@@ -43,7 +43,7 @@ export function indexPages(
   const candidateCountMax = Math.max(INDEX_CANDIDATE_COUNT_ALWAYS,
     Math.floor(entry.rows.count() * INDEX_CANDIDATE_SHARE_MAX));
   const candidates: RowKey[] = [];
-  for (const key of tree.positions(scan.index)) {
+  for (const key of positionsOf) {
     if (!inScan(key)) continue;
     // A key the session changed is added below, once, with its own row.
     if (own !== undefined && own.has(positions.keyString(key))) continue;
@@ -56,6 +56,14 @@ export function indexPages(
   const sign = scan.direction === 'asc' ? 1 : -1;
   candidates.sort((a, b) => sign * compare(a, b));
   return candidatePages(entry, own, candidates);
+}
+
+/** The positions the index names, or undefined when its structure cannot be had. */
+function indexPositions(entry: ContainerEntry, range: TqlIndexRange): Iterable<RowKey> | undefined {
+  if (range.mbr !== undefined) {
+    return entry.indexes.spatialFor(range.columnIndexes[0]!, entry.rows)?.positions(range.mbr);
+  }
+  return entry.indexes.treeFor(range.columnIndexes, entry.rows)?.positions(range);
 }
 
 function* candidatePages(

@@ -148,6 +148,7 @@ export class Partition {
           this.catalog.setIndexes(entry.id, [...entry.schema.indexes, index]);
           // Built now, while the creator waits, rather than by the first query.
           if (index.type === 'TREE') entry.indexes.treeFor(index.columnIndexes, entry.rows);
+          else entry.indexes.spatialFor(index.columnIndexes[0]!, entry.rows);
         });
       return true;
     }, undefined);

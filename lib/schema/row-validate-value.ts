@@ -12,7 +12,7 @@
 //   TIMESTAMP(ms)   integral number in [TIMESTAMP_MS_MIN, TIMESTAMP_MS_MAX]; a Date gives its ms
 //   TIMESTAMP(µs|ns) bigint in range; a safe-integer number or a Date is converted to bigint
 //   STRING          string, no U+0000, no lone surrogate, UTF-8 size ≤ limits.stringSizeBytesMax
-//   GEOMETRY        non-empty string, same rules (WKT is parsed elsewhere)
+//   GEOMETRY        WKT (wkt-parse.ts), kept as GridDB prints it; QUADRATICSURFACE refused
 //   BLOB            Uint8Array ≤ BLOB_SIZE_BYTES_MAX; a subclass (Buffer) becomes a plain view
 //                   of the same memory, so decoding gives back an equal value
 // Codes: TYPE_MISMATCH for the wrong kind of value, VALUE_OUT_OF_RANGE for a value outside its
@@ -26,6 +26,8 @@ import {
   INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_MS_MIN, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX,
   ValueKind, type ScalarValue,
 } from './column-type.ts';
+import { isWktProblem, parseWkt } from '../geometry/wkt-parse.ts';
+import { printWkt } from '../geometry/wkt-print.ts';
 import { describeValue, quote } from './describe-value.ts';
 
 // Module constants: case labels are evaluated at every switch, and a loader (tsx) may turn an
@@ -203,13 +205,28 @@ function stringCanonical(check: ValueCheck, value: unknown, elementIndex: number
   return value;
 }
 
+/**
+ * A GEOMETRY is parsed and kept as GridDB prints it (wkt-print.ts): what a client reads back is
+ * then what GridDB would give it, and the spatial index reads the same text at every open.
+ */
 function geometryCanonical(check: ValueCheck, value: unknown, elementIndex: number): string {
   if (typeof value !== 'string') return valueMismatch(check, value, elementIndex);
   if (value.length === 0) {
     throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex, 'GEOMETRY text is empty');
   }
   stringCheck(check, value, elementIndex);
-  return value;
+  const geometry = parseWkt(value);
+  if (isWktProblem(geometry)) {
+    throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex,
+      `${describeValue(value)} is not a GEOMETRY: ${geometry.problem}`);
+  }
+  if (geometry.kind === 'QUADRATICSURFACE') {
+    throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex,
+      'a QUADRATICSURFACE exists only in queries and cannot be stored');
+  }
+  const canonical = printWkt(geometry);
+  stringCheck(check, canonical, elementIndex);
+  return canonical;
 }
 
 function stringCheck(check: ValueCheck, text: string, elementIndex: number): void {

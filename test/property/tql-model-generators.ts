@@ -17,7 +17,9 @@ export const T0 = Date.UTC(2026, 0, 1);
 export const KEY_KINDS = ['series', 'int', 'long', 'string', 'composite', 'keyless'] as const;
 export type KeyKind = (typeof KEY_KINDS)[number];
 
-const VALUE_TYPES = ['BOOL', 'STRING', 'INTEGER', 'LONG', 'DOUBLE', 'FLOAT', 'TIMESTAMP'] as const;
+const VALUE_TYPES = [
+  'BOOL', 'STRING', 'INTEGER', 'LONG', 'DOUBLE', 'FLOAT', 'TIMESTAMP', 'GEOMETRY',
+] as const;
 type ValueType = (typeof VALUE_TYPES)[number];
 
 export interface ModelColumn {
@@ -41,7 +43,15 @@ const KIND_OF: Record<ValueType, Kind> = {
   DOUBLE: 'double',
   FLOAT: 'float',
   TIMESTAMP: 'time',
+  GEOMETRY: 'geometry',
 };
+
+/** As GridDB prints them, so that rows read back equal the rows written. */
+const GEOMETRIES = [
+  'POINT(0 0)', 'POINT(1.5 -2)', 'POINT(2 2 5)', 'POINT(EMPTY)', 'LINESTRING(-1 -1,3 0.5)',
+  'LINESTRING(0 0 0,1 1 1)', 'POLYGON((0 0,4 0,4 4,0 4,0 0))', 'POINT(3 1;4326)',
+  'POLYGON((1 1,2 1,2 2,1 1);3857)',
+];
 
 const STRINGS = ['', 'a', 'b', 'ab', 'ba', 'A', 'aB', 'a%', '_b', 'abc', '\u{1F600}', 'é', "it's"];
 const INTEGERS = [-4, -1, 0, 1, 2, 3, 4, 2_147_483_647, -2_147_483_648];
@@ -76,6 +86,8 @@ function valueArbitrary(type: ValueType): fc.Arbitrary<Row[number]> {
         return fc.constantFrom(...FLOATS);
       case 'TIMESTAMP':
         return fc.integer({ min: 0, max: 120 }).map((k) => T0 + k * 500);
+      case 'GEOMETRY':
+        return fc.constantFrom(...GEOMETRIES);
     }
   })();
   return fc.option(values, { nil: null, freq: 4 });
@@ -271,6 +283,25 @@ export class ExpressionArbitraries {
         fn: 'CHAR_LENGTH',
         args: [a],
         kind: 'int',
+      })),
+      this.geometry().map((a): RefExpr => ({ op: 'call', fn: 'ST_GETSRID', args: [a], kind: 'int' })),
+    ]);
+  }
+
+  /** A GEOMETRY: a column, ST_GeomFromText of a literal, or ST_MakeRect of distinct corners. */
+  geometry(): fc.Arbitrary<RefExpr> {
+    const corner = fc.integer({ min: -2, max: 5 });
+    const side = fc.integer({ min: 1, max: 4 });
+    return this.pick([
+      this.columnOf(['geometry']),
+      this.columnOf(['geometry']),
+      fc.constantFrom(...GEOMETRIES, 'point( 1  1 )', 'POINT(0.5 0.5 -3)').map((wkt): RefExpr => ({
+        op: 'call', fn: 'ST_GEOMFROMTEXT', args: [literal(`'${wkt}'`, wkt, 'string')],
+        kind: 'geometry',
+      })),
+      fc.tuple(corner, corner, side, side).map(([x, y, w, h]): RefExpr => ({
+        op: 'call', fn: 'ST_MAKERECT', kind: 'geometry',
+        args: [x, y, x + w, y + h].map((n) => literal(String(n), BigInt(n), 'int')),
       })),
     ]);
   }
@@ -483,6 +514,18 @@ export class ExpressionArbitraries {
     const key = this.keyCondition();
     const leaves = [
       this.comparison(Math.min(depth, 1)),
+      this.columnOf(['geometry']) === undefined
+        ? undefined
+        : fc.tuple(this.geometry(), this.geometry()).map(([a, b]): RefExpr => ({
+          op: 'call', fn: 'ST_MBRINTERSECTS', args: [a, b], kind: 'bool',
+        })),
+      this.columnOf(['geometry']) === undefined
+        ? undefined
+        : fc.tuple(this.geometry(), fc.constantFrom(-1n, 4326n, 3857n)).map(([a, srid]): RefExpr => ({
+          op: 'compare', fn: '=', kind: 'bool',
+          a: { op: 'call', fn: 'ST_GETSRID', args: [a], kind: 'int' },
+          b: literal(String(srid), srid, 'int'),
+        })),
       // Key conditions often: they are what the planner works on.
       key,
       key,
@@ -491,7 +534,7 @@ export class ExpressionArbitraries {
       fc
         .tuple(
           this.pick([
-            ...this.columns(['bool', 'string', 'int', 'float', 'double', 'time']).map((c) =>
+            ...this.columns(['bool', 'string', 'int', 'float', 'double', 'time', 'geometry']).map((c) =>
               fc.constant(c),
             ),
           ]),
@@ -565,9 +608,11 @@ export interface ModelQuery {
 export function queryArbitrary(schema: ModelSchema): fc.Arbitrary<ModelQuery> {
   return fc.tuple(...schema.columns.map((column) => spelled(column.name))).chain((names) => {
     const expressions = new ExpressionArbitraries(schema, names);
-    const columnCount = schema.columns.length;
+    // GEOMETRY values have no order: never a sort key.
+    const orderable = schema.columns.flatMap((column, index) =>
+      (column.kind === 'geometry' ? [] : [index]));
     const orderKey = fc.record({
-      index: fc.integer({ min: 0, max: columnCount - 1 }),
+      index: orderable.length === 0 ? fc.constant(-1) : fc.constantFrom(...orderable),
       descending: fc.boolean(),
     });
     const aggregates = schema.columns.flatMap((column, index) => {
@@ -582,11 +627,13 @@ export function queryArbitrary(schema: ModelSchema): fc.Arbitrary<ModelQuery> {
     return fc
       .record({
         where: fc.option(expressions.where(), { nil: undefined, freq: 5 }),
-        orderBy: fc.oneof(
-          fc.constant<Array<{ index: number; descending: boolean }>>([]),
-          fc.array(orderKey, { minLength: 1, maxLength: 3 }),
-          fc.boolean().map((descending) => [{ index: 0, descending }]),
-        ),
+        orderBy: orderable.length === 0
+          ? fc.constant<Array<{ index: number; descending: boolean }>>([])
+          : fc.oneof(
+            fc.constant<Array<{ index: number; descending: boolean }>>([]),
+            fc.array(orderKey, { minLength: 1, maxLength: 3 }),
+            fc.boolean().map((descending) => [{ index: orderable[0]!, descending }]),
+          ),
         limit: fc.option(fc.integer({ min: 0, max: 30 }), { nil: undefined }),
         offset: fc.option(fc.integer({ min: 0, max: 10 }), { nil: undefined }),
         // One query in four aggregates.

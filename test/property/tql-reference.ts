@@ -3,12 +3,13 @@
 // stable sort, offset and limit, or one aggregate) evaluated over every row of a container.
 //
 // Values here: every integer (INTEGER, LONG, TIMESTAMP ms, integer literals) is a bigint; DOUBLE and
-// FLOAT are numbers; NULL is null. No planner, no paging, no cleverness: the engine's answer must
-// equal this one.
+// FLOAT are numbers; NULL is null; a GEOMETRY is its WKT text, read here by a few regular
+// expressions for its box and SRID (nothing of lib/geometry). No planner, no paging, no cleverness:
+// the engine's answer must equal this one.
 
 import type { Row, Value } from '../../lib/schema/column-type.ts';
 
-export type Kind = 'bool' | 'string' | 'int' | 'float' | 'double' | 'time';
+export type Kind = 'bool' | 'string' | 'int' | 'float' | 'double' | 'time' | 'geometry';
 export type RefValue = boolean | string | bigint | number | null;
 
 export type RefExpr =
@@ -31,7 +32,9 @@ export type RefExpr =
   | { op: 'between'; a: RefExpr; low: RefExpr; high: RefExpr; negated: boolean; kind: 'bool' }
   | {
       op: 'call';
-      fn: 'CHAR_LENGTH' | 'UPPER' | 'LOWER' | 'CONCAT' | 'SUBSTRING' | 'ROUND' | 'ADD_SECONDS';
+      fn:
+        | 'CHAR_LENGTH' | 'UPPER' | 'LOWER' | 'CONCAT' | 'SUBSTRING' | 'ROUND' | 'ADD_SECONDS'
+        | 'ST_GEOMFROMTEXT' | 'ST_MAKERECT' | 'ST_MBRINTERSECTS' | 'ST_GETSRID';
       args: RefExpr[];
       kind: Kind;
     };
@@ -67,6 +70,7 @@ export function textOf(e: RefExpr): string {
     case 'call':
       if (e.fn === 'ADD_SECONDS')
         return `TIMESTAMPADD(SECOND, ${textOf(e.args[0]!)}, ${textOf(e.args[1]!)})`;
+      if (e.fn === 'ST_GEOMFROMTEXT') return `ST_GeomFromText(${textOf(e.args[0]!)})`;
       return `${e.fn}(${e.args.map(textOf).join(', ')})`;
   }
 }
@@ -262,10 +266,50 @@ export function refEval(e: RefExpr, row: Row, kinds: readonly Kind[]): RefValue 
           return roundHalfAway(Number(args[0]));
         case 'ADD_SECONDS':
           return (args[0] as bigint) + (args[1] as bigint) * 1000n;
+        case 'ST_GEOMFROMTEXT':
+          return args[0] as string;
+        case 'ST_MAKERECT': {
+          const [x1, y1, x2, y2] = args.map(Number) as [number, number, number, number];
+          return `POLYGON((${x1} ${y1},${x2} ${y1},${x2} ${y2},${x1} ${y2},${x1} ${y1}))`;
+        }
+        case 'ST_MBRINTERSECTS':
+          return boxesMeet(args[0] as string, args[1] as string);
+        case 'ST_GETSRID': {
+          const srid = /;\s*(-?\d+)\s*\)\s*$/.exec(args[0] as string);
+          return srid === null ? -1n : BigInt(srid[1]!);
+        }
       }
     }
   }
   return null;
+}
+
+// ---- geometry ----------------------------------------------------------------------------------
+
+/** [low, high] on x, y and z; a 2-D geometry spans all of z. Undefined: empty. */
+function boxOf(wkt: string): Array<[number, number]> | undefined {
+  if (/EMPTY/i.test(wkt)) return undefined;
+  const body = wkt.slice(wkt.indexOf('(')).replace(/;\s*-?\d+\s*\)\s*$/, ')');
+  const first = /\(\s*([^(),]+?)\s*[,)]/.exec(body)![1]!;
+  const dimension = first.split(/\s+/).length;
+  const numbers = body.match(/[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?/g)!.map(Number);
+  const box: Array<[number, number]> = [[Infinity, -Infinity], [Infinity, -Infinity],
+    [-Infinity, Infinity]];
+  if (dimension === 3) box[2] = [Infinity, -Infinity];
+  for (let i = 0; i < numbers.length; i++) {
+    const axis = box[i % dimension]!;
+    axis[0] = Math.min(axis[0], numbers[i]!);
+    axis[1] = Math.max(axis[1], numbers[i]!);
+  }
+  return box;
+}
+
+/** ST_MBRIntersects: boxes meet on every axis (touching counts); empty meets nothing. */
+function boxesMeet(a: string, b: string): boolean {
+  const p = boxOf(a);
+  const q = boxOf(b);
+  if (p === undefined || q === undefined) return false;
+  return p.every(([low, high], axis) => low <= q[axis]![1] && q[axis]![0] <= high);
 }
 
 // ---- whole queries -----------------------------------------------------------------------------

@@ -12,7 +12,9 @@
 //
 //   SELECTION CONDITION NULL | WHERE | EMPTY         how rows are chosen; STATEMENT: the WHERE text
 //     INDEX BTREE ROWMAP | <index>                   read in row-key order, or through a TREE index
+//     INDEX RTREE <index>                            or through a SPATIAL index
 //       INDEX_RANGE STRING [low, high)               the range of the index read
+//       INDEX_RANGE STRING MBR(x y[ z], x y[ z])     a SPATIAL index: the box rows must meet
 //       KEY_RANGE STRING [from, to]                  row-key bounds of the read
 //       SCAN_ORDER STRING DESC                       the read runs backwards (ascending: no entry)
 //       INDEX_SKIPPED STRING <index>                 ANALYZE: the planned index was not read
@@ -46,6 +48,8 @@
 // aggregate may read rows where it planned a count. EXPLAIN ANALYZE runs the query as a fetch
 // would (so its errors are the query's) and reports what the run did.
 
+import type { Mbr } from '../../geometry/geometry.ts';
+import { formatCoordinate } from '../../geometry/wkt-print.ts';
 import type { Row, Value } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type {
@@ -126,10 +130,11 @@ function selectionEntries(entries: ExplainEntries, query: PreparedTql, run: Run 
   if (plan.empty) return; // no row is read
   const index = run === undefined ? plan.index : run.indexRead;
   const read = index === undefined ? 'ROWMAP' : indexLabel(index, schema.columns);
-  entries.add(1, 'INDEX', 'BTREE', read);
+  entries.add(1, 'INDEX', index?.mbr === undefined ? 'BTREE' : 'RTREE', read);
   if (index !== undefined) {
     const columns = index.columnIndexes.map((c) => schema.columns[c]!);
-    entries.add(2, 'INDEX_RANGE', 'STRING', indexRangeText(index, columns));
+    const range = index.mbr === undefined ? indexRangeText(index, columns) : mbrText(index.mbr);
+    entries.add(2, 'INDEX_RANGE', 'STRING', range);
   }
   if (plan.from !== undefined || plan.to !== undefined) {
     const key = schema.columns[0]!;
@@ -220,6 +225,13 @@ function indexRangeText(index: TqlIndexRange, columns: readonly ColumnSchema[]):
   const open = index.low.length > 0 && !index.lowInclusive ? '(' : '[';
   const close = index.high.length > 0 && !index.highInclusive ? ')' : ']';
   return `${open}${tuple(index.low)}, ${tuple(index.high)}${close}`;
+}
+
+/** `MBR(0 0, 10 10)`; z only when the box is bounded in z (a 3-D geometry). */
+function mbrText(mbr: Mbr): string {
+  const corner = (x: number, y: number, z: number) =>
+    [x, y, ...(Number.isFinite(z) ? [z] : [])].map(formatCoordinate).join(' ');
+  return `MBR(${corner(mbr.minX, mbr.minY, mbr.minZ)}, ${corner(mbr.maxX, mbr.maxY, mbr.maxZ)})`;
 }
 
 /** A value of `column` as a TQL literal would write it. */

@@ -1,14 +1,16 @@
 // Every function name TQL knows, by kind: scalar functions (usable in WHERE), aggregates (only as
 // the select expression), and the functions that come later (time-series selection and
-// interpolation, spatial), which are refused with NOT_SUPPORTED rather than "unknown function".
+// interpolation, the geometry constructors), which are refused with NOT_SUPPORTED rather than
+// "unknown function".
 
 import { STRING_FUNCTIONS } from './function-string.ts';
 import type { ScalarFunctionSpec } from './function-spec.ts';
 import { OTHER_FUNCTIONS } from './function-other.ts';
+import { SPATIAL_FUNCTIONS } from './function-spatial.ts';
 import { TIME_FUNCTIONS } from './function-time.ts';
 
 export const SCALAR_FUNCTIONS: ReadonlyMap<string, ScalarFunctionSpec> = new Map(Object.entries({
-  ...STRING_FUNCTIONS, ...TIME_FUNCTIONS, ...OTHER_FUNCTIONS,
+  ...STRING_FUNCTIONS, ...TIME_FUNCTIONS, ...OTHER_FUNCTIONS, ...SPATIAL_FUNCTIONS,
 }));
 
 export const AGGREGATE_FUNCTIONS = [
@@ -28,10 +30,8 @@ const LATER_FUNCTIONS: ReadonlyMap<string, string> = new Map([
     'TIME_SAMPLING', 'TIME_AVG', 'TIME_WINDOW_AGG', 'MAX_ROWS', 'MIN_ROWS',
   ].map((name) => [name, 'time-series selection and aggregation'] as const),
   ...[
-    'ST_GEOMFROMTEXT', 'ST_MAKERECT', 'ST_MAKEBOX', 'ST_MAKEPLANE', 'ST_MAKECONE', 'ST_MAKESPHERE',
-    'ST_MAKECYLINDER', 'ST_MAKEQSF', 'ST_MBRINTERSECTS', 'ST_QSFMBRINTERSECTS', 'ST_GETSRID',
     'POINT', 'LINESTRING', 'POLYGON', 'POLYHEDRALSURFACE', 'QUADRATICSURFACE',
-  ].map((name) => [name, 'spatial functions'] as const),
+  ].map((name) => [name, 'geometry constructors (use ST_GeomFromText)'] as const),
   ...['STRING', 'FROM_TIMESTAMP', 'TO_TIMESTAMP', 'TO_EPOCH']
     .map((name) => [name, 'undocumented GridDB functions'] as const),
 ]);

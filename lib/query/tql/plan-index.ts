@@ -15,6 +15,7 @@
 // millisecond column), anything not understood is left out, and the executor evaluates the whole
 // WHERE on every row the index hands it. So results equal a scan's exactly, rows in row-key order.
 
+import type { Mbr } from '../../geometry/geometry.ts';
 import type { ColumnSchema, ContainerSchema } from '../../schema/container-schema.ts';
 import type { Value } from '../../schema/column-type.ts';
 import type { Integral } from './arithmetic.ts';
@@ -34,6 +35,11 @@ export interface TqlIndexRange {
   /** Leading values the range ends at (empty: the end). */
   readonly high: readonly Value[];
   readonly highInclusive: boolean;
+  /**
+   * Set for a SPATIAL index (plan-index-spatial.ts): the rows whose GEOMETRY's box meets this one;
+   * `low` and `high` are then empty.
+   */
+  readonly mbr?: Mbr;
 }
 
 interface Bound {
@@ -48,13 +54,17 @@ interface Interval {
 
 const BELOW_NULL: Bound = { value: null, inclusive: false };
 
-/** How results and EXPLAIN name an index: its name, or TREE(its columns) when it has none. */
+/**
+ * How results and EXPLAIN name an index: its name, or TREE(its columns) (SPATIAL(its column)) when
+ * it has none.
+ */
 export function indexLabel(
-  index: Pick<TqlIndexRange, 'name' | 'columnIndexes'>,
+  index: Pick<TqlIndexRange, 'name' | 'columnIndexes' | 'mbr'>,
   columns: readonly ColumnSchema[],
 ): string {
   if (index.name !== '') return index.name;
-  return `TREE(${index.columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
+  const type = index.mbr === undefined ? 'TREE' : 'SPATIAL';
+  return `${type}(${index.columnIndexes.map((c) => columns[c]!.name).join(', ')})`;
 }
 
 export function planIndex(

@@ -23,6 +23,7 @@ import type { TqlComparisonOperator } from './ast.ts';
 import type { BoundExpression } from './bound.ts';
 import type { OrderKey } from './order.ts';
 import { flipComparison, planIndex, type TqlIndexRange } from './plan-index.ts';
+import { planSpatialIndex } from './plan-index-spatial.ts';
 import { isFloating, unitsPerMs, type TqlType } from './types.ts';
 
 export interface TqlScanPlan {
@@ -78,7 +79,8 @@ export function planScan(
     };
   }
   const whereCovered = where === undefined || (domain !== undefined && covers(where, domain));
-  const index = where === undefined || whereCovered ? undefined : planIndex(schema, where);
+  const index = where === undefined || whereCovered ? undefined
+    : planIndex(schema, where) ?? planSpatialIndex(schema, where);
   return { empty: false, ...bounds, ...order, whereCovered, index };
 }
 

@@ -199,6 +199,17 @@ describe('rowValidator: refusals', () => {
     assert.throws(() => validate(rowWith('id', null)), code('KEY_REQUIRED', /"id"/));
   });
 
+  it('GEOMETRY: WKT is parsed and kept as GridDB prints it; bad WKT and QSF are refused', () => {
+    assert.equal(accepts('g', ' point ( 1.50 2 ;4326 ) '), 'POINT(1.5 2;4326)');
+    assert.equal(accepts('g', 'polygon((0 0, 1 0, 1 1, 0 0))'), 'POLYGON((0 0,1 0,1 1,0 0))');
+    assert.equal(accepts('g', 'LINESTRING EMPTY'), 'LINESTRING(EMPTY)');
+    refuses('g', 'CIRCLE(1)', 'VALUE_OUT_OF_RANGE', /"g".*not a GEOMETRY: invalid WKT at character 1/);
+    refuses('g', 'POINT(1 NaN)', 'VALUE_OUT_OF_RANGE', /NaN and INF/);
+    refuses('g', 'POLYGON((0 0,1 0,1 1,0 1))', 'VALUE_OUT_OF_RANGE', /closed ring/);
+    refuses('g', 'QUADRATICSURFACE(1 0 0 0 1 0 0 0 1 0 0 0 -1)', 'VALUE_OUT_OF_RANGE',
+      /cannot be stored/);
+  });
+
   it('anything at all is a row or a StorageError', () => {
     fc.assert(fc.property(fc.array(fc.anything(), { minLength: 16, maxLength: 16 }), (row) => {
       try {
