@@ -75,7 +75,7 @@ function visibleRows(schema: ModelSchema, committed: Row[], puts: Row[], removed
 /** Partial execution needs scan order = result order: no ORDER BY, or the single key first. */
 function streamed(schema: ModelSchema, query: ModelQuery): boolean {
   const orderBy = query.ref.orderBy;
-  if (query.ref.aggregate !== undefined) return false;
+  if (query.ref.aggregate !== undefined || query.ref.timeSeries !== undefined) return false;
   return orderBy.length === 0 || (schema.keyColumnCount === 1 && orderBy[0]!.index === 0);
 }
 
@@ -126,15 +126,15 @@ function checkAnswer(
   }
   assert.equal(actual.kind, 'aggregate', context);
   if (actual.kind !== 'aggregate') return;
-  const fn = query.ref.aggregate!.fn;
+  const fn = query.ref.aggregate?.fn ?? query.ref.timeSeries!.fn;
   if (expected.value === null || actual.value === null) {
     assert.equal(actual.value, expected.value, context);
     return;
   }
-  if (fn === 'AVG' || fn === 'VARIANCE' || fn === 'STDDEV') {
+  if (fn === 'AVG' || fn === 'VARIANCE' || fn === 'STDDEV' || fn === 'TIME_AVG') {
     const a = actual.value as number;
     const e = expected.value as number;
-    const bothOff = fn !== 'AVG' && !Number.isFinite(a) && !Number.isFinite(e);
+    const bothOff = fn !== 'AVG' && fn !== 'TIME_AVG' && !Number.isFinite(a) && !Number.isFinite(e);
     assert.ok(bothOff || close(a, e), `${context}: ${a} ≠ ${e}`);
     return;
   }

@@ -7,6 +7,7 @@
 // equal this one.
 
 import type { Row, Value } from '../../lib/schema/column-type.ts';
+import { refTimeSeries, type RefTimeSeries } from './tql-reference-time-series.ts';
 
 export type Kind = 'bool' | 'string' | 'int' | 'float' | 'double' | 'time';
 export type RefValue = boolean | string | bigint | number | null;
@@ -281,6 +282,8 @@ export interface RefQuery {
   limit: number | undefined;
   offset: number | undefined;
   aggregate: { fn: string; index: number | undefined } | undefined;
+  /** A time-series function of the select list instead of `*` or an aggregate. */
+  timeSeries?: RefTimeSeries;
 }
 
 export type RefAnswer =
@@ -297,7 +300,15 @@ export function refAnswer(
   let selected = rows.filter(
     (row) => query.where === undefined || refEval(query.where, row, kinds) === true,
   );
-  if (query.aggregate !== undefined) {
+  if (query.timeSeries !== undefined) {
+    const answer = refTimeSeries(query.timeSeries, selected, kinds);
+    if (answer.kind !== 'rows') {
+      if (answer.kind === 'aggregate' && (query.limit === 0 || (query.offset ?? 0) > 0))
+        return { kind: 'aggregate', value: null };
+      return answer;
+    }
+    selected = answer.rows;
+  } else if (query.aggregate !== undefined) {
     const result = refAggregate(query.aggregate, selected, kinds);
     if (result.kind === 'aggregate' && (query.limit === 0 || (query.offset ?? 0) > 0)) {
       return { kind: 'aggregate', value: null };

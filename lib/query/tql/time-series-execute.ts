@@ -47,8 +47,8 @@ export class SelectedRows {
   ) {}
 
   /** Calls visit with each selected row in order until it returns false. */
-  forEach(bounds: KeyBounds, visit: (row: Row) => boolean): void {
-    const scan = this.scanOf(bounds);
+  forEach(bounds: KeyBounds, visit: (row: Row) => boolean, pageRowCountMax?: number): void {
+    const scan = this.scanOf(bounds, pageRowCountMax);
     if (scan === undefined) return;
     const filter = this.query.filter;
     for (const page of this.source.pages(scan)) {
@@ -64,25 +64,30 @@ export class SelectedRows {
   /** The first selected row within bounds, in their direction. */
   first(bounds: KeyBounds): Row | undefined {
     let found: Row | undefined;
+    // Without WHERE the first row in range is the answer: a page of one row is enough.
+    const pageRowCountMax = this.query.filter === undefined ? 1 : undefined;
     this.forEach(bounds, (row) => {
       found = row;
       return false;
-    });
+    }, pageRowCountMax);
     return found;
   }
 
   /** The scan of bounds within the plan's range; undefined when nothing can be in range. */
-  scanOf(bounds: KeyBounds): TqlSourceScan | undefined {
+  scanOf(bounds: KeyBounds, pageRowCountMax?: number): TqlSourceScan | undefined {
     const plan = this.query.plan;
     if (plan.empty) return undefined;
+    // Without bounds of its own a read is the plan's, whatever the key (MAX_ROWS on a collection).
+    if (bounds.from === undefined && bounds.to === undefined) {
+      return { from: plan.from, to: plan.to, after: undefined, direction: bounds.direction };
+    }
+    assert(this.query.schema.type === 'TIME_SERIES');
     const planFrom = plan.from === undefined ? undefined : BigInt(plan.from as Integral);
     const planTo = plan.to === undefined ? undefined : BigInt(plan.to as Integral);
     const from = larger(planFrom, bounds.from);
     const to = smaller(planTo, bounds.to);
     if (from !== undefined && to !== undefined && from > to) return undefined;
     const shape = this.keyShape();
-    // Without WHERE the first row in range is the answer: a page of one row is enough.
-    const pageRowCountMax = this.query.filter === undefined ? 1 : undefined;
     return {
       from: shape(from), to: shape(to), after: undefined, direction: bounds.direction,
       ...(pageRowCountMax === undefined ? {} : { pageRowCountMax }),
@@ -212,9 +217,8 @@ function keyValueBatches(
   if (source.columnBatches === undefined) return undefined;
   const scan = selected.scanOf({ direction: 'asc' });
   if (scan === undefined) return [];
-  const { pageRowCountMax: _, ...batchScan } = scan;
-  const keys = source.columnBatches(batchScan, 0);
-  const values = source.columnBatches(batchScan, columnIndex);
+  const keys = source.columnBatches(scan, 0);
+  const values = source.columnBatches(scan, columnIndex);
   if (keys === undefined || values === undefined) return undefined;
   return zip(keys, values);
 }

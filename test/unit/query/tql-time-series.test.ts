@@ -5,11 +5,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { TQL_RESULT_ROW_COUNT_MAX } from '../../../lib/base/limits.ts';
-import type { TqlResult } from '../../../lib/query/tql/execute.ts';
+import {
+  executeTql,
+  type TqlResult,
+  type TqlRowSource,
+  type TqlSourceScan,
+} from '../../../lib/query/tql/execute.ts';
 import { prepareTql } from '../../../lib/query/tql/prepare.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
-import { NOW_MS, resultRows, runTql, SAMPLE, tqlError } from './tql-test-helpers.ts';
+import { memorySource, NOW_MS, resultRows, runTql, SAMPLE, tqlError } from './tql-test-helpers.ts';
 
 const T0 = Date.UTC(2026, 0, 1);
 const iso = (ms: number) => `TIMESTAMP('${new Date(ms).toISOString()}')`;
@@ -228,6 +233,32 @@ describe('TQL time-series functions', () => {
     assert.equal(rows(`${wide} LIMIT 3`).length, 3, 'a LIMIT bounds the points made');
   });
 
+  it('asks the source for the few rows it needs: pages of one row for a neighbour', () => {
+    const scans: TqlSourceScan[] = [];
+    const source = memorySource(SERIES, ROWS);
+    const recording: TqlRowSource = {
+      pages: (scan) => {
+        scans.push(scan);
+        return source.pages(scan);
+      },
+    };
+    const scanText = (scan: TqlSourceScan) =>
+      [scan.from, scan.to, scan.direction, scan.pageRowCountMax];
+    const run = (tql: string) => executeTql(prepareTql(tql, SERIES, { nowMs: NOW_MS }), recording);
+    run(`SELECT TIME_NEXT(*, ${iso(s(5))})`);
+    assert.deepEqual(scans, [{ from: s(5), to: undefined, after: undefined, direction: 'asc',
+      pageRowCountMax: 1 }]);
+    scans.length = 0;
+    run(`SELECT TIME_INTERPOLATED(v, ${iso(s(5))})`);
+    assert.deepEqual(scans.map(scanText),
+      [[undefined, s(5), 'desc', 1], [s(5) + 1, undefined, 'asc', 1]]);
+    scans.length = 0;
+    run(`SELECT TIME_SAMPLING(v, ${iso(s(5))}, ${iso(s(25))}, 5, SECOND) WHERE ts < ${iso(s(30))}`);
+    assert.deepEqual(scans.map(scanText),
+      [[undefined, s(5) - 1, 'desc', 1], [s(5), s(30) - 1, 'asc', undefined]],
+      'the row before the start, then one forward pass within WHERE\'s range');
+  });
+
   it('EXPLAIN shows how each function reads', () => {
     const plan = (tql: string) => resultRowsOf(runTql(SERIES, ROWS, `EXPLAIN ${tql}`))
       .map((row) => `${row[1]} ${row[2]} ${row[4]}`);
@@ -245,7 +276,8 @@ describe('TQL time-series functions', () => {
     assert.ok(plan('SELECT TIME_AVG(v)').includes('1 AGGREGATION_INPUT COLUMN_BATCHES'));
     assert.ok(plan('SELECT MAX_ROWS(v) WHERE v > 1').includes('1 TIME_SERIES_READ ROWS'));
     const analyze = `EXPLAIN ANALYZE SELECT TIME_INTERPOLATED(v, ${iso(s(5))})`;
-    const analyzed = resultRowsOf(runTql(SERIES, ROWS, analyze)).map((row) => `${row[2]} ${row[4]}`);
+    const analyzed = resultRowsOf(runTql(SERIES, ROWS, analyze))
+      .map((row) => `${row[2]} ${row[4]}`);
     assert.ok(analyzed.includes('TIME_SERIES_READ NEIGHBOURS'));
     assert.ok(analyzed.includes('QUERY_RESULT_ROWS 1'));
   });
