@@ -3,6 +3,8 @@
 // column batches), see a session's own uncommitted rows, and give the same answers either way.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import type { TqlResult } from '../../../lib/query/tql/execute.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
@@ -81,6 +83,20 @@ describe('TQL time-series functions through the engine', () => {
     const all = rowsOf(await cpu.query('SELECT MAX_ROWS(usage)'));
     assert.equal(all.length, ROW_COUNT / 100);
     assert.deepEqual(all, maxWhere);
+  });
+
+  it('runs every example of docs/tql.md\'s time-series section as written', async () => {
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/tql.md', import.meta.url)),
+      'utf8');
+    const section = docs.slice(docs.indexOf('## Time-series functions'));
+    const block = /```\n([\s\S]*?)```/.exec(section)![1]!;
+    const examples = block.split('\n').filter((line) => line.startsWith('SELECT'));
+    assert.equal(examples.length, 10);
+    const cpu = test.store.session().container('cpu');
+    for (const tql of examples) {
+      const result = await cpu.query(tql);
+      assert.ok(result.kind === 'rows' || result.kind === 'aggregate', tql);
+    }
   });
 
   it('sees the session\'s own uncommitted rows', async () => {
