@@ -44,6 +44,7 @@ import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memo
 import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
 import { soakWorkload } from './workloads/soak.ts';
+import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
@@ -62,6 +63,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'scan/in-memory/columnar', run: scanColumnarWorkload },
   { name: 'scan/range/1h', run: scanRangeWorkload },
   { name: 'index/query', run: indexQueryWorkload },
+  { name: 'tql/time-series', run: tqlTimeSeriesWorkload },
   {
     name: 'checkpoint/NO_COMPRESSION',
     run: (config) => checkpointWorkload(config, 'NO_COMPRESSION'),
