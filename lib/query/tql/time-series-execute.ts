@@ -25,6 +25,7 @@ import { rowComparator } from './order.ts';
 import type { PreparedTql } from './prepare.ts';
 import type { TimeSeriesSelection } from './time-series-bind.ts';
 import { interpolatedValue, sampleRows, samplingRowCountMax } from './time-series-sampling.ts';
+import { batchRowPass } from './time-series-sampling-columns.ts';
 import { isFloating, type TqlValue } from './types.ts';
 
 export type TimeSeriesOutcome =
@@ -130,7 +131,12 @@ export function executeTimeSeries(
       const cap = sorted ? Infinity : query.offset + query.limit;
       const rowCountMax = samplingRowCountMax(selection, cap);
       if (rowCountMax > TQL_RESULT_ROW_COUNT_MAX) throw samplingTooLarge(rowCountMax);
-      return finish(query, sampleRows(selection, selected, rowCountMax));
+      // Without WHERE every row in range is selected: the pass may read columns, not rows.
+      const batches = query.filter === undefined ? (bounds: KeyBounds) => {
+        const scan = selected.scanOf(bounds);
+        return scan === undefined ? undefined : batchRowPass(query, source, scan, counter);
+      } : undefined;
+      return finish(query, sampleRows(selection, selected, rowCountMax, batches));
     }
     case 'timeAvg': return { kind: 'aggregate', value: timeAverage(query, selection, source,
       selected, counter) };

@@ -14,7 +14,9 @@
 
 import { INT64_MAX, INT64_MIN, type Row } from '../../schema/column-type.ts';
 import type { Integral } from './arithmetic.ts';
-import type { SelectedRows } from './time-series-execute.ts';
+import type { KeyBounds, SelectedRows } from './time-series-execute.ts';
+import type { RowPass } from './time-series-sampling-columns.ts';
+import type { TqlColumnBatch } from './execute.ts';
 import type { TimeSeriesSelection } from './time-series-bind.ts';
 import type { TqlType, TqlValue } from './types.ts';
 
@@ -60,45 +62,108 @@ export function sampleRows(
   selection: TimeSeriesSelection & { kind: 'sampling' },
   selected: SelectedRows,
   rowCountMax: number,
+  batches?: (bounds: KeyBounds) => RowPass<readonly TqlColumnBatch[]> | undefined,
 ): Row[] {
   const points = selection.points;
   const rows: Row[] = [];
   if (points === undefined || points.count === 0n || rowCountMax === 0) return rows;
-  const { end, interval } = points;
   const shape = selected.keyShape();
-  const column = selection.columnIndex;
-  const pointRow = (previous: Row, next: Row, point: bigint): Row => {
-    const row = previous.slice();
-    row[0] = shape(point)!;
-    if (column !== undefined) {
-      row[column] = interpolatedValue(selection.columnType!, {
-        time: point, previousTime: BigInt(previous[0] as Integral),
-        nextTime: BigInt(next[0] as Integral),
-        previous: previous[column] as TqlValue, next: next[column] as TqlValue,
-      });
-    }
-    return row;
+  // Points are kept in the key's own shape (a number of ms, else a bigint), so that the pass
+  // compares each row's key as it is, with no conversion per row.
+  const end = shape(points.end)!;
+  const step = stepper(points.interval, typeof end === 'number');
+  const first = selected.first({ to: points.start - 1n, direction: 'desc' });
+  const bounds = { from: points.start, direction: 'asc' } as const;
+  const batchPass = batches?.(bounds);
+  const context = { selection, rowCountMax, end, step, first, start: shape(points.start)! };
+  if (batchPass !== undefined) return samplePass(batchPass, context);
+  return samplePass(rowPass(selected, bounds), context);
+}
+
+/** Selected rows as a RowPass: each row is its own holder. */
+function rowPass(selected: SelectedRows, bounds: KeyBounds): RowPass<Row> {
+  return {
+    forEach: (visit) => selected.forEach(bounds, (row) => visit(row[0] as Integral, row, 0)),
+    row: (row) => row,
+    value: (row, _, column) => row[column] as TqlValue,
   };
-  let previous = selected.first({ to: points.start - 1n, direction: 'desc' });
-  let point = points.start;
-  selected.forEach({ from: points.start, direction: 'asc' }, (row) => {
-    const key = BigInt(row[0] as Integral);
-    if (previous === undefined && point < key) {
+}
+
+interface SampleContext {
+  readonly selection: TimeSeriesSelection & { kind: 'sampling' };
+  readonly rowCountMax: number;
+  readonly start: Integral;
+  readonly end: Integral;
+  readonly step: Stepper;
+  /** The last selected row before the start. */
+  readonly first: Row | undefined;
+}
+
+/** The forward pass: rows are made only for the points. */
+function samplePass<Holder>(pass: RowPass<Holder>, context: SampleContext): Row[] {
+  const { selection, rowCountMax, end, step, first } = context;
+  const column = selection.columnIndex;
+  const rows: Row[] = [];
+  // The previous row: its key, and where to make it from (the first one is made already).
+  let previousKey: Integral | undefined = first?.[0] as Integral | undefined;
+  let previousHolder: Holder | undefined;
+  let previousIndex = 0;
+  const previousRow = (): Row => (previousHolder === undefined ? first!.slice()
+    : pass.row(previousHolder, previousIndex).slice());
+  let point = context.start;
+  pass.forEach((key, holder, index) => {
+    if (previousKey === undefined && point < key) {
       // No row before: the points up to this row have no reference rows.
-      point += (key - point + interval - 1n) / interval * interval;
+      point = step.firstFrom(point, key);
     }
     while (point < key && point <= end) {
-      rows.push(pointRow(previous!, row, point));
-      if (rows.length === rowCountMax) return false;
-      point += interval;
-    }
-    if (point === key && point <= end) {
+      const row = previousRow();
+      if (column !== undefined) {
+        row[column] = interpolatedValue(selection.columnType!, {
+          time: BigInt(point), previousTime: BigInt(previousKey!), nextTime: BigInt(key),
+          previous: row[column] as TqlValue, next: pass.value(holder, index, column),
+        });
+      }
+      row[0] = point;
       rows.push(row);
       if (rows.length === rowCountMax) return false;
-      point += interval;
+      point = step.next(point);
     }
-    previous = row;
+    if (point === key && point <= end) {
+      rows.push(pass.row(holder, index));
+      if (rows.length === rowCountMax) return false;
+      point = step.next(point);
+    }
+    previousKey = key;
+    previousHolder = holder;
+    previousIndex = index;
     return point <= end;
   });
   return rows;
+}
+
+interface Stepper {
+  next(point: Integral): Integral;
+  /** The first point at or after `key`, stepping from `point`. */
+  firstFrom(point: Integral, key: Integral): Integral;
+}
+
+function stepper(interval: bigint, milliseconds: boolean): Stepper {
+  const firstFrom = (point: Integral, key: Integral): bigint => {
+    const from = BigInt(point);
+    return from + (BigInt(key) - from + interval - 1n) / interval * interval;
+  };
+  if (!milliseconds) {
+    return {
+      next: (point) => (point as bigint) + interval,
+      firstFrom,
+    };
+  }
+  // Beyond 2^53 ms a point is past every storable time, so number arithmetic stays exact where
+  // it matters.
+  const step = Number(interval);
+  return {
+    next: (point) => (point as number) + step,
+    firstFrom: (point, key) => Number(firstFrom(point, key)),
+  };
 }
