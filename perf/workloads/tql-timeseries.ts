@@ -2,7 +2,8 @@
 // with BENCH_QUICK) through the network, against InfluxDB's nearest queries.
 //
 //   downsample  one host's day to 1-minute points, one column:
-//               store  SELECT TIME_SAMPLING(usage_user, <day start>, <day end − 1 min>, 1, MINUTE)
+//               store  SELECT TIME_SAMPLING(usage_user, <day start>, <day end − 1 min>, 1,
+//                      MINUTE)
 //               Influx SELECT first(usage_user) FROM cpu WHERE hostname = 'host_h' AND
 //                      time >= <day start> AND time < <day end> GROUP BY time(1m)
 //               1440 points either way; reported in points/s (1440 / the median latency)

@@ -9,9 +9,9 @@
 // (BYTE..DOUBLE); the interval is a positive integer; an end before the start gives no row.
 //
 // Times are held as bigints in the key's units (ms, µs or ns), so TIMESTAMP(6) and TIMESTAMP(9)
-// keep their precision. A time finer than the key compares exactly (TIME_NEXT of 1.5 ms on a ms key is
-// the first key ≥ 2 ms); an interpolation point or a sampling start finer than the key cannot be
-// a key of the result, so it is refused.
+// keep their precision. A time finer than the key compares exactly (TIME_NEXT of 1.5 ms on a
+// ms key is the first key ≥ 2 ms); an interpolation point or a sampling start finer than the key
+// cannot be a key of the result, so it is refused.
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import type { TqlCall, TqlExpression } from './ast.ts';

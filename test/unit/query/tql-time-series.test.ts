@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { TQL_RESULT_ROW_COUNT_MAX } from '../../../lib/base/limits.ts';
 import {
   executeTql,
@@ -222,6 +223,49 @@ describe('TQL time-series functions', () => {
       .slice(0, 23)}001Z'))`), [ROWS[1]]);
     assert.throws(() => rows(`SELECT TIME_INTERPOLATED(v, TIMESTAMP_US('${new Date(s(0))
       .toISOString().slice(0, 23)}001Z'))`), tqlError('TQL_SEMANTIC', undefined, /finer/));
+  });
+
+  it('answers on a TIMESTAMP(9) key as on a millisecond key, times scaled (random data)', () => {
+    const nano: ContainerSchema = {
+      ...SERIES,
+      columns: [{ ...SERIES.columns[0]!, timePrecision: 'NANOSECOND' }, ...SERIES.columns.slice(1)],
+    };
+    const msText = (ms: number) => `TIMESTAMP('${new Date(ms).toISOString()}')`;
+    const nsText = (ms: number) =>
+      `TIMESTAMP_NS('${new Date(ms).toISOString().slice(0, 23)}000000Z')`;
+    const call = fc.oneof(
+      fc.tuple(fc.constantFrom('TIME_NEXT', 'TIME_NEXT_ONLY', 'TIME_PREV', 'TIME_PREV_ONLY'),
+        fc.integer({ min: -2, max: 62 })).map(([fn, k]) => (time: (ms: number) => string) =>
+        `${fn}(*, ${time(s(k / 2))})`),
+      fc.tuple(fc.constantFrom('v', 'i', 'f', 'l'), fc.integer({ min: -2, max: 62 }))
+        .map(([column, k]) => (time: (ms: number) => string) =>
+          `TIME_INTERPOLATED(${column}, ${time(s(k / 2))})`),
+      fc.tuple(fc.option(fc.constantFrom('v', 'i', 'l')), fc.integer({ min: -4, max: 40 }),
+        fc.integer({ min: 0, max: 60 }), fc.integer({ min: 1, max: 4000 }))
+        .map(([column, k, span, interval]) => (time: (ms: number) => string) =>
+          `TIME_SAMPLING(${column ?? '*'}, ${time(s(k))}, ${time(s(k + span))}, ${interval}, ` +
+          'MILLISECOND)'),
+      fc.constantFrom('TIME_AVG(v)', 'MAX_ROWS(i)', 'MIN_ROWS(l)').map((text) => () => text),
+    );
+    const row = fc.tuple(fc.integer({ min: 0, max: 30 }),
+      fc.option(fc.constantFrom(-1.5, 0, 2, 7.25)), fc.option(fc.integer({ min: -9, max: 9 })),
+      fc.option(fc.constantFrom(0.5, -3)), fc.option(fc.bigInt({ min: -5n, max: 5n })));
+    fc.assert(fc.property(fc.uniqueArray(row, { selector: (r) => r[0], maxLength: 25 }), call,
+      (input, select) => {
+        const rowsMs: Row[] = input.map(([k, v, i, f, l]) => [s(k), v, i, `n${k}`, f, l]);
+        const rowsNs: Row[] = rowsMs.map((r) => [BigInt(r[0] as number) * 1_000_000n,
+          ...r.slice(1)]);
+        const answer = (schema: ContainerSchema, rows: Row[], text: string) => {
+          const result = runTql(schema, rows, `SELECT ${text}`);
+          return result.kind === 'aggregate' ? result.value
+            : resultRows(result).map((r) => [BigInt(r[0] as number | bigint), ...r.slice(1)]);
+        };
+        const ms = answer(SERIES, rowsMs, select(msText));
+        const ns = answer(nano, rowsNs, select(nsText));
+        const scaled = Array.isArray(ms)
+          ? ms.map((r) => [(r[0] as bigint) * 1_000_000n, ...r.slice(1)]) : ms;
+        assert.deepStrictEqual(ns, scaled, select(nsText));
+      }), { numRuns: 300 });
   });
 
   it('refuses a sampling of more points than a result may hold, before reading a row', () => {
