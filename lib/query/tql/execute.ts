@@ -7,6 +7,8 @@
 //              stops as soon as LIMIT rows are there
 //   sorted     selected rows are gathered and sorted (stable: ties keep row-key order); with a
 //              LIMIT only the best OFFSET + LIMIT are kept while gathering
+//   time series  a time-series function of the select list (time-series-execute.ts): its rows
+//              all at once, or TIME_AVG's value
 //
 // A result has at most `fetchSizeRows` rows; the rest waits in a TqlCursor (continueTql). Without
 // partial execution the whole result is computed at once and held by the cursor, and a result (or

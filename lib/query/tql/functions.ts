@@ -1,6 +1,7 @@
 // Every function name TQL knows, by kind: scalar functions (usable in WHERE), aggregates (only as
-// the select expression), and the functions that come later (time-series selection and
-// interpolation, spatial), which are refused with NOT_SUPPORTED rather than "unknown function".
+// the select expression; the time-series ones are in time-series-bind.ts), and the functions that
+// come later (spatial) or not at all (undocumented ones of GridDB's server), which are refused
+// with NOT_SUPPORTED rather than "unknown function".
 
 import { STRING_FUNCTIONS } from './function-string.ts';
 import type { ScalarFunctionSpec } from './function-spec.ts';
