@@ -45,6 +45,7 @@ import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
 import { soakWorkload } from './workloads/soak.ts';
 import { spatialWorkload } from './workloads/spatial.ts';
+import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
@@ -64,6 +65,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'scan/range/1h', run: scanRangeWorkload },
   { name: 'index/query', run: indexQueryWorkload },
   { name: 'spatial/window', run: spatialWorkload },
+  { name: 'tql/time-series', run: tqlTimeSeriesWorkload },
   {
     name: 'checkpoint/NO_COMPRESSION',
     run: (config) => checkpointWorkload(config, 'NO_COMPRESSION'),

@@ -39,6 +39,12 @@ export function influxdPath(pathVariable = process.env['PATH'] ?? ''): string | 
   return undefined;
 }
 
+export interface InfluxSeries {
+  readonly tags?: Record<string, string>;
+  readonly columns: string[];
+  readonly values: unknown[][];
+}
+
 interface HttpReply {
   status: number;
   body: string;
@@ -110,6 +116,12 @@ export class InfluxPeer {
     const value = (result as { series?: Array<{ values?: unknown[][] }> }).series?.[0]
       ?.values?.[0]?.[1];
     return typeof value === 'number' ? value : 0;
+  }
+
+  /** The series of one InfluxQL SELECT: each with its tags and value rows (time first). */
+  async select(statement: string, database: string): Promise<InfluxSeries[]> {
+    const result = await this.query(statement, database) as { series?: InfluxSeries[] };
+    return result.series ?? [];
   }
 
   async stop(): Promise<void> {

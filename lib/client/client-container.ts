@@ -31,8 +31,9 @@ import type { ConnectionPool } from './client-pool.ts';
 import { ClientQuery } from './client-query.ts';
 import type { ContainerModel } from './client-schema.ts';
 import {
-  indexInfoOf, timeAggregateTql, timeRangeTql, type Aggregation, type IndexInfo, type QueryOrder,
-  type TimeInput,
+  indexInfoOf, interpolateTql, samplingTql, timeAggregateTql, timeFindTql, timeRangeTql,
+  type Aggregation, type IndexInfo, type InterpolationMode, type QueryOrder, type SamplingUnit,
+  type TimeInput, type TimeOperator,
 } from './client-time-series.ts';
 
 /** What a container needs of its store. */
@@ -91,8 +92,57 @@ export class ClientContainer {
     });
   }
 
-  /** The row with this key, or undefined. */
-  async get(key: RowKey): Promise<Row | undefined> {
+  /**
+   * The row with this key, or undefined. With a time operator (a time series only: GridDB's
+   * TimeSeries.get(base, TimeOperator)), the row at or after (NEXT), after (NEXT_ONLY), at or
+   * before (PREVIOUS), before (PREVIOUS_ONLY) the time; runs as TIME_NEXT and the like.
+   */
+  async get(key: RowKey | Date, timeOperator?: TimeOperator): Promise<Row | undefined> {
+    if (timeOperator !== undefined) {
+      const time = key instanceof Date || typeof key === 'number' ? key : Number.NaN;
+      return this.firstRow(timeFindTql(this.model.schema, time, timeOperator));
+    }
+    if (key instanceof Date) key = key.getTime();
+    return this.rowOfKey(key);
+  }
+
+  /**
+   * The value of `column` at `time` on the line between the rows around it, in a row whose other
+   * fields are the earlier row's (GridDB's TimeSeries.interpolate); the row itself at its time;
+   * undefined without rows on both sides. Runs as TIME_INTERPOLATED.
+   */
+  async interpolate(time: TimeInput, column: string): Promise<Row | undefined> {
+    return this.firstRow(interpolateTql(this.model.schema, time, column));
+  }
+
+  /**
+   * Sampled rows from start to end every `interval` units (GridDB's TimeSeries.query(start, end,
+   * columnSet, InterpolationMode, interval, TimeUnit)): a row's own values at its time, between
+   * rows the named column interpolated and the other fields the earlier row's. Runs as
+   * TIME_SAMPLING; one column at most.
+   */
+  querySampling(
+    start: TimeInput,
+    end: TimeInput,
+    columns: readonly string[],
+    mode: InterpolationMode,
+    interval: number,
+    unit: SamplingUnit,
+  ): ClientQuery {
+    return this.query(samplingTql(this.model.schema, { start, end },
+      { columns, mode, interval, unit }));
+  }
+
+  private async firstRow(tql: string): Promise<Row | undefined> {
+    const rowSet = await this.query(tql).fetch();
+    try {
+      return rowSet.hasNext() ? await rowSet.next() : undefined;
+    } finally {
+      await rowSet.close();
+    }
+  }
+
+  private async rowOfKey(key: RowKey): Promise<Row | undefined> {
     const { reply, model } = await this.call(ROW_GET, false, (model, statement) => ({
       sessionId: statement.sessionId, ref: model.ref,
       keys: KeyBatch.of(model.schema, [model.key(key)]),
@@ -198,7 +248,8 @@ export class ClientContainer {
 
   /**
    * One aggregate of `column` over the rows with start <= time <= end (GridDB's
-   * TimeSeries.aggregate): COUNT, SUM, AVG, MIN, MAX, VARIANCE or STDDEV. Undefined when there is
+   * TimeSeries.aggregate): COUNT, SUM, AVG, MIN, MAX, VARIANCE, STDDEV or TIME_AVG (weighted by
+   * time, the neighbours within the range only). Undefined when there is
    * nothing to aggregate (COUNT is then 0). Errors are TQL's.
    */
   async aggregate(

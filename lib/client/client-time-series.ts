@@ -6,6 +6,15 @@
 //   queryByTimeRange(s, e, 'DESCENDING')  SELECT * WHERE "ts" >= TIMESTAMP('…Z') AND
 //                                           "ts" <= TIMESTAMP('…Z') ORDER BY "ts" DESC
 //   aggregate(s, e, 'kw', 'AVG')          SELECT AVG("kw") WHERE "ts" >= … AND "ts" <= …
+//   aggregate(s, e, 'kw', 'TIME_AVG')     SELECT TIME_AVG("kw") WHERE …  (neighbours in range)
+//   get(t, 'NEXT' | 'NEXT_ONLY' | 'PREVIOUS' | 'PREVIOUS_ONLY')  (GridDB's TimeOperator)
+//                                         SELECT TIME_NEXT | TIME_NEXT_ONLY | TIME_PREV |
+//                                           TIME_PREV_ONLY(*, TIMESTAMP('…Z'))
+//   interpolate(t, 'kw')                  SELECT TIME_INTERPOLATED("kw", TIMESTAMP('…Z'))
+//   querySampling(s, e, ['kw'], 'LINEAR_OR_PREVIOUS', 10, 'SECOND')
+//                                         SELECT TIME_SAMPLING("kw", TIMESTAMP('…Z'),
+//                                           TIMESTAMP('…Z'), 10, SECOND)
+//   querySampling(s, e, [], 'PREVIOUS', 1, 'MINUTE')   SELECT TIME_SAMPLING(*, …, 1, MINUTE)
 //
 // Names are quoted as TQL identifiers ("" for a quote inside); times are UTC text with milliseconds.
 
@@ -16,10 +25,91 @@ import { normalizeName } from '../schema/names.ts';
 /** A point in time: ms since the epoch, or a Date; undefined or null: unbounded. */
 export type TimeInput = number | Date | null | undefined;
 export type QueryOrder = 'ASCENDING' | 'DESCENDING';
-export type Aggregation = 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'VARIANCE' | 'STDDEV';
+export type Aggregation =
+  'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'VARIANCE' | 'STDDEV' | 'TIME_AVG';
 
 const AGGREGATIONS: readonly Aggregation[] =
-  ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'VARIANCE', 'STDDEV'];
+  ['COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'VARIANCE', 'STDDEV', 'TIME_AVG'];
+
+/** GridDB's TimeOperator: the row at or after, after, at or before, before a time. */
+export type TimeOperator = 'NEXT' | 'NEXT_ONLY' | 'PREVIOUS' | 'PREVIOUS_ONLY';
+
+const TIME_OPERATOR_FUNCTIONS: Readonly<Record<TimeOperator, string>> = {
+  NEXT: 'TIME_NEXT', NEXT_ONLY: 'TIME_NEXT_ONLY', PREVIOUS: 'TIME_PREV',
+  PREVIOUS_ONLY: 'TIME_PREV_ONLY',
+};
+
+/**
+ * GridDB's InterpolationMode LINEAR_OR_PREVIOUS (also spelled INTERPOLATE): the named column on a
+ * line between rows, the other fields the previous row's; PREVIOUS: every field the previous
+ * row's. GridDB's EMPTY mode (NULL fields between rows) has no TQL form and is refused.
+ */
+export type InterpolationMode = 'LINEAR_OR_PREVIOUS' | 'INTERPOLATE' | 'PREVIOUS';
+
+export type SamplingUnit = 'DAY' | 'HOUR' | 'MINUTE' | 'SECOND' | 'MILLISECOND';
+
+const SAMPLING_UNITS: readonly SamplingUnit[] = ['DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'];
+
+export function timeFindTql(
+  schema: ContainerSchema,
+  time: TimeInput,
+  operator: TimeOperator,
+): string {
+  timeKeyOf(schema);
+  if (!Object.hasOwn(TIME_OPERATOR_FUNCTIONS, operator)) {
+    throw new StorageError('TQL_SEMANTIC', 'the time operator must be NEXT, NEXT_ONLY, PREVIOUS ' +
+      `or PREVIOUS_ONLY, not ${String(operator)}`);
+  }
+  return `SELECT ${TIME_OPERATOR_FUNCTIONS[operator]}(*, ${timeLiteral(time, 'time')})`;
+}
+
+export function interpolateTql(schema: ContainerSchema, time: TimeInput, column: string): string {
+  timeKeyOf(schema);
+  if (typeof column !== 'string') {
+    throw new StorageError('TQL_SEMANTIC', 'interpolate takes a column name');
+  }
+  return `SELECT TIME_INTERPOLATED(${quoteName(column)}, ${timeLiteral(time, 'time')})`;
+}
+
+export function samplingTql(
+  schema: ContainerSchema,
+  range: { start: TimeInput; end: TimeInput },
+  sampling: { columns: readonly string[]; mode: InterpolationMode; interval: number;
+    unit: SamplingUnit },
+): string {
+  timeKeyOf(schema);
+  const { columns, mode, interval, unit } = sampling;
+  if (mode !== 'LINEAR_OR_PREVIOUS' && mode !== 'INTERPOLATE' && mode !== 'PREVIOUS') {
+    throw new StorageError('TQL_SEMANTIC', 'the interpolation mode must be LINEAR_OR_PREVIOUS ' +
+      `(INTERPOLATE) or PREVIOUS, not ${String(mode)}` +
+      (String(mode) === 'EMPTY' ? ': EMPTY has no TQL form in store' : ''));
+  }
+  if (!Array.isArray(columns) || columns.some((column) => typeof column !== 'string')) {
+    throw new StorageError('TQL_SEMANTIC', 'the columns to interpolate are an array of names');
+  }
+  if (mode !== 'PREVIOUS' && columns.length > 1) {
+    throw new StorageError('NOT_SUPPORTED', 'TIME_SAMPLING interpolates one column; sample ' +
+      `${columns.length} columns one at a time`);
+  }
+  if (!Number.isSafeInteger(interval)) {
+    throw new StorageError('TQL_SEMANTIC', `the interval must be an integer, not ${interval}`);
+  }
+  if (!SAMPLING_UNITS.includes(unit)) {
+    throw new StorageError('TQL_SEMANTIC', `the interval unit must be one of ` +
+      `${SAMPLING_UNITS.join(', ')}, not ${String(unit)}`);
+  }
+  const target = mode === 'PREVIOUS' || columns.length === 0 ? '*' : quoteName(columns[0]!);
+  return `SELECT TIME_SAMPLING(${target}, ${timeLiteral(range.start, 'start')}, ` +
+    `${timeLiteral(range.end, 'end')}, ${interval}, ${unit})`;
+}
+
+function timeLiteral(time: TimeInput, what: string): string {
+  const text = timeText(time, what);
+  if (text === undefined) {
+    throw new StorageError('TQL_SEMANTIC', `${what} must be a time (ms since the epoch or a Date)`);
+  }
+  return `TIMESTAMP('${text}')`;
+}
 
 /** GridDB's IndexInfo: columns (or the single columnName), type, name. */
 export interface IndexInfo {

@@ -117,7 +117,8 @@ export function forUpdateKeyStrings(
 }
 
 function withRowLimit(query: PreparedTql, rowLimit: number | undefined): PreparedTql {
-  if (rowLimit === undefined || query.aggregate !== undefined || query.explain !== undefined) {
+  if (rowLimit === undefined || query.aggregate !== undefined || query.explain !== undefined ||
+    query.timeSeries?.kind === 'timeAvg') {
     return query;
   }
   assert(Number.isSafeInteger(rowLimit) && rowLimit >= 0);
@@ -198,7 +199,7 @@ function* keyedPages(
       to = after;
     }
     if (from !== undefined && to !== undefined && keys.compare(from, to) > 0) return;
-    const limit = TQL_SCAN_PAGE_ROW_COUNT + 1;
+    const limit = (scan.pageRowCountMax ?? TQL_SCAN_PAGE_ROW_COUNT) + 1;
     const range = { from, to, direction: scan.direction, limit };
     let rows: Row[] = txn === undefined
       ? entry.rows.scan(range) : transactionScan(entry, txn, range);

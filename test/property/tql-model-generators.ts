@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { INT64_MAX, INT64_MIN, type Row } from '../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../lib/schema/container-schema.ts';
+import { timeSeriesCallArbitrary } from './tql-model-time-series-generators.ts';
 import { textOf, type Kind, type RefExpr, type RefQuery } from './tql-reference.ts';
 
 export const T0 = Date.UTC(2026, 0, 1);
@@ -644,21 +645,30 @@ export function queryArbitrary(schema: ModelSchema): fc.Arbitrary<ModelQuery> {
             arbitrary: fc.constantFrom({ fn: 'COUNT', index: undefined }, ...aggregates),
           },
         ),
+        // Two queries in three on a time series call a time-series function; on others, fewer.
+        timeSeries: fc.oneof(
+          { weight: schema.keyKind === 'series' ? 1 : 6, arbitrary: fc.constant(undefined) },
+          { weight: 2, arbitrary: timeSeriesCallArbitrary(schema, names) },
+        ),
+        // A time-series function sees the rows WHERE selects; without WHERE it sees them all.
+        keepWhere: fc.boolean(),
         fetchSizeRows: fc.option(fc.integer({ min: 1, max: 40 }), { nil: undefined }),
         partialExecution: fc.boolean(),
       })
       .map((q): ModelQuery => {
         const offset = q.limit === undefined ? undefined : q.offset;
         const ref: RefQuery = {
-          where: q.where,
+          where: q.timeSeries !== undefined && !q.keepWhere ? undefined : q.where,
           orderBy: q.orderBy,
           limit: q.limit,
           offset,
-          aggregate: q.aggregate,
+          aggregate: q.timeSeries === undefined ? q.aggregate : undefined,
+          ...(q.timeSeries === undefined ? {} : { timeSeries: q.timeSeries.ref }),
         };
+        const select = q.timeSeries?.text;
         return {
           ref,
-          text: queryText(ref, names),
+          text: queryText(ref, names, select),
           fetchSizeRows: q.fetchSizeRows,
           partialExecution: q.partialExecution,
         };
@@ -666,9 +676,11 @@ export function queryArbitrary(schema: ModelSchema): fc.Arbitrary<ModelQuery> {
   });
 }
 
-function queryText(ref: RefQuery, names: readonly string[]): string {
+function queryText(ref: RefQuery, names: readonly string[], timeSeries?: string): string {
   const select =
-    ref.aggregate === undefined
+    timeSeries !== undefined
+      ? timeSeries
+      : ref.aggregate === undefined
       ? '*'
       : `${ref.aggregate.fn}(${ref.aggregate.index === undefined ? '*' : `"${names[ref.aggregate.index]}"`})`;
   let text = `SELECT ${select}`;

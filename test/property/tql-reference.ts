@@ -8,6 +8,7 @@
 // the engine's answer must equal this one.
 
 import type { Row, Value } from '../../lib/schema/column-type.ts';
+import { refTimeSeries, type RefTimeSeries } from './tql-reference-time-series.ts';
 
 export type Kind = 'bool' | 'string' | 'int' | 'float' | 'double' | 'time' | 'geometry';
 export type RefValue = boolean | string | bigint | number | null;
@@ -325,6 +326,8 @@ export interface RefQuery {
   limit: number | undefined;
   offset: number | undefined;
   aggregate: { fn: string; index: number | undefined } | undefined;
+  /** A time-series function of the select list instead of `*` or an aggregate. */
+  timeSeries?: RefTimeSeries;
 }
 
 export type RefAnswer =
@@ -341,7 +344,15 @@ export function refAnswer(
   let selected = rows.filter(
     (row) => query.where === undefined || refEval(query.where, row, kinds) === true,
   );
-  if (query.aggregate !== undefined) {
+  if (query.timeSeries !== undefined) {
+    const answer = refTimeSeries(query.timeSeries, selected, kinds);
+    if (answer.kind !== 'rows') {
+      if (answer.kind === 'aggregate' && (query.limit === 0 || (query.offset ?? 0) > 0))
+        return { kind: 'aggregate', value: null };
+      return answer;
+    }
+    selected = answer.rows;
+  } else if (query.aggregate !== undefined) {
     const result = refAggregate(query.aggregate, selected, kinds);
     if (result.kind === 'aggregate' && (query.limit === 0 || (query.offset ?? 0) > 0)) {
       return { kind: 'aggregate', value: null };

@@ -19,6 +19,7 @@ import { compileExpression } from './compile.ts';
 import { TqlError, tqlSemanticError, type TqlPosition } from './error.ts';
 import type { FunctionArgument, ScalarFunctionSpec } from './function-spec.ts';
 import { isAggregateFunction, laterFunctionGroup, SCALAR_FUNCTIONS } from './functions.ts';
+import { isTimeSeriesFunction } from './time-series-bind.ts';
 import { TIME_UNITS, type TimeUnit } from './timestamp.ts';
 import {
   columnTqlType, isFloating, isIntegral, isNull, isNumeric, isScalarOf, isTimestamp, TQL_BLOB,
@@ -233,6 +234,10 @@ export class Binder {
     if (isAggregateFunction(name)) {
       throw tqlSemanticError(`${name} is an aggregate: it may only be the select expression ` +
         `(SELECT ${name}(...))`, syntax.position);
+    }
+    if (isTimeSeriesFunction(name)) {
+      throw tqlSemanticError(`${name} is a time-series function of the select list: it may ` +
+        `only be the select expression (SELECT ${name}(...))`, syntax.position);
     }
     const later = laterFunctionGroup(name);
     if (later !== undefined) {

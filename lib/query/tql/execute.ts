@@ -7,6 +7,8 @@
 //              stops as soon as LIMIT rows are there
 //   sorted     selected rows are gathered and sorted (stable: ties keep row-key order); with a
 //              LIMIT only the best OFFSET + LIMIT are kept while gathering
+//   time series  a time-series function of the select list (time-series-execute.ts): its rows
+//              all at once, or TIME_AVG's value
 //
 // A result has at most `fetchSizeRows` rows; the rest waits in a TqlCursor (continueTql). Without
 // partial execution the whole result is computed at once and held by the cursor, and a result (or
@@ -29,6 +31,7 @@ import type { AggregateFunction } from './functions.ts';
 import { rowComparator } from './order.ts';
 import type { TqlIndexRange } from './plan-index.ts';
 import type { PreparedTql } from './prepare.ts';
+import { executeTimeSeries } from './time-series-execute.ts';
 import type { TqlValue } from './types.ts';
 
 /** One page of rows from a source, in scan order. */
@@ -50,6 +53,11 @@ export interface TqlSourceScan {
    * names (still in row-key order, within from/to and after), or ignore it and scan.
    */
   readonly index?: TqlIndexRange;
+  /**
+   * Rows a page holds at most, when the reader needs only the first few (TIME_NEXT and the like):
+   * a smaller page reads fewer blocks. Default TQL_SCAN_PAGE_ROW_COUNT.
+   */
+  readonly pageRowCountMax?: number;
 }
 
 /** One column of a run of rows, as RowStore.scanBatches hands it out (zero-copy). */
@@ -115,7 +123,7 @@ export type TqlResult =
   }
   | {
     readonly kind: 'aggregate';
-    readonly function: AggregateFunction;
+    readonly function: AggregateFunction | 'TIME_AVG';
     readonly type: TqlAggregateType;
     /** A LONG result is a bigint. null: no result row (nothing to aggregate, or LIMIT/OFFSET). */
     readonly value: number | bigint | null;
@@ -158,6 +166,7 @@ export function executeTql(
   if (query.explain !== undefined) return explainTql(query, source, options, executeTql);
   const counter = newCounter(options.stats);
   if (query.aggregate !== undefined) return aggregate(query, source, counter);
+  if (query.timeSeries !== undefined) return timeSeries(query, source, fetchSizeRows, counter);
   if (options.partialExecution === true) {
     if (!query.plan.ordered) {
       throw new StorageError('NOT_SUPPORTED', 'partial execution needs SELECT * in row-key ' +
@@ -252,6 +261,24 @@ function aggregate(query: PreparedTql, source: TqlRowSource, counter: Counter): 
     kind: 'aggregate', function: spec.function,
     type: timePrecision === undefined ? { type: scalar } : { type: scalar, timePrecision },
     value, scannedRowCount: counter.scannedRowCount,
+  };
+}
+
+/** The time-series functions (time-series-execute.ts): rows, all at once, or TIME_AVG. */
+function timeSeries(
+  query: PreparedTql,
+  source: TqlRowSource,
+  fetchSizeRows: number,
+  counter: Counter,
+): TqlResult {
+  const outcome = executeTimeSeries(query, source, counter);
+  if (outcome.kind === 'rows') {
+    const state = { kind: 'buffered' as const, rows: outcome.rows, index: 0 };
+    return buffered(query, state, fetchSizeRows, counter.scannedRowCount);
+  }
+  return {
+    kind: 'aggregate', function: 'TIME_AVG', type: { type: 'DOUBLE' }, value: outcome.value,
+    scannedRowCount: counter.scannedRowCount,
   };
 }
 

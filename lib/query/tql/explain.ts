@@ -57,6 +57,7 @@ import type {
 } from './execute.ts';
 import { indexLabel, type TqlIndexRange } from './plan-index.ts';
 import type { PreparedTql } from './prepare.ts';
+import { timeSeriesEntries, timeSeriesLimitMode } from './time-series-explain.ts';
 
 const column = (name: string, type: 'INTEGER' | 'STRING'): ColumnSchema =>
   ({ name, type, array: false, notNull: true });
@@ -102,7 +103,7 @@ export function explainTql(
   return entries.result(stats.scannedRowCount);
 }
 
-class ExplainEntries {
+export class ExplainEntries {
   private readonly rows: Row[] = [];
 
   add(depth: number, type: string, valueType: string, value: string, statement = ''): void {
@@ -117,8 +118,12 @@ class ExplainEntries {
 
 function planEntries(entries: ExplainEntries, query: PreparedTql, run: Run | undefined): void {
   selectionEntries(entries, query, run);
-  if (query.aggregate === undefined) sortEntries(entries, query);
-  aggregateEntries(entries, query, run);
+  if (query.timeSeries !== undefined) {
+    timeSeriesEntries(entries, query, run?.stats.aggregateInput);
+  } else {
+    if (query.aggregate === undefined) sortEntries(entries, query);
+    aggregateEntries(entries, query, run);
+  }
   limitEntries(entries, query);
 }
 
@@ -185,8 +190,9 @@ function limitEntries(entries: ExplainEntries, query: PreparedTql): void {
   if (query.clauses.limit === undefined) return;
   entries.add(0, 'QUERY_LIMIT', 'LONG', countText(query.limit), query.clauses.limit);
   if (query.offset > 0) entries.add(1, 'QUERY_OFFSET', 'LONG', countText(query.offset));
-  const mode = query.aggregate !== undefined ? 'RESULT_ROW'
-    : query.plan.ordered ? 'STOP_SCAN' : 'TOP_ROWS';
+  const mode = query.timeSeries !== undefined ? timeSeriesLimitMode(query)
+    : query.aggregate !== undefined ? 'RESULT_ROW'
+      : query.plan.ordered ? 'STOP_SCAN' : 'TOP_ROWS';
   entries.add(1, 'LIMIT_MODE', 'STRING', mode);
 }
 

@@ -13,6 +13,9 @@ import { isAggregateFunction, laterFunctionGroup } from './functions.ts';
 import { bindOrderKeys, type OrderKey } from './order.ts';
 import { parseTql } from './parser.ts';
 import { planScan, type TqlScanPlan } from './plan.ts';
+import {
+  bindTimeSeriesSelection, isTimeSeriesFunction, type TimeSeriesSelection,
+} from './time-series-bind.ts';
 
 export interface PreparedTql {
   readonly text: string;
@@ -25,6 +28,8 @@ export interface PreparedTql {
   readonly nowMs: number;
   /** Rows, or one aggregate. */
   readonly aggregate: AggregateSpec | undefined;
+  /** A time-series function of the select list (time-series-bind.ts), else undefined. */
+  readonly timeSeries: TimeSeriesSelection | undefined;
   readonly where: BoundExpression | undefined;
   /** WHERE as a function of a row; undefined: every row the plan reads is selected. */
   readonly filter: RowEvaluator | undefined;
@@ -47,15 +52,17 @@ export function prepareTql(
   const statement = parseTql(text);
   checkFrom(statement, schema);
   const binder = new Binder({ schema, nowMs: options.nowMs });
-  const aggregate = bindSelect(statement, binder);
+  const select = bindSelect(statement, binder);
+  const aggregate = select?.kind === 'aggregate' ? select.spec : undefined;
+  const timeSeries = select?.kind === 'timeSeries' ? select.selection : undefined;
   let where = statement.where === undefined ? undefined : binder.condition(statement.where);
   // A WHERE that always holds reads like no WHERE at all.
   if (where?.kind === 'constant' && where.value === true) where = undefined;
   const orderBy = bindOrderKeys(statement.orderBy, binder);
-  const plan = planScan(schema, where, aggregate === undefined ? orderBy : []);
+  const plan = planScan(schema, where, select === undefined ? orderBy : []);
   return {
     text, explain: statement.explain, clauses: statement.text, schema, nowMs: options.nowMs,
-    aggregate, where,
+    aggregate, timeSeries, where,
     filter: where === undefined || plan.whereCovered ? undefined : compileExpression(where),
     orderBy,
     limit: statement.limit === undefined
@@ -84,15 +91,25 @@ function checkFrom(statement: TqlStatement, schema: ContainerSchema): void {
   }
 }
 
-function bindSelect(statement: TqlStatement, binder: Binder): AggregateSpec | undefined {
+type BoundSelect =
+  | { readonly kind: 'aggregate'; readonly spec: AggregateSpec }
+  | { readonly kind: 'timeSeries'; readonly selection: TimeSeriesSelection };
+
+function bindSelect(statement: TqlStatement, binder: Binder): BoundSelect | undefined {
   const select = statement.select;
   if (select.kind === 'all') return undefined;
   const name = select.name.toUpperCase();
-  if (isAggregateFunction(name)) return bindAggregate(select, name, binder);
+  if (isAggregateFunction(name)) {
+    return { kind: 'aggregate', spec: bindAggregate(select, name, binder) };
+  }
+  if (isTimeSeriesFunction(name)) {
+    return { kind: 'timeSeries', selection: bindTimeSeriesSelection(select, name, binder) };
+  }
   const later = laterFunctionGroup(name);
   if (later !== undefined) {
     throw new TqlError('NOT_SUPPORTED', `${name} is not supported yet (${later})`, select.position);
   }
   throw tqlSemanticError(`SELECT takes * or one aggregate (COUNT, SUM, AVG, MIN, MAX, VARIANCE, ` +
-    `STDDEV), not ${select.name}`, select.position);
+    `STDDEV, TIME_AVG) or selection (TIME_NEXT, TIME_PREV, TIME_INTERPOLATED, TIME_SAMPLING, ` +
+    `MAX_ROWS, ...), not ${select.name}`, select.position);
 }

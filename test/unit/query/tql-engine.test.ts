@@ -270,7 +270,7 @@ describe('TQL through the engine', () => {
       storageError('COLUMN_NOT_FOUND', /"cores"/),
     );
     await assert.rejects(
-      cpu.query('SELECT TIME_SAMPLING(usage, NOW(), NOW(), 1, HOUR)'),
+      cpu.query('SELECT TIME_WINDOW_AGG(usage, NOW(), NOW(), 1, HOUR)'),
       storageError('NOT_SUPPORTED', /not supported yet/),
     );
     await assert.rejects(
