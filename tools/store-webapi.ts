@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     settings.port = port;
   }
   const server = await WebApiServer.start({ repository: home.repository, settings, logger });
-  logger.info({ url: `http://${server.address}:${server.port}/store/v2/`,
+  const urls = settings.basePaths.map((basePath) =>
+    `http://${server.address}:${server.port}/${basePath}/v2/`);
+  logger.info({ url: urls[0], urls,
     webApiHome: home.webApiHome, clusters: home.repository.clusters.map((c) => c.name) },
   'web API started');
   let stopping = false;
