@@ -7,8 +7,8 @@
 //
 // Windows begin with the first event after the previous one ended (monotonic clock); the summary
 // is written by a timer at the end of the window, or by the next event if that comes first, or
-// by close(), after which it writes nothing. Connections are remembered from accepted to closed (for the duration and the name
-// on disconnect), CONNECTION_LOG_TRACKED_COUNT_MAX at most.
+// by close(), after which it writes nothing. Connections are remembered from accepted to closed
+// (for the duration and the name on disconnect), CONNECTION_LOG_TRACKED_COUNT_MAX at most.
 
 import { assert } from '../base/assert.ts';
 import {
@@ -57,7 +57,8 @@ export class ConnectionLog {
   private readonly timers: WindowTimers;
   private windowStartMs = -Infinity;
   private windowLineCount = 0;
-  private readonly suppressed: Record<Kind, number> = { accepted: 0, connected: 0, disconnected: 0 };
+  private readonly suppressed: Record<Kind, number> =
+    { accepted: 0, connected: 0, disconnected: 0 };
   private timer: unknown;
   /** After close() nothing more is written: the event log may be closed too. */
   private isClosed = false;

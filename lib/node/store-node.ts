@@ -204,7 +204,8 @@ export class StoreNode implements SystemServiceNode {
     });
     if (recovery.recordCount > 0) await engine.checkpoint('recovery');
     this.recoveryDone = true;
-    const connectionLog = this.connectionLog = new ConnectionLog({ log: events, clock: this.clock });
+    const connectionLog = new ConnectionLog({ log: events, clock: this.clock });
+    this.connectionLog = connectionLog;
     const server = this.transactionServer = new TransactionServer({
       engine: engine.runner,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,

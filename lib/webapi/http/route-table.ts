@@ -22,7 +22,10 @@ export class RouteTable {
   private readonly patterns: Array<{ pattern: RegExp; methods: Set<string> }> = [];
 
   /** `basePaths`: the first path segments (settings `basePath`); each gets every route. */
-  constructor(private readonly app: FastifyInstance, private readonly basePaths: readonly string[]) {
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly basePaths: readonly string[],
+  ) {
     assert(basePaths.length > 0);
     assert(new Set(basePaths).size === basePaths.length);
   }
