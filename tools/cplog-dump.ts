@@ -18,9 +18,31 @@ import { readCplog } from '../compaction/cplog-reader.ts';
 import {
   consoleOutput, parseDataToolArgs, type DataToolTarget, type ToolOutput,
 } from './data-tool-args.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageLine, type CommandHelp,
+} from './command-help.ts';
 
-const USAGE = 'usage: cplog-dump (--data <dir> | --home <GS_HOME>) --partition <pId> ' +
-  '[--interval N] [--entries] [--json]';
+const HELP: CommandHelp = {
+  name: 'cplog-dump',
+  usage: ['(--data <dir> | --home <GS_HOME>) --partition' +
+    ' <pId> [--interval N] [--entries] [--json]'],
+  summary: 'Prints a partition\'s checkpoint logs and the block map recovery would build from ' +
+    'them. Read-only.',
+  options: [
+    ['--data <dir>', 'the data directory'],
+    ['--home <GS_HOME>', 'the node\'s home: its data directory'],
+    ['--partition <pId>', 'the partition (required)'],
+    ['--interval N', 'partialCheckpointInterval to rebuild block maps with, 1-1024 (default 5)'],
+    ['--entries', 'print every BLOCK and FREE entry (default off)'],
+    ['--json', 'JSON output (default: text)'],
+  ],
+  exitCodes: [
+    [0, 'done'], [1, 'I/O error'], [EXIT_USAGE, 'bad usage or a missing directory'],
+    [3, 'corruption'],
+  ],
+  example: 'cplog-dump --home /tmp/store-home --partition 0',
+};
+const USAGE = usageLine(HELP);
 
 interface Request extends DataToolTarget {
   entries: boolean;
@@ -28,6 +50,11 @@ interface Request extends DataToolTarget {
 }
 
 export function main(argv: string[], output: ToolOutput = consoleOutput): number {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    output.out(answer);
+    return EXIT_HELP;
+  }
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();

@@ -21,15 +21,40 @@ import { dataFileDirectories, dataFileName } from '../compaction/data-file-layou
 import {
   consoleOutput, parseDataToolArgs, type DataToolTarget, type ToolOutput,
 } from './data-tool-args.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageLine, type CommandHelp,
+} from './command-help.ts';
 
-const USAGE = 'usage: dat-check (--data <dir> | --home <GS_HOME>) --partition <pId> ' +
-  '[--interval N] [--split-count N]';
+const HELP: CommandHelp = {
+  name: 'dat-check',
+  usage: ['(--data <dir> | --home <GS_HOME>) --partition <pId> [--interval N] [--split-count N]'],
+  summary: 'Reads every live block of a partition\'s data files and verifies its checksum. ' +
+    'Read-only; may run\nbeside a node.',
+  options: [
+    ['--data <dir>', 'the data directory'],
+    ['--home <GS_HOME>', 'the node\'s home: its data directory'],
+    ['--partition <pId>', 'the partition (required)'],
+    ['--interval N', 'partialCheckpointInterval to rebuild block maps with, 1-1024 (default 5)'],
+    ['--split-count N', 'dbFileSplitCount of the node, 1-128 (default 1)'],
+  ],
+  exitCodes: [
+    [0, 'every block is good'], [1, 'I/O error'],
+    [EXIT_USAGE, 'bad usage or a missing directory'], [3, 'at least one block is corrupt'],
+  ],
+  example: 'dat-check --home /tmp/store-home --partition 0',
+};
+const USAGE = usageLine(HELP);
 
 interface Request extends DataToolTarget {
   splitCount: number;
 }
 
 export async function main(argv: string[], output: ToolOutput = consoleOutput): Promise<number> {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    output.out(answer);
+    return EXIT_HELP;
+  }
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { partitionId, type PartitionId } from '../lib/base/ids.ts';
 import { PARTITION_NUM_MAX } from '../lib/base/limits.ts';
+import { usageHint } from './command-help.ts';
 
 export interface ToolOutput {
   out(line: string): void;
@@ -65,7 +66,7 @@ function parseToolArgs(
     }));
   } catch (error) {
     tool.output.err(`${tool.name}: ${error instanceof Error ? error.message : String(error)}\n` +
-      tool.usage);
+      `${tool.usage}\n${usageHint(tool.name)}`);
     return undefined;
   }
   const problems: string[] = [];
@@ -80,7 +81,7 @@ function parseToolArgs(
   }
   checkExtra(values, problems);
   if (problems.length > 0 || partition === undefined) {
-    tool.output.err(`${tool.name}: ${problems.join('; ')}\n${tool.usage}`);
+    tool.output.err(`${tool.name}: ${problems.join('; ')}\n${tool.usage}\n${usageHint(tool.name)}`);
     return undefined;
   }
   return {

@@ -12,23 +12,42 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { loadConfig } from '../lib/config/config.ts';
 import { homeLocker } from '../lib/io/home-lock.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
+import type { CommandHelp } from './command-help.ts';
 import {
-  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, EXIT_STATE, parseCommandArgs,
-  parseCredentials,
-  requireEnvironment, runCommand, takeWaitOption, waitUntil,
+  callNode, CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, EXIT_STATE, OPERATING_ENVIRONMENT,
+  OPERATING_EXIT_CODES, parseCommandArgs, parseCredentials, requireEnvironment, runCommand,
+  takeWaitOption, waitUntil,
 } from './operating-command.ts';
+
+const HELP: CommandHelp = {
+  name: 'gs_startnode',
+  usage: ['[-u USER/PASS [-w [SEC]]] [--releaseUnusedFileBlocks]'],
+  summary: 'Starts the node of GS_HOME in the background; its output goes to ' +
+    'GS_LOG/gsstartup.log.\nExit code 3 when a node already runs on GS_HOME.',
+  options: [
+    ['-u, --user USER/PASS', 'the administrator and password (needed by -w)'],
+    ['-w, --wait [SEC]', 'wait until the node has recovered; 0 or no value waits forever ' +
+      '(default: do not wait)'],
+    ['--releaseUnusedFileBlocks', 'give unused data file blocks back to the file system at ' +
+      'start (default off)'],
+  ],
+  environment: OPERATING_ENVIRONMENT,
+  exitCodes: OPERATING_EXIT_CODES,
+  example: 'gs_startnode -u admin/admin -w 60',
+};
 import { nodeProcessArguments, processAlive, readNodePid } from './store-node-process.ts';
 
 /** How long a node process must stay up before it counts as started (without -w). */
 const STARTUP_GRACE_MS = 1000;
 
 async function main(): Promise<number> {
-  const environment = requireEnvironment(process.env);
   const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
   const values = parseCommandArgs(args, {
     user: { type: 'string', short: 'u' },
     releaseUnusedFileBlocks: { type: 'boolean' },
   });
+  // After the options, so that a wrong option is named even where GS_HOME is not set.
+  const environment = requireEnvironment(process.env);
   if (waitGiven && values.user === undefined) {
     throw new CommandError('A00002: Specify -u option in the format USER/PASS.', EXIT_ARGUMENTS);
   }
@@ -76,4 +95,4 @@ async function main(): Promise<number> {
   return EXIT_OK;
 }
 
-runCommand(main);
+runCommand(HELP, main);

@@ -3,12 +3,30 @@
 // service.
 
 import { printStatusJson } from '../lib/node/node-status.ts';
+import type { CommandHelp } from './command-help.ts';
 import {
-  callNode, EXIT_OK, parseCommandArgs, parseCredentials, parseServer, requireEnvironment, runCommand,
+  callNode, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES, parseCommandArgs,
+  parseCredentials, parseServer, requireEnvironment, runCommand,
 } from './operating-command.ts';
 
+const HELP: CommandHelp = {
+  name: 'gs_stat',
+  usage: ['-u USER/PASS [-s HOST[:PORT]] [-p PORT] [--csv]'],
+  summary: 'Prints the node\'s status report (GET /node/stat of its system service) as JSON with ' +
+    'sorted keys,\nor as one CSV header line and one value line.',
+  options: [
+    ['-u, --user USER/PASS', 'the administrator and password (required)'],
+    ['-s, --server HOST[:PORT]', 'the node\'s system service (default 127.0.0.1:10040)'],
+    ['-p, --port PORT', 'the system service port (default 10040)'],
+    ['--csv', 'CSV instead of JSON'],
+    ['-a, --address-type TYPE', 'accepted for GridDB compatibility; ignored'],
+  ],
+  environment: OPERATING_ENVIRONMENT,
+  exitCodes: OPERATING_EXIT_CODES,
+  example: 'gs_stat -u admin/admin',
+};
+
 async function main(): Promise<number> {
-  requireEnvironment(process.env);
   const values = parseCommandArgs(process.argv.slice(2), {
     user: { type: 'string', short: 'u' },
     server: { type: 'string', short: 's' },
@@ -16,6 +34,8 @@ async function main(): Promise<number> {
     csv: { type: 'boolean' },
     'address-type': { type: 'string', short: 'a' },
   });
+  // After the options, so that a wrong option is named even where GS_HOME is not set.
+  requireEnvironment(process.env);
   const credentials = parseCredentials(values.user);
   const address = parseServer(values.server, values.port);
   const report = await callNode(address, credentials, {
@@ -50,4 +70,4 @@ function textOf(value: unknown): string {
   return String(value);
 }
 
-runCommand(main);
+runCommand(HELP, main);

@@ -4,14 +4,34 @@
 // the node no longer answers (or its process is gone), printing a dot a second.
 
 import { join } from 'node:path';
+import type { CommandHelp } from './command-help.ts';
 import {
-  callNode, CommandError, EXIT_ERROR, EXIT_OK, parseCommandArgs, parseCredentials, parseServer,
-  requireEnvironment, runCommand, takeWaitOption, waitUntil,
+  callNode, CommandError, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
+  parseCommandArgs, parseCredentials, parseServer, requireEnvironment, runCommand, takeWaitOption,
+  waitUntil,
 } from './operating-command.ts';
+
+const HELP: CommandHelp = {
+  name: 'gs_stopnode',
+  usage: ['-u USER/PASS [-s HOST[:PORT]] [-p PORT] [-f] [-w [SEC]]', '-k [-w [SEC]]'],
+  summary: 'Stops the node cleanly (a checkpoint, every commit synced), or kills the local ' +
+    'node\'s process (-k).',
+  options: [
+    ['-u, --user USER/PASS', 'the administrator and password (required without -k)'],
+    ['-s, --server HOST[:PORT]', 'the node\'s system service (default 127.0.0.1:10040)'],
+    ['-p, --port PORT', 'the system service port (default 10040)'],
+    ['-f, --force', 'stop even when the node has joined a cluster (default off)'],
+    ['-k, --kill', 'SIGKILL the process named by GS_HOME/conf/store.pid (default off)'],
+    ['-w, --wait [SEC]', 'wait until the node is down; 0 or no value waits forever ' +
+      '(default: do not wait)'],
+  ],
+  environment: OPERATING_ENVIRONMENT,
+  exitCodes: OPERATING_EXIT_CODES,
+  example: 'gs_stopnode -u admin/admin -w 60',
+};
 import { NODE_PID_FILE, processAlive, readNodePid } from './store-node-process.ts';
 
 async function main(): Promise<number> {
-  const environment = requireEnvironment(process.env);
   const { args, waitGiven, waitSeconds } = takeWaitOption(process.argv.slice(2));
   const values = parseCommandArgs(args, {
     user: { type: 'string', short: 'u' },
@@ -20,6 +40,8 @@ async function main(): Promise<number> {
     force: { type: 'boolean', short: 'f' },
     kill: { type: 'boolean', short: 'k' },
   });
+  // After the options, so that a wrong option is named even where GS_HOME is not set.
+  const environment = requireEnvironment(process.env);
   if (values.kill === true) {
     const pid = readNodePid(environment.home);
     if (pid === undefined) {
@@ -52,4 +74,4 @@ async function main(): Promise<number> {
   return EXIT_OK;
 }
 
-runCommand(main);
+runCommand(HELP, main);

@@ -7,11 +7,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SERVICE_PORTS_DEFAULT } from '../lib/config/node-services.ts';
+import { EXIT_HELP, helpOrVersion, usageHint, type CommandHelp } from './command-help.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
 export const EXIT_ARGUMENTS = 2;
 export const EXIT_STATE = 3;
+
+/** The exit codes of every gs_* command, as its --help lists them. */
+export const OPERATING_EXIT_CODES: Array<[number, string]> = [
+  [EXIT_OK, 'done'], [EXIT_ERROR, 'error (the node refused, could not be reached, timed out)'],
+  [EXIT_ARGUMENTS, 'bad arguments, or GS_HOME / GS_LOG not set'],
+  [EXIT_STATE, 'the node is not in a state to do it'],
+];
+
+/** The environment every gs_* command needs, as its --help lists it. */
+export const OPERATING_ENVIRONMENT: Array<[string, string]> = [
+  ['GS_HOME', 'the node\'s home directory (required)'],
+  ['GS_LOG', 'its log directory (required)'],
+];
 
 const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -133,13 +147,24 @@ function reasonOf(text: string): string {
   }
 }
 
-/** Runs a command's main: prints a CommandError's message and exits with its code. */
-export function runCommand(main: () => Promise<number>): void {
+/**
+ * Runs a command's main: answers --help and --version first (tools/command-help.ts), then prints
+ * a CommandError's message (with a pointer to --help for an argument error) and exits with its
+ * code.
+ */
+export function runCommand(help: CommandHelp, main: () => Promise<number>): void {
+  const answer = helpOrVersion(help, process.argv.slice(2));
+  if (answer !== undefined) {
+    console.log(answer);
+    process.exitCode = EXIT_HELP;
+    return;
+  }
   main().then((code) => {
     process.exitCode = code;
   }, (error: unknown) => {
     if (error instanceof CommandError) {
       console.error(error.message);
+      if (error.exitCode === EXIT_ARGUMENTS) console.error(usageHint(help.name));
       process.exitCode = error.exitCode;
       return;
     }

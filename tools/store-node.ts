@@ -31,6 +31,9 @@ import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { NODE_PID_FILE } from './store-node-process.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageHint, type CommandHelp,
+} from './command-help.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 
 limitHeapGrowth();
@@ -38,11 +41,47 @@ limitHeapGrowth();
 /** Exit code when another process holds the home's lock (gs_startnode's "already started" code). */
 const EXIT_HOME_IN_USE = 3;
 
+const HELP: CommandHelp = {
+  name: 'store-node',
+  usage: ['[--releaseUnusedFileBlocks]'],
+  summary: 'Runs the node of GS_HOME in the foreground (what npm start and gs_startnode run), ' +
+    'until SIGTERM,\nSIGINT or SIGHUP, or gs_stopnode; then it stops cleanly.',
+  options: [
+    ['--releaseUnusedFileBlocks', 'give unused data file blocks back to the file system at ' +
+      'start (default off)'],
+  ],
+  environment: [
+    ['GS_HOME', 'the node\'s home (default ./var of a checkout, else /var/lib/store); default ' +
+      'files on the first start'],
+    ['GS_LOG', 'the event log directory (default /system/eventLogPath of gs_node.json, log)'],
+    ['STORE_ENGINE_THREAD', 'auto (default), worker or main: where the engine runs'],
+  ],
+  exitCodes: [
+    [0, 'stopped cleanly'], [1, 'failed to start, or stopped ABNORMAL'],
+    [EXIT_USAGE, 'bad usage'], [EXIT_HOME_IN_USE, 'another node holds the home'],
+  ],
+  example: 'GS_HOME=/tmp/store-home store-node',
+};
+
+/** The options, or exit: 0 after --help / --version, 2 for bad usage. */
+function parseOptions(argv: string[]): { releaseUnusedFileBlocks?: boolean } {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    console.log(answer);
+    process.exit(EXIT_HELP);
+  }
+  try {
+    return parseArgs({
+      args: argv, options: { releaseUnusedFileBlocks: { type: 'boolean' } }, strict: true,
+    }).values;
+  } catch (error) {
+    console.error(`store-node: ${(error as Error).message}\n${usageHint('store-node')}`);
+    process.exit(EXIT_USAGE);
+  }
+}
+
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { releaseUnusedFileBlocks: { type: 'boolean' } },
-    strict: true,
-  });
+  const values = parseOptions(process.argv.slice(2));
   let pidPath: string | undefined;
   const node = await StoreNode.start({
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,

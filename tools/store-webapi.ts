@@ -12,15 +12,54 @@ import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { prepareWebApiHome } from '../lib/webapi/config/webapi-home.ts';
 import { WebApiServer } from '../lib/webapi/webapi-server.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageHint, type CommandHelp,
+} from './command-help.ts';
 import { limitHeapGrowth } from './heap-growth.ts';
 
 limitHeapGrowth();
 
 /** Exit code when the options or the configuration are wrong. */
-const EXIT_BAD_CONFIGURATION = 2;
+const EXIT_BAD_CONFIGURATION = EXIT_USAGE;
+
+const HELP: CommandHelp = {
+  name: 'store-webapi',
+  usage: ['[--port PORT]'],
+  summary: 'Runs the web API in the foreground, for the clusters of ' +
+    'GS_HOME/webapi/conf/repository.json,\nuntil SIGTERM or SIGINT. Writes the default ' +
+    'settings files on the first start.',
+  options: [
+    ['--port PORT', 'listen on PORT, 0-65535 (default server.port of ' +
+      'store_webapi.properties, 8081)'],
+  ],
+  environment: [
+    ['GS_HOME', 'the node\'s home; the web API\'s files are in GS_HOME/webapi/conf'],
+    ['GS_WEBAPI_HOME', 'the web API\'s home instead of GS_HOME/webapi'],
+  ],
+  exitCodes: [
+    [0, 'stopped cleanly'], [1, 'failed to start or stopped with an error'],
+    [EXIT_USAGE, 'bad usage, or a bad settings file or repository.json'],
+  ],
+  example: 'GS_HOME=/tmp/store-home store-webapi --port 8081',
+};
+
+/** The options, or exit: 0 after --help / --version, 2 for bad usage. */
+function parseOptions(argv: string[]): { port?: string } {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    console.log(answer);
+    process.exit(EXIT_HELP);
+  }
+  try {
+    return parseArgs({ args: argv, options: { port: { type: 'string' } }, strict: true }).values;
+  } catch (error) {
+    console.error(`store-webapi: ${(error as Error).message}\n${usageHint('store-webapi')}`);
+    process.exit(EXIT_USAGE);
+  }
+}
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { port: { type: 'string' } }, strict: true });
+  const values = parseOptions(process.argv.slice(2));
   const logger = pino({ base: { service: 'store-webapi', pid: process.pid } });
   const home = await prepareWebApiHome({
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
@@ -38,7 +77,9 @@ async function main(): Promise<void> {
     settings.port = port;
   }
   const server = await WebApiServer.start({ repository: home.repository, settings, logger });
-  logger.info({ url: `http://${server.address}:${server.port}/store/v2/`,
+  const urls = settings.basePaths.map((basePath) =>
+    `http://${server.address}:${server.port}/${basePath}/v2/`);
+  logger.info({ url: urls[0], urls,
     webApiHome: home.webApiHome, clusters: home.repository.clusters.map((c) => c.name) },
   'web API started');
   let stopping = false;

@@ -25,12 +25,35 @@ import { scanXlog, type XlogRecordView, type XlogScanResult } from '../wal/xlog-
 import {
   consoleOutput, parseWholeNumber, parseXlogToolArgs, type ToolOutput,
 } from './data-tool-args.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageLine, type CommandHelp,
+} from './command-help.ts';
 
 /** Payload bytes shown by --hex. */
 const HEX_PREVIEW_BYTES_MAX = 32;
 
-const USAGE = 'usage: xlog-dump (--txnlog <dir> | --home <GS_HOME>) --partition <pId> ' +
-  '[--from-lsn N] [--limit N] [--json] [--hex]';
+const HELP: CommandHelp = {
+  name: 'xlog-dump',
+  usage: ['(--txnlog <dir> | --home <GS_HOME>) --partition' +
+    ' <pId> [--from-lsn N] [--limit N] [--json] [--hex]'],
+  summary: 'Prints a partition\'s xlog records, one line each, and a summary. Read-only.',
+  options: [
+    ['--txnlog <dir>', 'the transaction log directory'],
+    ['--home <GS_HOME>', 'the node\'s home: its txnlog directory'],
+    ['--partition <pId>', 'the partition (required)'],
+    ['--from-lsn N', 'print records from this LSN on (default 0)'],
+    ['--limit N', 'print this many records at most (default: all)'],
+    ['--json', 'one JSON object a line (default: text)'],
+    ['--hex', 'add the first 32 payload bytes in hex (default off)'],
+  ],
+  exitCodes: [
+    [0, 'read to the end (a torn tail is reported, not an error)'], [1, 'I/O error'],
+    [EXIT_USAGE, 'bad usage, a missing directory or no such partition'],
+    [3, 'corruption (after printing what was readable)'],
+  ],
+  example: 'xlog-dump --home /tmp/store-home --partition 0 --limit 10',
+};
+const USAGE = usageLine(HELP);
 
 interface DumpRequest {
   root: string;
@@ -44,6 +67,11 @@ interface DumpRequest {
 
 /** Runs the tool on `argv` (without node and the script); returns the exit code. */
 export function main(argv: string[], output: ToolOutput = consoleOutput): number {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    output.out(answer);
+    return EXIT_HELP;
+  }
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   const fileSystem = new NodeFileSystem();

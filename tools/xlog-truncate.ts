@@ -28,10 +28,33 @@ import { scanXlog } from '../wal/xlog-reader.ts';
 import {
   consoleOutput, parseWholeNumber, parseXlogToolArgs, type ToolOutput,
 } from './data-tool-args.ts';
+import {
+  EXIT_HELP, EXIT_USAGE, helpOrVersion, usageLine, type CommandHelp,
+} from './command-help.ts';
 import { processAlive, readNodePid } from './store-node-process.ts';
 
-const USAGE = 'usage: xlog-truncate (--home <GS_HOME> | --txnlog <dir>) --partition <pId> ' +
-  '--generation <g> --offset <bytes> --save <file>';
+const HELP: CommandHelp = {
+  name: 'xlog-truncate',
+  usage: ['(--home <GS_HOME> | --txnlog <dir>) --partition' +
+    ' <pId> --generation <g> --offset <bytes> --save <file>'],
+  summary: 'Ends a partition\'s xlog at a file and offset (the place a CORRUPTION message ' +
+    'names), saving\nthe bytes cut to --save. Refuses while a node runs on the home.',
+  options: [
+    ['--home <GS_HOME>', 'the node\'s home: its txnlog directory (takes the home\'s lock)'],
+    ['--txnlog <dir>', 'the transaction log directory'],
+    ['--partition <pId>', 'the partition (required)'],
+    ['--generation <g>', 'the xlog file\'s generation (required)'],
+    ['--offset <bytes>', 'where to cut it (required)'],
+    ['--save <file>', 'where the bytes cut go; must not exist (required)'],
+  ],
+  exitCodes: [
+    [0, 'cut, and the log reads to its end'], [1, 'I/O error'],
+    [EXIT_USAGE, 'bad usage, or refused'], [3, 'the log is still corrupt after the cut'],
+  ],
+  example: 'xlog-truncate --home /tmp/store-home --partition 0 --generation 1 --offset 4096 ' +
+    '--save /tmp/cut.bin',
+};
+const USAGE = usageLine(HELP);
 /** Bytes copied per read while saving the cut. */
 const COPY_CHUNK_BYTES = 1024 * 1024;
 
@@ -46,6 +69,11 @@ interface TruncateRequest {
 
 /** Runs the tool on `argv` (without node and the script); returns the exit code. */
 export async function main(argv: string[], output: ToolOutput = consoleOutput): Promise<number> {
+  const answer = helpOrVersion(HELP, argv);
+  if (answer !== undefined) {
+    output.out(answer);
+    return EXIT_HELP;
+  }
   const request = parseRequest(argv, output);
   if (request === undefined) return 2;
   let lock: HomeLock | undefined;

@@ -206,9 +206,20 @@ export const EVENT_LOG_FILE_COUNT_MAX = 1024;
 export const EVENT_LOG_FILE_SIZE_BYTES_MAX = 16 * MiB;
 /** One event log message, characters; longer ones are cut (a record is one line of a file). */
 export const EVENT_LOG_MESSAGE_LENGTH_MAX = 8 * KiB;
+/**
+ * Lines the `connection` category writes (connected, authenticated, disconnected) in one
+ * CONNECTION_LOG_WINDOW_MS; past it they are counted, and one summary line says how many were
+ * left out: a connection storm costs the log at most this many lines and a summary a second.
+ */
+export const CONNECTION_LOG_LINES_PER_WINDOW_MAX = 20;
+export const CONNECTION_LOG_WINDOW_MS = 1000;
+/** Connections the connection log remembers (for the duration and name on disconnect). */
+export const CONNECTION_LOG_TRACKED_COUNT_MAX = 65_536;
 
 assert(DEFINITION_FILE_BYTES_MAX >= PASSWORD_FILE_USER_COUNT_MAX * (USER_NAME_LENGTH_MAX + 66));
 assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_FILE_SIZE_BYTES_MAX);
+assert(CONNECTION_LOG_LINES_PER_WINDOW_MAX >= 1);
+assert(CONNECTION_LOG_WINDOW_MS >= 1);
 assert(CONNECTION_LIMIT_MIN <= CONNECTION_LIMIT_MAX);
 
 // Client protocol on the transaction port (lib/protocol/, lib/server/, lib/client/).

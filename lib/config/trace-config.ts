@@ -2,6 +2,9 @@
 // each component (GridDB calls them trace categories) writes. The categories and their default
 // levels are those of GridDB's shipped gs_node.json; a level can later be changed online
 // (gs_logconf), which is why every category is kept, not only the ones the code logs today.
+// One category is this project's own: `connection` (client connections, accepted, authenticated
+// with their applicationName, closed), at LEVEL_INFO so that it is on by default; GridDB logs
+// those only at transactionService INFO, which its shipped level (ERROR) hides.
 
 import { EVENT_LOG_FILE_COUNT_MAX } from '../base/limits.ts';
 import type { OptionReader } from '../base/option-reader.ts';
@@ -35,6 +38,7 @@ export const TRACE_CATEGORY_LEVELS_DEFAULT = {
   eventEngine: 'LEVEL_WARNING',
   clusterOperation: 'LEVEL_INFO',
   ioMonitor: 'LEVEL_WARNING',
+  connection: 'LEVEL_INFO',
 } as const satisfies Record<string, TraceLevel>;
 
 export type TraceCategory = keyof typeof TRACE_CATEGORY_LEVELS_DEFAULT;

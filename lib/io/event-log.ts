@@ -147,14 +147,29 @@ export class EventLog {
     this.component('checkpointService').info('checkpoint completed', fields);
   }
 
-  /** A client connected; its `applicationName` lets an operator tell clients apart (as GridDB). */
-  clientConnected(fields: { applicationName: string; address: string; user: string } &
-    EventLogFields): void {
-    this.component('transactionService').info('client connected', fields);
+  // Client connections, in the `connection` category (on by default); lib/node/connection-log.ts
+  // bounds how many lines a second they write.
+
+  /** A TCP connection to the transaction service was accepted, not yet authenticated. */
+  connectionAccepted(fields: { address: string } & EventLogFields): void {
+    this.component('connection').info('connection accepted', fields);
   }
 
-  clientDisconnected(fields: { applicationName: string; address: string } & EventLogFields): void {
-    this.component('transactionService').info('client disconnected', fields);
+  /** A client authenticated; its `applicationName` lets an operator tell clients apart. */
+  clientConnected(fields: { applicationName: string; address: string; user: string } &
+    EventLogFields): void {
+    this.component('connection').info('client connected', fields);
+  }
+
+  clientDisconnected(fields: { address: string; reason: string; durationMs: number } &
+    EventLogFields): void {
+    this.component('connection').info('client disconnected', fields);
+  }
+
+  /** Connection lines left out for the bound of a window; one line per window at most. */
+  connectionLinesSuppressed(fields: { suppressedCount: number; windowMs: number } &
+    EventLogFields): void {
+    this.component('connection').warning('connection log lines suppressed', fields);
   }
 
   /**

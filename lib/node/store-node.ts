@@ -26,6 +26,7 @@ import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
 import { resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
+import { ConnectionLog } from './connection-log.ts';
 import type { ComponentLog } from '../io/event-log.ts';
 import { homeLocker, type HomeLock, type HomeLocker } from '../io/home-lock.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
@@ -66,6 +67,8 @@ type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
 export class StoreNode implements SystemServiceNode {
   private engine: NodeEngine | undefined;
   private transactionServer: TransactionServer | undefined;
+  /** The event log's bounded lines about client connections. */
+  private connectionLog: ConnectionLog | undefined;
   private readonly systemServer: SystemServer;
   private status: NodeStatus = 'INACTIVE';
   private recoveryDone = false;
@@ -201,6 +204,8 @@ export class StoreNode implements SystemServiceNode {
     });
     if (recovery.recordCount > 0) await engine.checkpoint('recovery');
     this.recoveryDone = true;
+    const connectionLog = new ConnectionLog({ log: events, clock: this.clock });
+    this.connectionLog = connectionLog;
     const server = this.transactionServer = new TransactionServer({
       engine: engine.runner,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
@@ -218,12 +223,8 @@ export class StoreNode implements SystemServiceNode {
       replyHardLimitBytes: config.node.transaction.replyBufferHardLimitBytes,
       replyTotalLimitBytes: config.node.transaction.totalMessageMemoryLimitBytes,
       onEvent: (event) => {
-        if (event.kind === 'connected') {
-          events.clientConnected({
-            applicationName: event.applicationName, address: event.remoteAddress, user: event.user,
-            connectionId: event.connectionId,
-          });
-        } else if (event.kind === 'refused') {
+        connectionLog.event(event);
+        if (event.kind === 'refused') {
           events.component('transactionService').warning('connection refused',
             { address: event.remoteAddress, reason: event.reason });
         } else if (event.kind === 'overflow') {
@@ -266,6 +267,7 @@ export class StoreNode implements SystemServiceNode {
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     await this.transactionServer?.close();
+    this.connectionLog?.close();
     // A failed engine is not closed: closing checkpoints, and its state may be half-applied.
     if (this.failure === undefined) await this.engine?.close(options);
     await this.systemServer.close();
@@ -289,6 +291,7 @@ export class StoreNode implements SystemServiceNode {
     const events = this.home.eventLog;
     events.nodeAbnormal(error, { while: what });
     this.transactionServer?.abort('the node stopped: ABNORMAL');
+    this.connectionLog?.close();
     events.close();
     (this.options.onFailStop ?? exitAbnormally)(error);
   }

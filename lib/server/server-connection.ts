@@ -92,6 +92,9 @@ export class ServerConnection implements ReplyHolder {
     socket.on('close', () => this.closed());
     this.timer = setTimeout(() => this.timedOut(), host.options.handshakeTimeoutMs);
     this.timer.unref();
+    host.options.onEvent?.({
+      kind: 'accepted', connectionId: id, remoteAddress: this.remoteAddress(),
+    });
   }
 
   get requestsInFlight(): number {
@@ -403,7 +406,8 @@ export class ServerConnection implements ReplyHolder {
     this.gone = true;
     this.host.replyBuffers.removed(this);
     this.host.options.onEvent?.({
-      kind: 'closed', connectionId: this.id, reason: this.closeReason,
+      kind: 'closed', connectionId: this.id, remoteAddress: this.remoteAddress(),
+      reason: this.closeReason,
     });
     this.host.connectionClosed(this);
   }

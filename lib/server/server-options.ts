@@ -27,13 +27,15 @@ export type PasswordDigestLookup =
   (user: string) => string | undefined | Promise<string | undefined>;
 
 export type ServerEvent =
+  /** A TCP connection was accepted (within the limits); `remoteAddress` is `host:port`. */
+  | { kind: 'accepted'; connectionId: number; remoteAddress: string }
   | { kind: 'connected'; connectionId: number; remoteAddress: string; user: string;
     applicationName: string }
   | { kind: 'refused'; remoteAddress: string; reason: string }
   /** A connection closed for the reply bytes queued for it (reply-buffers.ts). */
   | { kind: 'overflow'; connectionId: number; remoteAddress: string; queuedBytes: number;
     reason: string }
-  | { kind: 'closed'; connectionId: number; reason: string };
+  | { kind: 'closed'; connectionId: number; remoteAddress: string; reason: string };
 
 export interface TransactionServerOptions {
   /**

@@ -1,5 +1,6 @@
 // The web API service: fastify on `server.address`:`server.port`, the routes of
-// spec/surface.md §1 under `/store/v2/<cluster>/dbs/<database>/`, and the client stores it talks
+// spec/surface.md §1 under `/store/v2/<cluster>/dbs/<database>/` (and GridDB's `/griddb/v2/...`:
+// settings `basePath`), and the client stores it talks
 // to the cluster with. Every answer that is not a success carries GridDB's error body
 // (errors/webapi-error.ts), including the framework's own: a body that is not JSON, a media type
 // no route takes (415), a body over the size limit (413), an unknown path (404), a known path
@@ -136,11 +137,14 @@ function buildApp(options: WebApiServerOptions, pool: StorePool, bodyBudget: Bod
     },
     routerOptions: { maxParamLength: PATH_PARAMETER_LENGTH_MAX },
     return503OnClosing: false,
-    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false } },
+    // verbose: an error carries its schema, so an unknown member's answer lists the known ones.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, allErrors: false,
+      verbose: true } },
     schemaErrorFormatter: (errors) => {
       const first = errors[0];
       return new Error(first === undefined ? 'Mapping JSON data error'
-        : mappingErrorMessage(first.instancePath, first.params));
+        : mappingErrorMessage(first.instancePath, first.params,
+          (first as { parentSchema?: unknown }).parentSchema));
     },
     frameworkErrors: (error, _request, reply) => {
       sendError(reply, webApiErrorOf(error).error);
@@ -151,7 +155,7 @@ function buildApp(options: WebApiServerOptions, pool: StorePool, bodyBudget: Bod
   app.server.maxConnections = settings.connectionCountMax;
   bodyParsers(app, settings);
   app.setErrorHandler((error, request, reply) => replyError(error, request, reply));
-  const table = new RouteTable(app);
+  const table = new RouteTable(app, settings.basePaths);
   app.setNotFoundHandler((request, reply) => sendError(reply, routeMissing(table, request)));
   const dependencies: WebApiDependencies = {
     repository: options.repository, settings, pool, bodyBudget,

@@ -28,6 +28,11 @@ export interface JsonStreamOptions {
    * `index` counts from 0. Synchronous, as onValue.
    */
   onElementEnd?(index: number, kind: ElementKind): void;
+  /**
+   * A member name of an object element of the top-level array (`index` counts from 0), as it is
+   * read, so that unknown members are refused without holding the element. Synchronous.
+   */
+  onElementMember?(index: number, name: string): void;
   onBatch(): Promise<void>;
 }
 
@@ -60,6 +65,13 @@ export async function readJsonStream(
     if (failure !== undefined || options.onElementEnd === undefined) return;
     try {
       options.onElementEnd(index, kind);
+    } catch (error) {
+      failure = error;
+    }
+  }, (index, name) => {
+    if (failure !== undefined || options.onElementMember === undefined) return;
+    try {
+      options.onElementMember(index, name);
     } catch (error) {
       failure = error;
     }
@@ -103,19 +115,37 @@ export async function readJsonStream(
   return { opening, sizeBytes };
 }
 
-/** Depth of the tokens seen, to tell where each element of the top-level array ends. */
+/**
+ * Depth of the tokens seen, to tell where each element of the top-level array ends, and which
+ * member names its object elements have (a string at depth 2 right after `{` or `,` is one).
+ */
 class ElementTracker {
   private depth = 0;
   private index = 0;
   private kind: ElementKind = 'scalar';
+  private memberNameNext = false;
 
-  constructor(private readonly ended: (index: number, kind: ElementKind) => void) {}
+  constructor(
+    private readonly ended: (index: number, kind: ElementKind) => void,
+    private readonly member: (index: number, name: string) => void,
+  ) {}
 
   token(token: ParsedTokenInfo): void {
+    if (this.memberNameNext) {
+      this.memberNameNext = false;
+      if (token.token === TokenType.STRING) {
+        this.member(this.index, token.value as string);
+        return;
+      }
+    }
     switch (token.token) {
       case TokenType.LEFT_BRACE: case TokenType.LEFT_BRACKET:
         if (this.depth === 1) this.kind = token.token === TokenType.LEFT_BRACE ? 'object' : 'array';
         this.depth++;
+        this.memberNameNext = this.depth === 2 && this.kind === 'object';
+        return;
+      case TokenType.COMMA:
+        this.memberNameNext = this.depth === 2 && this.kind === 'object';
         return;
       case TokenType.RIGHT_BRACE: case TokenType.RIGHT_BRACKET:
         this.depth--;

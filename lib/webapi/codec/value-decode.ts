@@ -5,7 +5,8 @@
 //           text); booleans stay booleans
 //   'json'  the multi-container and BLOB PUTs: ordinary JSON types, then the same conversions
 // Arrays are one level deep; an object, or an array inside an array, is `Parse error`. A value
-// that does not convert is `The specified data cannot be converted to <TYPE> type.` (400).
+// that does not convert is `The specified data cannot be converted to <TYPE> type: row <r>,
+// column "<name>": <value> is not a <TYPE>.` (400, codec/value-conversion-error.ts).
 //
 // While it converts, the decoder adds up GridDB's estimated size of the values (STRING its UTF-8
 // bytes, BYTE counted as 8, GEOMETRY and BLOB their text length), for `maxRequestSize`.
@@ -14,7 +15,7 @@ import { Buffer } from 'node:buffer';
 import type { Value } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { badRequest, MESSAGES } from '../errors/webapi-error.ts';
-import { gsTypeName } from './column-json.ts';
+import { ValueConversionError, type ValueLocation } from './value-conversion-error.ts';
 import { parseTimestampMs, parseTimestampPrecise } from './timestamp-text.ts';
 
 export type DecodeMode = 'text' | 'json';
@@ -62,19 +63,24 @@ export class ValueDecoder {
     if (column.array) {
       if (!Array.isArray(raw)) {
         if (typeof raw === 'object') throw badRequest(MESSAGES.parseError);
-        throw cannotConvert(column);
+        throw cannotConvert(column, raw);
       }
-      return raw.map((element: unknown) => {
+      return raw.map((element: unknown, elementIndex: number) => {
         if (typeof element === 'object') {
-          if (element === null) throw cannotConvert(column);
+          if (element === null) throw cannotConvert(column, element, '', elementIndex);
           throw badRequest(MESSAGES.parseError);
         }
-        return this.scalar(column, element);
+        try {
+          return this.scalar(column, element);
+        } catch (error) {
+          if (!(error instanceof ValueConversionError)) throw error;
+          throw cannotConvert(column, element, error.detail, elementIndex);
+        }
       }) as Value;
     }
     if (typeof raw === 'object') {
       if (Array.isArray(raw) && raw.every((element) => typeof element !== 'object')) {
-        throw cannotConvert(column);
+        throw cannotConvert(column, raw);
       }
       throw badRequest(MESSAGES.parseError);
     }
@@ -86,7 +92,7 @@ export class ValueDecoder {
     const type = column.type;
     if (type === 'DOUBLE' && typeof raw === 'number') {
       // The hot path of ingestion: a JSON number for a DOUBLE column.
-      if (!Number.isFinite(raw)) throw cannotConvert(column);
+      if (!Number.isFinite(raw)) throw cannotConvert(column, raw);
       this.sizeBytes += 8;
       return raw;
     }
@@ -96,11 +102,11 @@ export class ValueDecoder {
         this.sizeBytes += 1;
         if (typeof raw === 'boolean') return raw;
         if (text === undefined || (this.mode === 'json' && typeof raw !== 'string')) {
-          throw cannotConvert(column);
+          throw cannotConvert(column, raw);
         }
         return text.toLowerCase() === 'true';
       case 'STRING':
-        if (text === undefined) throw cannotConvert(column);
+        if (text === undefined) throw cannotConvert(column, raw);
         this.sizeBytes += Buffer.byteLength(text, 'utf8');
         return text;
       case 'BYTE': case 'SHORT': case 'INTEGER': case 'LONG':
@@ -108,13 +114,13 @@ export class ValueDecoder {
       case 'FLOAT': case 'DOUBLE':
         return this.float(column, raw, text);
       case 'TIMESTAMP':
-        return this.timestamp(column, typeof raw === 'string' ? raw : undefined);
+        return this.timestamp(column, raw);
       case 'GEOMETRY':
-        if (text === undefined || !WKT_TEXT.test(text)) throw cannotConvert(column);
+        if (text === undefined || !WKT_TEXT.test(text)) throw cannotConvert(column, raw);
         this.sizeBytes += text.length;
         return text;
       case 'BLOB':
-        if (text === undefined || !BASE64_TEXT.test(text)) throw cannotConvert(column);
+        if (text === undefined || !BASE64_TEXT.test(text)) throw cannotConvert(column, raw);
         this.sizeBytes += text.length;
         return new Uint8Array(Buffer.from(text, 'base64'));
     }
@@ -140,15 +146,15 @@ export class ValueDecoder {
     this.sizeBytes += ESTIMATED_SIZE_BYTES[column.type]!;
     let value: bigint;
     if (typeof raw === 'number') {
-      if (!Number.isInteger(raw)) throw cannotConvert(column);
+      if (!Number.isInteger(raw)) throw cannotConvert(column, raw);
       value = BigInt(raw);
     } else {
-      if (text === undefined || !INTEGER_TEXT.test(text)) throw cannotConvert(column);
+      if (text === undefined || !INTEGER_TEXT.test(text)) throw cannotConvert(column, raw);
       value = BigInt(text);
     }
     const [min, max] = INTEGER_RANGES[column.type]!;
-    if (value < min) throw cannotConvert(column, ' (lower limit over)');
-    if (value > max) throw cannotConvert(column, ' (upper limit over)');
+    if (value < min) throw cannotConvert(column, raw, ' (lower limit over)');
+    if (value > max) throw cannotConvert(column, raw, ' (upper limit over)');
     return column.type === 'LONG' ? value : Number(value);
   }
 
@@ -165,26 +171,27 @@ export class ValueDecoder {
     let value: number;
     if (typeof raw === 'number') value = raw;
     else if (text !== undefined && DECIMAL_TEXT.test(text)) value = Number(text);
-    else throw cannotConvert(column);
+    else throw cannotConvert(column, raw);
     if (column.type === 'FLOAT') value = Math.fround(value);
-    if (value === Infinity || value === -Infinity) throw cannotConvert(column);
+    if (value === Infinity || value === -Infinity) throw cannotConvert(column, raw);
     return value;
   }
 
-  private timestamp(column: ColumnSchema, text: string | undefined): number | bigint {
+  private timestamp(column: ColumnSchema, raw: unknown): number | bigint {
     this.sizeBytes += 8;
+    const text = typeof raw === 'string' ? raw : undefined;
     const precision = column.timePrecision ?? 'MILLISECOND';
     const value = text === undefined ? undefined
       : precision === 'MILLISECOND' ? parseTimestampMs(text)
       : parseTimestampPrecise(text, precision === 'MICROSECOND' ? 6 : 9);
-    if (value === undefined) throw cannotConvert(column);
+    if (value === undefined) throw cannotConvert(column, raw);
     return value;
   }
 }
 
-function cannotConvert(column: ColumnSchema, detail = '') {
-  return badRequest(`The specified data cannot be converted to ${gsTypeName(column)} ` +
-    `type${detail}.`);
+function cannotConvert(column: ColumnSchema, raw: unknown, detail = '',
+  elementIndex?: number): ValueConversionError {
+  return new ValueConversionError(column, raw, detail, elementIndex);
 }
 
 /**
@@ -200,26 +207,42 @@ export function decodeRows(
   const decoder = options.decoder ?? new ValueDecoder(options.mode);
   const rows: unknown[][] = new Array<unknown[]>(body.length);
   for (let r = 0; r < body.length; r++) {
-    rows[r] = decodeRow(columns, body[r], decoder, options.sizeBytesMax);
+    rows[r] = decodeRow(columns, body[r], decoder, options.sizeBytesMax, { rowIndex: r });
   }
   return rows;
 }
 
-/** One row of a PUT body; the decoder's running size over `sizeBytesMax` is `Too many rows data`. */
+/**
+ * One row of a PUT body; the decoder's running size over `sizeBytesMax` is `Too many rows data`.
+ * `location` (the row's index in the body, from 0) is named by the errors of its values.
+ */
 export function decodeRow(
   columns: readonly ColumnSchema[],
   input: unknown,
   decoder: ValueDecoder,
   sizeBytesMax: number,
+  location: ValueLocation,
 ): unknown[] {
   const columnCount = columns.length;
   if (!Array.isArray(input) || input.length !== columnCount) {
-    throw badRequest(MESSAGES.rowDataInvalid);
+    throw badRequest(`${MESSAGES.rowDataInvalid}: ${locationText(location)} ` +
+      (Array.isArray(input) ? `has ${input.length} values, the container has ${columnCount} ` +
+        'columns' : 'is not an array of values'));
   }
   const row = new Array<unknown>(columnCount);
-  for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
+  try {
+    for (let c = 0; c < columnCount; c++) row[c] = decoder.value(columns[c]!, input[c]);
+  } catch (error) {
+    if (error instanceof ValueConversionError) throw error.locatedAt(location);
+    throw error;
+  }
   if (decoder.sizeBytes > sizeBytesMax) throw badRequest(MESSAGES.tooManyRowsData);
   return row;
+}
+
+function locationText(location: ValueLocation): string {
+  return (location.containerName === undefined ? '' : `container "${location.containerName}", `) +
+    `row ${location.rowIndex}`;
 }
 
 /** A rows body is a non-empty array: `Rows data is empty` or `Parse error` otherwise. */

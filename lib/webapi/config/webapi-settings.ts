@@ -22,8 +22,18 @@ const REQUEST_BODY_TIMEOUT_S_MAX = 86_400;
 const QUEUED_REQUEST_COUNT_MAX = 100_000;
 /** Node's server takes any number; past this the file descriptors run out first. */
 const CONNECTION_COUNT_MAX = 1_000_000;
+/** `basePath` names at most this many first path segments (each one a copy of every route). */
+const BASE_PATH_COUNT_MAX = 4;
+/** One first path segment of `basePath`. */
+const BASE_PATH_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
 
 export interface WebApiSettings {
+  /**
+   * `basePath` (GridDB's application.properties key): the first segments of the URLs the routes
+   * answer under, `/<basePath>/v2/<cluster>/dbs/<database>/...`. This project's `store` and
+   * GridDB's own `griddb` by default, so that clients written for GridDB work unchanged.
+   */
+  basePaths: string[];
   /** `server.port`; 0 lets the kernel pick (tests). */
   port: number;
   /** `server.address`: the interface to listen on. */
@@ -69,6 +79,7 @@ export interface WebApiSettings {
 }
 
 export const WEBAPI_SETTINGS_DEFAULT: Readonly<WebApiSettings> = {
+  basePaths: ['store', 'griddb'],
   port: WEBAPI_PORT_DEFAULT,
   address: '127.0.0.1',
   failoverTimeoutS: 5,
@@ -97,6 +108,7 @@ export const WEBAPI_SETTINGS_DEFAULT: Readonly<WebApiSettings> = {
 export function defaultSettingsText(): string {
   return [
     '# Web API settings (Java properties). Uncomment a key to change it; restart to apply.',
+    '#basePath=store,griddb',
     '#server.port=8081',
     '#server.address=127.0.0.1',
     '#server.max-http-header-size=48000',
@@ -148,6 +160,7 @@ export function readWebApiSettings(properties: ReadonlyMap<string, string>, path
     { min: 2, max: WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX });
   const d = WEBAPI_SETTINGS_DEFAULT;
   const settings: WebApiSettings = {
+    basePaths: read.list('basePath', d.basePaths, BASE_PATH_SEGMENT, BASE_PATH_COUNT_MAX),
     port: read.integer('server.port', d.port, { min: 0, max: 65_535 }),
     address: read.text('server.address', d.address, /^[0-9A-Za-z.:\-[\]]+$/),
     failoverTimeoutS: read.integer('failoverTimeout', d.failoverTimeoutS, { min: 0 }),
@@ -233,6 +246,16 @@ class PropertyReader {
     const text = this.value(key);
     if (text === undefined) return fallback;
     return pattern.test(text) ? text : this.invalid(key, fallback);
+  }
+
+  /** Comma-separated names, each matching `pattern`, `countMax` at most, none twice. */
+  list(key: string, fallback: string[], pattern: RegExp, countMax: number): string[] {
+    const text = this.value(key);
+    if (text === undefined) return [...fallback];
+    const names = text.split(',').map((name) => name.trim());
+    const valid = names.length <= countMax && new Set(names).size === names.length &&
+      names.every((name) => pattern.test(name));
+    return valid ? names : this.invalid(key, [...fallback]);
   }
 
   size(key: string, fallback: number): number {

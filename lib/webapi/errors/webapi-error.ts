@@ -44,6 +44,13 @@ export const badRequest = (message: string) => new WebApiError(400, message);
 export const unauthorized = (message: string) => new WebApiError(401, message);
 export const notFound = (message: string) => new WebApiError(404, message);
 
+/**
+ * 404 `Container not existed`, naming the container asked for: GridDB's text first, so that a
+ * client matching it still matches.
+ */
+export const containerNotExisted = (name: string) =>
+  notFound(`${MESSAGES.containerNotExisted}: '${name}'`);
+
 /** The spec's messages, in one place so that tests and routes agree on every word. */
 export const MESSAGES = {
   containerNotExisted: 'Container not existed',

@@ -21,6 +21,8 @@ import type { StorePool, StoreTarget } from './store-pool.ts';
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 /** Container names the web API can address, likewise; the node checks the length. */
 const CONTAINER_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Characters of a name from the URL quoted in a message, at most. */
+const NAME_QUOTED_LENGTH_MAX = 100;
 
 export interface WebApiDependencies {
   repository: Repository;
@@ -77,7 +79,11 @@ function contextOf(request: FastifyRequest, dependencies: WebApiDependencies): R
 
 function clusterNamed(repository: Repository, name: string): RepositoryCluster {
   const cluster = repository.clusters.find((c) => c.name === name);
-  if (cluster === undefined) throw badRequest(MESSAGES.clusterNotFound);
+  // GridDB's text first, then the name asked for; not the names repository.json has, which
+  // this answer would tell a caller whose credentials no node has checked yet.
+  if (cluster === undefined) {
+    throw badRequest(`${MESSAGES.clusterNotFound}: '${name.slice(0, NAME_QUOTED_LENGTH_MAX)}'`);
+  }
   return cluster;
 }
 

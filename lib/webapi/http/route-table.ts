@@ -3,11 +3,15 @@
 // an unknown path 404, both with the error body.
 
 import type { FastifyInstance, RouteHandlerMethod, FastifySchema } from 'fastify';
+import { assert } from '../../base/assert.ts';
+import { API_VERSION } from '../errors/webapi-error.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** `/store/v2/<cluster>/dbs/<database>`: every route starts here. */
-export const BASE_PATH = '/store/v2/:cluster/dbs/:database';
+/** `/<basePath>/v2/<cluster>/dbs/<database>`: every route starts here, for each basePath. */
+export function routePrefix(basePath: string): string {
+  return `/${basePath}/${API_VERSION}/:cluster/dbs/:database`;
+}
 
 /** What a route tells the body parsers (fastify's route `config`). */
 export interface RouteConfig {
@@ -17,12 +21,25 @@ export interface RouteConfig {
 export class RouteTable {
   private readonly patterns: Array<{ pattern: RegExp; methods: Set<string> }> = [];
 
-  constructor(private readonly app: FastifyInstance) {}
+  /** `basePaths`: the first path segments (settings `basePath`); each gets every route. */
+  constructor(
+    private readonly app: FastifyInstance,
+    private readonly basePaths: readonly string[],
+  ) {
+    assert(basePaths.length > 0);
+    assert(new Set(basePaths).size === basePaths.length);
+  }
 
   /** `streamBody`: the handler reads the JSON body as a stream (`request.body`), see ROUTE_CONFIG. */
   add(method: HttpMethod, path: string, handler: RouteHandlerMethod, schema?: FastifySchema,
     options: { streamBody?: boolean } = {}): void {
-    const url = `${BASE_PATH}${path}`;
+    for (const basePath of this.basePaths) {
+      this.addUrl(method, `${routePrefix(basePath)}${path}`, handler, schema, options);
+    }
+  }
+
+  private addUrl(method: HttpMethod, url: string, handler: RouteHandlerMethod,
+    schema: FastifySchema | undefined, options: { streamBody?: boolean }): void {
     const config: RouteConfig = { streamBody: options.streamBody === true };
     this.app.route({ method, url, handler, config, ...(schema === undefined ? {} : { schema }) });
     const source = `^${url.replace(/:[a-zA-Z]+/g, '[^/]+')}/?$`;

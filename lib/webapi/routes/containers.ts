@@ -13,7 +13,7 @@ import { TIME_PRECISIONS } from '../../schema/column-type.ts';
 import type { ContainerDefinition } from '../../schema/container-schema.ts';
 import type { ContainerInfo } from '../../client/store-factory.ts';
 import { columnJson, parseGsTypeName } from '../codec/column-json.ts';
-import { badRequest, MESSAGES, notFound, WebApiError } from '../errors/webapi-error.ts';
+import { badRequest, containerNotExisted, MESSAGES, WebApiError } from '../errors/webapi-error.ts';
 import {
   containerNameCheck, requestContext, type WebApiDependencies,
 } from '../http/request-context.ts';
@@ -23,6 +23,8 @@ import { CreateContainerBody, DeleteContainersBody } from './body-schemas.ts';
 import { queryChoice, queryInteger } from './query-parameters.ts';
 
 const CONTAINER_TYPES = ['COLLECTION', 'TIME_SERIES'] as const;
+/** Characters of a refused name quoted in a message, at most. */
+const NAME_QUOTED_LENGTH_MAX = 100;
 const INDEX_TYPES = ['TREE', 'SPATIAL'];
 
 export function containerRoutes(table: RouteTable, dependencies: WebApiDependencies): void {
@@ -89,7 +91,7 @@ export function containerRoutes(table: RouteTable, dependencies: WebApiDependenc
     const context = requestContext(request, dependencies);
     const name = containerNameCheck((request.params as { container: string }).container);
     const info = await context.use((store) => store.getContainerInfo(name));
-    if (info === undefined) throw notFound(MESSAGES.containerNotExisted);
+    if (info === undefined) throw containerNotExisted(name);
     return sendJson(reply, 200, containerInfoJson(info));
   });
 }
@@ -124,7 +126,8 @@ function definitionOf(body: CreateContainerBody | undefined): ContainerDefinitio
   const type = body.container_type;
   if (type === undefined || type === null) throw badRequest("'container_type' is required");
   if (!CONTAINER_TYPES.includes(type as (typeof CONTAINER_TYPES)[number])) {
-    throw badRequest("Mapping JSON data error at field 'container_type'");
+    throw badRequest("Mapping JSON data error at field 'container_type': " +
+      `'${type.slice(0, NAME_QUOTED_LENGTH_MAX)}' is not one of ${CONTAINER_TYPES.join(', ')}`);
   }
   const columns = body.columns;
   if (columns === undefined || columns === null || columns.length === 0) {

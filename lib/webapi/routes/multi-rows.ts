@@ -16,7 +16,7 @@ import type { ContainerInfo } from '../../client/store-factory.ts';
 import { columnJson } from '../codec/column-json.ts';
 import { ValueDecoder } from '../codec/value-decode.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
-import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
+import { badRequest, containerNotExisted } from '../errors/webapi-error.ts';
 import { requestContext, type WebApiDependencies } from '../http/request-context.ts';
 import { sendJson, sendJsonText } from '../http/reply.ts';
 import type { RouteTable } from '../http/route-table.ts';
@@ -83,7 +83,7 @@ async function infosOf(store: ClientStore, names: readonly string[]): Promise<Co
   for (const name of names) {
     const key = normalizeName(name);
     const info = known.get(key) ?? await store.getContainerInfo(name);
-    if (info === undefined) throw notFound(MESSAGES.containerNotExisted);
+    if (info === undefined) throw containerNotExisted(name);
     known.set(key, info);
     infos.push(info);
   }
@@ -139,7 +139,7 @@ async function readAll(store: ClientStore, entries: readonly GetEntry[]): Promis
 
 async function readKeyless(store: ClientStore, name: string): Promise<Row[]> {
   const container = await store.getContainer(name);
-  if (container === undefined) throw notFound(MESSAGES.containerNotExisted);
+  if (container === undefined) throw containerNotExisted(name);
   return (await container.query('select *').fetch()).toArray();
 }
 

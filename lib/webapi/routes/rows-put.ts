@@ -20,7 +20,8 @@ import { normalizeName } from '../../schema/names.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { readJsonStream, type ElementKind } from '../codec/json-stream.ts';
 import { decodeRow, ValueDecoder } from '../codec/value-decode.ts';
-import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
+import { badRequest, containerNotExisted, MESSAGES } from '../errors/webapi-error.ts';
+import { unknownMember } from './body-schemas.ts';
 
 /** The body of a streamed route: the request's stream, or undefined when it has none. */
 export type StreamedBody = AsyncIterable<Uint8Array> | undefined;
@@ -48,7 +49,8 @@ export async function putRowsStreamed(
     batchSizeBytes: settings.putBatchSizeBytes,
     onValue: ({ value, parent }) => {
       if (!Array.isArray(parent)) throw badRequest(MESSAGES.parseError);
-      batch.push(decodeRow(columns, value, decoder, settings.maxRequestSizeBytes) as Row);
+      batch.push(decodeRow(columns, value, decoder, settings.maxRequestSizeBytes,
+        { rowIndex: count }) as Row);
       count++;
     },
     onBatch: flush,
@@ -103,15 +105,20 @@ export async function multiPutStreamed(
         return;
       }
       if (!Array.isArray(parent)) throw mappingError(index, 'rows');
+      writer.add(index, item.rowCount, value);
       item.rowCount++;
-      writer.add(index, value);
     },
     onElementEnd: (index, kind: ElementKind) => {
       const item = itemAt(index);
       if (kind !== 'object') throw badRequest(`Mapping JSON data error at object ${index}`);
       if (item.name === undefined) throw badRequest('The container is invalid');
-      if (item.rowCount === 0) throw badRequest(MESSAGES.rowDataInvalid);
+      if (item.rowCount === 0) {
+        throw badRequest(`${MESSAGES.rowDataInvalid}: container "${item.name}" has no rows`);
+      }
       answers.push({ containerName: item.name, updatedRows: item.rowCount });
+    },
+    onElementMember: (index, name) => {
+      if (!MULTI_PUT_MEMBERS.has(name)) throw unknownMember(index, name, MULTI_PUT_MEMBERS);
     },
     onBatch: () => writer.flush(items),
   });
@@ -121,13 +128,17 @@ export async function multiPutStreamed(
   return answers;
 }
 
+/** Members of an element of the multi-container PUT's body; any other is refused (400). */
+const MULTI_PUT_MEMBERS: ReadonlySet<string> = new Set(['containerName', 'rows']);
+
 function mappingError(index: number, field: string) {
   return badRequest(`Mapping JSON data error at object ${index} field '${field}'`);
 }
 
 /** Raw rows by item until a batch is sent: decoded then, one multiPut for every container. */
 class MultiPutWriter {
-  private pending: Array<{ index: number; raw: unknown }> = [];
+  /** `index`: the item of the body; `rowIndex`: the row within its `rows`, from 0. */
+  private pending: Array<{ index: number; rowIndex: number; raw: unknown }> = [];
   private readonly infos = new Map<string, ContainerInfo>();
   /** One size budget over every container, as GridDB's maxRequestSize guard. */
   private readonly decoder = new ValueDecoder('json');
@@ -141,22 +152,23 @@ class MultiPutWriter {
     return this.pending.length;
   }
 
-  add(index: number, raw: unknown): void {
-    this.pending.push({ index, raw });
+  add(index: number, rowIndex: number, raw: unknown): void {
+    this.pending.push({ index, rowIndex, raw });
   }
 
   /** Sends the rows whose container is named; the others wait for their name. */
   async flush(items: readonly Item[]): Promise<void> {
     const waiting: typeof this.pending = [];
     const byContainer = new Map<string, Row[]>();
-    for (const { index, raw } of this.pending) {
-      const name = items[index]!.name;
+    for (const entry of this.pending) {
+      const name = items[entry.index]!.name;
       if (name === undefined) {
-        waiting.push({ index, raw });
+        waiting.push(entry);
         continue;
       }
       const info = await this.infoOf(name);
-      const row = decodeRow(info.columns, raw, this.decoder, this.settings.maxRequestSizeBytes);
+      const row = decodeRow(info.columns, entry.raw, this.decoder,
+        this.settings.maxRequestSizeBytes, { rowIndex: entry.rowIndex, containerName: name });
       let rows = byContainer.get(info.name);
       if (rows === undefined) byContainer.set(info.name, rows = []);
       rows.push(row as Row);
@@ -170,7 +182,7 @@ class MultiPutWriter {
     const known = this.infos.get(key);
     if (known !== undefined) return known;
     const info = await this.store.getContainerInfo(name);
-    if (info === undefined) throw notFound(MESSAGES.containerNotExisted);
+    if (info === undefined) throw containerNotExisted(name);
     this.infos.set(key, info);
     return info;
   }

@@ -8,7 +8,7 @@ import type { ClientContainer, ClientStore } from '../../client/store-factory.ts
 import type { Row } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
-import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
+import { badRequest, containerNotExisted, MESSAGES } from '../errors/webapi-error.ts';
 import { characterCheck } from '../http/request-context.ts';
 import type { RowsQueryBody } from './body-schemas.ts';
 
@@ -42,7 +42,7 @@ export function rowsRequestOf(body: RowsQueryBody | undefined): RowsRequest {
 
 export async function containerOr404(store: ClientStore, name: string): Promise<ClientContainer> {
   const container = await store.getContainer(name);
-  if (container === undefined) throw notFound(MESSAGES.containerNotExisted);
+  if (container === undefined) throw containerNotExisted(name);
   return container;
 }
 

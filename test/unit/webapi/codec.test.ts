@@ -99,16 +99,19 @@ describe('input conversions', () => {
 
   it('keeps JSON types in the other PUTs', () => {
     badRequest(() => json().value(column('BOOL'), 1),
-      'The specified data cannot be converted to BOOL type.');
+      /^The specified data cannot be converted to BOOL type: column "c": 1 is not a BOOL/);
     assert.equal(json().value(column('STRING'), 1.5), '1.5');
   });
 
   it('refuses what does not convert', () => {
-    const cannot = (type: string) => `The specified data cannot be converted to ${type} type.`;
+    // GridDB's message first (clients match it), then the column, the value, the type expected.
+    const cannot = (type: string) =>
+      new RegExp(`^The specified data cannot be converted to ${type} type: column "c": `);
     badRequest(() => text().value(column('BYTE'), 200),
-      'The specified data cannot be converted to BYTE type (upper limit over).');
+      'The specified data cannot be converted to BYTE type (upper limit over): column "c": ' +
+      '200 is not a BYTE (-128 to 127).');
     badRequest(() => text().value(column('LONG'), '9223372036854775808'),
-      'The specified data cannot be converted to LONG type (upper limit over).');
+      /^The specified data cannot be converted to LONG type \(upper limit over\): /);
     badRequest(() => text().value(column('DOUBLE'), '1e400'), cannot('DOUBLE'));
     badRequest(() => text().value(column('DOUBLE'), 'Inf'), cannot('DOUBLE'));
     badRequest(() => text().value(column('DOUBLE'), 1e999), cannot('DOUBLE'));
@@ -120,7 +123,7 @@ describe('input conversions', () => {
     badRequest(() => decodeRows([column('INTEGER')], [], { mode: 'text', sizeBytesMax: 10 }),
       'Rows data is empty');
     badRequest(() => decodeRows([column('INTEGER')], [[1, 2]], { mode: 'text', sizeBytesMax: 10 }),
-      'Row data is invalid');
+      'Row data is invalid: row 0 has 2 values, the container has 1 columns');
     badRequest(() => decodeRows([column('BYTE')], [[1], [2]], { mode: 'text', sizeBytesMax: 15 }),
       'Too many rows data');
   });

@@ -65,9 +65,10 @@ describe('web API settings', () => {
       'spring.servlet.multipart.max-request-size=1024',
       'authenticationMethod=INTERNAL', 'sslMode=DISABLED', 'blobPath=/tmp',
       'putBatchSize=64KB', 'requestBodyTimeout=5', 'maxTotalRequestBodySize=10MB',
-      'maxQueuedRequests=0', 'maxConnections=8',
+      'maxQueuedRequests=0', 'maxConnections=8', 'basePath=griddb',
     ].join('\n'));
     assert.deepEqual(settings, {
+      basePaths: ['griddb'],
       port: 9090, address: '0.0.0.0', failoverTimeoutS: 0, transactionTimeoutS: 60,
       containerCacheSize: 5, maxResponseSizeBytes: 100 * MiB, maxRequestSizeBytes: 2 * MiB,
       maxTotalResponseSizeBytes: 3000 * MiB, loginTimeoutS: 1, maxQueryNum: 100, maxLimit: 10,
@@ -83,6 +84,16 @@ describe('web API settings', () => {
     assert.equal(bodies.totalRequestBodySizeBytesMax, 4 * 3 * MiB);
     configError(() => settingsOf('maxConnections=0'),
       /property 'maxConnections' can not smaller than 1\./);
+  });
+
+  it('reads basePath as a list of first path segments; store and griddb by default', () => {
+    assert.deepEqual(settingsOf('').settings.basePaths, ['store', 'griddb']);
+    assert.deepEqual(settingsOf('basePath=griddb, store ,api_2').settings.basePaths,
+      ['griddb', 'store', 'api_2']);
+    for (const bad of ['basePath=a/b', 'basePath=store,store', 'basePath=a,b,c,d,e',
+      'basePath=store,']) {
+      configError(() => settingsOf(bad), /property 'basePath' is invalid\./);
+    }
   });
 
   it('reports every bad key at once, in GridDB\'s words', () => {

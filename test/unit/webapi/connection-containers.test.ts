@@ -85,7 +85,7 @@ describe('web API: connection check, authentication, containers', { timeout: 180
 
     it('answers unknown clusters, databases and unaddressable names', async () => {
       assertError(await http.call('GET', '/store/v2/otherCluster/dbs/public/checkConnection'),
-        400, 'Cluster not found in repository');
+        400, "Cluster not found in repository: 'otherCluster'");
       assertError(await http.call('GET', '/store/v2/myCluster/dbs/nosuchdb/checkConnection'),
         404, /DATABASE_NOT_FOUND/);
       assertError(await http.call('GET', '/store/v2/myCluster/dbs/pub-lic/checkConnection'),
@@ -140,7 +140,7 @@ describe('web API: connection check, authentication, containers', { timeout: 180
         ],
       });
       assertError(await http.call('GET', `${base}/containers/nothing/info`), 404,
-        'Container not existed');
+        "Container not existed: 'nothing'");
       assertError(await http.call('GET', `${base}/containers/a-b/info`), 400,
         'Container name is invalid');
     });
@@ -154,7 +154,9 @@ describe('web API: connection check, authentication, containers', { timeout: 180
         'Container name is invalid');
       assertError(await post({ ...valid, container_type: undefined }), 400,
         "'container_type' is required");
-      assertError(await post({ ...valid, container_type: 'TABLE' }), 400, /Mapping JSON data/);
+      assertError(await post({ ...valid, container_type: 'TABLE' }), 400,
+        "Mapping JSON data error at field 'container_type': 'TABLE' is not one of COLLECTION, " +
+        'TIME_SERIES');
       assertError(await post({ ...valid, columns: [] }), 400, "'columns' is required");
       assertError(await post({ ...valid, columns: undefined }), 400, "'columns' is required");
       assertError(await post({ ...valid, columns: [{ name: 'a', type: null }] }), 400,

@@ -85,14 +85,16 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
     const put = (body: unknown) => http.call('PUT', `${base}/containers/rows`, { body });
     assertError(await put([{ containerName: '', rows: [['x', 1]] }]), 400,
       'The container is invalid');
-    assertError(await put([{ containerName: 'people', rows: [] }]), 400, 'Row data is invalid');
-    assertError(await put([{ containerName: 'people' }]), 400, 'Row data is invalid');
+    assertError(await put([{ containerName: 'people', rows: [] }]), 400,
+      'Row data is invalid: container "people" has no rows');
+    assertError(await put([{ containerName: 'people' }]), 400,
+      'Row data is invalid: container "people" has no rows');
     assertError(await put([{ containerName: 'absent', rows: [['x']] }]), 404,
-      'Container not existed');
+      "Container not existed: 'absent'");
     assertError(await put([{ containerName: 'people', rows: [['x']] }]), 400,
-      'Row data is invalid');
-    assertError(await put([{ containerName: 'people', rows: [['x', true]] }]), 400,
-      'The specified data cannot be converted to INTEGER type.');
+      'Row data is invalid: container "people", row 0 has 1 values, the container has 2 columns');
+    assertError(await put([{ containerName: 'people', rows: [['x', 1], ['y', true]] }]), 400,
+      /^The specified data cannot be converted to INTEGER type: container "people", row 1, /);
     assertError(await put({ containerName: 'people' }), 400, /Mapping JSON data/);
     // A refused request wrote nothing, not even to the containers before the bad one.
     assertError(await put([{ containerName: 'log', rows: [['three']] },
@@ -123,7 +125,7 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
     assertError(await post([{ name: ' ' }]), 400, 'The container is invalid');
     assertError(await post([{ name: 'people', offset: -1 }]), 400, 'The offset is invalid');
     assertError(await post([{ name: 'people', limit: -1 }]), 400, 'The limit is invalid');
-    assertError(await post([{ name: 'absent' }]), 404, 'Container not existed');
+    assertError(await post([{ name: 'absent' }]), 404, "Container not existed: 'absent'");
     assertError(await post([{ name: 'meter', keyValues: ['yesterday'] }]), 400,
       /cannot be converted to TIMESTAMP/);
     assertError(await post({ name: 'people' }), 400, /Mapping JSON data/);
@@ -171,7 +173,7 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
     assertError(await tql([{ ...one, stmt: 'select *\u0000' }]), 400,
       'Invalid character(s) found');
     assertError(await tql([{ ...one, columns: ['nope'] }]), 400, "Column 'nope' not existed");
-    assertError(await tql([{ ...one, name: 'absent' }]), 404, 'Container not existed');
+    assertError(await tql([{ ...one, name: 'absent' }]), 404, "Container not existed: 'absent'");
     assertError(await tql([{ ...one, stmt: 'select * where' }]), 400, /TQL_SYNTAX/);
     assertError(await tql([{ ...one, hasPartialExecution: 'yes' }]), 400, /Mapping JSON data/);
     assertError(await tql({ ...one }), 400, /Mapping JSON data/);

@@ -138,9 +138,9 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     assert.equal(JSON.parse(syntax.text).errorCode, 180001);
     assertError(await post({ limit: 1, condition: 'nope > 1' }), 400, /COLUMN_NOT_FOUND/);
     assertError(await post({ limit: 1 }, `${fixture.base}/containers/absent/rows`), 404,
-      'Container not existed');
+      "Container not existed: 'absent'");
     assertError(await post({ limit: 1 }, '/store/v2/x/dbs/public/containers/typed/rows'), 400,
-      'Cluster not found in repository');
+      "Cluster not found in repository: 'x'");
   });
 
   it('refuses rows that do not convert, with the spec\'s messages', async () => {
@@ -148,13 +148,15 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     const nulls = (values: Record<number, unknown>) => ALL_TYPES.columns.map((_, i) =>
       i === 0 ? 100 : (i in values ? values[i] : null));
     assertError(await put([]), 400, 'Rows data is empty');
-    assertError(await put([[1, true]]), 400, 'Row data is invalid');
-    assertError(await put([nulls({}), 'row']), 400, 'Row data is invalid');
+    assertError(await put([[1, true]]), 400, /^Row data is invalid: row 0 has 2 values/);
+    assertError(await put([nulls({}), 'row']), 400,
+      'Row data is invalid: row 1 is not an array of values');
     assertError(await put({ rows: [] }), 400, 'Parse error');
     assertError(await put([nulls({ 2: { text: 'x' } })]), 400, 'Parse error');
     assertError(await put([nulls({ 12: [[1]] })]), 400, 'Parse error');
-    const cannot = (type: string, detail = '') =>
-      `The specified data cannot be converted to ${type} type${detail}.`;
+    const cannot = (type: string, detail = '') => new RegExp('^' +
+      `The specified data cannot be converted to ${type} type${detail}: row 0, column "`
+        .replace(/[()]/g, '\\$&'));
     assertError(await put([nulls({ 2: true })]), 400, cannot('STRING'));
     assertError(await put([nulls({ 3: 128 })]), 400, cannot('BYTE', ' (upper limit over)'));
     assertError(await put([nulls({ 4: '-32769' })]), 400, cannot('SHORT', ' (lower limit over)'));
@@ -175,7 +177,7 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     assertError(await put([nulls({ 13: ['2016'] })]), 400, cannot('TIMESTAMP_ARRAY'));
     assertError(await put([[null, ...nulls({}).slice(1)]]), 400, /KEY_REQUIRED/);
     assertError(await http.call('PUT', `${fixture.base}/containers/absent/rows`,
-      { body: [[1]] }), 404, 'Container not existed');
+      { body: [[1]] }), 404, "Container not existed: 'absent'");
     // None of those changed anything.
     assert.equal((await get({ limit: 100 })).total, 3);
   });
@@ -254,7 +256,7 @@ describe('web API: rows of a container', { timeout: 180_000 }, () => {
     assertError(await http.call('DELETE', `${fixture.base}/containers/log/rows`,
       { body: ['a'] }), 400, 'Row key does not exist');
     assertError(await http.call('DELETE', `${fixture.base}/containers/absent/rows`,
-      { body: [1] }), 404, 'Container not existed');
+      { body: [1] }), 404, "Container not existed: 'absent'");
     assertError(await http.call('DELETE', rowsPath, { body: { key: 1 } }), 400);
   });
 });
