@@ -19,6 +19,7 @@ import {
 } from './parse-ddl.ts';
 import { parseDeleteRest, parseInsertRest, parseUpdateRest } from './parse-dml.ts';
 import { parseSelectAfterKeyword } from './parse-select.ts';
+import type { SqlToken } from './tokens.ts';
 
 export interface SqlParsedStatement {
   readonly statement: SqlStatement;
@@ -34,7 +35,7 @@ export function parseSql(text: string): SqlParsedStatement[] {
   const cursor = new SqlCursor(tokens);
   const statements: SqlParsedStatement[] = [];
   for (;;) {
-    while (cursor.acceptOperator(';')) { /* empty statement */ }
+    while (isSemicolon(cursor.peekRaw())) cursor.next(); // empty statements
     if (cursor.peekRaw().kind === 'end') break;
     if (statements.length === SQL_STATEMENT_COUNT_MAX) {
       throw sqlLimitExceeded(
@@ -65,6 +66,10 @@ export function parseSqlStatement(text: string): SqlParsedStatement {
     throw sqlSyntaxError('expected one statement, found more than one', second);
   }
   return statements[0]!;
+}
+
+function isSemicolon(token: SqlToken): boolean {
+  return token.kind === 'operator' && token.text === ';';
 }
 
 function parseStatement(cursor: SqlCursor): SqlStatement {
@@ -102,7 +107,7 @@ function parseStatement(cursor: SqlCursor): SqlStatement {
   }
 }
 
-function describeFirst(token: ReturnType<SqlCursor['peek']>): string {
+function describeFirst(token: SqlToken): string {
   return token.kind === 'word' ? JSON.stringify(token.text) : `'${token.kind}'`;
 }
 
