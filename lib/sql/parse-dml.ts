@@ -19,16 +19,26 @@ export function parseInsertRest(cursor: SqlCursor, mode: SqlInsertMode, hints: r
     return { kind: 'insert', hints, mode, table, columns, source: { kind: 'query', query: parseSelect(cursor) }, position };
   }
   if (!cursor.acceptKeyword('VALUES')) cursor.fail(columns === undefined ? "VALUES, SELECT or '('" : 'VALUES or SELECT');
-  const rows = cursor.list(() => parseRow(cursor));
+  const rows = parseRows(cursor);
   return { kind: 'insert', hints, mode, table, columns, source: { kind: 'values', rows }, position };
 }
 
-function parseRow(cursor: SqlCursor): SqlExpression[] {
-  const position = cursor.position();
-  if (cursor.isOperator('(') && cursor.isOperator(')', 1)) {
-    throw sqlSyntaxError('a VALUES row needs at least one value', position);
-  }
-  return cursor.parenthesizedList(() => parseExpression(cursor));
+/** Rows of VALUES: at least one value each, all rows as long as the first (as SQLite). */
+function parseRows(cursor: SqlCursor): SqlExpression[][] {
+  const rows: SqlExpression[][] = [];
+  do {
+    const position = cursor.position();
+    if (cursor.isOperator('(') && cursor.isOperator(')', 1)) {
+      throw sqlSyntaxError('a VALUES row needs at least one value', position);
+    }
+    const row = cursor.parenthesizedList(() => parseExpression(cursor));
+    if (rows.length > 0 && row.length !== rows[0]!.length) {
+      throw sqlSyntaxError(`this VALUES row has ${row.length} values, the first has ` +
+        `${rows[0]!.length}`, position);
+    }
+    rows.push(row);
+  } while (cursor.acceptOperator(','));
+  return rows;
 }
 
 export function parseUpdateRest(cursor: SqlCursor, hints: readonly SqlHint[], position: SqlPosition):

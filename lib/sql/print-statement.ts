@@ -25,7 +25,8 @@ export function printSqlStatement(statement: SqlStatement): string {
         ? printSqlQuery(statement.source.query)
         : `VALUES ${statement.source.rows.map((row) =>
           `(${row.map(printSqlExpression).join(', ')})`).join(', ')}`;
-      return `${statement.mode}${hintText(statement.hints)} INTO ` +
+      const [first, ...rest] = statement.mode.split(' '); // hints go after the first keyword
+      return `${[`${first}${hintText(statement.hints)}`, ...rest].join(' ')} INTO ` +
         `${printSqlName(statement.table)}${columns} ${source}`;
     }
     case 'update': {
