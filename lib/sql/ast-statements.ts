@@ -97,8 +97,8 @@ export type SqlStatement =
   | SqlAdministrationStatement;
 
 /**
- * Databases, users, roles, privileges and views (§5.2, §5.3): parsed whole, answered NOT_SUPPORTED
- * by the executor until the store has them.
+ * Databases, users, roles, privileges and views (§5.2, §5.3): parsed whole, answered
+ * NOT_SUPPORTED by the executor until the store has them.
  */
 export type SqlAdministrationStatement =
   | {

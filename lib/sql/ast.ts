@@ -151,7 +151,7 @@ export interface SqlSelectCore {
 /** A query; set operations (UNION, INTERSECT, EXCEPT) join this union with the next SQL issue. */
 export type SqlQuery = SqlSelectCore;
 
-/** One optimizer hint of `/*+ ... *\/`: `IndexScan(t)`, `Leading((t1 t2) t3)`, `MaxGeneratedRows(10)`. */
+/** One optimizer hint of a hint comment: `IndexScan(t)`, `Leading((t1 t2) t3)`. */
 export interface SqlHint {
   readonly name: string;
   readonly args: readonly SqlHintArgument[];

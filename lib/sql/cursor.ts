@@ -133,7 +133,8 @@ export class SqlCursor {
       return { text: token.text, quoted: false, position: token.position };
     }
     if (token.kind === 'word') {
-      return this.fail(what, ` (${token.upper} is a reserved word: write "${token.text}" for a name)`);
+      const why = ` (${token.upper} is a reserved word: write "${token.text}" for a name)`;
+      return this.fail(what, why);
     }
     return this.fail(what);
   }

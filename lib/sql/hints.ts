@@ -92,8 +92,11 @@ class HintReader {
     const before = this.text.slice(0, this.offset);
     const newlineCount = before.split('\n').length - 1;
     const offset = this.at.offset + 3 + this.offset;
-    if (newlineCount === 0) return { offset, line: this.at.line, column: this.at.column + 3 + this.offset };
-    return { offset, line: this.at.line + newlineCount, column: this.offset - before.lastIndexOf('\n') };
+    if (newlineCount === 0) {
+      return { offset, line: this.at.line, column: this.at.column + 3 + this.offset };
+    }
+    const column = this.offset - before.lastIndexOf('\n');
+    return { offset, line: this.at.line + newlineCount, column };
   }
 
   private fail(what: string): never {

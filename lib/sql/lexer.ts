@@ -5,7 +5,9 @@
 
 import { assert } from '../base/assert.ts';
 import { SQL_TEXT_LENGTH_MAX } from '../base/limits.ts';
-import { SQL_POSITION_START, sqlLimitExceeded, sqlSyntaxError, type SqlPosition } from './errors.ts';
+import {
+  SQL_POSITION_START, sqlLimitExceeded, sqlSyntaxError, type SqlPosition,
+} from './errors.ts';
 import { SQL_OPERATORS, type SqlToken } from './tokens.ts';
 
 const CODE_0 = 0x30;
@@ -88,7 +90,8 @@ class Lexer {
       }
     }
     const character = String.fromCodePoint(this.text.codePointAt(this.offset) ?? 0);
-    const why = character === '#' ? ' (a metatable name is written in double quotes: "#tables")' : '';
+    const why = character === '#'
+      ? ' (a metatable name is written in double quotes: "#tables")' : '';
     throw sqlSyntaxError(`unexpected character ${JSON.stringify(character)}${why}`, position);
   }
 

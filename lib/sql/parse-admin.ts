@@ -21,7 +21,8 @@ export function parseCreateAdministration(cursor: SqlCursor, position: SqlPositi
     const name = cursor.expectName('a user name');
     cursor.expectKeyword('IDENTIFIED');
     cursor.expectKeyword('BY');
-    return { kind: 'createUser', name, password: cursor.expectString('a password string'), position };
+    const password = cursor.expectString('a password string');
+    return { kind: 'createUser', name, password, position };
   }
   const force = cursor.acceptKeyword('FORCE');
   if (force && !cursor.isKeyword('VIEW')) cursor.fail('VIEW');
@@ -66,5 +67,6 @@ export function parseSetPasswordRest(cursor: SqlCursor, position: SqlPosition): 
   cursor.expectKeyword('PASSWORD');
   const user = cursor.acceptKeyword('FOR') ? cursor.expectName('a user name') : undefined;
   cursor.expectOperator('=');
-  return { kind: 'setPassword', user, password: cursor.expectString('a password string'), position };
+  const password = cursor.expectString('a password string');
+  return { kind: 'setPassword', user, password, position };
 }

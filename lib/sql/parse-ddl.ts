@@ -82,9 +82,13 @@ export function parseCreateTableRest(cursor: SqlCursor, position: SqlPosition): 
     cursor.expectKeyword('TIMESERIES');
     timeSeries = true;
   }
-  const options = cursor.acceptKeyword('WITH') ? cursor.parenthesizedList(() => parseTableOption(cursor)) : [];
+  const options = cursor.acceptKeyword('WITH')
+    ? cursor.parenthesizedList(() => parseTableOption(cursor)) : [];
   const partitioning = cursor.isKeyword('PARTITION') ? parsePartitioning(cursor) : undefined;
-  return { kind: 'createTable', ifNotExists, name, columns, primaryKey, timeSeries, options, partitioning, position };
+  return {
+    kind: 'createTable', ifNotExists, name, columns, primaryKey, timeSeries, options, partitioning,
+    position,
+  };
 }
 
 function parseTableOption(cursor: SqlCursor): SqlTableOption {
@@ -117,7 +121,8 @@ function parsePartitioning(cursor: SqlCursor): SqlPartitioning {
   if (cursor.acceptKeyword('HASH')) {
     const column = parseSingleColumn(cursor);
     cursor.expectKeyword('PARTITIONS');
-    return { kind: 'hash', column, partitionCount: cursor.expectInteger('a partition count'), position };
+    const partitionCount = cursor.expectInteger('a partition count');
+    return { kind: 'hash', column, partitionCount, position };
   }
   if (!cursor.acceptKeyword('RANGE')) cursor.fail('HASH or RANGE');
   const column = parseSingleColumn(cursor);
@@ -154,7 +159,8 @@ export function parseCreateIndexRest(cursor: SqlCursor, position: SqlPosition): 
   const name = cursor.expectName('an index name');
   cursor.expectKeyword('ON');
   const table = cursor.expectName('a table name');
-  return { kind: 'createIndex', ifNotExists, name, table, columns: parseColumnNames(cursor), position };
+  const columns = parseColumnNames(cursor);
+  return { kind: 'createIndex', ifNotExists, name, table, columns, position };
 }
 
 export function parseAlterTableRest(cursor: SqlCursor, position: SqlPosition): SqlStatement {
@@ -164,7 +170,8 @@ export function parseAlterTableRest(cursor: SqlCursor, position: SqlPosition): S
     cursor.expectKeyword('COLUMN');
     const from = cursor.expectName('a column name');
     cursor.expectKeyword('TO');
-    return { kind: 'alterTableRenameColumn', table, from, to: cursor.expectName('a column name'), position };
+    const to = cursor.expectName('a column name');
+    return { kind: 'alterTableRenameColumn', table, from, to, position };
   }
   if (cursor.acceptKeyword('DROP')) {
     cursor.expectKeyword('PARTITION');

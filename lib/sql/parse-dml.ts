@@ -14,13 +14,18 @@ export function parseInsertRest(cursor: SqlCursor, mode: SqlInsertMode, hints: r
   cursor.expectKeyword('INTO');
   const table = cursor.expectName('a table name');
   let columns: SqlName[] | undefined;
-  if (cursor.isOperator('(')) columns = cursor.parenthesizedList(() => cursor.expectName('a column name'));
-  if (cursor.isKeyword('SELECT')) {
-    return { kind: 'insert', hints, mode, table, columns, source: { kind: 'query', query: parseSelect(cursor) }, position };
+  if (cursor.isOperator('(')) {
+    columns = cursor.parenthesizedList(() => cursor.expectName('a column name'));
   }
-  if (!cursor.acceptKeyword('VALUES')) cursor.fail(columns === undefined ? "VALUES, SELECT or '('" : 'VALUES or SELECT');
-  const rows = parseRows(cursor);
-  return { kind: 'insert', hints, mode, table, columns, source: { kind: 'values', rows }, position };
+  if (cursor.isKeyword('SELECT')) {
+    const source = { kind: 'query' as const, query: parseSelect(cursor) };
+    return { kind: 'insert', hints, mode, table, columns, source, position };
+  }
+  if (!cursor.acceptKeyword('VALUES')) {
+    cursor.fail(columns === undefined ? "VALUES, SELECT or '('" : 'VALUES or SELECT');
+  }
+  const source = { kind: 'values' as const, rows: parseRows(cursor) };
+  return { kind: 'insert', hints, mode, table, columns, source, position };
 }
 
 /** Rows of VALUES: at least one value each, all rows as long as the first (as SQLite). */
@@ -41,8 +46,8 @@ function parseRows(cursor: SqlCursor): SqlExpression[][] {
   return rows;
 }
 
-export function parseUpdateRest(cursor: SqlCursor, hints: readonly SqlHint[], position: SqlPosition):
-  SqlStatement {
+export function parseUpdateRest(cursor: SqlCursor, hints: readonly SqlHint[],
+  position: SqlPosition): SqlStatement {
   const table = cursor.expectName('a table name');
   cursor.expectKeyword('SET');
   const assignments = cursor.list(() => {
@@ -57,8 +62,8 @@ export function parseUpdateRest(cursor: SqlCursor, hints: readonly SqlHint[], po
   return { kind: 'update', hints, table, assignments, where, position };
 }
 
-export function parseDeleteRest(cursor: SqlCursor, hints: readonly SqlHint[], position: SqlPosition):
-  SqlStatement {
+export function parseDeleteRest(cursor: SqlCursor, hints: readonly SqlHint[],
+  position: SqlPosition): SqlStatement {
   cursor.expectKeyword('FROM');
   const table = cursor.expectName('a table name');
   const where = cursor.acceptKeyword('WHERE') ? parseExpression(cursor) : undefined;

@@ -46,7 +46,7 @@ const SYMBOL_OPERATORS: readonly SqlBinaryOperator[] = [
   '=', '==', '!=', '<>', '<', '<=', '>', '>=', '&', '|', '<<', '>>', '+', '-', '*', '/', '%', '||',
 ];
 
-/** The operator after `left` applied to it, or undefined when none binds at `levelMin` or tighter. */
+/** The operator after `left` applied to it; undefined when none binds at `levelMin` or tighter. */
 function parseInfix(cursor: SqlCursor, left: SqlExpression, levelMin: number):
   SqlExpression | undefined {
   const token = cursor.peek();
@@ -99,7 +99,8 @@ function parseEqualityKeyword(cursor: SqlCursor, operand: SqlExpression, positio
     const operator = cursor.isKeyword('LIKE') ? 'LIKE' : 'GLOB';
     cursor.next();
     const pattern = parseLevel(cursor, LEVEL_COMPARISON);
-    const escape = cursor.acceptKeyword('ESCAPE') ? parseLevel(cursor, LEVEL_COMPARISON) : undefined;
+    const escape = cursor.acceptKeyword('ESCAPE')
+      ? parseLevel(cursor, LEVEL_COMPARISON) : undefined;
     return { kind: 'like', operator, negated, operand, pattern, escape, position };
   }
   if (cursor.acceptKeyword('BETWEEN')) {

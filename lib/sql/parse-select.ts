@@ -113,7 +113,9 @@ function parseGroupBy(cursor: SqlCursor): SqlGroupBy {
   cursor.expectOperator('(');
   const intervalPosition = cursor.position();
   const interval = cursor.expectInteger('a positive whole interval');
-  if (interval <= 0n) throw sqlSyntaxError('the interval of EVERY must be positive', intervalPosition);
+  if (interval <= 0n) {
+    throw sqlSyntaxError('the interval of EVERY must be positive', intervalPosition);
+  }
   cursor.expectOperator(',');
   const unit = RANGE_UNITS.find((candidate) => cursor.isKeyword(candidate));
   if (unit === undefined) cursor.fail(RANGE_UNITS.join(', ').replace(/, (\w+)$/, ' or $1'));

@@ -8,7 +8,9 @@ import { SQL_STATEMENT_COUNT_MAX } from '../base/limits.ts';
 import type { SqlHint } from './ast.ts';
 import type { SqlStatement } from './ast-statements.ts';
 import { SqlCursor } from './cursor.ts';
-import { sqlLimitExceeded, sqlSyntaxError, SQL_POSITION_START, type SqlPosition } from './errors.ts';
+import {
+  sqlLimitExceeded, sqlSyntaxError, SQL_POSITION_START, type SqlPosition,
+} from './errors.ts';
 import { parseHints } from './hints.ts';
 import { sqlTokenize } from './lexer.ts';
 import {
@@ -156,7 +158,8 @@ function parseDrop(cursor: SqlCursor, position: SqlPosition): SqlStatement {
     const ifExists = parseIfExists(cursor);
     const name = cursor.expectName('an index name');
     cursor.expectKeyword('ON');
-    return { kind: 'dropIndex', ifExists, name, table: cursor.expectName('a table name'), position };
+    const table = cursor.expectName('a table name');
+    return { kind: 'dropIndex', ifExists, name, table, position };
   }
   return parseDropAdministration(cursor, position) ??
     cursor.fail('TABLE, INDEX, VIEW, USER, ROLE or DATABASE');

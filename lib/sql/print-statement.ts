@@ -1,13 +1,17 @@
 // Statements → canonical SQL text (print.ts prints expressions and queries). One case per
 // statement kind of ast-statements.ts; hints go after the first keyword.
 
-import type { SqlHint } from './ast.ts';
+import type { SqlExpression, SqlHint } from './ast.ts';
 import type { SqlStatement } from './ast-statements.ts';
 import {
-  printColumnDefinition, printHints, printPartitioning, printSqlExpression, printSqlLiteral, printSqlName,
-  printSqlQuery,
+  printColumnDefinition, printHints, printPartitioning, printSqlExpression, printSqlLiteral,
+  printSqlName, printSqlQuery,
 } from './print.ts';
 import { quoteSqlString } from './tokens.ts';
+
+function printWhere(where: SqlExpression | undefined): string {
+  return where === undefined ? '' : ` WHERE ${printSqlExpression(where)}`;
+}
 
 function hintText(hints: readonly SqlHint[]): string {
   return printHints(hints);
@@ -32,15 +36,17 @@ export function printSqlStatement(statement: SqlStatement): string {
     case 'update': {
       const sets = statement.assignments.map(({ column, value }) =>
         `${printSqlName(column)} = ${printSqlExpression(value)}`).join(', ');
-      const where = statement.where === undefined ? '' : ` WHERE ${printSqlExpression(statement.where)}`;
-      return `UPDATE${hintText(statement.hints)} ${printSqlName(statement.table)} SET ${sets}${where}`;
+      const where = printWhere(statement.where);
+      return `UPDATE${hintText(statement.hints)} ${printSqlName(statement.table)} SET ` +
+        `${sets}${where}`;
     }
     case 'delete': {
-      const where = statement.where === undefined ? '' : ` WHERE ${printSqlExpression(statement.where)}`;
+      const where = printWhere(statement.where);
       return `DELETE${hintText(statement.hints)} FROM ${printSqlName(statement.table)}${where}`;
     }
     case 'explain':
-      return `EXPLAIN ${statement.analyze ? 'ANALYZE ' : ''}${printSqlStatement(statement.statement)}`;
+      return `EXPLAIN ${statement.analyze ? 'ANALYZE ' : ''}` +
+        printSqlStatement(statement.statement);
     case 'createTable': {
       const items = statement.columns.map(printColumnDefinition);
       if (statement.primaryKey !== undefined) {
@@ -53,7 +59,9 @@ export function printSqlStatement(statement: SqlStatement): string {
         parts.push(`WITH (${statement.options.map(({ key, value }) =>
           `${printSqlName(key)} = ${printSqlLiteral(value)}`).join(', ')})`);
       }
-      if (statement.partitioning !== undefined) parts.push(printPartitioning(statement.partitioning));
+      if (statement.partitioning !== undefined) {
+        parts.push(printPartitioning(statement.partitioning));
+      }
       return parts.join(' ');
     }
     case 'dropTable':

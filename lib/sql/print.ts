@@ -51,7 +51,8 @@ export function printSqlExpression(expression: SqlExpression): string {
       if (expression.operator === 'NOT') return `NOT ${operand(expression.operand, LEVEL_NOT)}`;
       const text = operand(expression.operand, LEVEL_UNARY);
       // `- -x`, never `--x`, which would start a comment
-      return text.startsWith('-') ? `${expression.operator} ${text}` : `${expression.operator}${text}`;
+      const space = text.startsWith('-') ? ' ' : '';
+      return `${expression.operator}${space}${text}`;
     }
     case 'binary': {
       const level = BINARY_OPERATOR_LEVELS[expression.operator];
@@ -72,7 +73,8 @@ export function printSqlExpression(expression: SqlExpression): string {
     }
     case 'between':
       return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}BETWEEN ` +
-        `${operand(expression.low, LEVEL_COMPARISON)} AND ${operand(expression.high, LEVEL_COMPARISON)}`;
+        `${operand(expression.low, LEVEL_COMPARISON)} AND ` +
+        operand(expression.high, LEVEL_COMPARISON);
     case 'in':
       return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}IN ` +
         `(${expression.list.map(printSqlExpression).join(', ')})`;
