@@ -9,7 +9,7 @@ import type { SqlHint } from './ast.ts';
 import type { SqlStatement } from './ast-statements.ts';
 import { SqlCursor } from './cursor.ts';
 import {
-  sqlLimitExceeded, sqlSyntaxError, SQL_POSITION_START, type SqlPosition,
+  sqlLimitExceeded, sqlNotSupported, sqlSyntaxError, SQL_POSITION_START, type SqlPosition,
 } from './errors.ts';
 import { parseHints } from './hints.ts';
 import { sqlTokenize } from './lexer.ts';
@@ -65,7 +65,8 @@ export function parseSqlStatement(text: string): SqlParsedStatement {
   if (statements.length === 0) throw sqlSyntaxError('the query is empty', SQL_POSITION_START);
   if (statements.length > 1) {
     const second = statements[1]!.statement.position;
-    throw sqlSyntaxError('expected one statement, found more than one', second);
+    // GridDB answers several statements where one is wanted with SQL_COMPILE_UNSUPPORTED
+    throw sqlNotSupported('multiple SQL statements are not supported here: one at a time', second);
   }
   return statements[0]!;
 }
