@@ -38,7 +38,7 @@ function parseRows(cursor: SqlCursor): SqlExpression[][] {
     }
     const row = cursor.parenthesizedList(() => parseExpression(cursor));
     if (rows.length > 0 && row.length !== rows[0]!.length) {
-      throw sqlSyntaxError(`this VALUES row has ${row.length} values, the first has ` +
+      throw sqlSyntaxError(`this VALUES row has ${row.length} value(s), the first has ` +
         `${rows[0]!.length}`, position);
     }
     rows.push(row);

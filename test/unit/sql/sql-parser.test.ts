@@ -204,6 +204,8 @@ describe('sql parser: errors locate the problem', () => {
       ['SELECT (1 + 2', "syntax error at line 1, column 14: expected ')', found end of text"],
       ['INSERT INTO t VALUES (1),()', 'syntax error at line 1, column 26: a VALUES row needs at ' +
         'least one value'],
+      ['INSERT INTO t VALUES (1, 2),\n (3)', 'syntax error at line 2, column 2: this VALUES row has ' +
+        '1 value(s), the first has 2'],
       ['SELECT a FROM t HAVING a > 1', 'syntax error at line 1, column 17: HAVING needs a GROUP BY ' +
         'before it'],
       ['CREATE TABLE t (a INTEGER, b INTEGER PRIMARY KEY)', 'syntax error at line 1, column 28: ' +
