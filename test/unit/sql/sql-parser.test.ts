@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SQL_EXPRESSION_DEPTH_MAX } from '../../../lib/base/limits.ts';
 import { SqlError } from '../../../lib/sql/errors.ts';
+import { SQL_STATEMENT_KINDS_NOT_SUPPORTED } from '../../../lib/sql/ast-statements.ts';
 import { parseSql, parseSqlStatement } from '../../../lib/sql/parser.ts';
 import { printSqlStatement } from '../../../lib/sql/print.ts';
 import { grouping, statementOf, withoutPositions } from './sql-test-helpers.ts';
@@ -144,6 +145,22 @@ describe('sql parser: statements', () => {
       assert.deepEqual([error.position.line, error.position.column], [line, column], text);
       assert.match(error.message, message, text);
     }
+  });
+
+  it('parses administration and partition statements to kinds the executor refuses', () => {
+    const refused = ['CREATE DATABASE d', 'DROP DATABASE d', 'CREATE USER u IDENTIFIED BY \'p\'',
+      'DROP USER u', 'CREATE ROLE r', 'DROP ROLE r', 'GRANT ALL ON d TO u', 'REVOKE SELECT ON d FROM u',
+      'SET PASSWORD = \'p\'', 'CREATE VIEW v AS SELECT 1', 'DROP VIEW v',
+      'ALTER TABLE t DROP PARTITION FOR (1)'];
+    for (const text of refused) {
+      assert.ok(SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statementOf(text).kind), text);
+    }
+    for (const text of ['SELECT 1', 'CREATE TABLE t (a INTEGER)', 'DROP TABLE t', 'DELETE FROM t']) {
+      assert.ok(!SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statementOf(text).kind), text);
+    }
+    const partitioned = statementOf('CREATE TABLE t (a INTEGER PRIMARY KEY) PARTITION BY HASH (a) ' +
+      'PARTITIONS 4');
+    assert.ok(partitioned.kind === 'createTable' && partitioned.partitioning?.kind === 'hash');
   });
 
   it('refuses with NOT_SUPPORTED, at their position, what the next SQL issue adds', () => {
