@@ -76,8 +76,8 @@ export class SqlCursor {
     return this.peek().position;
   }
 
+  /** `word` is upper-case (tokens compare by their upper-case text). */
   isKeyword(word: string, ahead = 0): boolean {
-    assert(word === word.toUpperCase());
     const token = this.peek(ahead);
     return token.kind === 'word' && token.upper === word;
   }
