@@ -17,7 +17,7 @@ export function parseExpression(cursor: SqlCursor): SqlExpression {
 /** An expression whose operators all bind at least as tightly as `levelMin`. */
 export function parseLevel(cursor: SqlCursor, levelMin: number): SqlExpression {
   cursor.enterExpression();
-  let left = parsePrefix(cursor, levelMin);
+  let left = parsePrefix(cursor);
   for (;;) {
     const next = parseInfix(cursor, left, levelMin);
     if (next === undefined) break;
@@ -27,9 +27,14 @@ export function parseLevel(cursor: SqlCursor, levelMin: number): SqlExpression {
   return left;
 }
 
-function parsePrefix(cursor: SqlCursor, levelMin: number): SqlExpression {
+/**
+ * A prefix operator and its operand, or a primary. As in SQLite, NOT may stand where a tighter
+ * operand is due (`a = NOT b AND c` is `(a = (NOT b)) AND c`): its operand takes everything that
+ * binds tighter than NOT, so the caller sees only AND or OR next.
+ */
+function parsePrefix(cursor: SqlCursor): SqlExpression {
   const position = cursor.position();
-  if (levelMin <= LEVEL_NOT && cursor.acceptKeyword('NOT')) {
+  if (cursor.acceptKeyword('NOT')) {
     const operand = parseLevel(cursor, LEVEL_NOT);
     return { kind: 'unary', operator: 'NOT', operand, position };
   }
