@@ -32,7 +32,7 @@ describe('sql lexer', () => {
     assert.equal(beyond.kind === 'integer' && beyond.value, 9007199254740993n);
   });
 
-  it('reads floats, strings with \'\' escapes, quoted names with "" escapes, blobs, parameters', () => {
+  it('reads floats, strings and quoted names with doubled quotes, blobs, parameters', () => {
     const tokens = sqlTokenize(`1.5e3 'it''s' "a""b" X'0aFF' ? ?3 :n @m`);
     const [f, s, q, b, p1, p2, p3, p4] = tokens.map((token) => token);
     assert.equal(f!.kind === 'float' && f!.value, 1500);

@@ -20,10 +20,13 @@ function parseError(text: string): SqlError {
 /** Every statement form, in canonical text: parsing and printing gives the same text back. */
 const CANONICAL_STATEMENTS = [
   'CREATE TABLE IF NOT EXISTS t (a INTEGER PRIMARY KEY, b DOUBLE NOT NULL, c STRING NULL)',
-  'CREATE TABLE t (ts TIMESTAMP PRIMARY KEY, v DOUBLE) USING TIMESERIES WITH (data_affinity = \'g\')',
+  'CREATE TABLE t (ts TIMESTAMP PRIMARY KEY, v DOUBLE) USING TIMESERIES ' +
+    'WITH (data_affinity = \'g\')',
   'CREATE TABLE t (a INTEGER, b STRING, PRIMARY KEY (a, b))',
-  'CREATE TABLE t (a TIMESTAMP(9), b TIMESTAMP(6), c TIMESTAMP) PARTITION BY HASH (a) PARTITIONS 128',
-  'CREATE TABLE t (d TIMESTAMP, v STRING, PRIMARY KEY (d, v)) PARTITION BY RANGE (d) EVERY (60, DAY) ' +
+  'CREATE TABLE t (a TIMESTAMP(9), b TIMESTAMP(6), c TIMESTAMP) ' +
+    'PARTITION BY HASH (a) PARTITIONS 128',
+  'CREATE TABLE t (d TIMESTAMP, v STRING, PRIMARY KEY (d, v)) ' +
+    'PARTITION BY RANGE (d) EVERY (60, DAY) ' +
     'SUBPARTITION BY HASH (v) SUBPARTITIONS 64',
   'DROP TABLE IF EXISTS t',
   'DROP TABLE "#x"',
@@ -42,15 +45,18 @@ const CANONICAL_STATEMENTS = [
   'SELECT 1 + 1',
   'SELECT DISTINCT a, t.b AS x, t.* FROM t AS u WHERE a NOT BETWEEN 1 AND 2 GROUP BY a, b ' +
     'HAVING COUNT(*) > 1 ORDER BY 1 DESC, x, b ASC LIMIT 10 OFFSET 20',
-  'SELECT ALL COUNT(DISTINCT a), SUM(ALL b), PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY c DESC) FROM t',
+  'SELECT ALL COUNT(DISTINCT a), SUM(ALL b), ' +
+    'PERCENTILE_CONT(0.5) WITHIN GROUP (ORDER BY c DESC) FROM t',
   'SELECT ts, AVG(v) FROM t WHERE ts BETWEEN TIMESTAMP(\'2023-01-01T00:00:00Z\') AND NOW() ' +
     'GROUP BY RANGE(ts) EVERY(20, SECOND) FILL(LINEAR)',
   'SELECT * FROM t GROUP BY RANGE(ts) EVERY(1, HOUR, \'+09:00\') FILL(PREVIOUS)',
   'SELECT * FROM t GROUP BY RANGE(ts) EVERY(1, DAY, -3)',
-  'SELECT CASE a WHEN 1 THEN \'x\' ELSE \'y\' END, CASE WHEN a > 1 THEN 2 END, CAST(a AS TIMESTAMP(6))',
+  'SELECT CASE a WHEN 1 THEN \'x\' ELSE \'y\' END, CASE WHEN a > 1 THEN 2 END, ' +
+    'CAST(a AS TIMESTAMP(6))',
   'SELECT EXTRACT(YEAR, ts), TIMESTAMP_ADD(DAY, ts, 1), TIMESTAMPDIFF(DAY_OF_WEEK, a, b) FROM t',
   'SELECT REPLACE(a, \'b\', \'c\'), LIKE(\'a%\', b), GLOB(\'*\', c) FROM "#tables"',
-  'SELECT a FROM t WHERE a LIKE \'x!%\' ESCAPE \'!\' AND b NOT GLOB \'a*\' AND c ISNULL AND d NOTNULL',
+  'SELECT a FROM t WHERE a LIKE \'x!%\' ESCAPE \'!\' AND b NOT GLOB \'a*\' ' +
+    'AND c ISNULL AND d NOTNULL',
   'SELECT X\'00FF\', 1.5, TRUE, FALSE, NULL, \'it\'\'s\', ~a, -b, - -c, +d',
   'SELECT /*+ IndexScan(t) Leading((t u) v) MaxGeneratedRows(100) */ * FROM t',
   'INSERT /*+ MaxDegreeOfTaskInput(2) */ INTO t VALUES (1)',
@@ -149,17 +155,19 @@ describe('sql parser: statements', () => {
 
   it('parses administration and partition statements to kinds the executor refuses', () => {
     const refused = ['CREATE DATABASE d', 'DROP DATABASE d', 'CREATE USER u IDENTIFIED BY \'p\'',
-      'DROP USER u', 'CREATE ROLE r', 'DROP ROLE r', 'GRANT ALL ON d TO u', 'REVOKE SELECT ON d FROM u',
+      'DROP USER u', 'CREATE ROLE r', 'DROP ROLE r', 'GRANT ALL ON d TO u',
+      'REVOKE SELECT ON d FROM u',
       'SET PASSWORD = \'p\'', 'CREATE VIEW v AS SELECT 1', 'DROP VIEW v',
       'ALTER TABLE t DROP PARTITION FOR (1)'];
     for (const text of refused) {
       assert.ok(SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statementOf(text).kind), text);
     }
-    for (const text of ['SELECT 1', 'CREATE TABLE t (a INTEGER)', 'DROP TABLE t', 'DELETE FROM t']) {
+    const run = ['SELECT 1', 'CREATE TABLE t (a INTEGER)', 'DROP TABLE t', 'DELETE FROM t'];
+    for (const text of run) {
       assert.ok(!SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statementOf(text).kind), text);
     }
-    const partitioned = statementOf('CREATE TABLE t (a INTEGER PRIMARY KEY) PARTITION BY HASH (a) ' +
-      'PARTITIONS 4');
+    const partitioned = statementOf('CREATE TABLE t (a INTEGER PRIMARY KEY) ' +
+      'PARTITION BY HASH (a) PARTITIONS 4');
     assert.ok(partitioned.kind === 'createTable' && partitioned.partitioning?.kind === 'hash');
   });
 
@@ -183,7 +191,8 @@ describe('sql parser: statements', () => {
 
 describe('sql parser: the examples of spec/surface.md §5', () => {
   const examples = [
-    'CREATE TABLE myTable (key INTEGER PRIMARY KEY, value1 DOUBLE NOT NULL, value2 DOUBLE NOT NULL);',
+    'CREATE TABLE myTable (key INTEGER PRIMARY KEY, value1 DOUBLE NOT NULL, ' +
+      'value2 DOUBLE NOT NULL);',
     'CREATE TABLE myHashPartition (id INTEGER PRIMARY KEY, value STRING) ' +
       'PARTITION BY HASH (id) PARTITIONS 128;',
     'CREATE TABLE myIntervalPartition (date TIMESTAMP PRIMARY KEY, value STRING) ' +
@@ -191,10 +200,12 @@ describe('sql parser: the examples of spec/surface.md §5', () => {
     'CREATE TABLE myIntervalPartition2 (date TIMESTAMP PRIMARY KEY, value STRING)\n' +
       "  USING TIMESERIES WITH (expiration_type='PARTITION', expiration_time=90, " +
       "expiration_time_unit='DAY')\n  PARTITION BY RANGE (date) EVERY (30, DAY);",
-    'CREATE TABLE myIntervalHashPartition (date TIMESTAMP, value STRING, PRIMARY KEY (date, value))' +
-      '\n  PARTITION BY RANGE (date) EVERY (60, DAY) SUBPARTITION BY HASH (value) SUBPARTITIONS 64;',
+    'CREATE TABLE myIntervalHashPartition (date TIMESTAMP, value STRING, ' +
+      'PRIMARY KEY (date, value))\n  PARTITION BY RANGE (date) EVERY (60, DAY) ' +
+      'SUBPARTITION BY HASH (value) SUBPARTITIONS 64;',
     'SELECT ts, avg(value) FROM trend_data1\n' +
-      " WHERE ts BETWEEN TIMESTAMP('2023-01-01T00:00:00Z') AND TIMESTAMP('2023-01-01T00:01:00Z')\n" +
+      " WHERE ts BETWEEN TIMESTAMP('2023-01-01T00:00:00Z') AND " +
+      "TIMESTAMP('2023-01-01T00:01:00Z')\n" +
       ' GROUP BY RANGE ts EVERY (20, SECOND);',
     "SELECT * FROM trend_data2 WHERE ts BETWEEN TIMESTAMP('2023-01-01T00:00:00Z') AND " +
       "TIMESTAMP('2023-01-01T00:01:00Z') GROUP BY RANGE ts EVERY (10, SECOND) FILL (LINEAR);",
@@ -221,18 +232,19 @@ describe('sql parser: errors locate the problem', () => {
       ['SELECT (1 + 2', "syntax error at line 1, column 14: expected ')', found end of text"],
       ['INSERT INTO t VALUES (1),()', 'syntax error at line 1, column 26: a VALUES row needs at ' +
         'least one value'],
-      ['INSERT INTO t VALUES (1, 2),\n (3)', 'syntax error at line 2, column 2: this VALUES row has ' +
-        '1 value(s), the first has 2'],
-      ['SELECT a FROM t HAVING a > 1', 'syntax error at line 1, column 17: HAVING needs a GROUP BY ' +
-        'before it'],
+      ['INSERT INTO t VALUES (1, 2),\n (3)', 'syntax error at line 2, column 2: ' +
+        'this VALUES row has 1 value(s), the first has 2'],
+      ['SELECT a FROM t HAVING a > 1', 'syntax error at line 1, column 17: ' +
+        'HAVING needs a GROUP BY before it'],
       ['CREATE TABLE t (a INTEGER, b INTEGER PRIMARY KEY)', 'syntax error at line 1, column 28: ' +
         'only the first column may be declared PRIMARY KEY, not b; write PRIMARY KEY (...) after ' +
         'the columns'],
-      ['ALTER TABLE t ADD x INTEGER PRIMARY KEY', 'syntax error at line 1, column 19: ALTER TABLE ' +
-        'ADD cannot add a PRIMARY KEY column'],
+      ['ALTER TABLE t ADD x INTEGER PRIMARY KEY', 'syntax error at line 1, column 19: ' +
+        'ALTER TABLE ADD cannot add a PRIMARY KEY column'],
       ['UPDATE t SET t.a = 1', 'syntax error at line 1, column 14: a SET target is a column name ' +
         'without its table'],
-      ['SELECT * FROM t GROUP BY RANGE(ts) EVERY(0, SECOND)', 'syntax error at line 1, column 42: ' +
+      ['SELECT * FROM t GROUP BY RANGE(ts) EVERY(0, SECOND)',
+        'syntax error at line 1, column 42: ' +
         'the interval of EVERY must be positive'],
       ['SELECT * FROM t GROUP BY RANGE(ts) EVERY(1, WEEK)', 'syntax error at line 1, column 45: ' +
         'expected DAY, HOUR, MINUTE, SECOND or MILLISECOND, found "WEEK"'],
@@ -241,7 +253,8 @@ describe('sql parser: errors locate the problem', () => {
         'DAY_OF_WEEK, DAY_OF_YEAR), found "ts"'],
       ['FOO 1', 'syntax error at line 1, column 1: expected a statement (SELECT, INSERT, UPDATE, ' +
         'DELETE, CREATE, DROP, ALTER, EXPLAIN, ...), found "FOO"'],
-      ['SELECT 1 2', "syntax error at line 1, column 10: expected FROM, WHERE, GROUP BY, ORDER BY, " +
+      ['SELECT 1 2', 'syntax error at line 1, column 10: ' +
+        'expected FROM, WHERE, GROUP BY, ORDER BY, ' +
         "LIMIT, an operator, ';' or the end, found the number 2"],
     ];
     for (const [text, message] of cases) {
@@ -258,7 +271,7 @@ describe('sql parser: errors locate the problem', () => {
         error.position.column === 11);
   });
 
-  it('nests expressions up to SQL_EXPRESSION_DEPTH_MAX, beyond is LIMIT_EXCEEDED, not a crash', () => {
+  it('nests up to SQL_EXPRESSION_DEPTH_MAX, beyond is LIMIT_EXCEEDED, not a crash', () => {
     const depth = SQL_EXPRESSION_DEPTH_MAX - 1;
     assert.ok(statementOf(`SELECT ${'('.repeat(depth)}1${')'.repeat(depth)}`));
     assert.ok(statementOf(`SELECT ${'-'.repeat(depth).split('').join(' ')} 1`));
@@ -274,7 +287,7 @@ describe('sql parser: errors locate the problem', () => {
   });
 });
 
-describe('sql parser: operator precedence and associativity (SQLite\'s, as GridDB\'s grammar)', () => {
+describe('sql parser: operator precedence and associativity (SQLite\'s)', () => {
   const cases: [string, string][] = [
     ['a OR b AND c', '(a OR (b AND c))'],
     ['a AND b OR c', '((a AND b) OR c)'],

@@ -90,7 +90,8 @@ const { expression } = fc.letrec<{ expression: SqlExpression }>((tie) => {
         ({ kind: 'isNull', negated, operand, position: P })),
       fc.tuple(fc.constantFrom('LIKE' as const, 'GLOB' as const), fc.boolean(), sub, sub,
         fc.option(sub, { nil: undefined })).map(([operator, negated, operand, pattern, escape]):
-        SqlExpression => ({ kind: 'like', operator, negated, operand, pattern, escape, position: P })),
+        SqlExpression =>
+          ({ kind: 'like', operator, negated, operand, pattern, escape, position: P })),
       fc.tuple(fc.boolean(), sub, sub, sub).map(([negated, operand, low, high]): SqlExpression =>
         ({ kind: 'between', negated, operand, low, high, position: P })),
       fc.tuple(fc.boolean(), sub, fc.array(sub, { minLength: 1, maxLength: 3 }))
@@ -115,8 +116,10 @@ const orderItems = fc.array(fc.record({
 const selectItem: fc.Arbitrary<SqlSelectItem> = fc.oneof(
   fc.option(sqlName, { nil: undefined })
     .map((table): SqlSelectItem => ({ kind: 'star', table, position: P })),
-  fc.record({ expression, alias: fc.option(sqlName, { nil: undefined }) }, { noNullPrototype: true })
-    .map(({ expression: e, alias }): SqlSelectItem => ({ kind: 'expression', expression: e, alias })),
+  fc.record({ expression, alias: fc.option(sqlName, { nil: undefined }) },
+    { noNullPrototype: true })
+    .map(({ expression: e, alias }): SqlSelectItem =>
+      ({ kind: 'expression', expression: e, alias })),
 );
 
 const groupBy: fc.Arbitrary<SqlGroupBy> = fc.oneof(
@@ -125,11 +128,13 @@ const groupBy: fc.Arbitrary<SqlGroupBy> = fc.oneof(
   fc.record({
     key: expression, interval: fc.bigInt({ min: 1n, max: 1000n }),
     unit: fc.constantFrom('DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'),
-    offset: fc.option(fc.oneof(fc.bigInt({ min: -100n, max: 100n }), fc.constantFrom('Z', '+09:00')),
+    offset: fc.option(
+      fc.oneof(fc.bigInt({ min: -100n, max: 100n }), fc.constantFrom('Z', '+09:00')),
       { nil: undefined }),
     fill: fc.constantFrom('LINEAR' as const, 'NONE' as const, 'NULL' as const, 'PREVIOUS' as const,
       undefined),
-  }, { noNullPrototype: true }).map((range): SqlGroupBy => ({ kind: 'range', ...range, position: P })),
+  }, { noNullPrototype: true })
+    .map((range): SqlGroupBy => ({ kind: 'range', ...range, position: P })),
 );
 
 const option = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> =>
@@ -168,7 +173,8 @@ const statement: fc.Arbitrary<SqlStatement> = fc.oneof(
   fc.record({ hints, query }, { noNullPrototype: true })
     .map((s): SqlStatement => ({ kind: 'select', ...s, position: P })),
   fc.record({
-    hints, mode: fc.constantFrom('INSERT' as const, 'INSERT OR REPLACE' as const, 'REPLACE' as const),
+    hints,
+    mode: fc.constantFrom('INSERT' as const, 'INSERT OR REPLACE' as const, 'REPLACE' as const),
     table: sqlName, columns: option(fc.array(sqlName, { minLength: 1, maxLength: 3 })),
     width: fc.integer({ min: 1, max: 3 }), rows: fc.array(fc.array(expression, { minLength: 3,
       maxLength: 3 }), { minLength: 1, maxLength: 2 }), query: option(query),
@@ -212,6 +218,10 @@ const statement: fc.Arbitrary<SqlStatement> = fc.oneof(
     })),
 );
 
+/** SQL_RUNS and SQL_SEED in the environment run more cases or other ones. */
+const runs = (count: number): number => Number(process.env.SQL_RUNS ?? count);
+const seed = (value: number): number => Number(process.env.SQL_SEED ?? value);
+
 /** Parameter numbers come from the order in the text; the generator leaves them 0. */
 function comparable(value: unknown): unknown {
   return JSON.parse(JSON.stringify(withoutPositions(value), (key, field: unknown) =>
@@ -225,7 +235,7 @@ describe('sql round trip', () => {
       const parsed = parseSqlStatement(text).statement;
       assert.deepStrictEqual(comparable(parsed), comparable(tree), text);
       assert.equal(printSqlStatement(parsed), text);
-    }), { numRuns: Number(process.env.SQL_RUNS ?? 400), seed: Number(process.env.SQL_SEED ?? 20261126) });
+    }), { numRuns: runs(400), seed: seed(20261126) });
   });
 
   it('parse(print(tree)) is the tree, for random expressions', () => {
@@ -240,7 +250,8 @@ describe('sql round trip', () => {
         },
       };
       const text = printSqlStatement(select);
-      assert.deepStrictEqual(comparable(parseSqlStatement(text).statement), comparable(select), text);
-    }), { numRuns: Number(process.env.SQL_RUNS ?? 600), seed: Number(process.env.SQL_SEED ?? 20261127) });
+      const parsed = parseSqlStatement(text).statement;
+      assert.deepStrictEqual(comparable(parsed), comparable(select), text);
+    }), { numRuns: runs(600), seed: seed(20261127) });
   });
 });

@@ -46,7 +46,8 @@ function fullyParenthesized(e: SqlExpression): string {
       `${e.escape === undefined ? '' : ` ESCAPE ${p(e.escape)}`})`;
     case 'between': return `(${p(e.operand)} ${e.negated ? 'NOT ' : ''}BETWEEN ${p(e.low)} AND ` +
       `${p(e.high)})`;
-    case 'in': return `(${p(e.operand)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map(p).join(', ')}))`;
+    case 'in':
+      return `(${p(e.operand)} ${e.negated ? 'NOT ' : ''}IN (${e.list.map(p).join(', ')}))`;
     default: return printSqlExpression(e);
   }
 }
