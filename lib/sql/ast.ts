@@ -22,7 +22,10 @@ export interface SqlName {
 export type SqlLiteral =
   | { readonly type: 'NULL' }
   | { readonly type: 'BOOL'; readonly value: boolean }
-  /** Any non-negative integer the text holds, exact; the executor checks it fits a LONG. */
+  /**
+   * Any integer the text holds, exact; the executor checks it fits a LONG. Negative only as a
+   * WITH option value: in expressions a minus sign is a unary operator.
+   */
   | { readonly type: 'INTEGER'; readonly value: bigint }
   | { readonly type: 'DOUBLE'; readonly value: number }
   | { readonly type: 'STRING'; readonly value: string }

@@ -3,6 +3,7 @@
 // parenthesized expressions. Subqueries and window functions (OVER) are the next SQL issue: they
 // are refused here with NOT_SUPPORTED at their position rather than as a puzzling syntax error.
 
+import { assert } from '../base/assert.ts';
 import type { SqlExpression, SqlOrderItem } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
@@ -104,8 +105,9 @@ function parseColumn(cursor: SqlCursor): SqlExpression {
 
 function parseCall(cursor: SqlCursor): SqlExpression {
   const nameToken = cursor.next();
+  assert(nameToken.kind === 'word');
   const position = nameToken.position;
-  const name = nameToken.kind === 'word' ? nameToken.text : '';
+  const name = nameToken.text;
   cursor.expectOperator('(');
   let star = false;
   let quantifier: 'DISTINCT' | 'ALL' | undefined;
