@@ -72,6 +72,9 @@ export const STORAGE_ERROR_NUMBERS = {
   TQL_SEMANTIC: 180002,
   /** A query that failed on a value while it ran: division by zero, an array index out of range. */
   TQL_EVALUATION: 180003,
+  // SQL (lib/sql/): GridDB's own code and number, as its messages show them
+  /** SQL text that does not parse, or names a type SQL cannot store (DECIMAL); with line and column. */
+  SQL_COMPILE_SYNTAX_ERROR: 240001,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

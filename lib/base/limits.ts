@@ -401,3 +401,14 @@ assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);
 export const GEOMETRY_PART_POINT_COUNT_MAX = 65_535;
 /** Rings of one POLYGON and polygons of one POLYHEDRALSURFACE, for the same reason. */
 export const GEOMETRY_PART_COUNT_MAX = 65_535;
+
+// SQL (lib/sql/). GridDB's parser is SQLite's lemon grammar; these are SQLite's compiled-in maxima.
+/** Characters of one SQL text, all its statements together (SQLITE_MAX_SQL_LENGTH). */
+export const SQL_TEXT_LENGTH_MAX = 1_000_000;
+/** Nesting of one expression: deeper is an error, never a stack overflow (SQLITE_MAX_EXPR_DEPTH). */
+export const SQL_EXPRESSION_DEPTH_MAX = 1000;
+/** `?` parameters of one statement (SQLITE_MAX_VARIABLE_NUMBER). */
+export const SQL_PARAMETER_COUNT_MAX = 32_766;
+/** Statements of one SQL text (the web API sends several separated by `;`). */
+export const SQL_STATEMENT_COUNT_MAX = 10_000;
+assert(SQL_PARAMETER_COUNT_MAX * 2 <= SQL_TEXT_LENGTH_MAX); // `?,` per parameter fits the text

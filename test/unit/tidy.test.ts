@@ -9,8 +9,8 @@ import { describe, it } from 'node:test';
 /** Layer of each library folder; a file may import from its own layer or lower ones. */
 const LAYERS: Record<string, number> = {
   'lib/base': 0, 'lib/io': 1, 'lib/geometry': 1, 'lib/config': 2, 'lib/schema': 2, 'lib/encoding': 3,
-  'wal': 4, 'lib/block': 4, 'lib/query': 5, 'compaction': 5, 'lib/engine': 6, 'lib/protocol': 6,
-  'lib/client': 7, 'lib/server': 7, 'lib/node': 8, 'lib/webapi': 8,
+  'wal': 4, 'lib/block': 4, 'lib/query': 5, 'lib/sql': 5, 'compaction': 5, 'lib/engine': 6,
+  'lib/protocol': 6, 'lib/client': 7, 'lib/server': 7, 'lib/node': 8, 'lib/webapi': 8,
 };
 
 function sourceFiles(root: string): string[] {

@@ -1,0 +1,213 @@
+// Primary expressions: literals, parameters, column references, function calls (with DISTINCT,
+// `*`, WITHIN GROUP, and a time-unit first argument where §5.8 takes one), CASE, CAST and
+// parenthesized expressions. Subqueries and window functions (OVER) are the next SQL issue: they
+// are refused here with NOT_SUPPORTED at their position rather than as a puzzling syntax error.
+
+import { assert } from '../base/assert.ts';
+import type { SqlExpression, SqlOrderItem } from './ast.ts';
+import type { SqlCursor } from './cursor.ts';
+import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
+import { parseExpression } from './parse-expression.ts';
+import { FUNCTION_KEYWORDS, RESERVED_WORDS } from './reserved-words.ts';
+import { sqlColumnType, type SqlColumnType } from './sql-types.ts';
+
+/** Functions whose first argument is a time unit keyword (§5.8). */
+const TIME_UNIT_FUNCTIONS: ReadonlySet<string> = new Set([
+  'EXTRACT', 'TIMESTAMP_ADD', 'TIMESTAMPADD', 'TIMESTAMP_DIFF', 'TIMESTAMPDIFF', 'TIMESTAMP_TRUNC',
+]);
+
+/** Units of EXTRACT, TIMESTAMP_ADD/DIFF/TRUNC and GROUP BY RANGE (§5.6, §5.8). */
+export const SQL_TIME_UNITS: ReadonlySet<string> = new Set([
+  'YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND', 'MICROSECOND', 'NANOSECOND',
+  'DAY_OF_WEEK', 'DAY_OF_YEAR',
+]);
+
+export function notSupportedSubquery(position: SqlPosition): SqlError {
+  return sqlNotSupported('subqueries are not supported yet', position);
+}
+
+export function parsePrimary(cursor: SqlCursor): SqlExpression {
+  const token = cursor.peek();
+  const position = token.position;
+  switch (token.kind) {
+    case 'integer':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'INTEGER', value: token.value }, position };
+    case 'float':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'DOUBLE', value: token.value }, position };
+    case 'string':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'STRING', value: token.value }, position };
+    case 'blob':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'BLOB', value: token.value }, position };
+    case 'parameter': {
+      cursor.next();
+      const index = cursor.nextParameterIndex(position);
+      return { kind: 'parameter', index, text: token.text, position };
+    }
+    case 'operator':
+      if (token.text !== '(') break;
+      if (cursor.isKeyword('SELECT', 1)) throw notSupportedSubquery(cursor.peek(1).position);
+      cursor.next();
+      return parseParenthesized(cursor);
+    case 'quotedName':
+      return parseColumn(cursor);
+    case 'word':
+      return parseWord(cursor, token.upper, position);
+    default:
+      break;
+  }
+  return cursor.fail('an expression');
+}
+
+function parseParenthesized(cursor: SqlCursor): SqlExpression {
+  const expression = parseExpression(cursor);
+  cursor.expectOperator(')');
+  return expression;
+}
+
+function parseWord(cursor: SqlCursor, upper: string, position: SqlPosition): SqlExpression {
+  switch (upper) {
+    case 'NULL':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'NULL' }, position };
+    case 'TRUE':
+    case 'FALSE':
+      cursor.next();
+      return { kind: 'literal', literal: { type: 'BOOL', value: upper === 'TRUE' }, position };
+    case 'CASE':
+      return parseCase(cursor);
+    case 'CAST':
+      return parseCast(cursor);
+    case 'EXISTS':
+      throw notSupportedSubquery(position);
+    default:
+      break;
+  }
+  if (cursor.isOperator('(', 1) && (cursor.isName() || FUNCTION_KEYWORDS.has(upper))) {
+    return parseCall(cursor);
+  }
+  if (cursor.isName()) return parseColumn(cursor);
+  return cursor.fail('an expression');
+}
+
+function parseColumn(cursor: SqlCursor): SqlExpression {
+  const first = cursor.expectName('a column name');
+  if (!cursor.isOperator('.') || cursor.isOperator('*', 1)) {
+    return { kind: 'column', table: undefined, name: first, position: first.position };
+  }
+  cursor.next();
+  const name = cursor.expectName('a column name');
+  return { kind: 'column', table: first, name, position: first.position };
+}
+
+function parseCall(cursor: SqlCursor): SqlExpression {
+  const nameToken = cursor.next();
+  assert(nameToken.kind === 'word');
+  const position = nameToken.position;
+  const name = nameToken.text;
+  cursor.expectOperator('(');
+  let star = false;
+  let quantifier: 'DISTINCT' | 'ALL' | undefined;
+  let args: SqlExpression[] = [];
+  if (cursor.acceptOperator('*')) {
+    star = true;
+  } else if (!cursor.isOperator(')')) {
+    if (cursor.acceptKeyword('DISTINCT')) quantifier = 'DISTINCT';
+    else if (cursor.acceptKeyword('ALL')) quantifier = 'ALL';
+    const first = TIME_UNIT_FUNCTIONS.has(name.toUpperCase())
+      ? parseTimeUnitArgument(cursor)
+      : parseExpression(cursor);
+    args = [first];
+    while (cursor.acceptOperator(',')) args.push(parseExpression(cursor));
+  }
+  cursor.expectOperator(')');
+  const withinGroup = parseWithinGroup(cursor);
+  if (cursor.isKeyword('OVER')) {
+    throw sqlNotSupported('window functions (OVER) are not supported yet', cursor.position());
+  }
+  return { kind: 'call', name, star, quantifier, args, withinGroup, position };
+}
+
+function parseTimeUnitArgument(cursor: SqlCursor): SqlExpression {
+  const token = cursor.peek();
+  if (token.kind !== 'word' || !SQL_TIME_UNITS.has(token.upper)) {
+    return cursor.fail(`a time unit (${[...SQL_TIME_UNITS].join(', ')})`);
+  }
+  cursor.next();
+  return { kind: 'timeUnit', unit: token.upper, position: token.position };
+}
+
+/** `WITHIN GROUP (ORDER BY key [ASC|DESC], ...)` after PERCENTILE_CONT(p). */
+function parseWithinGroup(cursor: SqlCursor): readonly SqlOrderItem[] | undefined {
+  if (!cursor.isKeyword('WITHIN') || !cursor.isKeyword('GROUP', 1)) return undefined;
+  cursor.next();
+  cursor.next();
+  cursor.expectOperator('(');
+  cursor.expectKeyword('ORDER');
+  cursor.expectKeyword('BY');
+  const items = cursor.list(() => parseOrderItem(cursor));
+  cursor.expectOperator(')');
+  return items;
+}
+
+export function parseOrderItem(cursor: SqlCursor): SqlOrderItem {
+  const expression = parseExpression(cursor);
+  let direction: 'ASC' | 'DESC' | undefined;
+  if (cursor.acceptKeyword('ASC')) direction = 'ASC';
+  else if (cursor.acceptKeyword('DESC')) direction = 'DESC';
+  return { expression, direction };
+}
+
+function parseCase(cursor: SqlCursor): SqlExpression {
+  const position = cursor.expectKeyword('CASE');
+  const operand = cursor.isKeyword('WHEN') ? undefined : parseExpression(cursor);
+  const whens: { when: SqlExpression; then: SqlExpression }[] = [];
+  while (cursor.acceptKeyword('WHEN')) {
+    const when = parseExpression(cursor);
+    cursor.expectKeyword('THEN');
+    whens.push({ when, then: parseExpression(cursor) });
+  }
+  if (whens.length === 0) cursor.fail('WHEN');
+  const otherwise = cursor.acceptKeyword('ELSE') ? parseExpression(cursor) : undefined;
+  cursor.expectKeyword('END');
+  return { kind: 'case', operand, whens, otherwise, position };
+}
+
+function parseCast(cursor: SqlCursor): SqlExpression {
+  const position = cursor.expectKeyword('CAST');
+  cursor.expectOperator('(');
+  const operand = parseExpression(cursor);
+  cursor.expectKeyword('AS');
+  const type = parseColumnType(cursor);
+  cursor.expectOperator(')');
+  return { kind: 'cast', operand, type, position };
+}
+
+/**
+ * A type name: one or more words that are not reserved (`DOUBLE PRECISION`), then an optional
+ * `(n)` or `(n, m)`; mapped to a storable type by sql-types.ts. DECIMAL and other names no rule
+ * maps are a syntax error at the type name.
+ */
+export function parseColumnType(cursor: SqlCursor): SqlColumnType {
+  const position = cursor.position();
+  const words: string[] = [];
+  for (;;) {
+    const token = cursor.peek();
+    if (token.kind !== 'word' || RESERVED_WORDS.has(token.upper)) break;
+    words.push(token.text);
+    cursor.next();
+  }
+  if (words.length === 0) cursor.fail('a type name');
+  let precision: bigint | undefined;
+  if (cursor.acceptOperator('(')) {
+    precision = cursor.expectInteger('a type size or precision');
+    if (cursor.acceptOperator(',')) cursor.expectInteger('a type scale');
+    cursor.expectOperator(')');
+  }
+  const type = sqlColumnType(words.join(' '), precision);
+  if (typeof type === 'object') throw sqlSyntaxError(type.problem, position);
+  return type;
+}

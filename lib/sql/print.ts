@@ -1,0 +1,174 @@
+// The SQL printer: syntax tree → canonical SQL text that parses back to the same tree (the
+// round-trip property test holds it to that). Keywords upper-case, names quoted when they were,
+// parentheses only where precedence.ts needs them, hints as one comment after the first keyword.
+
+import type {
+  SqlExpression, SqlGroupBy, SqlHint, SqlHintArgument, SqlLiteral, SqlName, SqlOrderItem,
+  SqlQuery, SqlSelectItem,
+} from './ast.ts';
+import type { SqlColumnDefinition, SqlPartitioning } from './ast-statements.ts';
+import {
+  BINARY_OPERATOR_LEVELS, expressionLevel, LEVEL_COMPARISON, LEVEL_EQUALITY, LEVEL_NOT,
+  LEVEL_UNARY,
+} from './precedence.ts';
+import { quoteSqlName, quoteSqlString } from './tokens.ts';
+
+export function printSqlName(name: SqlName): string {
+  return name.quoted ? quoteSqlName(name.text) : name.text;
+}
+
+export function printSqlLiteral(literal: SqlLiteral): string {
+  switch (literal.type) {
+    case 'NULL': return 'NULL';
+    case 'BOOL': return literal.value ? 'TRUE' : 'FALSE';
+    case 'INTEGER': return String(literal.value);
+    case 'DOUBLE': {
+      const text = String(literal.value);
+      return /[.eE]/.test(text) ? text : `${text}.0`; // keep it a float when read back
+    }
+    case 'STRING': return quoteSqlString(literal.value);
+    case 'BLOB': return `X'${Buffer.from(literal.value).toString('hex').toUpperCase()}'`;
+  }
+}
+
+/** An expression, in parentheses if it binds looser than `levelMin`. */
+function operand(expression: SqlExpression, levelMin: number): string {
+  const text = printSqlExpression(expression);
+  return expressionLevel(expression) < levelMin ? `(${text})` : text;
+}
+
+export function printSqlExpression(expression: SqlExpression): string {
+  const not = (negated: boolean): string => (negated ? 'NOT ' : '');
+  switch (expression.kind) {
+    case 'literal': return printSqlLiteral(expression.literal);
+    case 'column': {
+      const table = expression.table === undefined ? '' : `${printSqlName(expression.table)}.`;
+      return `${table}${printSqlName(expression.name)}`;
+    }
+    case 'parameter': return expression.text;
+    case 'timeUnit': return expression.unit;
+    case 'unary': {
+      if (expression.operator === 'NOT') return `NOT ${operand(expression.operand, LEVEL_NOT)}`;
+      const text = operand(expression.operand, LEVEL_UNARY);
+      // `- -x`, never `--x`, which would start a comment
+      const space = text.startsWith('-') ? ' ' : '';
+      return `${expression.operator}${space}${text}`;
+    }
+    case 'binary': {
+      const level = BINARY_OPERATOR_LEVELS[expression.operator];
+      return `${operand(expression.left, level)} ${expression.operator} ` +
+        operand(expression.right, level + 1);
+    }
+    case 'is':
+      return `${operand(expression.left, LEVEL_EQUALITY)} IS ${not(expression.negated)}` +
+        operand(expression.right, LEVEL_COMPARISON);
+    case 'isNull':
+      return `${operand(expression.operand, LEVEL_EQUALITY)} ` +
+        (expression.negated ? 'NOTNULL' : 'ISNULL');
+    case 'like': {
+      const escape = expression.escape === undefined
+        ? '' : ` ESCAPE ${operand(expression.escape, LEVEL_COMPARISON)}`;
+      return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}` +
+        `${expression.operator} ${operand(expression.pattern, LEVEL_COMPARISON)}${escape}`;
+    }
+    case 'between':
+      return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}BETWEEN ` +
+        `${operand(expression.low, LEVEL_COMPARISON)} AND ` +
+        operand(expression.high, LEVEL_COMPARISON);
+    case 'in':
+      return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}IN ` +
+        `(${expression.list.map(printSqlExpression).join(', ')})`;
+    case 'case': {
+      const parts = ['CASE'];
+      if (expression.operand !== undefined) parts.push(printSqlExpression(expression.operand));
+      for (const { when, then } of expression.whens) {
+        parts.push(`WHEN ${printSqlExpression(when)} THEN ${printSqlExpression(then)}`);
+      }
+      if (expression.otherwise !== undefined) {
+        parts.push(`ELSE ${printSqlExpression(expression.otherwise)}`);
+      }
+      parts.push('END');
+      return parts.join(' ');
+    }
+    case 'cast': return `CAST(${printSqlExpression(expression.operand)} AS ${expression.type})`;
+    case 'call': {
+      const quantifier = expression.quantifier === undefined ? '' : `${expression.quantifier} `;
+      const args = expression.star ? '*' : expression.args.map(printSqlExpression).join(', ');
+      const within = expression.withinGroup === undefined
+        ? '' : ` WITHIN GROUP (ORDER BY ${printOrderItems(expression.withinGroup)})`;
+      return `${expression.name}(${quantifier}${args})${within}`;
+    }
+  }
+}
+
+function printOrderItems(items: readonly SqlOrderItem[]): string {
+  return items.map((item) => printSqlExpression(item.expression) +
+    (item.direction === undefined ? '' : ` ${item.direction}`)).join(', ');
+}
+
+function printSelectItem(item: SqlSelectItem): string {
+  if (item.kind === 'star') return item.table === undefined ? '*' : `${printSqlName(item.table)}.*`;
+  const alias = item.alias === undefined ? '' : ` AS ${printSqlName(item.alias)}`;
+  return `${printSqlExpression(item.expression)}${alias}`;
+}
+
+function printGroupBy(groupBy: SqlGroupBy): string {
+  if (groupBy.kind === 'expressions') {
+    return `GROUP BY ${groupBy.expressions.map(printSqlExpression).join(', ')}`;
+  }
+  const offset = groupBy.offset === undefined ? ''
+    : `, ${typeof groupBy.offset === 'string' ? quoteSqlString(groupBy.offset) : groupBy.offset}`;
+  const fill = groupBy.fill === undefined ? '' : ` FILL(${groupBy.fill})`;
+  return `GROUP BY RANGE(${printSqlExpression(groupBy.key)}) ` +
+    `EVERY(${groupBy.interval}, ${groupBy.unit}${offset})${fill}`;
+}
+
+/** ` /*+ ... *\/` with a space before, or nothing. */
+export function printHints(hints: readonly SqlHint[]): string {
+  if (hints.length === 0) return '';
+  const argument = (arg: SqlHintArgument): string =>
+    (arg.kind === 'group' ? `(${arg.items.map(argument).join(' ')})` : arg.text);
+  return ` /*+ ${hints.map((hint) => `${hint.name}(${hint.args.map(argument).join(' ')})`)
+    .join(' ')} */`;
+}
+
+/** `SELECT ...` with the hints of its statement after the keyword. */
+export function printSqlQuery(query: SqlQuery, hints: readonly SqlHint[] = []): string {
+  const parts = [`SELECT${printHints(hints)}`];
+  if (query.quantifier !== undefined) parts.push(query.quantifier);
+  parts.push(query.items.map(printSelectItem).join(', '));
+  if (query.from !== undefined) {
+    const alias = query.from.alias === undefined ? '' : ` AS ${printSqlName(query.from.alias)}`;
+    parts.push(`FROM ${printSqlName(query.from.name)}${alias}`);
+  }
+  if (query.where !== undefined) parts.push(`WHERE ${printSqlExpression(query.where)}`);
+  if (query.groupBy !== undefined) parts.push(printGroupBy(query.groupBy));
+  if (query.having !== undefined) parts.push(`HAVING ${printSqlExpression(query.having)}`);
+  if (query.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(query.orderBy)}`);
+  if (query.limit !== undefined) parts.push(`LIMIT ${printSqlExpression(query.limit)}`);
+  if (query.offset !== undefined) parts.push(`OFFSET ${printSqlExpression(query.offset)}`);
+  return parts.join(' ');
+}
+
+export { printSqlStatement } from './print-statement.ts';
+export { printColumnDefinition, printPartitioning };
+
+function printColumnDefinition(column: SqlColumnDefinition): string {
+  const parts = [printSqlName(column.name), column.type];
+  if (column.primaryKey) parts.push('PRIMARY KEY');
+  if (column.nullable !== undefined) parts.push(column.nullable ? 'NULL' : 'NOT NULL');
+  return parts.join(' ');
+}
+
+function printPartitioning(partitioning: SqlPartitioning): string {
+  const column = `(${printSqlName(partitioning.column)})`;
+  if (partitioning.kind === 'hash') {
+    return `PARTITION BY HASH ${column} PARTITIONS ${partitioning.partitionCount}`;
+  }
+  const unit = partitioning.unit === undefined ? '' : `, ${partitioning.unit}`;
+  const sub = partitioning.subpartition === undefined ? ''
+    : ` SUBPARTITION BY HASH (${printSqlName(partitioning.subpartition.column)}) ` +
+      `SUBPARTITIONS ${partitioning.subpartition.count}`;
+  return `PARTITION BY RANGE ${column} EVERY (${partitioning.interval}${unit})${sub}`;
+}
+
