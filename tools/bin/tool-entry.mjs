@@ -53,11 +53,10 @@ export function sourceHash() {
 export function toolEntry(name) {
   const source = join(ROOT, 'tools', `${name}.ts`);
   const compiled = join(DIST, 'tools', `${name}.js`);
-  const hasSources = existsSync(source);
+  if (!existsSync(source) && existsSync(compiled)) return { built: true, path: compiled };
   if (!existsSync(compiled) || !existsSync(BUILD_STAMP)) {
     return { built: false, path: source, reason: 'dist/ has no build' };
   }
-  if (!hasSources) return { built: true, path: compiled };
   let stamp;
   try {
     stamp = JSON.parse(readFileSync(BUILD_STAMP, 'utf8'));
