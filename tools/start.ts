@@ -114,7 +114,8 @@ function servingLines(node: NodeStarted, webApiUrl: string): string[] {
     `  clients:  ${node.transaction}, cluster ${node.cluster} (TypeScript client: docs/client.md)`,
     `  web API:  ${database}`,
     `  user:     ${user}`,
-    `  try:      curl -u ${DEFAULT_USER}:${DEFAULT_PASSWORD} ${database}/containers`,
+    `  try:      curl -s -u ${DEFAULT_USER}:${DEFAULT_PASSWORD} '${database}/containers?limit=10'` +
+      '   # the container names',
     'Ctrl-C stops both.',
   ];
 }

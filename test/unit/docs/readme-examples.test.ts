@@ -9,9 +9,12 @@
 //   `npm ci && npm start`, which this test replaces by its own node).
 // - A comment `# → text` (sh) or `// → text` (ts) at the end of a line: the block's output must
 //   contain `text`.
+// - `<!-- docs-test: output of npm start (run from /home/me/store) -->` before a ```text block:
+//   every line of it must be in what `npm start` printed, with the folder it names as the
+//   checkout (so `/home/me/store/var` is the home).
 // The one rewrite: the node runs on free ports of a new home, so `127.0.0.1:8081` becomes the web
 // API's port, `127.0.0.1:10001` the transaction port, `127.0.0.1:10040` the system port, and
-// `$PWD/var` the home. The last block
+// `$PWD/var` (and the start output's `/home/me/store/var`) the home. The last block
 // stops the node (gs_stopnode), and `npm start` must then exit 0.
 //
 // The ts blocks import `store/client`: the compiled dist/ (`npm ci` builds it); a build older
@@ -30,6 +33,7 @@ const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 const START_TIMEOUT_MS = 60_000;
 const BLOCK_TIMEOUT_MS = 120_000;
 const SKIP_MARK = /^<!-- docs-test: skip\b.*-->$/;
+const START_OUTPUT_MARK = /^<!-- docs-test: output of npm start \(run from (\S+)\) -->$/;
 const EXPECTED_OUTPUT = /(?:#|\/\/) → (.+)$/;
 
 export interface Example {
@@ -43,6 +47,18 @@ export interface Example {
 }
 
 /** The ```sh and ```ts blocks of a Markdown text. */
+/** The ```text blocks marked as `npm start`'s output, with the folder they were run from. */
+export function startOutputsOf(markdown: string): Array<{ text: string; folder: string }> {
+  const lines = markdown.split('\n');
+  return lines.flatMap((line, index) => {
+    const mark = START_OUTPUT_MARK.exec(line);
+    if (mark === null) return [];
+    assert.equal(lines[index + 1], '```text', `line ${index + 2}: a text block must follow the mark`);
+    const end = lines.indexOf('```', index + 2);
+    return [{ text: lines.slice(index + 2, end).join('\n'), folder: mark[1]! }];
+  });
+}
+
 export function examplesOf(markdown: string): Example[] {
   const lines = markdown.split('\n');
   const examples: Example[] = [];
@@ -97,7 +113,8 @@ describe('README.md examples', { timeout: 600_000 }, () => {
     assert.equal(stamp.sourceHash, sourceHash(),
       'dist/ is older than the sources: `npm run build` (the ts examples import store/client)');
 
-    const examples = examplesOf(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const examples = examplesOf(readme);
     assert.ok(examples.some((e) => e.language === 'ts') && examples.some((e) => e.language === 'sh'));
     const [transaction, system, sql, cluster, sync, webApiPort] = await freePorts(6);
     const home = newNodeHome({
@@ -127,6 +144,14 @@ describe('README.md examples', { timeout: 600_000 }, () => {
     while (!startOutput.includes('Ctrl-C stops both.')) {
       assert.ok(performance.now() < deadline && start.exitCode === null, `not started: ${startOutput}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+
+    const outputs = startOutputsOf(readme);
+    assert.equal(outputs.length, 1, 'the README shows what npm start prints');
+    for (const { text, folder } of outputs) {
+      for (const line of rewrite(text.replaceAll(`${folder}/var`, home)).split('\n')) {
+        assert.ok(startOutput.includes(line), `npm start did not print: ${line}\nbut:\n${startOutput}`);
+      }
     }
 
     const scratch = mkdtempSync(join(ROOT, 'var', 'docs-test-'));
