@@ -31,7 +31,8 @@ async function serving(transactionPort: number, webApiPort: number): Promise<boo
   } finally {
     await store.close().catch(() => undefined);
   }
-  const answer = await fetch(`http://127.0.0.1:${webApiPort}/store/v2/myCluster/dbs/public/checkConnection`,
+  const url = `http://127.0.0.1:${webApiPort}/store/v2/myCluster/dbs/public/checkConnection`;
+  const answer = await fetch(url,
     { headers: { authorization: `Basic ${Buffer.from('admin:admin').toString('base64')}` } })
     .catch(() => undefined);
   return answer?.status === 200;
@@ -44,7 +45,8 @@ async function oneRun(how: string): Promise<number> {
     sql: { servicePort: sql }, cluster: { servicePort: cluster }, sync: { servicePort: sync },
   });
   mkdirSync(join(home, 'webapi', 'conf'), { recursive: true });
-  writeFileSync(join(home, 'webapi', 'conf', 'store_webapi.properties'), `server.port=${webApiPort}\n`);
+  writeFileSync(join(home, 'webapi', 'conf', 'store_webapi.properties'),
+    `server.port=${webApiPort}\n`);
   const startMs = performance.now();
   const [command, args] = how === 'source'
     ? [process.execPath, ['--import', 'tsx', join(ROOT, 'tools', 'start.ts')]] : ['npm', ['start']];

@@ -1,7 +1,7 @@
 // Where a node keeps its files. GS_HOME is, in order: the GS_HOME environment variable; `var/` of
 // the checkout when the tools run from one (a package.json named `store` beside the tools/
-// folder, or beside dist/ holding the compiled tools/); else `/var/lib/store`, where the package installs. GS_LOG, the event log's directory,
-// is the GS_LOG variable, else `/system/eventLogPath` of gs_node.json under GS_HOME (`log`).
+// folder, or beside dist/ holding the compiled tools/); else `/var/lib/store`, where the package
+// installs. GS_LOG, the event log's directory, is the GS_LOG variable, else `/system/eventLogPath` of gs_node.json under GS_HOME (`log`).
 //
 // Environment and paths are passed in, not read from `process`, so tests resolve any layout.
 

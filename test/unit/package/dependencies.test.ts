@@ -28,7 +28,8 @@ function readJson<T>(name: string): T {
 type Version = [number, number, number];
 
 function parseVersion(text: string): Version {
-  const parts = text.replace(/^v/, '').split('.').map((part) => (part === 'x' || part === '*' ? 0 : Number(part)));
+  const parts = text.replace(/^v/, '').split('.')
+    .map((part) => (part === 'x' || part === '*' ? 0 : Number(part)));
   const [major = 0, minor = 0, patch = 0] = parts;
   assert.ok([major, minor, patch].every(Number.isInteger), `not a version: ${text}`);
   return [major, minor, patch];
@@ -97,7 +98,9 @@ describe('install hygiene', () => {
       const range = entry.engines?.node;
       if (range === undefined) continue;
       for (const major of SUPPORTED_NODE_MAJORS) {
-        if (!satisfies([major, 0, 0], range)) refusing.push(`${path} (node ${range}) refuses ${major}`);
+        if (!satisfies([major, 0, 0], range)) {
+          refusing.push(`${path} (node ${range}) refuses ${major}`);
+        }
       }
     }
     assert.deepEqual(refusing, []);

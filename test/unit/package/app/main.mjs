@@ -13,4 +13,5 @@ const meter = await store.putContainer({
 await meter.multiPut([[Date.UTC(2026, 0, 1), 1.5], [Date.UTC(2026, 0, 1, 0, 0, 10), 1.7]]);
 const rows = await (await meter.query('SELECT *').fetch()).toArray();
 await store.close();
-console.log(JSON.stringify({ rows: rows.map((row) => row.map((value) => value instanceof Date ? value.getTime() : value)) }));
+const plain = rows.map((row) => row.map((value) => (value instanceof Date ? value.getTime() : value)));
+console.log(JSON.stringify({ rows: plain }));

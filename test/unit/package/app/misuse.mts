@@ -2,6 +2,8 @@
 // row count taken as a string. Passing would mean the package's types are missing or `any`.
 import { getStore } from 'store/client';
 
-const store = getStore({ notificationMember: '127.0.0.1:10001', clusterName: 'myCluster', port: 'x' });
+const store = getStore({
+  notificationMember: '127.0.0.1:10001', clusterName: 'myCluster', port: 'x',
+});
 const names: string = await store.getContainerNames();
 console.log(names);
