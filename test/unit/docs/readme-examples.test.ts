@@ -131,9 +131,21 @@ describe('README.md examples', { timeout: 600_000 }, () => {
     const env = { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') };
     const start = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'tools', 'start.ts')],
       { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    // On a failure: the node (its pid file) and the web API (its pid in its log) run in process
+    // groups of their own, so each is killed by its pid, then `npm start`.
     cleanups.push(() => {
-      const pid = Number(readFileSync(join(home, 'conf', 'store.pid'), { encoding: 'utf8', flag: 'a+' }));
-      if (pid > 0 && processAlive(pid)) process.kill(pid, 'SIGKILL');
+      const read = (path: string) => {
+        try {
+          return readFileSync(path, 'utf8');
+        } catch {
+          return '';
+        }
+      };
+      const nodePid = Number(read(join(home, 'conf', 'store.pid')));
+      const webApiPid = Number(/"pid":(\d+)/.exec(read(join(home, 'log', 'store-webapi.log')))?.[1]);
+      for (const pid of [nodePid, webApiPid]) {
+        if (pid > 0 && processAlive(pid)) process.kill(pid, 'SIGKILL');
+      }
       if (start.exitCode === null) start.kill('SIGKILL');
     });
     let startOutput = '';

@@ -31,11 +31,24 @@ interface Started {
 const pids: number[] = [];
 const homes: string[] = [];
 after(() => {
-  for (const pid of pids) {
+  // Children whose pids a failed start never recorded: the node's pid file, the web API's log.
+  for (const home of homes) {
+    pids.push(Number(readIfThere(join(home, 'conf', 'store.pid'))),
+      Number(/"pid":(\d+)/.exec(readIfThere(join(home, 'log', 'store-webapi.log')))?.[1] ?? 0));
+  }
+  for (const pid of pids.filter((pid) => pid > 0)) {
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   for (const home of homes) removeHome(home);
 });
+
+function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs: number,
   output: () => string): Promise<void> {
