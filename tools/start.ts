@@ -6,6 +6,13 @@
 // away) do the same. When the node stops by itself (gs_stopnode), the web API is stopped too. If
 // the web API exits by itself it is reported and the node keeps running.
 //
+// What the terminal gets is for people: once both serve, where the data is, the client address,
+// the web API's URL, the default user (and that its password must be changed) and a first command
+// to try; then the node's own lines and the web API's warnings in words. The web API's JSON log
+// lines go to store-webapi.log in the node's event log folder (GS_LOG), beside the node's. When
+// the node dies without being asked to stop, that is said and the exit code is not 0; when another
+// node holds the home, the node's refusal (its pid and ports) is followed by what to do.
+//
 // Exit code: 0 when the node stopped cleanly (its exit code 0: checkpoint done, every commit
 // synced) and the web API, if it was running, stopped with 0; else the node's code, or 1.
 //
@@ -14,31 +21,63 @@
 // would see them, not a child in the middle of its stop. package.json runs this with `exec`, so
 // npm's shell is replaced by it and the signal npm forwards reaches it (dash would die of it).
 //
-//   node --import tsx tools/start.ts [store-node options, e.g. --releaseUnusedFileBlocks]
+//   node tools/bin/start.mjs [store-node options, e.g. --releaseUnusedFileBlocks]
+//
+// tools/bin/start.mjs runs this compiled (dist/) when the build is up to date, else through tsx;
+// the children run in the same form (tools/tool-process.ts).
 
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { toolProcessArguments } from './tool-process.ts';
 
-const TOOLS = import.meta.dirname;
 /** The line tools/store-node.ts prints once every service listens. */
-const NODE_STARTED = /^node started on /m;
+const NODE_STARTED =
+  /^node started on (.+) \(cluster (.*)\): transaction (\S+), system (\S+); event log in (.+); engine/m;
+/** The node's exit code when another node holds the home (tools/store-node.ts). */
+const EXIT_HOME_IN_USE = 3;
 /** The signals that stop both, as Ctrl-C does. */
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+/** In the event log folder: the web API's JSON lines. */
+const WEB_API_LOG_NAME = 'store-webapi.log';
+/** pino's level of warnings: the web API's lines from here up are also said on the terminal. */
+const PINO_WARN_LEVEL = 40;
+const DEFAULT_USER = 'admin';
+const DEFAULT_PASSWORD = 'admin';
 
-function startTool(name: string, args: readonly string[]): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args], {
-    detached: true, stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => process.stdout.write(chunk));
-  child.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
-  return child;
+interface NodeStarted {
+  home: string;
+  cluster: string;
+  transaction: string;
+  logDirectory: string;
 }
 
-/** The exit code, 1 for a death by signal. */
-function exited(child: ChildProcess): Promise<number> {
+function startTool(name: string, args: readonly string[]): ChildProcess {
+  return spawn(process.execPath, toolProcessArguments(name, args), {
+    detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Calls `onLine` with each whole line of `stream`. */
+function eachLine(stream: NodeJS.ReadableStream, onLine: (line: string) => void): void {
+  let partial = '';
+  stream.on('data', (chunk: Buffer) => {
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) onLine(line);
+  });
+  stream.on('end', () => {
+    if (partial !== '') onLine(partial);
+  });
+}
+
+/** The exit code, 1 for a death by signal; and the signal. */
+function exited(child: ChildProcess): Promise<{ code: number; signal: string | null }> {
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve(child.exitCode ?? 1);
-    else child.once('exit', (code) => resolve(code ?? 1));
+    if (child.exitCode !== null || child.signalCode !== null) {
+      resolve({ code: child.exitCode ?? 1, signal: child.signalCode });
+    } else child.once('exit', (code, signal) => resolve({ code: code ?? 1, signal }));
   });
 }
 
@@ -51,11 +90,56 @@ function signal(child: ChildProcess | undefined, name: NodeJS.Signals): void {
   }
 }
 
+/** Does the home's password file still give `admin` the password `admin`? */
+function defaultPasswordKept(home: string): boolean {
+  const hash = createHash('sha256').update(DEFAULT_PASSWORD).digest('hex');
+  try {
+    return readFileSync(join(home, 'conf', 'password'), 'utf8').split('\n')
+      .some((line) => line.trim() === `${DEFAULT_USER},${hash}`);
+  } catch {
+    return false;
+  }
+}
+
+/** The lines said once both serve. */
+function servingLines(node: NodeStarted, webApiUrl: string): string[] {
+  const database = `${webApiUrl.replace(/\/$/, '')}/${node.cluster}/dbs/public`;
+  const user = defaultPasswordKept(node.home)
+    ? `${DEFAULT_USER}, password ${DEFAULT_PASSWORD}: the default, change it ` +
+      '(docs/configuration.md, "Users")'
+    : 'as in conf/password';
+  return [
+    'store is running.',
+    `  data:     ${node.home} (event log, JSON lines: ${node.logDirectory})`,
+    `  clients:  ${node.transaction}, cluster ${node.cluster} (TypeScript client: docs/client.md)`,
+    `  web API:  ${database}`,
+    `  user:     ${user}`,
+    `  try:      curl -s -u ${DEFAULT_USER}:${DEFAULT_PASSWORD} '${database}/containers?limit=10'` +
+      '   # the container names',
+    'Ctrl-C stops both.',
+  ];
+}
+
+/** A web API log line in words, or undefined when it is not worth the terminal. */
+function webApiLineInWords(line: string): string | undefined {
+  let record: Record<string, unknown>;
+  try {
+    record = JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return `web API: ${line}`;
+  }
+  if (typeof record['level'] !== 'number' || record['level'] < PINO_WARN_LEVEL) return undefined;
+  const error = record['err'] as { message?: unknown } | undefined;
+  const detail = [record['path'], error?.message].filter((part) => typeof part === 'string');
+  return `web API: ${String(record['msg'])}${detail.length > 0 ? ` (${detail.join('; ')})` : ''}`;
+}
+
 async function main(): Promise<void> {
   // A terminal that went away makes writes fail (EIO, EPIPE): the output is lost, the stop goes on.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
-  const node = startTool('store-node.ts', process.argv.slice(2));
+  const node = startTool('store-node', process.argv.slice(2));
+  let nodeStarted: NodeStarted | undefined;
   let webApi: ChildProcess | undefined;
   let webApiRunning = false;
   let stopping = false;
@@ -66,24 +150,64 @@ async function main(): Promise<void> {
     signal(node, 'SIGTERM');
   };
   for (const name of STOP_SIGNALS) process.on(name, stopAll);
-  let seen = '';
-  node.stdout!.on('data', (chunk: Buffer) => {
-    if (webApi !== undefined || stopping) return;
-    seen = (seen + chunk.toString('utf8')).slice(-4096);
-    if (!NODE_STARTED.test(seen)) return;
-    webApi = startTool('store-webapi.ts', []);
+  node.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  eachLine(node.stdout!, (line) => {
+    const match = NODE_STARTED.exec(line);
+    if (match === null || nodeStarted !== undefined) {
+      process.stdout.write(`${line}\n`);
+      return;
+    }
+    nodeStarted = { home: match[1]!, cluster: match[2]!, transaction: match[3]!,
+      logDirectory: match[5]! };
+    if (stopping) return;
+    webApi = startWebApi(nodeStarted);
     webApiRunning = true;
-    void exited(webApi).then((code) => {
+    void exited(webApi).then(({ code }) => {
       if (stopping) return;
       webApiRunning = false;
       console.error(`the web API exited (code ${code}); the node keeps running`);
     });
   });
-  const nodeCode = await exited(node);
+  const nodeEnd = await exited(node);
+  const asked = stopping;
   stopping = true;
   signal(webApi, 'SIGTERM');
-  const webApiCode = webApi !== undefined && webApiRunning ? await exited(webApi) : 0;
-  process.exit(nodeCode !== 0 ? nodeCode : webApiCode === 0 ? 0 : 1);
+  const webApiCode = webApi !== undefined && webApiRunning ? (await exited(webApi)).code : 0;
+  if (nodeEnd.code === EXIT_HOME_IN_USE && nodeStarted === undefined) {
+    console.error('npm start: a node already runs on this home (above: its pid and ports); stop ' +
+      'it with `npx gs_stopnode -u admin/admin`, or start on another home (GS_HOME=<folder> npm start)');
+    process.exit(EXIT_HOME_IN_USE);
+  }
+  if (!asked && (nodeEnd.code !== 0 || nodeEnd.signal !== null)) {
+    const how = nodeEnd.signal !== null ? `killed by ${nodeEnd.signal}` : `exit code ${nodeEnd.code}`;
+    console.error(nodeStarted === undefined ? `npm start: the node failed to start (${how})`
+      : `npm start: the node died (${how}); its event log is in ${nodeStarted.logDirectory}` +
+        `${webApi === undefined ? '' : '; the web API was stopped'}`);
+  }
+  process.exit(nodeEnd.code !== 0 ? nodeEnd.code : webApiCode === 0 ? 0 : 1);
+}
+
+/** Starts the web API: its JSON lines to the event log folder, warnings and the start in words. */
+function startWebApi(node: NodeStarted): ChildProcess {
+  const webApi = startTool('store-webapi', []);
+  const logPath = join(node.logDirectory, WEB_API_LOG_NAME);
+  webApi.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
+  eachLine(webApi.stdout!, (line) => {
+    try {
+      appendFileSync(logPath, `${line}\n`);
+    } catch (error) {
+      console.error(`web API: cannot write its log ${logPath}: ${String(error)}`);
+    }
+    const url = /"msg":"web API started"/.test(line)
+      ? (JSON.parse(line) as { url?: unknown }).url : undefined;
+    if (typeof url === 'string') {
+      process.stdout.write(`${servingLines(node, url).join('\n')}\n`);
+      return;
+    }
+    const words = webApiLineInWords(line);
+    if (words !== undefined) process.stderr.write(`${words}\n`);
+  });
+  return webApi;
 }
 
 await main();

@@ -3,8 +3,9 @@
 // start), prints where it listens, and stops cleanly on SIGTERM, SIGINT or SIGHUP (a repeated
 // signal does not cut the stop short), or when gs_stopnode asks. Locks the home first
 // (GS_HOME/conf/store.lock): on a home another node holds it prints `node failed to start:
-// HOME_IN_USE: the home ... is in use by the node with pid N ...` and exits 3, having touched
-// nothing. Writes GS_HOME/conf/store.pid while it runs.
+// HOME_IN_USE: the home ... is in use by the node with pid N ...; it serves clients on host:port
+// and operating commands on host:port` and exits 3, having touched nothing. Writes
+// GS_HOME/conf/store.pid and conf/store.endpoints.json while it runs.
 //
 //   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
 //
@@ -30,7 +31,8 @@ import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
-import { NODE_PID_FILE } from './store-node-process.ts';
+import { resolveHome } from '../lib/config/home.ts';
+import { NODE_ENDPOINTS_FILE, NODE_PID_FILE, readNodeEndpoints } from './store-node-process.ts';
 import {
   EXIT_HELP, EXIT_USAGE, helpOrVersion, usageHint, type CommandHelp,
 } from './command-help.ts';
@@ -83,6 +85,10 @@ function parseOptions(argv: string[]): { releaseUnusedFileBlocks?: boolean } {
 async function main(): Promise<void> {
   const values = parseOptions(process.argv.slice(2));
   let pidPath: string | undefined;
+  let endpointsPath: string | undefined;
+  const removeRunFiles = () => {
+    for (const path of [pidPath, endpointsPath]) if (path !== undefined) rmSync(path, { force: true });
+  };
   const node = await StoreNode.start({
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
     fileSystem: new NodeFileSystem(),
@@ -90,12 +96,12 @@ async function main(): Promise<void> {
     engineThread: engineThreadOf(process.env['STORE_ENGINE_THREAD']),
     ...faultAssertOf(process.env['STORE_FAULT_ASSERT_ON']),
     onStopped: (error) => {
-      if (pidPath !== undefined) rmSync(pidPath, { force: true });
+      removeRunFiles();
       console.log(error === undefined ? 'node stopped' : `node stopped with an error: ${String(error)}`);
       process.exit(error === undefined ? 0 : 1);
     },
     onFailStop: (error) => {
-      if (pidPath !== undefined) rmSync(pidPath, { force: true });
+      removeRunFiles();
       console.error(`node stopped ABNORMAL: ${error instanceof Error ? error.stack : String(error)}`);
       process.exit(1);
     },
@@ -106,6 +112,10 @@ async function main(): Promise<void> {
   pidPath = join(node.home.directories.home, NODE_PID_FILE);
   writeFileSync(pidPath, `${process.pid}\n`);
   const { systemEndpoint: system, transactionEndpoint: transaction } = node;
+  endpointsPath = join(node.home.directories.home, NODE_ENDPOINTS_FILE);
+  writeFileSync(endpointsPath, `${JSON.stringify({
+    transaction: `${transaction.address}:${transaction.port}`, system: `${system.address}:${system.port}`,
+  })}\n`);
   console.log(`node started on ${node.home.directories.home} (cluster ${node.home.config.cluster.clusterName}): ` +
     `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}; ` +
     `event log in ${node.home.logDirectory}; engine ${node.engineThreadDescription}`);
@@ -121,10 +131,19 @@ async function main(): Promise<void> {
 main().catch((error: unknown) => {
   const text = error instanceof StorageError ? `${error.code}: ${error.message}`
     : error instanceof Error ? error.message : String(error);
-  console.error(`node failed to start: ${text}`);
   const inUse = error instanceof StorageError && error.code === 'HOME_IN_USE';
+  console.error(`node failed to start: ${text}${inUse ? runningEndpoints() : ''}`);
   process.exit(inUse ? EXIT_HOME_IN_USE : 1);
 });
+
+/** Where the node that holds the home serves, as a clause of the HOME_IN_USE line. */
+function runningEndpoints(): string {
+  const home = resolveHome({ env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
+    fileSystem: new NodeFileSystem() }).home;
+  const endpoints = readNodeEndpoints(home);
+  return endpoints === undefined ? ''
+    : `; it serves clients on ${endpoints.transaction} and operating commands on ${endpoints.system}`;
+}
 
 function faultAssertOf(name: string | undefined): { faultAssertOnContainer?: string } {
   return name === undefined || name === '' ? {} : { faultAssertOnContainer: name };

@@ -1,7 +1,7 @@
 // The client library's entry point (GridDB's StoreFactory): applications import this file, and
 // with it nothing of the engine.
 //
-//   import { getStore } from 'store/lib/client/store-factory.ts';
+//   import { getStore } from 'store/client';   // package.json "exports": dist/lib/client/
 //   const store = getStore({ notificationMember: '127.0.0.1:10001', clusterName: 'myCluster',
 //     username: 'admin', password: 'admin' });
 //   const cpu = await store.putContainer({ name: 'cpu', type: 'TIME_SERIES', columns: [

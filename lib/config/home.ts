@@ -1,11 +1,11 @@
 // Where a node keeps its files. GS_HOME is, in order: the GS_HOME environment variable; `var/` of
 // the checkout when the tools run from one (a package.json named `store` beside the tools/
-// folder); else `/var/lib/store`, where the package installs. GS_LOG, the event log's directory,
-// is the GS_LOG variable, else `/system/eventLogPath` of gs_node.json under GS_HOME (`log`).
+// folder, or beside dist/ holding the compiled tools/); else `/var/lib/store`, where the package
+// installs. GS_LOG, the event log's directory, is the GS_LOG variable, else `/system/eventLogPath` of gs_node.json under GS_HOME (`log`).
 //
 // Environment and paths are passed in, not read from `process`, so tests resolve any layout.
 
-import { isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { FileSystem } from '../io/file-system.ts';
 import { readDefinitionFile } from './definition-file.ts';
 
@@ -13,6 +13,8 @@ export const INSTALLED_HOME = '/var/lib/store';
 /** Beside the checkout's package.json. */
 export const CHECKOUT_HOME_NAME = 'var';
 export const PACKAGE_NAME = 'store';
+/** Where `npm run build` writes the compiled JavaScript, beside package.json. */
+export const COMPILED_FOLDER_NAME = 'dist';
 
 export type HomeSource = 'GS_HOME' | 'checkout' | 'installed';
 
@@ -62,7 +64,9 @@ export function homePath(home: string, path: string): string {
 }
 
 function checkoutRoot(environment: HomeEnvironment): string | undefined {
-  const root = resolve(environment.cwd, environment.toolsDirectory, '..');
+  const parent = resolve(environment.cwd, environment.toolsDirectory, '..');
+  // The compiled tools (dist/tools/, tools/bin/tool-entry.mjs) belong to the checkout above dist/.
+  const root = basename(parent) === COMPILED_FOLDER_NAME ? dirname(parent) : parent;
   const packagePath = join(root, 'package.json');
   try {
     const manifest = readDefinitionFile(environment.fileSystem, packagePath);

@@ -21,7 +21,14 @@ import type {
 import { EngineCalls } from './engine-calls.ts';
 import type { NodeEngineEvents } from './node-engine.ts';
 
-const WORKER_BOOT_URL = new URL('./engine-worker-boot.mjs', import.meta.url);
+/**
+ * The worker's entry. Compiled (dist/), the worker runs engine-worker.js as it is; from source it
+ * starts at the boot file, which registers tsx for the TypeScript (a worker has no loader of its
+ * own), and which the compiler does not copy to dist/.
+ */
+const WORKER_BOOT_URL = import.meta.url.endsWith('.js')
+  ? new URL('./engine-worker.js', import.meta.url)
+  : new URL('./engine-worker-boot.mjs', import.meta.url);
 
 interface Pending {
   resolve(value: unknown): void;

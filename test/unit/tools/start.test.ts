@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, it } from 'node:test';
 import { freePorts, newNodeHome, removeHome } from '../node/node-process.ts';
-import { HttpCaller } from '../webapi/webapi-test-helpers.ts';
+import { HttpCaller, basicAuthorization } from '../webapi/webapi-test-helpers.ts';
 import { processAlive } from '../../../tools/store-node-process.ts';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -31,11 +31,24 @@ interface Started {
 const pids: number[] = [];
 const homes: string[] = [];
 after(() => {
-  for (const pid of pids) {
+  // Children whose pids a failed start never recorded: the node's pid file, the web API's log.
+  for (const home of homes) {
+    pids.push(Number(readIfThere(join(home, 'conf', 'store.pid'))),
+      Number(/"pid":(\d+)/.exec(readIfThere(join(home, 'log', 'store-webapi.log')))?.[1] ?? 0));
+  }
+  for (const pid of pids.filter((pid) => pid > 0)) {
     if (processAlive(pid)) process.kill(pid, 'SIGKILL');
   }
   for (const home of homes) removeHome(home);
 });
+
+function readIfThere(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return '';
+  }
+}
 
 async function until(what: string, done: () => boolean | Promise<boolean>, timeoutMs: number,
   output: () => string): Promise<void> {
@@ -46,14 +59,16 @@ async function until(what: string, done: () => boolean | Promise<boolean>, timeo
   }
 }
 
-/**
- * `npm start` (through npm's shell) or `node --import tsx tools/start.ts` on a new home; resolves
- * once the web API answers checkConnection, with the pids of both children.
- */
-async function start(
-  how: 'npm' | 'node',
-): Promise<Started & { nodePid: number; webApiPid: number }> {
-  const [transaction, system, sql, cluster, sync, webApiPort] = await freePorts(6);
+interface Launched extends Started {
+  transactionPort: number;
+  systemPort: number;
+  webApiPort: number;
+}
+
+/** A new home on free ports (gs_node.json, store_webapi.properties). */
+async function newStartHome(): Promise<{ home: string; ports: number[] }> {
+  const ports = await freePorts(6);
+  const [transaction, system, sql, cluster, sync, webApiPort] = ports;
   const home = newNodeHome({
     transaction: { servicePort: transaction }, system: { servicePort: system },
     sql: { servicePort: sql }, cluster: { servicePort: cluster }, sync: { servicePort: sync },
@@ -62,6 +77,11 @@ async function start(
   mkdirSync(join(home, 'webapi', 'conf'), { recursive: true });
   writeFileSync(join(home, 'webapi', 'conf', 'store_webapi.properties'),
     `server.port=${webApiPort}\n`);
+  return { home, ports };
+}
+
+/** Spawns `npm start` (through npm's shell) or `node --import tsx tools/start.ts` on `home`. */
+function launch(how: 'npm' | 'node', home: string, ports: number[]): Launched {
   const env = { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log') };
   const npm = process.env['npm_execpath'];
   const [command, args] = how === 'node'
@@ -75,24 +95,46 @@ async function start(
   child.stderr!.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) =>
     resolve(code)));
-  const output = () => text;
-  const webApiPidOf = () => Number(/"service":"store-webapi","pid":(\d+)/.exec(text)?.[1] ?? 0);
+  return { child, home, output: () => text, exited,
+    transactionPort: ports[0]!, systemPort: ports[1]!, webApiPort: ports[5]! };
+}
+
+/**
+ * `npm start` or tools/start.ts on a new home; resolves once the web API answers checkConnection,
+ * with the pids of both children.
+ */
+async function start(how: 'npm' | 'node'): Promise<Launched & { nodePid: number; webApiPid: number }> {
+  const { home, ports } = await newStartHome();
+  const launched = launch(how, home, ports);
+  const { output } = launched;
+  const webApiPidOf = () => Number(/"service":"store-webapi","pid":(\d+)/.exec(webApiLog(home))?.[1] ?? 0);
   await until('the web API', () => webApiPidOf() > 0, READY_TIMEOUT_MS, output);
   const nodePid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
   const webApiPid = webApiPidOf();
   pids.push(nodePid, webApiPid);
-  const http = new HttpCaller(webApiPort!);
+  const http = new HttpCaller(launched.webApiPort);
   await until('checkConnection', async () => {
     const answer = await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection')
       .catch(() => undefined);
     return answer?.status === 200;
   }, READY_TIMEOUT_MS, output);
-  return { child, home, output, exited, nodePid, webApiPid };
+  await until('the lines in words', () => /Ctrl-C stops both/.test(output()), READY_TIMEOUT_MS,
+    output);
+  return { ...launched, nodePid, webApiPid };
+}
+
+/** The web API's JSON lines, which `npm start` writes beside the node's event log. */
+function webApiLog(home: string): string {
+  try {
+    return readFileSync(join(home, 'log', 'store-webapi.log'), 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function eventLogRecords(home: string): Array<Record<string, unknown>> {
   const directory = join(home, 'log');
-  return readdirSync(directory).filter((name) => name.endsWith('.log')).sort()
+  return readdirSync(directory).filter((name) => /^store-\d+-\d+\.log$/.test(name)).sort()
     .flatMap((name) => readFileSync(join(directory, name), 'utf8').split('\n').filter(Boolean))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
@@ -112,7 +154,7 @@ async function assertStoppedCleanly(
   const last = records.at(-1)!;
   assert.equal(last['msg'], 'node stopped', output());
   assert.equal(last['clean'], true, output());
-  assert.match(output(), /"msg":"web API stopped"/);
+  assert.match(webApiLog(started.home), /"msg":"web API stopped"/);
 }
 
 describe('stopping npm start', { timeout: 300_000 }, () => {
@@ -136,4 +178,60 @@ describe('stopping npm start', { timeout: 300_000 }, () => {
       }
       await assertStoppedCleanly(started);
     });
+});
+
+// Issue 13, point 7: what `npm start` tells a person, where its logs go, and how it ends when the
+// node dies or another node holds the home.
+describe('npm start in words', { timeout: 300_000 }, () => {
+  it('says where the data, the clients, the web API and the default user are, and a first ' +
+    'command that works; the logs in GS_LOG are JSON, the terminal gets none', async () => {
+    const started = await start('node');
+    const text = started.output();
+    const home = started.home;
+    assert.match(text, new RegExp(`data: +${home} \\(event log, JSON lines: ${join(home, 'log')}\\)`));
+    assert.match(text, new RegExp(`clients: +127\\.0\\.0\\.1:${started.transactionPort}, cluster myCluster`));
+    const url = `http://127.0.0.1:${started.webApiPort}/store/v2/myCluster/dbs/public`;
+    assert.ok(text.includes(`web API:  ${url}\n`), text);
+    assert.match(text, /user: +admin, password admin: the default, change it/);
+    const tryLine = /try: +curl -s -u admin:admin '([^']+)'/.exec(text);
+    assert.ok(tryLine !== null, text);
+    const answer = await fetch(tryLine[1]!, { headers: { authorization: basicAuthorization('admin', 'admin') } });
+    assert.equal(answer.status, 200, await answer.clone().text());
+    assert.deepEqual(await answer.json(), { names: [], total: 0, offset: 0, limit: 10 });
+    for (const line of text.split('\n')) assert.ok(!line.startsWith('{'), `a JSON line on the terminal: ${line}`);
+    const logs = readdirSync(join(home, 'log'));
+    assert.ok(logs.includes('store-webapi.log'), logs.join());
+    for (const name of logs) {
+      for (const line of readFileSync(join(home, 'log', name), 'utf8').split('\n').filter(Boolean)) {
+        assert.doesNotThrow(() => JSON.parse(line), `${name}: ${line}`);
+      }
+    }
+    started.child.kill('SIGTERM');
+    await assertStoppedCleanly(started);
+  });
+
+  it('says the node died and exits non-zero when the node is killed', async () => {
+    const started = await start('node');
+    process.kill(started.nodePid, 'SIGKILL');
+    const code = await started.exited;
+    assert.notEqual(code, 0);
+    assert.match(started.output(), /npm start: the node died \(killed by SIGKILL\); its event log is in /);
+    await until('the web API to exit', () => !processAlive(started.webApiPid), STOP_TIMEOUT_MS,
+      started.output);
+  });
+
+  it('a second start on the same home says a node runs there, its pid and ports', async () => {
+    const first = await start('node');
+    const second = launch('node', first.home,
+      [first.transactionPort, first.systemPort, 0, 0, 0, first.webApiPort]);
+    const code = await second.exited;
+    assert.equal(code, 3, second.output());
+    assert.match(second.output(), new RegExp(`in use by the node with pid ${first.nodePid} .*` +
+      `it serves clients on 127\\.0\\.0\\.1:${first.transactionPort} and operating commands on ` +
+      `127\\.0\\.0\\.1:${first.systemPort}`));
+    assert.match(second.output(), /npm start: a node already runs on this home/);
+    assert.ok(processAlive(first.nodePid), 'the first node must keep running');
+    first.child.kill('SIGTERM');
+    await assertStoppedCleanly(first);
+  });
 });

@@ -367,8 +367,9 @@ describe('web API processes', { timeout: 180_000 }, () => {
     const start = startTool('start.ts', { ...process.env, GS_HOME: home,
       GS_LOG: join(home, 'log') });
     children.push(start.child);
-    await waitFor(start, STARTED);
-    assert.match(start.output(), /node started on /);
+    // npm start says it in words; the web API's JSON lines go to GS_LOG/store-webapi.log.
+    await waitFor(start, /^store is running\.$/m);
+    const webApiLog = () => readFileSync(join(home, 'log', 'store-webapi.log'), 'utf8');
     const http = new HttpCaller(webApiPort);
     const check = await http.call('HEAD', '/store/v2/myCluster/dbs/public/checkConnection');
     assert.equal(check.status, 200);
@@ -376,11 +377,11 @@ describe('web API processes', { timeout: 180_000 }, () => {
     assertError(await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection',
       { auth: { user: 'admin', password: 'wrong' } }), 401);
     const nodePid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
-    const webApiPid = Number(/"service":"store-webapi","pid":(\d+)/.exec(start.output())?.[1]);
+    const webApiPid = Number(/"service":"store-webapi","pid":(\d+)/.exec(webApiLog())?.[1]);
     assert.ok(processAlive(nodePid) && processAlive(webApiPid));
     start.child.kill('SIGTERM');
     assert.equal(await start.exited, 0, start.output());
-    assert.match(start.output(), /"msg":"web API stopped"/);
+    assert.match(webApiLog(), /"msg":"web API stopped"/);
     assert.match(start.output(), /node stopped/);
     assert.ok(!processAlive(nodePid), 'the node is still running');
     assert.ok(!processAlive(webApiPid), 'the web API is still running');
