@@ -166,6 +166,8 @@ describe('README.md examples', { timeout: 600_000 }, () => {
       }
     }
 
+    // A fresh clone has no var/ yet.
+    mkdirSync(join(ROOT, 'var'), { recursive: true });
     const scratch = mkdtempSync(join(ROOT, 'var', 'docs-test-'));
     cleanups.push(() => rmSync(scratch, { recursive: true, force: true }));
     // The blocks' own environment: the user's shell, without the test's GS_HOME (the README sets it).
