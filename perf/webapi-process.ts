@@ -33,14 +33,16 @@ export class WebApiProcess {
     return '/store/v2/myCluster/dbs/public';
   }
 
-  static async start(webApiHome: string, node: NodeEndpoint): Promise<WebApiProcess> {
+  /** `settings`: further lines of store_webapi.properties (`maxQueryNum=100`). */
+  static async start(webApiHome: string, node: NodeEndpoint, settings: readonly string[] = []):
+    Promise<WebApiProcess> {
     const conf = join(webApiHome, 'conf');
     mkdirSync(conf, { recursive: true });
     writeFileSync(join(conf, 'repository.json'), JSON.stringify({ clusters: [{
       name: 'myCluster', mode: 'FIXED_LIST', transactionMember: `${node.host}:${node.port}`,
       sqlMember: '', providerUrl: null }] }));
     const port = await freePort();
-    writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${port}\n`);
+    writeFileSync(join(conf, 'store_webapi.properties'), [`server.port=${port}`, ...settings, ''].join('\n'));
     const child = spawn(process.execPath,
       ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, WEBAPI_ENTRY_PATH], {
         cwd: REPO_ROOT,
