@@ -189,3 +189,25 @@ describe('round trip', () => {
     }), { numRuns: 2000 });
   });
 });
+
+describe('rows written whole', () => {
+  it('writes a page as value by value would, with the same size, in UTC and in another zone', () => {
+    const types = ['BOOL', 'STRING', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE',
+      'TIMESTAMP', 'BLOB'] as const;
+    const special = fc.constantFrom(-0, Infinity, -Infinity, Number.NaN);
+    const page = fc.uniqueArray(fc.constantFrom(...types), { minLength: 1, maxLength: 5 })
+      .chain((chosen) => fc.tuple(fc.constant(chosen.map((type) => column(type))),
+        fc.array(fc.tuple(...chosen.map((type) => fc.oneof(
+          { arbitrary: valueOf(type), weight: 8 }, { arbitrary: fc.constant(null), weight: 1 },
+          { arbitrary: type === 'DOUBLE' ? special : valueOf(type), weight: 1 }))),
+        { maxLength: 6 })));
+    const zones = fc.constantFrom(TIME_ZONE_UTC, { kind: 'offset' as const, offsetMinutes: 540 });
+    fc.assert(fc.property(page, zones, ([columns, rows], zone) => {
+      const whole = new ValueEncoder(zone);
+      const byValue = new ValueEncoder(zone);
+      const expected = `[${rows.map((row) => byValue.row(columns, row as Value[])).join(',')}]`;
+      assert.equal(whole.rows(columns, rows as Value[][]), expected);
+      assert.equal(whole.sizeBytes, byValue.sizeBytes);
+    }), { numRuns: 1000 });
+  });
+});
