@@ -18,7 +18,7 @@ import { Buffer } from 'node:buffer';
 import type { Row, Value } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { TimeZone } from '../config/time-zone.ts';
-import { formatTimestampMs, formatTimestampPrecise } from './timestamp-text.ts';
+import { formatTimestampMs, formatTimestampPrecise, isoTextOfMs } from './timestamp-text.ts';
 
 const FIXED_SIZE_BYTES: Record<string, number> = {
   BOOL: 1, BYTE: 8, SHORT: 2, INTEGER: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, TIMESTAMP: 8,
@@ -113,7 +113,7 @@ export class ValueEncoder {
           sizeBytes -= FIXED_SIZE_BYTES[type] ?? 0;
         } else if (typeof value === 'number') {
           if (type === 'TIMESTAMP') {
-            copy[c] = new Date(value).toISOString();
+            copy[c] = isoTextOfMs(value);
             continue;
           }
           if (!Number.isFinite(value) || Object.is(value, -0)) return undefined;
