@@ -8,7 +8,7 @@
 // never found for a newer one: it is simply not hit again and ages out. A prepared statement is
 // only read by executions (each keeps its own state), so one serves any number of them.
 //
-// Not kept: statements that read NOW() (bound to the time of their own run: any text with "now"
+// Not kept: statements that read NOW() (bound to the time of their own run: every text with "now"
 // in it, whatever the case, is prepared afresh, a container or column named so included),
 // EXPLAIN (it reports the preparation), failures (thrown each time), and texts longer than
 // TQL_PREPARED_CACHE_TEXT_LENGTH_MAX. At most TQL_PREPARED_CACHE_SIZE entries, the least
