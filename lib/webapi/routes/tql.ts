@@ -98,6 +98,8 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   if (item.partialExecution) query.setFetchOption('PARTIAL_EXECUTION', true);
   const early = counting !== undefined && (offset > 0 || limit < settings.maxLimit)
     ? countOf(store, item.name, counting) : undefined;
+  // Handled now: it may fail before the query does (on another connection), and is awaited later.
+  early?.catch(() => undefined);
   let rowSet: RowSet;
   let rows: Row[];
   let total: number;
@@ -109,7 +111,6 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
         : offset === 0 && rows.length < limit && !item.partialExecution ? rows.length
           : await countOf(store, item.name, counting);
   } catch (error) {
-    await early?.catch(() => undefined);
     if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw notFound(MESSAGES.containerNotExisted);
     throw error;
   }

@@ -178,6 +178,9 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
       { name: 'many', stmt: 'select * where' }]), 404, 'Container not existed');
     assertError(await tql([{ name: 'many', stmt: 'select * where' },
       { name: 'absent', stmt: 'select *' }]), 400, /TQL_SYNTAX/);
+    // Its count goes with the query, and fails too.
+    assertError(await tql([{ name: 'absent', stmt: 'select * limit 5 offset 1' }]), 404,
+      'Container not existed');
   });
 
   it('refuses bad TQL requests', async () => {
