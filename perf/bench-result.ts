@@ -68,11 +68,12 @@ export function throughputResult(
 export function latencyResult(
   name: string,
   value: number,
-  peerValue: number,
+  peerValue: number | null,
   options: { peer?: BenchPeer; unit?: 'ms' | 'µs' | 'MB' | '%'; target?: BenchTarget } = {},
 ): BenchResult {
   const result: BenchResult = { name, unit: options.unit ?? 'ms', value,
-    peer: options.peer ?? 'leveldb', peerValue, ratio: value === 0 ? null : peerValue / value };
+    peer: options.peer ?? 'leveldb', peerValue,
+    ratio: value === 0 || peerValue === null ? null : peerValue / value };
   if (options.target !== undefined) result.target = options.target;
   return result;
 }

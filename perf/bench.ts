@@ -1,7 +1,7 @@
 // `npm run bench`: the named workloads of perf/workloads/ on TSBS cpu-only rows, each against the
 // store and against LevelDB in the same process, on fresh temporary homes. The client/ workloads
 // start a node process (and influxd, the client ingest's peer, when it is installed), the webapi/
-// one a web API process in front of it too; the engine/thread ones compare a Store in a worker
+// ones a web API process in front of it too (and influxd, their peer); the engine/thread ones compare a Store in a worker
 // thread with one in the calling thread.
 //
 //   npm run bench                      every workload but the opt-in ones, full size
@@ -47,6 +47,7 @@ import { soakWorkload } from './workloads/soak.ts';
 import { spatialWorkload } from './workloads/spatial.ts';
 import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
+import { webApiQueryWorkload } from './workloads/webapi-query.ts';
 
 const RESULTS_DIRECTORY = fileURLToPath(new URL('./results/', import.meta.url));
 
@@ -82,6 +83,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'node/thread/put/durable/clients=1', run: (config) => nodeThreadPutWorkload(config, 1) },
   { name: 'node/thread/put/durable/clients=64', run: (config) => nodeThreadPutWorkload(config, 64) },
   { name: 'webapi/ingest/tsbs/batch=5000/connections=2', run: webApiIngestWorkload },
+  { name: 'webapi/query', run: webApiQueryWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

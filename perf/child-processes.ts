@@ -7,6 +7,17 @@ import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { assert } from '../lib/base/assert.ts';
 
+/**
+ * BENCH_CPU_PROF_DIR=<dir>: the node and web API processes run with `--cpu-prof` into that
+ * directory (a .cpuprofile each, written as they exit; the node is then stopped with SIGTERM, not
+ * SIGKILL, so that it writes one). Node refuses --cpu-prof in NODE_OPTIONS, hence this switch.
+ */
+export function cpuProfileArgs(): string[] {
+  const directory = process.env['BENCH_CPU_PROF_DIR'];
+  return directory === undefined || directory === ''
+    ? [] : ['--cpu-prof', `--cpu-prof-dir=${directory}`];
+}
+
 /** From SIGTERM to SIGKILL when a process does not stop by itself. */
 const STOP_GRACE_MS = 10_000;
 

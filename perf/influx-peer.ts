@@ -124,6 +124,19 @@ export class InfluxPeer {
     return result.series ?? [];
   }
 
+  /**
+   * One query as a reader sends it: GET /query with times as epoch milliseconds; the whole
+   * answer's text, unparsed (HTTP errors throw; the caller checks the answer after its timing).
+   */
+  async queryText(database: string, statement: string): Promise<string> {
+    const reply = await this.http('GET', `/query?db=${encodeURIComponent(database)}&epoch=ms` +
+      `&q=${encodeURIComponent(statement)}`);
+    if (reply.status !== 200) {
+      throw new Error(`influxd ${statement}: HTTP ${reply.status}: ${reply.body.slice(0, 500)}`);
+    }
+    return reply.body;
+  }
+
   async stop(): Promise<void> {
     this.agent.destroy();
     await this.owned.stop('SIGTERM');

@@ -1,7 +1,7 @@
 // A real node process for the client benchmarks: tools/store-node.ts on a fresh GS_HOME of its
 // own, every service on a port the kernel picks (port 0) on 127.0.0.1, learnt from the line the
 // node prints once it serves. Stopped with SIGKILL by its pid: the home is thrown away after, so
-// the clean stop's checkpoint would only add time.
+// the clean stop's checkpoint would only add time (SIGTERM when profiled: child-processes.ts).
 //
 // The node runs with perf/orphan-guard.ts preloaded, so it also goes away if the benchmark dies.
 
@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { CHECKPOINT_INTERVAL_MS_OFF } from './bench-engines.ts';
-import { OwnedChild, firstMatchingLine } from './child-processes.ts';
+import { OwnedChild, cpuProfileArgs, firstMatchingLine } from './child-processes.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
 const NODE_ENTRY_PATH = fileURLToPath(new URL('../tools/store-node.ts', import.meta.url));
@@ -87,7 +87,7 @@ export class NodeProcess {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'),
       JSON.stringify(benchNodeJson(dataStore, checkpointIntervalMs)));
-    const args = ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
+    const args = [...cpuProfileArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'),
@@ -106,7 +106,8 @@ export class NodeProcess {
   }
 
   async stop(): Promise<void> {
-    await this.owned.stop('SIGKILL');
+    // A profiled node writes its profile on a clean exit only.
+    await this.owned.stop(cpuProfileArgs().length > 0 ? 'SIGTERM' : 'SIGKILL');
   }
 }
 

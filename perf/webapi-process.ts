@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OwnedChild, firstMatchingLine, freePort } from './child-processes.ts';
+import { OwnedChild, cpuProfileArgs, firstMatchingLine, freePort } from './child-processes.ts';
 import type { NodeEndpoint } from './node-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
@@ -33,16 +33,18 @@ export class WebApiProcess {
     return '/store/v2/myCluster/dbs/public';
   }
 
-  static async start(webApiHome: string, node: NodeEndpoint): Promise<WebApiProcess> {
+  /** `settings`: further lines of store_webapi.properties (`maxQueryNum=100`). */
+  static async start(webApiHome: string, node: NodeEndpoint, settings: readonly string[] = []):
+    Promise<WebApiProcess> {
     const conf = join(webApiHome, 'conf');
     mkdirSync(conf, { recursive: true });
     writeFileSync(join(conf, 'repository.json'), JSON.stringify({ clusters: [{
       name: 'myCluster', mode: 'FIXED_LIST', transactionMember: `${node.host}:${node.port}`,
       sqlMember: '', providerUrl: null }] }));
     const port = await freePort();
-    writeFileSync(join(conf, 'store_webapi.properties'), `server.port=${port}\n`);
+    writeFileSync(join(conf, 'store_webapi.properties'), [`server.port=${port}`, ...settings, ''].join('\n'));
     const child = spawn(process.execPath,
-      ['--import', 'tsx', '--import', ORPHAN_GUARD_PATH, WEBAPI_ENTRY_PATH], {
+      [...cpuProfileArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, WEBAPI_ENTRY_PATH], {
         cwd: REPO_ROOT,
         env: { ...process.env, GS_HOME: webApiHome, GS_WEBAPI_HOME: webApiHome },
         stdio: ['pipe', 'pipe', 'inherit'],

@@ -325,6 +325,10 @@ export const TQL_ORDER_BY_KEY_COUNT_MAX = 256;
 export const TQL_RESULT_ROW_COUNT_MAX = SCAN_ROW_COUNT_MAX;
 /** Rows the executor takes from a container per call while it scans. */
 export const TQL_SCAN_PAGE_ROW_COUNT = 1024;
+/** Prepared TQL statements a process keeps for reuse (lib/query/tql/prepare-cache.ts). */
+export const TQL_PREPARED_CACHE_SIZE = 1024;
+/** Longer statement texts are prepared afresh each time, not kept. */
+export const TQL_PREPARED_CACHE_TEXT_LENGTH_MAX = 4096;
 
 assert(TQL_SCAN_PAGE_ROW_COUNT <= SCAN_ROW_COUNT_MAX);
 assert(TQL_IN_LIST_LENGTH_MAX * 4 <= TQL_TEXT_LENGTH_MAX);
@@ -355,6 +359,11 @@ export const WEBAPI_STORE_POOL_SIZE_MAX = 32;
 export const WEBAPI_CHECK_CONNECTION_TIMEOUT_MS_MAX = 10_000;
 /** `maxQueryNum`: statements of one /tql request, at most. */
 export const WEBAPI_QUERY_COUNT_MAX = 100;
+/**
+ * Statements of one /tql request sent to the node at once (pipelined on the store's connections):
+ * their round trips overlap, while the rows held decoded at a time stay within this many results.
+ */
+export const WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX = 16;
 /** `maxResponseSize` and `maxRequestSize`, MB (GridDB's maxSystemGetRowSize/PutRowSize). */
 export const WEBAPI_ROW_SIZE_MB_MAX = 2048;
 /** `maxTotalResponseSize`, MB (GridDB's maxSystemTotalResponseSize). */

@@ -16,12 +16,14 @@ import {
   CONTAINER_DROP, CONTAINER_INFO, CONTAINER_LIST, CONTAINER_PUT,
 } from '../protocol/messages-container.ts';
 import { PING } from '../protocol/messages-connection.ts';
+import { QUERY } from '../protocol/messages-query.ts';
 import { MULTI_GET, MULTI_PUT, type RowPredicate } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID, type NameRef } from '../protocol/wire-refs.ts';
 import { KeyBatch, RowBatch } from '../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../protocol/wire-schema.ts';
 import { ClientContainer, type StoreLink } from './client-container.ts';
 import { ConnectionPool } from './client-pool.ts';
+import { ClientQuery } from './client-query.ts';
 import {
   resolveClientOptions, type ClientOptions, type StoreProperties,
 } from './client-properties.ts';
@@ -86,6 +88,18 @@ export class ClientStore implements StoreLink {
   async getContainer(name: string): Promise<ClientContainer | undefined> {
     const model = await this.modelFetch(name);
     return model === undefined ? undefined : new ClientContainer(this, model);
+  }
+
+  /**
+   * A TQL query on the container named, in auto-commit, without asking for its schema first (one
+   * round trip less than getContainer(name).query(tql)): a query names its container by name,
+   * and the answer carries its own columns. No container by that name: CONTAINER_NOT_FOUND when
+   * fetched. The web API's /tql runs its statements so.
+   */
+  async queryByName(name: string, tql: string): Promise<ClientQuery> {
+    const ref = await this.nameRef(name);
+    return new ClientQuery(name, tql, (options) => this.pool.exchange(QUERY,
+      { sessionId: AUTO_COMMIT_SESSION_ID, ref, tql, ...options }));
   }
 
   async getContainerInfo(name: string): Promise<ContainerInfo | undefined> {

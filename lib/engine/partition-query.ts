@@ -19,7 +19,8 @@ import {
   continueTql, executeTql, TqlCursor, type TqlColumnBatch, type TqlExecuteOptions,
   type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
-import { prepareTql, type PreparedTql } from '../query/tql/prepare.ts';
+import type { PreparedTql } from '../query/tql/prepare.ts';
+import { preparedTqlCache } from '../query/tql/prepare-cache.ts';
 import { indexLabel, type TqlIndexRange } from '../query/tql/plan-index.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexPages } from './index-source.ts';
@@ -51,7 +52,8 @@ export function partitionQuery(
   tql: string,
   options: TqlQueryOptions & { nowMs: number },
 ): TqlResult {
-  const query = withRowLimit(prepareTql(tql, scope.entry.schema, { nowMs: options.nowMs }),
+  const query = withRowLimit(preparedTqlCache.prepare(tql, scope.entry.schema,
+    { nowMs: options.nowMs }),
     options.rowLimit);
   if (options.partialExecution === true && !scope.autoCommit) {
     throw autoCommitNeeded();

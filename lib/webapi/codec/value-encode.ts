@@ -9,16 +9,23 @@
 // reads exactly these back (value-decode.ts), so every value round-trips.
 //
 // Beside the text, GridDB's estimated size of the values is added up for `maxResponseSize`.
+//
+// Rows whose every value JSON.stringify writes as above (numbers that are finite and not -0,
+// strings, booleans, nulls, TIMESTAMP(ms) once made ISO text in UTC) are written by one
+// JSON.stringify of the whole page, about twice as fast as value by value; the text is the same.
 
 import { Buffer } from 'node:buffer';
 import type { Row, Value } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { TimeZone } from '../config/time-zone.ts';
-import { formatTimestampMs, formatTimestampPrecise } from './timestamp-text.ts';
+import { formatTimestampMs, formatTimestampPrecise, isoTextOfMs } from './timestamp-text.ts';
 
 const FIXED_SIZE_BYTES: Record<string, number> = {
   BOOL: 1, BYTE: 8, SHORT: 2, INTEGER: 4, LONG: 8, FLOAT: 4, DOUBLE: 8, TIMESTAMP: 8,
 };
+
+/** Types whose values JSON.stringify may write (see plainRows); FLOAT needs floatText. */
+const PLAIN_TYPES = new Set(['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'DOUBLE', 'TIMESTAMP', 'STRING']);
 
 export class ValueEncoder {
   sizeBytes = 0;
@@ -27,6 +34,8 @@ export class ValueEncoder {
 
   /** `[[...],[...]]` for the rows. */
   rows(columns: readonly ColumnSchema[], rows: readonly Row[]): string {
+    const plain = this.plainRows(columns, rows);
+    if (plain !== undefined) return JSON.stringify(plain);
     const parts = new Array<string>(rows.length);
     for (let r = 0; r < rows.length; r++) parts[r] = this.row(columns, rows[r]!);
     return `[${parts.join(',')}]`;
@@ -75,6 +84,50 @@ export class ValueEncoder {
         return `"${text}"`;
       }
     }
+  }
+
+  /**
+   * The rows with TIMESTAMP values as their text, when JSON.stringify writes every value of them
+   * as value() does (sizes added up meanwhile); undefined, and no size added, when one it does not.
+   */
+  private plainRows(columns: readonly ColumnSchema[], rows: readonly Row[]): unknown[][] |
+    undefined {
+    const utc = this.zone.kind === 'offset' && this.zone.offsetMinutes === 0;
+    let fixedBytesPerRow = 0;
+    for (const column of columns) {
+      if (column.array || !PLAIN_TYPES.has(column.type)) return undefined;
+      if (column.type === 'TIMESTAMP' && (!utc || (column.timePrecision ?? 'MILLISECOND') !==
+        'MILLISECOND')) return undefined;
+      fixedBytesPerRow += FIXED_SIZE_BYTES[column.type] ?? 0;
+    }
+    const out = new Array<unknown[]>(rows.length);
+    let sizeBytes = 0;
+    for (let r = 0; r < rows.length; r++) {
+      const row = rows[r]!;
+      const copy = new Array<unknown>(columns.length);
+      sizeBytes += fixedBytesPerRow;
+      for (let c = 0; c < columns.length; c++) {
+        const value = row[c] ?? null;
+        const type = columns[c]!.type;
+        if (value === null) {
+          sizeBytes -= FIXED_SIZE_BYTES[type] ?? 0;
+        } else if (typeof value === 'number') {
+          if (type === 'TIMESTAMP') {
+            copy[c] = isoTextOfMs(value);
+            continue;
+          }
+          if (!Number.isFinite(value) || Object.is(value, -0)) return undefined;
+        } else if (typeof value === 'string') {
+          sizeBytes += Buffer.byteLength(value, 'utf8');
+        } else if (typeof value !== 'boolean') {
+          return undefined;
+        }
+        copy[c] = value;
+      }
+      out[r] = copy;
+    }
+    this.sizeBytes += sizeBytes;
+    return out;
   }
 
   private timestamp(column: ColumnSchema, value: number | bigint): string {

@@ -61,16 +61,21 @@ export class BodyBudget {
     return this.queue.length;
   }
 
+  /** A reservation of `sizeBytes` (cut to the budget) when it fits now with none waiting. */
+  tryReserve(sizeBytes: number): Reservation | undefined {
+    assert(sizeBytes >= 0);
+    const wantedBytes = Math.min(sizeBytes, this.options.totalBytes);
+    return this.queue.length === 0 && this.fits(wantedBytes) ? this.take(wantedBytes) : undefined;
+  }
+
   /**
    * A reservation of `sizeBytes` (cut to the budget), at once or after waiting in turn; a 503
    * when the queue is full or the wait runs out; `aborted`'s error when it fires first.
    */
   reserve(sizeBytes: number, aborted?: AbortSignal): Promise<Reservation> {
-    assert(sizeBytes >= 0);
+    const now = this.tryReserve(sizeBytes);
+    if (now !== undefined) return Promise.resolve(now);
     const wantedBytes = Math.min(sizeBytes, this.options.totalBytes);
-    if (this.queue.length === 0 && this.fits(wantedBytes)) {
-      return Promise.resolve(this.take(wantedBytes));
-    }
     if (this.queue.length >= this.options.queueLengthMax) {
       return Promise.reject(this.busy(`${this.queue.length} requests are already waiting ` +
         '(maxQueuedRequests)'));

@@ -156,7 +156,19 @@ function nodeErrorOf(target: StoreTarget, error: unknown): unknown {
     error.message, error.errorNumber, { cause: error });
 }
 
+/** Keys made, per target: a request's target is keyed by verify and by each use. */
+const keys = new WeakMap<StoreTarget, string>();
+
 function keyOf(target: StoreTarget): string {
+  let key = keys.get(target);
+  if (key === undefined) {
+    key = keyText(target);
+    keys.set(target, key);
+  }
+  return key;
+}
+
+function keyText(target: StoreTarget): string {
   const passwordHash = createHash('sha256').update(target.credentials.password).digest('hex');
   return JSON.stringify([target.cluster.name, target.database, target.credentials.user,
     passwordHash]);

@@ -18,6 +18,7 @@ import type { ClientContainer, ClientStore, ContainerInfo } from '../../client/s
 import type { Row } from '../../schema/column-type.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
+import { readJsonArrayStream } from '../codec/json-array-stream.ts';
 import { readJsonStream, type ElementKind } from '../codec/json-stream.ts';
 import { decodeRow, ValueDecoder } from '../codec/value-decode.ts';
 import { badRequest, containerNotExisted, MESSAGES } from '../errors/webapi-error.ts';
@@ -43,15 +44,33 @@ export async function putRowsStreamed(
     batch = [];
     await container.multiPut(rows);
   };
-  const read = await readJsonStream(body, {
+  const onRow = (value: unknown) => {
+    batch.push(decodeRow(columns, value, decoder, settings.maxRequestSizeBytes,
+      { rowIndex: count }) as Row);
+    count++;
+  };
+  // An array is read by the fast reader; anything else by the general one, which refuses it.
+  const fast = await readJsonArrayStream(body, {
+    bodySizeBytesMax: settings.requestJsonBodySizeBytesMax,
+    batchSizeBytes: settings.putBatchSizeBytes,
+    onElement: onRow,
+    onBatch: flush,
+  });
+  if (fast.read) {
+    if (fast.sizeBytes === 0 || (fast.opened && count === 0)) {
+      throw badRequest(MESSAGES.rowsDataEmpty);
+    }
+    if (!fast.opened) throw badRequest(MESSAGES.parseError);
+    await flush();
+    return count;
+  }
+  const read = await readJsonStream(fast.rest, {
     paths: ['$.*'],
     bodySizeBytesMax: settings.requestJsonBodySizeBytesMax,
     batchSizeBytes: settings.putBatchSizeBytes,
     onValue: ({ value, parent }) => {
       if (!Array.isArray(parent)) throw badRequest(MESSAGES.parseError);
-      batch.push(decodeRow(columns, value, decoder, settings.maxRequestSizeBytes,
-        { rowIndex: count }) as Row);
-      count++;
+      onRow(value);
     },
     onBatch: flush,
   });

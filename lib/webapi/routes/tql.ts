@@ -5,12 +5,14 @@
 // removed), 1 for aggregates, -1 for the rest (TIME_SAMPLING, ...). An aggregate answers one
 // column `aggregationResult`, numeric results as DOUBLE, MAX/MIN of a TIMESTAMP as TIMESTAMP.
 
-import type { ClientContainer, RowSet } from '../../client/store-factory.ts';
+import { isStorageError } from '../../base/errors.ts';
+import { WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX } from '../../base/limits.ts';
+import type { ClientStore, RowSet } from '../../client/store-factory.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { Row, Value } from '../../schema/column-type.ts';
 import { columnJson } from '../codec/column-json.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
-import { badRequest } from '../errors/webapi-error.ts';
+import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
 import {
   characterCheck, requestContext, type WebApiDependencies,
 } from '../http/request-context.ts';
@@ -18,7 +20,7 @@ import { sendJsonText } from '../http/reply.ts';
 import type { RouteTable } from '../http/route-table.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { TqlBody } from './body-schemas.ts';
-import { containerOr404, responseSizeCheck } from './rows-query.ts';
+import { responseSizeCheck } from './rows-query.ts';
 
 const TRAILING_LIMIT = /\s+limit\s+(\d+)(?:\s+offset\s+(\d+))?\s*$/i;
 const ORDER_BY = /\s+order\s+by\s+[\s\S]*$/i;
@@ -39,12 +41,19 @@ export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     const text = await context.use(async (store) => {
       const parts: string[] = [];
       let totalSizeBytes = 0;
-      for (const item of items) {
-        const container = await containerOr404(store, item.name);
-        const result = await runTql(container, item, context.settings);
-        totalSizeBytes += result.sizeBytes;
-        responseSizeCheck(totalSizeBytes, context.settings.maxTotalResponseSizeBytes);
-        parts.push(result.text);
+      // The statements of a window go to the node together, so their round trips overlap; their
+      // answers are taken in request order, so the first failure (or the size limit) is the answer,
+      // as when they ran one after another.
+      for (let from = 0; from < items.length; from += WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX) {
+        const window = items.slice(from, from + WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX);
+        const settled = await Promise.allSettled(window.map((item) =>
+          runTql(store, item, context.settings)));
+        for (const outcome of settled) {
+          if (outcome.status === 'rejected') throw outcome.reason;
+          totalSizeBytes += outcome.value.sizeBytes;
+          responseSizeCheck(totalSizeBytes, context.settings.maxTotalResponseSizeBytes);
+          parts.push(outcome.value.text);
+        }
       }
       return `[${parts.join(',')}]`;
     });
@@ -75,19 +84,41 @@ function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlIte
   });
 }
 
-async function runTql(container: ClientContainer, item: TqlItem, settings: WebApiSettings):
+/**
+ * One statement, as a query by container name (no schema round trip first; a missing container
+ * is the node's CONTAINER_NOT_FOUND). `total` of a `select *` is counted by a second query only
+ * when the rows do not tell it: fewer rows than the limit from offset 0 are every row matched.
+ * A statement with its own LIMIT or OFFSET likely needs the count, so it goes with the query.
+ */
+async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSettings):
   Promise<{ text: string; sizeBytes: number }> {
   const { statement, limit, offset } = limitedStatement(item.stmt, settings.maxLimit);
-  const query = container.query(statement);
+  const counting = countingStatement(item.stmt);
+  const query = await store.queryByName(item.name, statement);
   if (item.partialExecution) query.setFetchOption('PARTIAL_EXECUTION', true);
-  const rowSet = await query.fetch();
+  const early = counting !== undefined && (offset > 0 || limit < settings.maxLimit)
+    ? countOf(store, item.name, counting) : undefined;
+  // Handled now: it may fail before the query does (on another connection), and is awaited later.
+  early?.catch(() => undefined);
+  let rowSet: RowSet;
+  let rows: Row[];
+  let total: number;
+  try {
+    rowSet = await query.fetch();
+    rows = rowSet.kind === 'AGGREGATION' ? [] : await rowSet.toArray();
+    total = counting === undefined ? (AGGREGATE.test(item.stmt) ? 1 : -1)
+      : early !== undefined ? await early
+        : offset === 0 && rows.length < limit && !item.partialExecution ? rows.length
+          : await countOf(store, item.name, counting);
+  } catch (error) {
+    if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw notFound(MESSAGES.containerNotExisted);
+    throw error;
+  }
   const encoder = new ValueEncoder(settings.timeZone);
   if (rowSet.kind === 'AGGREGATION') return aggregationText(rowSet, encoder);
-  const rows = await rowSet.toArray();
   const { columns, rowsOut } = selectColumns(rowSet.columns, rows, item.columns);
   const rowsText = encoder.rows(columns, rowsOut);
   responseSizeCheck(encoder.sizeBytes, settings.maxResponseSizeBytes);
-  const total = await totalOf(container, item.stmt);
   const text = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},` +
     `"results":${rowsText},"offset":${offset},"limit":${limit},"total":${total},` +
     `"responseSizeByte":${encoder.sizeBytes}}`;
@@ -109,12 +140,15 @@ export function limitedStatement(stmt: string, maxLimit: number):
   return { statement: rewritten, limit: maxLimit, offset };
 }
 
-async function totalOf(container: ClientContainer, stmt: string): Promise<number> {
-  if (AGGREGATE.test(stmt)) return 1;
-  if (!SELECT_ALL.test(stmt)) return -1;
-  const counting = stmt.replace(TRAILING_LIMIT, '').replace(ORDER_BY, '')
+/** The `select count(*)` of a `select *` statement (ORDER BY, LIMIT, OFFSET removed). */
+function countingStatement(stmt: string): string | undefined {
+  if (AGGREGATE.test(stmt) || !SELECT_ALL.test(stmt)) return undefined;
+  return stmt.replace(TRAILING_LIMIT, '').replace(ORDER_BY, '')
     .replace(SELECT_ALL, 'select count(*)');
-  const value = (await container.query(counting).fetch()).aggregationValue();
+}
+
+async function countOf(store: ClientStore, name: string, counting: string): Promise<number> {
+  const value = (await (await store.queryByName(name, counting)).fetch()).aggregationValue();
   return Number(value ?? 0);
 }
 

@@ -84,6 +84,20 @@ describe('body budget', () => {
     assert.equal(budget.heldBytes, 0);
   });
 
+  it('admits at once without waiting only what fits with nobody waiting', async () => {
+    const { budget } = budgetOf(100, 4);
+    const first = budget.tryReserve(60)!;
+    assert.equal(budget.heldBytes, 60);
+    assert.equal(budget.tryReserve(50), undefined, 'does not fit');
+    const waiting = budget.reserve(50);
+    assert.equal(budget.tryReserve(10), undefined, 'would overtake the one waiting');
+    first.release();
+    await waiting;
+    assert.equal(budget.tryReserve(500), undefined, 'cut to the whole budget: not beside 50');
+    assert.equal(budget.heldBytes, 50);
+    assert.equal(budget.tryReserve(50)?.sizeBytes, 50);
+  });
+
   it('answers 503 with Retry-After when the queue is full, and when the wait runs out',
     async () => {
       const { budget, timers } = budgetOf(100, 1);

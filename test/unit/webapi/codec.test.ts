@@ -9,7 +9,7 @@ import type { ColumnType, Value } from '../../../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../../../lib/schema/container-schema.ts';
 import { parseJsonBody, quoteLongIntegers } from '../../../lib/webapi/codec/json-body.ts';
 import {
-  formatTimestampMs, formatTimestampPrecise, parseTimestampMs, parseTimestampPrecise,
+  formatTimestampMs, formatTimestampPrecise, isoTextOfMs, parseTimestampMs, parseTimestampPrecise,
 } from '../../../lib/webapi/codec/timestamp-text.ts';
 import { decodeRows, ValueDecoder } from '../../../lib/webapi/codec/value-decode.ts';
 import { ValueEncoder } from '../../../lib/webapi/codec/value-encode.ts';
@@ -76,6 +76,48 @@ describe('timestamps', () => {
       '2016-01-16T10:25:00.253007Z');
     assert.equal(formatTimestampPrecise(BigInt(ms) * 1_000_000n + 42n, 9,
       { kind: 'offset', offsetMinutes: 60 }), '2016-01-16T11:25:00.253000042+01:00');
+  });
+});
+
+describe('timestamps of a day met before', () => {
+  /** The regular-expression reading alone, as parseTimestampMs reads a text the first time. */
+  function reference(text: string): number | undefined {
+    const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z$/.exec(text);
+    if (match === null) return undefined;
+    const [year, month, day, hour, minute, second, milli] = match.slice(1).map(Number) as
+      [number, number, number, number, number, number, number];
+    if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) {
+      return undefined;
+    }
+    const dayMs = Date.UTC(year, month - 1, day);
+    if (new Date(dayMs).getUTCDate() !== day) return undefined;
+    const ms = dayMs + ((hour * 60 + minute) * 60 + second) * 1000 + milli;
+    return year < 1970 || ms < 0 ? undefined : ms;
+  }
+
+  it('writes and reads as toISOString and the full reading do, whatever day came before', () => {
+    const instant = fc.integer({ min: -86_400_000 * 3, max: 253_402_300_799_999 + 86_400_000 });
+    const field = (max: number, width: number) =>
+      fc.integer({ min: 0, max }).map((n) => String(n).padStart(width, '0'));
+    const step = fc.record({
+      before: instant,
+      zone: fc.constantFrom(TIME_ZONE_UTC, { kind: 'offset' as const, offsetMinutes: -600 }),
+      day: instant,
+      time: fc.tuple(field(99, 2), field(99, 2), field(99, 2), field(999, 3),
+        fc.constantFrom(':', ':', '-'), fc.constantFrom('Z', 'Z', 'z', '+')),
+    }, { noNullPrototype: true });
+    fc.assert(fc.property(fc.array(step, { minLength: 1, maxLength: 8 }), (steps) => {
+      for (const { before, zone, day, time } of steps) {
+        // Formatting moves the day remembered, to any day (one before 1970 in a zone too).
+        formatTimestampMs(Math.max(0, before), zone);
+        assert.equal(isoTextOfMs(before), new Date(before).toISOString());
+        const [hour, minute, second, milli, separator, end] = time;
+        const text = `${new Date(day).toISOString().slice(0, 11)}${hour}${separator}${minute}:` +
+          `${second}.${milli}${end}`;
+        assert.equal(parseTimestampMs(text), reference(text), text);
+        assert.equal(parseTimestampMs(text), reference(text), `${text} again`);
+      }
+    }), { numRuns: 2000 });
   });
 });
 
@@ -190,5 +232,27 @@ describe('round trip', () => {
         assert.deepEqual(decoded, value, `${col.type} ${textOut}`);
       }
     }), { numRuns: 2000 });
+  });
+});
+
+describe('rows written whole', () => {
+  it('writes a page as value by value would, with the same size, in UTC and in another zone', () => {
+    const types = ['BOOL', 'STRING', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE',
+      'TIMESTAMP', 'BLOB'] as const;
+    const special = fc.constantFrom(-0, Infinity, -Infinity, Number.NaN);
+    const page = fc.uniqueArray(fc.constantFrom(...types), { minLength: 1, maxLength: 5 })
+      .chain((chosen) => fc.tuple(fc.constant(chosen.map((type) => column(type))),
+        fc.array(fc.tuple(...chosen.map((type) => fc.oneof(
+          { arbitrary: valueOf(type), weight: 8 }, { arbitrary: fc.constant(null), weight: 1 },
+          { arbitrary: type === 'DOUBLE' ? special : valueOf(type), weight: 1 }))),
+        { maxLength: 6 })));
+    const zones = fc.constantFrom(TIME_ZONE_UTC, { kind: 'offset' as const, offsetMinutes: 540 });
+    fc.assert(fc.property(page, zones, ([columns, rows], zone) => {
+      const whole = new ValueEncoder(zone);
+      const byValue = new ValueEncoder(zone);
+      const expected = `[${rows.map((row) => byValue.row(columns, row as Value[])).join(',')}]`;
+      assert.equal(whole.rows(columns, rows as Value[][]), expected);
+      assert.equal(whole.sizeBytes, byValue.sizeBytes);
+    }), { numRuns: 1000 });
   });
 });

@@ -160,6 +160,31 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
     assert.equal(more[2]!.limit, 100);
   });
 
+  it('counts total by a query only when the rows do not tell it; the first failure in order answers', async () => {
+    await create({ container_name: 'many', container_type: 'COLLECTION', rowkey: true,
+      columns: [{ name: 'id', type: 'INTEGER' }] });
+    const put = await http.call('PUT', `${base}/containers/many/rows`,
+      { body: Array.from({ length: 120 }, (_, i) => [i]) });
+    assert.equal(put.status, 200, put.text);
+    const answer = await http.json('POST', `${base}/tql`, { body: [
+      // As many rows as maxLimit (100): more may match, so they are counted.
+      { name: 'many', stmt: 'select *' },
+      // Fewer rows than the limit from offset 0: they are every row matched.
+      { name: 'many', stmt: 'select * where id >= 50' },
+      { name: 'many', stmt: 'select * where id >= 10 limit 5 offset 100' },
+    ] }) as TqlAnswer[];
+    assert.deepEqual(answer.map((a) => [a.results.length, a.limit, a.offset, a.total]),
+      [[100, 100, 0, 120], [70, 100, 0, 70], [5, 5, 100, 110]]);
+    const tql = (body: unknown) => http.call('POST', `${base}/tql`, { body });
+    assertError(await tql([{ name: 'many', stmt: 'select *' }, { name: 'absent', stmt: 'select *' },
+      { name: 'many', stmt: 'select * where' }]), 404, 'Container not existed');
+    assertError(await tql([{ name: 'many', stmt: 'select * where' },
+      { name: 'absent', stmt: 'select *' }]), 400, /TQL_SYNTAX/);
+    // Its count goes with the query, and fails too.
+    assertError(await tql([{ name: 'absent', stmt: 'select * limit 5 offset 1' }]), 404,
+      'Container not existed');
+  });
+
   it('refuses bad TQL requests', async () => {
     const tql = (body: unknown) => http.call('POST', `${base}/tql`, { body });
     const one = { name: 'meter', stmt: 'select *' };

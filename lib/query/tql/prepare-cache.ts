@@ -1,0 +1,68 @@
+// Prepared TQL statements kept for reuse: a statement run again on the same container (a
+// dashboard's query every few seconds, the web API's statements) is parsed, bound and planned
+// once. Half of a small query's time on the node was prepareTql.
+//
+// An entry is keyed by the container's schema object and the statement's text, as written. The
+// catalog gives a container a new schema object whenever its schema changes (a column added or
+// renamed, the container dropped and made again), so a statement prepared for an older schema is
+// never found for a newer one: it is simply not hit again and ages out. A prepared statement is
+// only read by executions (each keeps its own state), so one serves any number of them.
+//
+// Not kept: statements that read NOW() (bound to the time of their own run: every text with "now"
+// in it, whatever the case, is prepared afresh, a container or column named so included),
+// EXPLAIN (it reports the preparation), failures (thrown each time), and texts longer than
+// TQL_PREPARED_CACHE_TEXT_LENGTH_MAX. At most TQL_PREPARED_CACHE_SIZE entries, the least
+// recently used going first.
+
+import { TQL_PREPARED_CACHE_SIZE, TQL_PREPARED_CACHE_TEXT_LENGTH_MAX } from '../../base/limits.ts';
+import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { prepareTql, type PrepareOptions, type PreparedTql } from './prepare.ts';
+
+const READS_NOW = /now/i;
+
+export class PreparedTqlCache {
+  /** Insertion order is use order: the first entry is the least recently used. */
+  private readonly entries = new Map<string, PreparedTql>();
+  /** A number per schema object met, for the keys; let go with the schema. */
+  private readonly schemaIds = new WeakMap<ContainerSchema, number>();
+  private nextSchemaId = 0;
+
+  constructor(private readonly sizeMax = TQL_PREPARED_CACHE_SIZE) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** prepareTql(text, schema, options), from the cache when it may be. */
+  prepare(text: string, schema: ContainerSchema, options: PrepareOptions): PreparedTql {
+    if (text.length > TQL_PREPARED_CACHE_TEXT_LENGTH_MAX || READS_NOW.test(text)) {
+      return prepareTql(text, schema, options);
+    }
+    const key = `${this.schemaIdOf(schema)}:${text}`;
+    const kept = this.entries.get(key);
+    if (kept !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, kept);
+      return kept;
+    }
+    const prepared = prepareTql(text, schema, options);
+    if (prepared.explain !== undefined) return prepared;
+    if (this.entries.size >= this.sizeMax) {
+      this.entries.delete(this.entries.keys().next().value!);
+    }
+    this.entries.set(key, prepared);
+    return prepared;
+  }
+
+  private schemaIdOf(schema: ContainerSchema): number {
+    let id = this.schemaIds.get(schema);
+    if (id === undefined) {
+      id = this.nextSchemaId++;
+      this.schemaIds.set(schema, id);
+    }
+    return id;
+  }
+}
+
+/** The process's cache: schema objects are never shared between stores, so one serves all. */
+export const preparedTqlCache = new PreparedTqlCache();
