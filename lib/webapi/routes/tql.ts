@@ -12,7 +12,7 @@ import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { Row, Value } from '../../schema/column-type.ts';
 import { columnJson } from '../codec/column-json.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
-import { badRequest, MESSAGES, notFound } from '../errors/webapi-error.ts';
+import { badRequest, containerNotExisted } from '../errors/webapi-error.ts';
 import {
   characterCheck, requestContext, type WebApiDependencies,
 } from '../http/request-context.ts';
@@ -111,7 +111,7 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
         : offset === 0 && rows.length < limit && !item.partialExecution ? rows.length
           : await countOf(store, item.name, counting);
   } catch (error) {
-    if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw notFound(MESSAGES.containerNotExisted);
+    if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw containerNotExisted(item.name);
     throw error;
   }
   const encoder = new ValueEncoder(settings.timeZone);

@@ -177,7 +177,7 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
       [[100, 100, 0, 120], [70, 100, 0, 70], [5, 5, 100, 110]]);
     const tql = (body: unknown) => http.call('POST', `${base}/tql`, { body });
     assertError(await tql([{ name: 'many', stmt: 'select *' }, { name: 'absent', stmt: 'select *' },
-      { name: 'many', stmt: 'select * where' }]), 404, 'Container not existed');
+      { name: 'many', stmt: 'select * where' }]), 404, "Container not existed: 'absent'");
     assertError(await tql([{ name: 'many', stmt: 'select * where' },
       { name: 'absent', stmt: 'select *' }]), 400, /TQL_SYNTAX/);
     // Its count goes with the query, and fails too.
