@@ -182,7 +182,7 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
       { name: 'absent', stmt: 'select *' }]), 400, /TQL_SYNTAX/);
     // Its count goes with the query, and fails too.
     assertError(await tql([{ name: 'absent', stmt: 'select * limit 5 offset 1' }]), 404,
-      'Container not existed');
+      "Container not existed: 'absent'");
   });
 
   it('refuses bad TQL requests', async () => {
