@@ -15,7 +15,7 @@
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
-import type { BlockId } from '../base/ids.ts';
+import type { BlockId, ContainerId } from '../base/ids.ts';
 import type { KeyValue, Row, RowKey, Value } from '../schema/column-type.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
 import { BLOCK_KIND_ROW, rowBlockImageHeader } from './block-format.ts';
@@ -47,6 +47,7 @@ export interface RowBlockImageOptions {
 
 /** A row block image opened for point reads. It reads `bytes` in place: do not reuse them. */
 export class RowBlockImage implements RowPointReader {
+  readonly containerId: ContainerId;
   readonly rowCount: number;
   readonly usedBytes: number;
   readonly bytes: Uint8Array;
@@ -72,6 +73,7 @@ export class RowBlockImage implements RowPointReader {
     }
     this.layout = layout;
     this.bytes = bytes;
+    this.containerId = header.containerId;
     this.rowCount = header.rowCount;
     this.usedBytes = header.usedBytes;
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
