@@ -65,8 +65,9 @@ export class RowBlockImage implements RowPointReader {
 
   constructor(layout: BlockLayout, bytes: Uint8Array, options: RowBlockImageOptions) {
     const header = rowBlockImageHeader(bytes, options.blockId);
-    const name = `block ${options.blockId ?? header.blockId} of container ${header.containerId}`;
-    const fail = (problem: string) => new StorageError('CORRUPTION', `${name}: ${problem}`);
+    // The name is built only on failure: opening is on the path of every point-read miss.
+    const fail = (problem: string) => new StorageError('CORRUPTION',
+      `block ${options.blockId ?? header.blockId} of container ${header.containerId}: ${problem}`);
     if (header.kind !== BLOCK_KIND_ROW) throw fail(`kind ${header.kind} is not a row block`);
     if (header.columnCount !== layout.columns.length || header.keyless !== layout.keyless) {
       throw fail(`${header.columnCount} columns do not match schema ${layout.schema.name}`);

@@ -131,7 +131,9 @@ async function measure(
     results: [
       throughputResult(SCAN_NAME, median(scan.store), median(scan.peer),
         { target: { of: 'ratio', min: 1 } }),
-      throughputResult(GET_NAME, median(get.store), median(get.peer), { target: { of: 'ratio', min: 1 } }),
+      // Issue 13's target for point reads: 1.5× LevelDB with the same memory.
+      throughputResult(GET_NAME, median(get.store), median(get.peer),
+        { target: { of: 'ratio', min: 1.5 } }),
     ],
     details: [
       {
