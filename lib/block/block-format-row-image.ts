@@ -24,7 +24,8 @@ import {
 } from './block-format-column.ts';
 import { LARGE_VALUE_REF_BYTES, storedValue, type LargeValueResolver } from './large-value.ts';
 import {
-  ROW_ID_BYTES, STORAGE_BYTES, VAR_LENGTH_LARGE_FLAG, VAR_LENGTH_UTF16_FLAG, type BlockLayout, type ColumnLayout,
+  ROW_ID_BYTES, STORAGE_BYTES, VAR_LENGTH_LARGE_FLAG, VAR_LENGTH_UTF16_FLAG,
+  type BlockLayout, type ColumnLayout,
 } from './row-block-layout.ts';
 
 /** A length prefix without its flags: the payload bytes that follow it. */
@@ -148,7 +149,9 @@ export class RowBlockImage implements RowPointReader {
   compareAt(index: number, key: RowKey): number {
     if (this.rowIdsStart >= 0) return compareKeyValues(this.rowIdAt(index), key as number);
     const keyCount = this.layout.keyColumnCount;
-    if (keyCount === 1) return compareKeyValues(this.valueAt(0, index) as KeyValue, key as KeyValue);
+    if (keyCount === 1) {
+      return compareKeyValues(this.valueAt(0, index) as KeyValue, key as KeyValue);
+    }
     const parts = key as KeyValue[];
     for (let c = 0; c < keyCount; c++) {
       const order = compareKeyValues(this.valueAt(c, index) as KeyValue, parts[c]!);
@@ -159,7 +162,9 @@ export class RowBlockImage implements RowPointReader {
 
   private rowIdAt(index: number): number {
     const rowId = this.view.getFloat64(this.rowIdsStart + index * ROW_ID_BYTES, true);
-    if (!Number.isSafeInteger(rowId) || rowId < 0) throw this.reader.fail(`bad rowId at row ${index}`);
+    if (!Number.isSafeInteger(rowId) || rowId < 0) {
+      throw this.reader.fail(`bad rowId at row ${index}`);
+    }
     return rowId;
   }
 
@@ -172,7 +177,8 @@ export class RowBlockImage implements RowPointReader {
   private valueAt(c: number, index: number): Value {
     const column = this.layout.columns[c]!;
     const nullStart = this.nullStarts[c]!;
-    const isNull = nullStart >= 0 && ((this.bytes[nullStart + (index >> 3)]! >> (index & 7)) & 1) === 1;
+    const isNull = nullStart >= 0 &&
+      ((this.bytes[nullStart + (index >> 3)]! >> (index & 7)) & 1) === 1;
     if (column.storage === 'var') {
       const reader = this.reader;
       reader.offset = this.varOffsets[c]![index]!;

@@ -711,7 +711,9 @@ export class BlockSpace implements PoolClient {
       if (block.kind !== BlockKind.LARGE_VALUE) assert(block.chunk === undefined);
       usedBytes += block.usedBytes;
       const rowsResident = block.resident && block.image === undefined;
-      for (const row of block.rows) assert(row.resident === rowsResident, `block ${block.id} half evicted`);
+      for (const row of block.rows) {
+        assert(row.resident === rowsResident, `block ${block.id} half evicted`);
+      }
       if (block.image !== undefined) assert(block.kind === BlockKind.ROW && block.resident);
       if (block.chunk !== undefined) assert(block.chunk.value.resident === block.resident);
       if (this.pool !== undefined) assert((block.frameIndex >= 0) === block.resident, `block ${block.id} resident ${block.resident} frame ${block.frameIndex} kind ${block.kind}`);

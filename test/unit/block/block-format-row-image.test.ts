@@ -18,7 +18,9 @@ const ROW_ID_FIRST = 1000;
 /** A block of as many of the rows as fit, in order. */
 function blockOf(schema: ContainerSchema, rows: readonly Row[]): RowBlock {
   const layout = blockLayout(schema);
-  const block = new RowBlock({ layout, containerId: containerId(7), blockSizeBytes: BLOCK_SIZE_BYTES });
+  const block = new RowBlock({
+    layout, containerId: containerId(7), blockSizeBytes: BLOCK_SIZE_BYTES,
+  });
   const payloadBytes = Float64Array.from(rows, (row) => rowVarPayloadBytes(layout, row));
   const count = block.appendCountFit({ from: 0, to: rows.length }, payloadBytes);
   let bytes = 0;
