@@ -137,7 +137,7 @@ export const BTREE_NODE_ENTRY_COUNT_MAX = 64;
 /** Partly freed shared blocks each affinity group remembers for reuse (block-space.ts). */
 export const SHARED_BLOCK_REUSE_COUNT_MAX = 8;
 /**
- * Spare image buffers (blockSizeBytes each) a BlockSpace keeps for point reads (block-space.ts).
+ * Spare image buffers (blockSizeBytes each) a buffer pool keeps for point reads (block-space.ts).
  * Images in use are bounded by the buffer pool; a load takes a spare and the eviction it causes
  * gives one back, so a few spares spare the GC a block-sized allocation per point read.
  */

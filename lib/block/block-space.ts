@@ -30,7 +30,7 @@
 // keeps just that (PhysicalBlock.image, a RowBlockImage), resident in the pool like any block: it
 // reads its row from the image, sparing the decode of the whole block. The image is the block's
 // current one on disk (nothing changes a block without use(), which decodes the image first), so
-// evicting an image writes nothing. Image buffers are reused (POINT_READ_IMAGE_SPARE_COUNT_MAX).
+// evicting an image writes nothing. Image buffers are reused (the pool keeps spares).
 //
 // Invariants (checkInvariants): every block has tenants and fits its size; a ROW block has one row
 // block, a LARGE_VALUE block one chunk; byte totals agree; a block's tenants are resident exactly
@@ -40,7 +40,7 @@
 import { assert } from '../base/assert.ts';
 import { blockId as toBlockId, type BlockId, type ContainerId } from '../base/ids.ts';
 import { invariants } from '../base/invariants.ts';
-import { POINT_READ_IMAGE_SPARE_COUNT_MAX, SHARED_BLOCK_REUSE_COUNT_MAX } from '../base/limits.ts';
+import { SHARED_BLOCK_REUSE_COUNT_MAX } from '../base/limits.ts';
 import { StorageError } from '../base/errors.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import type { BlockBacking } from './block-backing.ts';
@@ -110,8 +110,6 @@ export class BlockSpace implements PoolClient {
   private backing: BlockBacking | undefined;
   private loadBuffer: Uint8Array | undefined;
   private swapBuffer: Uint8Array | undefined;
-  /** Buffers of images let go, for the next point-read loads. */
-  private readonly imageSpares: Uint8Array[] = [];
 
   constructor(options: BlockSpaceOptions) {
     assert(options.blockSizeBytes >= 4096);
@@ -494,7 +492,7 @@ export class BlockSpace implements PoolClient {
     assert(block.kind === BlockKind.ROW && block.image === undefined);
     const startMs = this.clock.monotonicMs();
     const [row] = block.rows;
-    const buffer = this.imageSpares.pop() ?? new Uint8Array(this.blockSizeBytes);
+    const buffer = this.pool!.takeImageBuffer();
     let image: RowBlockImage;
     try {
       image = new RowBlockImage(row!.layout, backing.readImage(block.id, buffer), {
@@ -502,12 +500,12 @@ export class BlockSpace implements PoolClient {
         resolveLargeValue: (ref) => this.residentLargeValue(ref, block.id),
       });
     } catch (error) {
-      this.spareImageBuffer(buffer);
+      this.pool!.spareImageBuffer(buffer);
       throw error;
     }
     assert(image.bytes === buffer, 'image read elsewhere than into its buffer');
     if (image.containerId !== row!.containerId || image.rowCount !== row!.rowCount) {
-      this.spareImageBuffer(buffer);
+      this.pool!.spareImageBuffer(buffer);
       throw new StorageError('CORRUPTION', `block ${block.id}: its image is not the block ` +
         `of container ${row!.containerId} that was evicted`);
     }
@@ -531,12 +529,7 @@ export class BlockSpace implements PoolClient {
     const image = block.image;
     assert(image !== undefined);
     block.image = undefined;
-    this.spareImageBuffer(image.bytes);
-  }
-
-  private spareImageBuffer(buffer: Uint8Array): void {
-    assert(buffer.byteLength === this.blockSizeBytes);
-    if (this.imageSpares.length < POINT_READ_IMAGE_SPARE_COUNT_MAX) this.imageSpares.push(buffer);
+    this.pool!.spareImageBuffer(image.bytes);
   }
 
   /** A swap read: the block's image back into its evicted tenants, then into the pool. */
