@@ -136,6 +136,12 @@ assert(XLOG_RECORD_BYTES_MAX <= BYTE_WRITER_CAPACITY_BYTES_MAX);
 export const BTREE_NODE_ENTRY_COUNT_MAX = 64;
 /** Partly freed shared blocks each affinity group remembers for reuse (block-space.ts). */
 export const SHARED_BLOCK_REUSE_COUNT_MAX = 8;
+/**
+ * Spare image buffers (blockSizeBytes each) a buffer pool keeps for point reads (block-space.ts).
+ * Images in use are bounded by the buffer pool; a load takes a spare and the eviction it causes
+ * gives one back, so a few spares spare the GC a block-sized allocation per point read.
+ */
+export const POINT_READ_IMAGE_SPARE_COUNT_MAX = 4;
 assert(BTREE_NODE_ENTRY_COUNT_MAX * (ROW_KEY_COLUMN_COUNT_MAX * 8 + 8) < STORE_BLOCK_SIZES_BYTES[0]);
 
 /**

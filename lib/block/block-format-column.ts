@@ -241,20 +241,26 @@ export function blockFormatReadColumn(reader: BlockFormatReader, region: ColumnR
   let payloadBytes = 0;
   for (let i = 0; i < rowCount; i++) {
     const isNull = data.nulls !== undefined && data.nulls[i] === 1;
-    const prefix = reader.u32();
-    let value: StoredValue;
-    if (isNull) {
-      if (prefix !== 0) throw reader.fail('NULL with a payload');
-      value = null;
-    } else if ((prefix & VAR_LENGTH_LARGE_FLAG) !== 0) {
-      value = readLargeValueRef(reader, column, { prefix, rowIndex: i });
-    } else {
-      value = readVarValue(reader, column, prefix);
-    }
+    const value = blockFormatReadVarValue(reader, column, { isNull, rowIndex: i });
     values.push(value);
     payloadBytes += varPayloadBytes(column, value);
   }
   return payloadBytes;
+}
+
+/** Reads one | length u32 | payload | of a 'var' column at the reader's offset. */
+export function blockFormatReadVarValue(
+  reader: BlockFormatReader, column: ColumnLayout, at: { isNull: boolean; rowIndex: number },
+): StoredValue {
+  const prefix = reader.u32();
+  if (at.isNull) {
+    if (prefix !== 0) throw reader.fail('NULL with a payload');
+    return null;
+  }
+  if ((prefix & VAR_LENGTH_LARGE_FLAG) !== 0) {
+    return readLargeValueRef(reader, column, { prefix, rowIndex: at.rowIndex });
+  }
+  return readVarValue(reader, column, prefix);
 }
 
 function readVarValue(reader: BlockFormatReader, column: ColumnLayout, prefix: number): Value {
@@ -358,6 +364,6 @@ function setInt96(view: DataView, offset: number, value: bigint): void {
   view.setInt32(offset + 8, Number(value >> 64n), true);
 }
 
-function getInt96(view: DataView, offset: number): bigint {
+export function getInt96(view: DataView, offset: number): bigint {
   return (BigInt(view.getInt32(offset + 8, true)) << 64n) | view.getBigUint64(offset, true);
 }

@@ -151,11 +151,12 @@ export interface RowBlockImageHeader {
  */
 export function rowBlockImageHeader(bytes: Uint8Array, blockId?: BlockId): RowBlockImageHeader {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  // Before the checksum is verified, the image's own block id is only a hint.
-  const name = blockId !== undefined ? `block ${blockId}`
+  // Before the checksum is verified, the image's own block id is only a hint. The name is built
+  // only on failure: every swap read comes here.
+  const name = () => (blockId !== undefined ? `block ${blockId}`
     : bytes.byteLength >= ROW_BLOCK_HEADER_BYTES ? `block ${view.getUint32(16, true)} (unverified)`
-      : 'block ?';
-  const corrupt = (problem: string) => new StorageError('CORRUPTION', `${name}: ${problem}`);
+      : 'block ?');
+  const corrupt = (problem: string) => new StorageError('CORRUPTION', `${name()}: ${problem}`);
   if (bytes.byteLength < ROW_BLOCK_HEADER_BYTES) {
     throw corrupt(`${bytes.byteLength} bytes is too short`);
   }

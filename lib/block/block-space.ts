@@ -26,9 +26,16 @@
 // tenants are all resident or all evicted. A large value is evicted with its whole chain (its
 // blocks hold one JS value) and read back whole on its next access (LargeValue.value).
 //
+// A point read (useForRead, a get) that finds a private row block evicted reads its image back and
+// keeps just that (PhysicalBlock.image, a RowBlockImage), resident in the pool like any block: it
+// reads its row from the image, sparing the decode of the whole block. The image is the block's
+// current one on disk (nothing changes a block without use(), which decodes the image first), so
+// evicting an image writes nothing. Image buffers are reused (the pool keeps spares).
+//
 // Invariants (checkInvariants): every block has tenants and fits its size; a ROW block has one row
 // block, a LARGE_VALUE block one chunk; byte totals agree; a block's tenants are resident exactly
-// when it is, and then it is in the pool; those of block-space-checkpoint.ts.
+// when it is and holds no image, and it is in the pool exactly when resident; only a ROW block
+// holds an image; those of block-space-checkpoint.ts.
 
 import { assert } from '../base/assert.ts';
 import { blockId as toBlockId, type BlockId, type ContainerId } from '../base/ids.ts';
@@ -38,6 +45,7 @@ import { StorageError } from '../base/errors.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import type { BlockBacking } from './block-backing.ts';
 import { decodeRowBlock, decodeRowBlockCompact, type LargeValueRef } from './block-format.ts';
+import { RowBlockImage } from './block-format-row-image.ts';
 import { decodeSharedPage } from './block-format-shared.ts';
 import type { BufferPool, PoolClient } from './buffer-pool.ts';
 import { decodeLargeValue } from './block-format-large-value.ts';
@@ -136,6 +144,21 @@ export class BlockSpace implements PoolClient {
     this.ensureResident(this.blockOf(blockId));
   }
 
+  /**
+   * use() for a point read: an evicted private row block comes back as its image only (see the
+   * top). Returns the image while that is all that is in memory, else undefined: then the block's
+   * rows are, and the caller reads them.
+   */
+  useForRead(blockId: BlockId): RowBlockImage | undefined {
+    const pool = this.pool;
+    if (pool === undefined) return undefined;
+    const block = this.blockOf(blockId);
+    if (block.resident) pool.touch(block);
+    else if (block.kind === BlockKind.ROW) this.loadImage(block);
+    else this.load(block);
+    return block.image;
+  }
+
   /** Is blockId's data in memory? */
   isResident(blockId: BlockId): boolean {
     return this.blockOf(blockId).resident;
@@ -156,6 +179,13 @@ export class BlockSpace implements PoolClient {
     assert(this.backing !== undefined && block.resident);
     if (block.kind === BlockKind.LARGE_VALUE) {
       this.evictLargeValue(block);
+      return;
+    }
+    if (block.image !== undefined) {
+      // The image is the one on disk: a block changed since it was read would have been decoded.
+      assert(!this.checkpoint.isDirty(block.id) || block.swapImage, `image of ${block.id} stale`);
+      this.dropImage(block);
+      block.resident = false;
       return;
     }
     this.swapOutIfChanged(block);
@@ -447,8 +477,59 @@ export class BlockSpace implements PoolClient {
   private ensureResident(block: PhysicalBlock): void {
     const pool = this.pool;
     if (pool === undefined) return;
-    if (block.resident) pool.touch(block);
-    else this.load(block);
+    if (!block.resident) {
+      this.load(block);
+      return;
+    }
+    if (block.image !== undefined) this.decodeImage(block);
+    pool.touch(block);
+  }
+
+  /** A swap read for a point read: a private row block's image, kept as it is (see the top). */
+  private loadImage(block: PhysicalBlock): void {
+    const backing = this.backing;
+    assert(backing !== undefined && !block.resident);
+    assert(block.kind === BlockKind.ROW && block.image === undefined);
+    const startMs = this.clock.monotonicMs();
+    const [row] = block.rows;
+    const buffer = this.pool!.takeImageBuffer();
+    let image: RowBlockImage;
+    try {
+      image = new RowBlockImage(row!.layout, backing.readImage(block.id, buffer), {
+        blockSizeBytes: this.blockSizeBytes, blockId: block.id,
+        resolveLargeValue: (ref) => this.residentLargeValue(ref, block.id),
+      });
+    } catch (error) {
+      this.pool!.spareImageBuffer(buffer);
+      throw error;
+    }
+    assert(image.bytes === buffer, 'image read elsewhere than into its buffer');
+    if (image.containerId !== row!.containerId || image.rowCount !== row!.rowCount) {
+      this.pool!.spareImageBuffer(buffer);
+      throw new StorageError('CORRUPTION', `block ${block.id}: its image is not the block ` +
+        `of container ${row!.containerId} that was evicted`);
+    }
+    block.image = image;
+    block.resident = true;
+    this.pool!.countSwapRead(1, buffer.byteLength, this.clock.monotonicMs() - startMs);
+    this.pool!.admit(block, this);
+  }
+
+  /** The rows of a block held as its image are needed: decodes the image into its row block. */
+  private decodeImage(block: PhysicalBlock): void {
+    const [row] = block.rows;
+    const decoded = decodeRowBlock(row!.layout.schema, block.image!.bytes, block.id,
+      (ref) => this.residentLargeValue(ref, block.id));
+    this.checkLoaded(block.id, row!, decoded);
+    row!.reload(decoded);
+    this.dropImage(block);
+  }
+
+  private dropImage(block: PhysicalBlock): void {
+    const image = block.image;
+    assert(image !== undefined);
+    block.image = undefined;
+    this.pool!.spareImageBuffer(image.bytes);
   }
 
   /** A swap read: the block's image back into its evicted tenants, then into the pool. */
@@ -598,6 +679,7 @@ export class BlockSpace implements PoolClient {
     // While the block is still live: a checkpoint in flight may need its snapshot image.
     const reusable = this.checkpoint.willFree(block.id, block.kind);
     if (block.frameIndex >= 0) this.pool!.remove(block);
+    if (block.image !== undefined) this.dropImage(block);
     if (block.swapImage) this.backing!.dropSwap(block.id);
     this.blocks.delete(block.id);
     if (reusable) this.freeIds.push(block.id);
@@ -621,7 +703,11 @@ export class BlockSpace implements PoolClient {
       if (block.kind === BlockKind.LARGE_VALUE) assert(block.rows.size === 0);
       if (block.kind !== BlockKind.LARGE_VALUE) assert(block.chunk === undefined);
       usedBytes += block.usedBytes;
-      for (const row of block.rows) assert(row.resident === block.resident, `block ${block.id} half evicted`);
+      const rowsResident = block.resident && block.image === undefined;
+      for (const row of block.rows) {
+        assert(row.resident === rowsResident, `block ${block.id} half evicted`);
+      }
+      if (block.image !== undefined) assert(block.kind === BlockKind.ROW && block.resident);
       if (block.chunk !== undefined) assert(block.chunk.value.resident === block.resident);
       if (this.pool !== undefined) assert((block.frameIndex >= 0) === block.resident, `block ${block.id} resident ${block.resident} frame ${block.frameIndex} kind ${block.kind}`);
       if (block.kind === BlockKind.SHARED) {

@@ -18,8 +18,12 @@
 //
 // Memory is counted in blocks: each resident physical block as blockSizeBytes, whatever its
 // tenants fill (GridDB counts its pool the same way).
+//
+// The pool also keeps the spare buffers of point-read images (block-space.ts): a load in one
+// partition usually evicts a block of another, so the buffer it frees serves the group's next load.
 
 import { assert } from '../base/assert.ts';
+import { POINT_READ_IMAGE_SPARE_COUNT_MAX } from '../base/limits.ts';
 import type { PhysicalBlock } from './physical-block.ts';
 
 /**
@@ -67,6 +71,8 @@ export class BufferPool {
   private epoch = 1;
   /** Resident blocks by kind byte (block-format kinds). */
   private readonly residentByKind = new Map<number, number>();
+  /** Buffers of point-read images let go, for the next loads. */
+  private readonly imageSpares: Uint8Array[] = [];
 
   constructor(options: { capacityBlocks: number; blockSizeBytes: number }) {
     assert(Number.isSafeInteger(options.capacityBlocks) && options.capacityBlocks >= 1);
@@ -100,6 +106,17 @@ export class BufferPool {
   /** Resident blocks of one kind. */
   residentCountOf(kind: number): number {
     return this.residentByKind.get(kind) ?? 0;
+  }
+
+  /** A buffer of blockSizeBytes for a point-read image: a spare one when there is one. */
+  takeImageBuffer(): Uint8Array {
+    return this.imageSpares.pop() ?? new Uint8Array(this.blockSizeBytes);
+  }
+
+  /** A point-read image's buffer is free: kept for the next, up to the spare limit. */
+  spareImageBuffer(buffer: Uint8Array): void {
+    assert(buffer.byteLength === this.blockSizeBytes);
+    if (this.imageSpares.length < POINT_READ_IMAGE_SPARE_COUNT_MAX) this.imageSpares.push(buffer);
   }
 
   /** A swap read of blockCount blocks (their images' bytes) took durationMs. */

@@ -17,6 +17,7 @@ import {
 import {
   BLOCK_KIND_SHARED, encodeSharedPage, SHARED_PAGE_ENTRY_BYTES, SHARED_PAGE_HEADER_BYTES,
 } from './block-format-shared.ts';
+import type { RowBlockImage } from './block-format-row-image.ts';
 import type { LargeValue } from './large-value.ts';
 import type { RowBlock } from './row-block.ts';
 
@@ -50,7 +51,10 @@ export interface PhysicalBlock {
   readonly rows: Set<RowBlock>;
   /** LARGE_VALUE: the chunk it holds. */
   chunk: LargeValueChunk | undefined;
-  /** The tenants' data is in memory (buffer-pool.ts); when false only their outlines are. */
+  /**
+   * The tenants' data is in memory (buffer-pool.ts), decoded or as the image; when false only
+   * their outlines are.
+   */
   resident: boolean;
   /** Its place in the buffer pool while resident; -1 otherwise. */
   frameIndex: number;
@@ -63,6 +67,11 @@ export interface PhysicalBlock {
    * was evicted); cleared when it changes again or a checkpoint adopts that image.
    */
   swapImage: boolean;
+  /**
+   * ROW only: while resident for point reads only (BlockSpace.useForRead), the block's image read
+   * back from disk, and its row block still evicted; a use() decodes it. undefined otherwise.
+   */
+  image: RowBlockImage | undefined;
 }
 
 export function physicalBlock(
@@ -71,7 +80,7 @@ export function physicalBlock(
   const usedBytes = kind === BlockKind.SHARED ? SHARED_PAGE_HEADER_BYTES : 0;
   return {
     id, kind, group, usedBytes, rows: new Set(), chunk: undefined,
-    resident, frameIndex: -1, referenced: false, usedEpoch: 0, swapImage: false,
+    resident, frameIndex: -1, referenced: false, usedEpoch: 0, swapImage: false, image: undefined,
   };
 }
 

@@ -13,12 +13,14 @@
 //
 // A placed block's rows may be evicted (buffer-pool.ts). Every block handed out here (blockFor,
 // last, inOrder, the blocks a merge reaches) is first brought back into memory (use); the tree
-// keys and the blocks' counts stay in memory, so routing never loads a block.
+// keys and the blocks' counts stay in memory, so routing never loads a block. A point read
+// (readerFor) may get just the block's image instead (block-space.ts says when).
 
 import { assert } from '../base/assert.ts';
 import type { ContainerId } from '../base/ids.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { BlockKind, BlockOwner, BlockSpace } from './block-space.ts';
+import type { RowPointReader } from './block-format-row-image.ts';
 import { BTree } from './btree.ts';
 import { RowBlock } from './row-block.ts';
 import type { StoredRow } from './row-block-column.ts';
@@ -61,6 +63,16 @@ export class RowStoreBlocks {
   /** The block whose range holds key: the last block starting at or below it, else the first. */
   blockFor(key: RowKey): RowBlock | undefined {
     return this.used((this.tree.floor(key) ?? this.tree.first())?.value);
+  }
+
+  /**
+   * blockFor for a point read: the block, or only its image when the block was evicted and just
+   * its image was read back (BlockSpace.useForRead).
+   */
+  readerFor(key: RowKey): RowPointReader | undefined {
+    const block = (this.tree.floor(key) ?? this.tree.first())?.value;
+    if (block?.blockId === undefined) return block;
+    return this.space.useForRead(block.blockId) ?? block;
   }
 
   last(): RowBlock | undefined {

@@ -154,17 +154,18 @@ export class RowStore {
   get(key: RowKey): Row | undefined {
     this.begin();
     const normal = this.keys.normalizeKey(key);
-    const block = this.blocks.blockFor(normal);
-    if (block === undefined) return undefined;
-    const index = block.search(normal);
-    return index >= 0 ? block.readRow(index) : undefined;
+    // An evicted block may come back as its image only: one row is read, not the whole block.
+    const reader = this.blocks.readerFor(normal);
+    if (reader === undefined) return undefined;
+    const index = reader.search(normal);
+    return index >= 0 ? reader.readRow(index) : undefined;
   }
 
   has(key: RowKey): boolean {
     this.begin();
     const normal = this.keys.normalizeKey(key);
-    const block = this.blocks.blockFor(normal);
-    return block !== undefined && block.search(normal) >= 0;
+    const reader = this.blocks.readerFor(normal);
+    return reader !== undefined && reader.search(normal) >= 0;
   }
 
   /**
