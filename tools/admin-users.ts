@@ -16,8 +16,8 @@ import { CommandError, EXIT_ARGUMENTS, EXIT_ERROR } from './operating-command.ts
 import { openPasswordInput } from './password-prompt.ts';
 
 /** The user name, and -p when given; `missing` is the command's GridDB message for no name. */
-export function parseUserArgs(args: readonly string[], options: { password: boolean; missing: string }):
-  { user: string; password: string | undefined } {
+export function parseUserArgs(args: readonly string[],
+  options: { password: boolean; missing: string }): { user: string; password: string | undefined } {
   let parsed;
   try {
     parsed = parseArgs({
@@ -49,7 +49,8 @@ export function readUsers(home: string): PasswordEntry[] {
 }
 
 export async function writeUsers(home: string, entries: readonly PasswordEntry[]): Promise<void> {
-  await replaceConfigFile(new NodeFileSystem(), passwordFilePath(home), formatPasswordFile(entries));
+  await replaceConfigFile(new NodeFileSystem(), passwordFilePath(home),
+    formatPasswordFile(entries));
 }
 
 /**
@@ -76,6 +77,8 @@ export async function takePassword(given: string | undefined, messages: {
   if (password === '') throw new CommandError(messages.empty, EXIT_ERROR);
   // Beyond GridDB's checks: the node would refuse a longer password at login (64 bytes).
   const problem = passwordProblem(password);
-  if (problem !== undefined) throw new CommandError(`The password is refused: ${problem}.`, EXIT_ERROR);
+  if (problem !== undefined) {
+    throw new CommandError(`The password is refused: ${problem}.`, EXIT_ERROR);
+  }
   return password;
 }

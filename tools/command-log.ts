@@ -20,7 +20,7 @@ export const COMMAND_LOG_BACKUP_COUNT = 10;
 
 const MASK = '***';
 
-/** The arguments with every password replaced by `***`; `passwordFlags` like ['-p', '--password']. */
+/** The arguments, each password as `***`; `passwordFlags` as ['-p', '--password']. */
 export function maskedArgs(args: readonly string[], passwordFlags: readonly string[] = []):
   string[] {
   const short = passwordFlags.find((flag) => /^-[^-]$/.test(flag));
@@ -88,7 +88,8 @@ export class CommandLog {
       appendFileSync(this.path, line, { mode: 0o600 });
     } catch (error) {
       this.broken = true;
-      console.error(`(the command log ${this.path} cannot be written: ${(error as Error).message})`);
+      const reason = (error as Error).message;
+      console.error(`(the command log ${this.path} cannot be written: ${reason})`);
     }
   }
 

@@ -61,7 +61,8 @@ async function main(): Promise<number> {
       .join(' and ')}.`, EXIT_ARGUMENTS);
   }
   if (waitGiven && values.manual !== true) {
-    throw new CommandError('-w waits for a manual checkpoint: give it with --manual.', EXIT_ARGUMENTS);
+    throw new CommandError('-w waits for a manual checkpoint: give it with --manual.',
+      EXIT_ARGUMENTS);
   }
   requireEnvironment(process.env);
   if (values.user === undefined) {
@@ -97,7 +98,9 @@ async function manual(address: NodeAddress, credentials: Credentials, wait: bool
   const done = await waitUntil(async () =>
     (await checkpointStat(address, credentials)).requestedCheckpointOperation >
       before.requestedCheckpointOperation, waitSeconds);
-  if (!done) throw new CommandError('A00108: Timeout expired. Check the status of the node.', EXIT_ERROR);
+  if (!done) {
+    throw new CommandError('A00108: Timeout expired. Check the status of the node.', EXIT_ERROR);
+  }
   console.log('The manual checkpoint has been completed.');
   return EXIT_OK;
 }
@@ -111,7 +114,8 @@ async function checkpointStat(address: NodeAddress, credentials: Credentials):
   const periodic = report.checkpoint?.periodicCheckpoint;
   const count = report.checkpoint?.requestedCheckpointOperation;
   const clusterStatus = report.cluster?.clusterStatus;
-  if (typeof periodic !== 'string' || typeof count !== 'number' || typeof clusterStatus !== 'string') {
+  if (typeof periodic !== 'string' || typeof count !== 'number' ||
+    typeof clusterStatus !== 'string') {
     throw new CommandError('A00100: Request error occurred. (/node/stat has no checkpoint or ' +
       'cluster status)');
   }

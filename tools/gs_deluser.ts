@@ -28,7 +28,8 @@ async function main(): Promise<number> {
   const { home } = requireEnvironment(process.env);
   const entries = readUsers(home);
   if ((BUILT_IN_USERS as readonly string[]).includes(user)) {
-    throw new CommandError(`A60103: The built-in USERNAME '${user}' cannot be deleted.`, EXIT_ERROR);
+    throw new CommandError(`A60103: The built-in USERNAME '${user}' cannot be deleted.`,
+      EXIT_ERROR);
   }
   if (!entries.some((entry) => entry.user === user)) {
     throw new CommandError(`A60102: USERNAME '${user}' does not exist.`, EXIT_ERROR);

@@ -96,7 +96,7 @@ describe('users', () => {
         /\/h\/conf\/password does not exist/.test(authenticationError(error).message));
   });
 
-  it('a running node sees each change at the next login, and keeps the last good file', async () => {
+  it('a running node sees each change at the next read, keeps the last good file', async () => {
     const fileSystem = new SimFileSystem({ seed: 6 });
     await createDefaultFiles(fileSystem, '/h');
     const problems: string[] = [];

@@ -52,10 +52,11 @@ describe('gs_checkpoint', { timeout: 300_000 }, () => {
 
   it('prints ACTIVE, turns periodic checkpoints off and on', async () => {
     assert.deepEqual(await checkpointCommand(user), { code: 0, stdout: 'ACTIVE\n', stderr: '' });
-    assert.deepEqual(await checkpointCommand([...user, '--off']), { code: 0, stdout: '', stderr: '' });
+    const quiet = { code: 0, stdout: '', stderr: '' };
+    assert.deepEqual(await checkpointCommand([...user, '--off']), quiet);
     assert.equal((await checkpointReport()).periodicCheckpoint, 'INACTIVE');
     assert.equal((await checkpointCommand(user)).stdout, 'INACTIVE\n');
-    assert.deepEqual(await checkpointCommand([...user, '--on']), { code: 0, stdout: '', stderr: '' });
+    assert.deepEqual(await checkpointCommand([...user, '--on']), quiet);
     assert.equal((await checkpointReport()).periodicCheckpoint, 'ACTIVE');
     assert.equal((await checkpointCommand(user)).stdout, 'ACTIVE\n');
   });
