@@ -1,13 +1,15 @@
 // What the gs_* operating commands share (spec/surface.md §7.1): GS_HOME and GS_LOG must be set
 // (A00105 otherwise), `-u USER/PASS` and `-s HOST[:PORT]` in their formats (A00002, A00001), HTTP
 // Basic calls to the node's system service with a 30 s timeout, its answers mapped to GridDB's
-// messages (401 → A00102, no connection → A00104), and the exit codes: 0 done, 1 error,
-// 2 bad arguments, 3 the node is not in a state to do it.
+// messages (401 → A00102, no connection → A00104), the exit codes (0 done, 1 error, 2 bad
+// arguments, 3 the node is not in a state to do it), and the command's log in GS_LOG
+// (tools/command-log.ts: its start with the arguments, passwords masked, its errors, its end).
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { SERVICE_PORTS_DEFAULT } from '../lib/config/node-services.ts';
 import { EXIT_HELP, helpOrVersion, usageHint, type CommandHelp } from './command-help.ts';
+import { CommandLog, maskedArgs } from './command-log.ts';
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -150,26 +152,36 @@ function reasonOf(text: string): string {
 /**
  * Runs a command's main: answers --help and --version first (tools/command-help.ts), then prints
  * a CommandError's message (with a pointer to --help for an argument error) and exits with its
- * code.
+ * code. Where GS_LOG is set, the run goes to `$GS_LOG/<command>.log`, with the PASS of -u and the
+ * values of `passwordFlags` masked.
  */
-export function runCommand(help: CommandHelp, main: () => Promise<number>): void {
-  const answer = helpOrVersion(help, process.argv.slice(2));
+export function runCommand(help: CommandHelp, main: () => Promise<number>,
+  options: { passwordFlags?: readonly string[] } = {}): void {
+  const args = process.argv.slice(2);
+  const answer = helpOrVersion(help, args);
   if (answer !== undefined) {
     console.log(answer);
     process.exitCode = EXIT_HELP;
     return;
   }
-  main().then((code) => {
+  const logDirectory = process.env['GS_LOG'];
+  const log = logDirectory === undefined || logDirectory === ''
+    ? undefined : new CommandLog(help.name, logDirectory);
+  log?.info(`start. (args: ${maskedArgs(args, options.passwordFlags).join(' ')})`);
+  const end = (code: number) => {
     process.exitCode = code;
-  }, (error: unknown) => {
+    log?.info(`end. (exit code ${code})`);
+  };
+  main().then(end, (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    console.error(message);
+    log?.error(message);
     if (error instanceof CommandError) {
-      console.error(error.message);
       if (error.exitCode === EXIT_ARGUMENTS) console.error(usageHint(help.name));
-      process.exitCode = error.exitCode;
+      end(error.exitCode);
       return;
     }
-    console.error(error instanceof Error ? error.message : String(error));
-    process.exitCode = EXIT_ERROR;
+    end(EXIT_ERROR);
   });
 }
 

@@ -1,5 +1,7 @@
 // Administrator users: authentication against the password file, and the library part of
-// gs_adduser, gs_passwd and gs_deluser (each rewrites the file atomically).
+// gs_adduser, gs_passwd and gs_deluser (each rewrites the file atomically), and the running node's
+// view of the file (LivePasswordFile: read again at each login, so those commands take effect on a
+// running node without a restart).
 //
 // authenticate() takes the same time whatever is wrong and says only "authentication failed": it
 // compares the digests of the name with every user's and the password's digest with one stored
@@ -115,4 +117,48 @@ export async function removeUser(fileSystem: FileSystem, home: string, user: str
   const entries = readPasswordEntries(fileSystem, home);
   const next = passwordEntriesWithoutUser(entries, user);
   await replaceConfigFile(fileSystem, passwordFilePath(home), formatPasswordFile(next));
+}
+
+/**
+ * The password file as a running node sees it. GridDB's gs_adduser, gs_passwd and gs_deluser edit
+ * the file without asking the node, so the node reads it again whenever it authenticates someone
+ * (a client login, a system-service request): the file is at most DEFINITION_FILE_BYTES_MAX and
+ * is parsed again only when its text changed. The commands replace it by rename, so a read sees
+ * the old file or the new one whole. A file that has become unreadable or malformed does not lock
+ * everyone out: the last good table stays in force and `onProblem` is told once per distinct
+ * problem (the node writes it to the event log).
+ */
+export class LivePasswordFile {
+  private text: string | undefined;
+  private lastProblem: string | undefined;
+
+  constructor(
+    private readonly fileSystem: FileSystem,
+    private readonly home: string,
+    private table: PasswordTable,
+    private readonly onProblem: (message: string) => void,
+  ) {}
+
+  /** The table of the file as it is now (or as it last was readable). */
+  current(): PasswordTable {
+    const path = passwordFilePath(this.home);
+    try {
+      const text = readConfigText(this.fileSystem, path);
+      if (text === undefined) {
+        throw new StorageError('CONFIG_INVALID', `${path} does not exist`);
+      }
+      if (text !== this.text) {
+        this.table = new PasswordTable(parsePasswordFile(text, path));
+        this.text = text;
+      }
+      this.lastProblem = undefined;
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (message !== this.lastProblem) {
+        this.lastProblem = message;
+        this.onProblem(`${message}; the users read before stay in force`);
+      }
+    }
+    return this.table;
+  }
 }

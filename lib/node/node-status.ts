@@ -31,6 +31,11 @@ export interface NodeStatusInput {
   self: NodeEndpoint;
   partitionNum: number;
   periodicCheckpoint: boolean;
+  /**
+   * Manual checkpoints (gs_checkpoint --manual) completed in every partition group: GridDB's
+   * requestedCheckpointOperation, which gs_checkpoint -w polls.
+   */
+  manualCheckpointCount: number;
   connectionCount: number;
   sessionCount: number;
   transactionCount: number;
@@ -71,7 +76,7 @@ export function nodeStatusReport(input: NodeStatusInput): Record<string, unknown
       normalCheckpointOperation: checkpoint.periodicCount,
       pendingPartition: checkpoint.pendingPartitionCount,
       periodicCheckpoint: input.periodicCheckpoint ? 'ACTIVE' : 'INACTIVE',
-      requestedCheckpointOperation: checkpoint.requestedCount,
+      requestedCheckpointOperation: input.manualCheckpointCount,
       startTime: checkpoint.lastStartMs,
     },
     cluster: {

@@ -23,6 +23,7 @@ import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StorageError, isStorageError } from '../base/errors.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
+import { LivePasswordFile } from '../config/users.ts';
 import { resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
@@ -79,6 +80,10 @@ export class StoreNode implements SystemServiceNode {
   /** Why the node failed (fail-stop), if it did. */
   private failure: { error: unknown } | undefined;
   private peakProcessMemoryBytes = 0;
+  /** Manual checkpoints (POST /node/checkpoint) that have completed in every partition group. */
+  private manualCheckpointCount = 0;
+  /** The administrators, read again at each login (gs_adduser & co. need no restart). */
+  private readonly users: LivePasswordFile;
   readonly partitionNum: number;
   /** Where the services listen (ports resolved when configured as 0). */
   systemEndpoint: NodeEndpoint;
@@ -97,6 +102,8 @@ export class StoreNode implements SystemServiceNode {
     this.systemEndpoint = { ...home.config.node.services.system };
     this.transactionEndpoint = { ...home.config.node.services.transaction };
     this.systemServer = new SystemServer(this);
+    this.users = new LivePasswordFile(options.fileSystem, home.directories.home, home.users,
+      (message) => this.log.warning(`password file not read: ${message}`));
   }
 
   /**
@@ -212,7 +219,7 @@ export class StoreNode implements SystemServiceNode {
       host: this.transactionEndpoint.address,
       port: this.transactionEndpoint.port,
       clusterName: config.cluster.clusterName,
-      lookupPasswordDigest: (user) => this.home.users.passwordDigestHex(user),
+      lookupPasswordDigest: (user) => this.users.current().passwordDigestHex(user),
       connectionLimit: config.node.transaction.connectionLimit,
       unauthenticatedConnectionLimit: config.node.transaction.unauthenticatedConnectionLimit,
       unauthenticatedConnectionLimitPerAddress:
@@ -303,8 +310,9 @@ export class StoreNode implements SystemServiceNode {
   }
 
   verifyAdministrator(user: string, password: string): boolean {
-    // Administrators are the built-in users; `gs#` names are general users (spec §8.3).
-    return !user.startsWith('gs#') && this.home.users.verify(user, password);
+    // Every user of the password file is an administrator: the built-in ones and the `gs#` ones
+    // gs_adduser adds ("Add an administrator of GridDB", spec §7.2, §4.7).
+    return this.users.current().verify(user, password);
   }
 
   async statusReport(): Promise<Record<string, unknown>> {
@@ -327,6 +335,7 @@ export class StoreNode implements SystemServiceNode {
       self: this.systemEndpoint,
       partitionNum: this.partitionNum,
       periodicCheckpoint: engineStatus?.periodicCheckpointEnabled ?? true,
+      manualCheckpointCount: this.manualCheckpointCount,
       connectionCount: this.transactionServer?.connectionCount ?? 0,
       sessionCount: engineStatus?.sessionCount ?? 0,
       transactionCount: engineStatus?.openTransactionCount ?? 0,
@@ -359,6 +368,8 @@ export class StoreNode implements SystemServiceNode {
 
   async checkpoint(): Promise<void> {
     await this.requireEngine().checkpoint('requested');
+    // Counted when every group is done, so gs_checkpoint --manual -w waits for the whole of it.
+    this.manualCheckpointCount++;
   }
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {

@@ -9,7 +9,7 @@
 //   POST /node/shutdown              ?force=true|false: answer, then a clean stop (gs_stopnode)
 //
 // Errors are JSON `{"errorStatus": <n>, "reason": "..."}` as GridDB's: 401 without a valid admin
-// user (administrators are the users whose names do not start with `gs#`), 400 for a bad
+// user (every user of the password file, `gs#` ones included), 400 for a bad
 // parameter and, except /node/stat, while the node is still recovering. Requests are small:
 // bodies over SYSTEM_REQUEST_BYTES_MAX are refused, and idle connections are closed.
 

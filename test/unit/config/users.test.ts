@@ -1,11 +1,12 @@
-// Authentication against conf/password, and the library part of gs_adduser / gs_passwd.
+// Authentication against conf/password, the library part of gs_adduser / gs_passwd, and the running
+// node's view of the file (LivePasswordFile).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { StorageError } from '../../../lib/base/errors.ts';
 import { createDefaultFiles } from '../../../lib/config/default-files.ts';
 import {
-  addUser, changePassword, PasswordTable, readPasswordTable, removeUser,
+  addUser, changePassword, LivePasswordFile, PasswordTable, readPasswordTable, removeUser,
 } from '../../../lib/config/users.ts';
 import { DEFAULT_PASSWORD_ENTRIES } from '../../../lib/config/password-file.ts';
 import { SimFileSystem } from '../../sim/sim-file-system.ts';
@@ -93,5 +94,30 @@ describe('users', () => {
     assert.throws(() => readPasswordTable(fileSystem, '/h'),
       (error: unknown) => authenticationError(error).code === 'CONFIG_INVALID' &&
         /\/h\/conf\/password does not exist/.test(authenticationError(error).message));
+  });
+
+  it('a running node sees each change at the next read, keeps the last good file', async () => {
+    const fileSystem = new SimFileSystem({ seed: 6 });
+    await createDefaultFiles(fileSystem, '/h');
+    const problems: string[] = [];
+    const live = new LivePasswordFile(fileSystem, '/h', readPasswordTable(fileSystem, '/h'),
+      (message) => problems.push(message));
+    assert.equal(live.current().verify('gs#ops', 'op-secret'), false);
+    await addUser(fileSystem, '/h', { user: 'gs#ops', password: 'op-secret' });
+    assert.equal(live.current().verify('gs#ops', 'op-secret'), true);
+    await changePassword(fileSystem, '/h', { user: 'gs#ops', password: 'changed' });
+    assert.equal(live.current().verify('gs#ops', 'op-secret'), false);
+    assert.equal(live.current().verify('gs#ops', 'changed'), true);
+
+    // A hand edit that breaks the file locks nobody out; the problem is told once.
+    const file = fileSystem.open('/h/conf/password', 'readWrite');
+    file.write(new TextEncoder().encode('broken line\n'), 0);
+    file.close();
+    for (let i = 0; i < 3; i++) assert.equal(live.current().verify('gs#ops', 'changed'), true);
+    assert.equal(problems.length, 1);
+    assert.match(problems[0]!, /\/h\/conf\/password line 1: .*the users read before stay in force/);
+    fileSystem.remove('/h/conf/password');
+    assert.equal(live.current().verify('admin', 'admin'), true);
+    assert.equal(problems.length, 2);
   });
 });

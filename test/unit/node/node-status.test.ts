@@ -89,6 +89,7 @@ describe('node status report', () => {
     clusterName: 'myCluster', notificationMode: 'FIXED_LIST' as const,
     clusterRevisionId: '00000000-0000-4000-8000-000000000000',
     self: { address: '127.0.0.1', port: 10040 }, partitionNum: 128, periodicCheckpoint: true,
+    manualCheckpointCount: 0,
     connectionCount: 2, sessionCount: 1, transactionCount: 0, lockConflictCount: 0,
     readOperationCount: 5, writeOperationCount: 6, processMemoryBytes: 1000,
     peakProcessMemoryBytes: 2000, version: '0.1.0-1 CE',
