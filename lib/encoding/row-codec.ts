@@ -166,8 +166,8 @@ class SchemaRowCodec implements RowCodec {
 
   /**
    * The same bytes as the general path, for schemas of fixed-width scalars only (the time-series
-   * shape): room for the whole batch is claimed once, and values go straight into the DataView, with
-   * no call and no bounds check per value.
+   * shape): room is claimed once per FIXED_ROWS_CLAIMED_MAX rows, and values go straight into the
+   * DataView, with no call and no bounds check per value.
    */
   private writeFixedRows(writer: ByteWriter, rows: readonly Row[], rowBytesMax: number): void {
     const { columnCount, kinds } = this;
@@ -178,8 +178,8 @@ class SchemaRowCodec implements RowCodec {
     let view = writer.dataView;
     let bytes = writer.bytesView;
     for (let r = 0; r < rows.length; r++) {
-      // Room for a run of rows at a time: claiming the largest size for all of them at once could
-      // ask a writer bounded by the message limit for more than rows with NULLs take.
+      // Room for a run of rows at a time: the largest size of a whole page of rows with NULLs can
+      // be more than a writer bounded by the message limit holds, though the rows fit.
       if (r % FIXED_ROWS_CLAIMED_MAX === 0) {
         if (r > 0) writer.advanceTo(offset);
         offset = writer.claim(Math.min(rows.length - r, FIXED_ROWS_CLAIMED_MAX) * rowBytesMax);
