@@ -24,6 +24,7 @@
 // than the bytes left) and throws CORRUPTION; it gives back exactly the canonical values
 // validateRow produces: bigint for LONG and µs/ns, -0 and NaN kept, a fresh Uint8Array per BLOB.
 
+import { Buffer } from 'node:buffer';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { invariants } from '../base/invariants.ts';
@@ -61,6 +62,8 @@ export const ROW_FORMAT_VERSION = 1;
 export interface RowCodec {
   /** Appends the rows (validated, canonical) to the writer. */
   writeRows(writer: ByteWriter, rows: readonly Row[]): void;
+  /** The bytes writeRows appends for `row` (validated, canonical), without encoding it. */
+  rowBytes(row: Row): number;
   /** Reads `count` rows; CORRUPTION on malformed bytes. */
   readRows(reader: ByteReader, count: number): Row[];
   /** Appends keys as keyValidator returns them: a KeyValue, or KeyValue[] for composite keys. */
@@ -92,6 +95,8 @@ class SchemaRowCodec implements RowCodec {
   private readonly columnNames: readonly string[];
   /** Largest encoded row when every column is a fixed-width scalar; undefined otherwise. */
   private readonly fixedRowBytesMax: number | undefined;
+  /** Each column's encoded size when it is a fixed-width scalar, else 0. */
+  private readonly fixedBytes: Uint8Array;
 
   constructor(schema: ContainerSchema) {
     assert(schema.columns.length > 0);
@@ -110,6 +115,22 @@ class SchemaRowCodec implements RowCodec {
     this.fixedRowBytesMax = fixedSizes.every((size) => size !== undefined)
       ? this.bitmap.length + fixedSizes.reduce((sum: number, size) => sum + size!, 0)
       : undefined;
+    this.fixedBytes = Uint8Array.from(fixedSizes, (size) => size ?? 0);
+  }
+
+  rowBytes(row: Row): number {
+    const { columnCount, kinds, arrays, fixedBytes } = this;
+    assert(row.length === columnCount);
+    let sizeBytes = this.bitmap.length;
+    for (let i = 0; i < columnCount; i++) {
+      const value = row[i]!;
+      if (value === null) continue;
+      const fixed = fixedBytes[i]!;
+      if (fixed !== 0) sizeBytes += fixed;
+      else if (arrays[i] === 1) sizeBytes += arrayBytes(kinds[i]!, value as ScalarValue[]);
+      else sizeBytes += scalarBytes(kinds[i]!, value as ScalarValue);
+    }
+    return sizeBytes;
   }
 
   writeRows(writer: ByteWriter, rows: readonly Row[]): void {
@@ -145,17 +166,26 @@ class SchemaRowCodec implements RowCodec {
 
   /**
    * The same bytes as the general path, for schemas of fixed-width scalars only (the time-series
-   * shape): room for the whole batch is claimed once, and values go straight into the DataView, with
-   * no call and no bounds check per value.
+   * shape): room is claimed once per FIXED_ROWS_CLAIMED_MAX rows, and values go straight into the
+   * DataView, with no call and no bounds check per value.
    */
   private writeFixedRows(writer: ByteWriter, rows: readonly Row[], rowBytesMax: number): void {
     const { columnCount, kinds } = this;
     const bitmapBytes = this.bitmap.length;
     const invariantsEnabled = invariants.enabled;
-    let offset = writer.claim(rows.length * rowBytesMax);
-    const view = writer.dataView;
-    const bytes = writer.bytesView;
+    if (rows.length === 0) return;
+    let offset = 0;
+    let view = writer.dataView;
+    let bytes = writer.bytesView;
     for (let r = 0; r < rows.length; r++) {
+      // Room for a run of rows at a time: the largest size of a whole page of rows with NULLs can
+      // be more than a writer bounded by the message limit holds, though the rows fit.
+      if (r % FIXED_ROWS_CLAIMED_MAX === 0) {
+        if (r > 0) writer.advanceTo(offset);
+        offset = writer.claim(Math.min(rows.length - r, FIXED_ROWS_CLAIMED_MAX) * rowBytesMax);
+        view = writer.dataView;
+        bytes = writer.bytesView;
+      }
       const row = rows[r]!;
       assert(row.length === columnCount);
       if (invariantsEnabled) this.rowAssert(row);
@@ -369,6 +399,43 @@ function scalarWrite(writer: ByteWriter, kind: number, value: ScalarValue): void
     }
     default: assertNever(kind);
   }
+}
+
+/** writeFixedRows claims room for this many rows at a time. */
+const FIXED_ROWS_CLAIMED_MAX = 1024;
+
+/** The bytes scalarWrite takes for a value of a variable-width kind (a fixed one: its size). */
+function scalarBytes(kind: number, value: ScalarValue): number {
+  switch (kind) {
+    case K_STRING:
+    case K_GEOMETRY: {
+      const sizeBytes = Buffer.byteLength(value as string, 'utf8');
+      return varuintBytes(sizeBytes) + sizeBytes;
+    }
+    case K_BLOB: {
+      const sizeBytes = (value as Uint8Array).byteLength;
+      return varuintBytes(sizeBytes) + sizeBytes;
+    }
+    default: {
+      const fixed = FIXED_VALUE_BYTES[kind];
+      assert(fixed !== undefined, `unknown value kind ${kind}`);
+      return fixed;
+    }
+  }
+}
+
+/** The bytes arrayWrite takes. */
+function arrayBytes(kind: number, elements: readonly ScalarValue[]): number {
+  let sizeBytes = varuintBytes(elements.length);
+  for (let e = 0; e < elements.length; e++) sizeBytes += scalarBytes(kind, elements[e]!);
+  return sizeBytes;
+}
+
+/** The bytes ByteWriter.varuint takes for `value`: 7 bits a byte. */
+function varuintBytes(value: number): number {
+  let sizeBytes = 1;
+  for (let rest = value; rest >= 0x80; rest = Math.floor(rest / 0x80)) sizeBytes++;
+  return sizeBytes;
 }
 
 /** Encoded size of each fixed-width value kind (index: ValueKind); undefined for variable ones. */

@@ -40,6 +40,22 @@ import type { ResolvedServerOptions } from './server-options.ts';
 
 /** After the last reply of a closing connection, how long its peer has to close before we do. */
 const CLOSE_LINGER_MS = 2000;
+/** A dropped reply this large has its memory released at once (releaseReply). */
+const REPLY_RELEASE_BYTES_MIN = 64 * 1024;
+
+/**
+ * Frees the memory of a reply the socket dropped unsent, if the reply owns all of it (as the
+ * runner's exact-size replies do): its ArrayBuffer is transferred to a copy nobody keeps, which
+ * the next scavenge frees. Left alone, a connection closed with megabytes of replies queued (a
+ * client that never reads) keeps them until a full collection, since the buffers are old by then:
+ * each such close added its queued bytes to the RSS until the next one (issue 12's soak).
+ */
+function releaseReply(bytes: Uint8Array): void {
+  const { buffer } = bytes;
+  if (bytes.byteLength < REPLY_RELEASE_BYTES_MIN || !(buffer instanceof ArrayBuffer)) return;
+  if (bytes.byteOffset !== 0 || bytes.byteLength !== buffer.byteLength) return;
+  structuredClone(buffer, { transfer: [buffer] });
+}
 
 type Phase = 'hello' | 'auth' | 'ready' | 'closing';
 
@@ -292,7 +308,9 @@ export class ServerConnection implements ReplyHolder {
         `queued past replyBufferHardLimit (${this.host.options.replyHardLimitBytes} bytes)`);
       return;
     }
-    this.socket.write(bytes, () => {
+    this.socket.write(bytes, (error) => {
+      // Dropped (the connection was destroyed): nothing holds the bytes now.
+      if (error !== undefined && error !== null) releaseReply(bytes);
       this.inFlight--;
       this.account();
       this.pump();
