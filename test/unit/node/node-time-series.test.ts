@@ -3,6 +3,8 @@
 // against a real node process.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
 import type { ClientContainer } from '../../../lib/client/client-container.ts';
@@ -94,6 +96,27 @@ describe('time-series functions end to end', { timeout: 240_000 }, () => {
       storageError('TQL_SEMANTIC', /EMPTY interpolation names no columns/));
     assert.throws(() => plant.querySampling(s(0), s(40), ['watts'], 'INTERPOLATE', 15, 'SECOND'),
       storageError('TQL_SEMANTIC', /column watts does not exist/));
+  });
+
+  it('runs every client call of docs/tql.md as written, with the result it gives', async () => {
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/tql.md', import.meta.url)),
+      'utf8');
+    const section = docs.slice(docs.indexOf('### Client calls'));
+    const lines = /```ts\n([\s\S]*?)```/.exec(section)![1]!.trim().split('\n');
+    assert.equal(lines.length, 9);
+    const meterOfDocs = await store.putContainer({
+      name: 'docMeter', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'kw', type: 'DOUBLE' },
+        { name: 'temp', type: 'INTEGER' }, { name: 'site', type: 'STRING' }],
+    });
+    const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) =>
+      (meter: ClientContainer, t: (seconds: number) => number) => Promise<[unknown, unknown]>;
+    for (const line of lines) {
+      const [code, expected] = line.split('; // ') as [string, string];
+      const run = new AsyncFunction('meter', 't', `return [${code}, ${expected}];`);
+      const [actual, wanted] = await run(meterOfDocs, s);
+      assert.deepEqual(actual, wanted, line);
+    }
   });
 
   it('the web API: the same functions as /tql statements', async () => {
