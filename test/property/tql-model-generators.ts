@@ -94,6 +94,12 @@ function valueArbitrary(type: ValueType): fc.Arbitrary<Row[number]> {
   return fc.option(values, { nil: null, freq: 4 });
 }
 
+/** ST_GeomFromText of a POINT literal. */
+function pointOf(wkt: string): RefExpr {
+  return { op: 'call', fn: 'ST_GEOMFROMTEXT', args: [literal(`'${wkt}'`, wkt, 'string')],
+    kind: 'geometry' };
+}
+
 /** ST_MakeBox of six numbers, different on each axis, the corners in either order. */
 function box3(): fc.Arbitrary<RefExpr> {
   const range = fc.tuple(fc.integer({ min: -4, max: 4 }), fc.integer({ min: 1, max: 4 }),
@@ -316,6 +322,17 @@ export class ExpressionArbitraries {
         args: [x, y, x + w, y + h].map((n) => literal(String(n), BigInt(n), 'int')),
       })),
       box3(),
+      // The forms of two POINTs.
+      fc.tuple(corner, corner, side, side).map(([x, y, w, h]): RefExpr => ({
+        op: 'call', fn: 'ST_MAKERECT', kind: 'geometry',
+        args: [`POINT(${x} ${y})`, `POINT(${x + w} ${y + h})`].map((wkt) => pointOf(wkt)),
+      })),
+      box3().map((box): RefExpr => {
+        const n = (box as Extract<RefExpr, { op: 'call' }>).args.map((arg) => textOf(arg));
+        return { ...box as Extract<RefExpr, { op: 'call' }>,
+          args: [pointOf(`POINT(${n.slice(0, 3).join(' ')})`),
+            pointOf(`POINT(${n.slice(3, 6).join(' ')})`)] };
+      }),
     ]);
   }
 

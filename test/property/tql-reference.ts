@@ -276,14 +276,14 @@ export function refEval(e: RefExpr, row: Row, kinds: readonly Kind[]): RefValue 
         case 'ST_GEOMFROMTEXT':
           return args[0] as string;
         case 'ST_MAKERECT': {
-          const [x1, y1, x2, y2] = args.map(Number) as [number, number, number, number];
+          const [x1, y1, x2, y2] = corners(args) as [number, number, number, number];
           return `POLYGON((${x1} ${y1},${x2} ${y1},${x2} ${y2},${x1} ${y2},${x1} ${y1}))`;
         }
         case 'ST_MBRINTERSECTS':
           return boxesMeet(args[0] as string, args[1] as string);
         case 'ST_MAKEBOX': {
           // Only its box matters here (it is never a result value): its two corners.
-          const n = args.map(Number);
+          const n = corners(args);
           return `BOX((${n.slice(0, 3).join(' ')},${n.slice(3, 6).join(' ')}))`;
         }
         case 'ST_MAKEPLANE':
@@ -330,6 +330,13 @@ function boxesMeet(a: string, b: string): boolean {
   const q = boxOf(b);
   if (p === undefined || q === undefined) return false;
   return p.every(([low, high], axis) => low <= q[axis]![1] && q[axis]![0] <= high);
+}
+
+/** The numbers of ST_MakeRect and ST_MakeBox: given, or the coordinates of two POINTs. */
+function corners(args: RefValue[]): number[] {
+  if (args.length !== 2) return args.map(Number);
+  return args.flatMap((wkt) => /\(([^)]*)\)/.exec(wkt as string)![1]!.trim().split(/\s+/)
+    .map(Number));
 }
 
 // Quadratic surfaces, only of the separable kind the generator makes: f(X) = Σ a_i x_i² + b_i x_i
