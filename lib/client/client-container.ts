@@ -17,6 +17,7 @@ import { StorageError, isStorageError } from '../base/errors.ts';
 import { normalizeName } from '../schema/names.ts';
 import type { Row, RowKey, Value } from '../schema/column-type.ts';
 import type { IndexType } from '../schema/container-schema.ts';
+import type { SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
 import { CREATE_INDEX, DROP_INDEX } from '../protocol/messages-index.ts';
@@ -117,9 +118,10 @@ export class ClientContainer {
 
   /**
    * Sampled rows from start to end every `interval` units (GridDB's TimeSeries.query(start, end,
-   * columnSet, InterpolationMode, interval, TimeUnit)): a row's own values at its time, between
-   * rows the named column interpolated and the other fields the earlier row's. Runs as
-   * TIME_SAMPLING; one column at most.
+   * columnSet, InterpolationMode, interval, TimeUnit)): a row's own values at its time; between
+   * rows the named columns interpolated and the other fields the earlier row's, or with EMPTY
+   * every field but the key empty. GridDB's own statement: TIME_SAMPLING(*, …) with the mode and
+   * columns beside it (client-time-series.ts).
    */
   querySampling(
     start: TimeInput,
@@ -129,8 +131,9 @@ export class ClientContainer {
     interval: number,
     unit: SamplingUnit,
   ): ClientQuery {
-    return this.query(samplingTql(this.model.schema, { start, end },
-      { columns, mode, interval, unit }));
+    const { tql, api } = samplingTql(this.model.schema, { start, end },
+      { columns, mode, interval, unit });
+    return this.queryWith(tql, api);
   }
 
   private async firstRow(tql: string): Promise<Row | undefined> {
@@ -272,8 +275,14 @@ export class ClientContainer {
    * transaction: its locks are lost with the connection, as changes are.
    */
   query(tql: string): ClientQuery {
+    return this.queryWith(tql, undefined);
+  }
+
+  /** A query, with GridDB's sampling call beside its TQL when given. */
+  private queryWith(tql: string, sampling: SamplingApi | undefined): ClientQuery {
     return new ClientQuery(this.name, tql, (options) => this.call(QUERY, options.forUpdate,
-      (model, statement) => ({ sessionId: statement.sessionId, ref: model.ref, tql, ...options })));
+      (model, statement) => ({ sessionId: statement.sessionId, ref: model.ref, tql, ...options,
+        ...(sampling === undefined ? {} : { sampling }) })));
   }
 
   /** Ends the container's session, if any (aborting an open transaction). */

@@ -1,7 +1,10 @@
 // The TQL behind the client's index and time-series calls: GridDB's TimeSeries.query(start, end,
 // order) and TimeSeries.aggregate(start, end, column, aggregation) become TQL statements over the
 // existing QUERY message, so they get TQL's planning (a row-key range), its errors (an unknown
-// column, a column the aggregation cannot take: TQL_SEMANTIC) and its results exactly.
+// column, a column the aggregation cannot take: TQL_SEMANTIC) and its results exactly. The
+// sampling call is GridDB's own statement, not TQL: it travels as TIME_SAMPLING(*, …) with its
+// mode and columns beside it (QUERY option 0x08), which the node runs by the call's rules
+// (lib/query/tql/time-series-sampling-api.ts).
 //
 //   queryByTimeRange(s, e, 'DESCENDING')  SELECT * WHERE "ts" >= TIMESTAMP('…Z') AND
 //                                           "ts" <= TIMESTAMP('…Z') ORDER BY "ts" DESC
@@ -11,16 +14,17 @@
 //                                         SELECT TIME_NEXT | TIME_NEXT_ONLY | TIME_PREV |
 //                                           TIME_PREV_ONLY(*, TIMESTAMP('…Z'))
 //   interpolate(t, 'kw')                  SELECT TIME_INTERPOLATED("kw", TIMESTAMP('…Z'))
-//   querySampling(s, e, ['kw'], 'LINEAR_OR_PREVIOUS', 10, 'SECOND')
-//                                         SELECT TIME_SAMPLING("kw", TIMESTAMP('…Z'),
-//                                           TIMESTAMP('…Z'), 10, SECOND)
-//   querySampling(s, e, [], 'PREVIOUS', 1, 'MINUTE')   SELECT TIME_SAMPLING(*, …, 1, MINUTE)
+//   querySampling(s, e, ['kw', 'temp'], 'LINEAR_OR_PREVIOUS', 10, 'SECOND')
+//                                         SELECT TIME_SAMPLING(*, TIMESTAMP('…Z'),
+//                                           TIMESTAMP('…Z'), 10, SECOND)  + LINEAR_OR_PREVIOUS [1, 2]
+//   querySampling(s, e, [], 'EMPTY', 1, 'MINUTE')      SELECT TIME_SAMPLING(*, …, 1, MINUTE) + EMPTY []
 //
 // Names are quoted as TQL identifiers ("" for a quote inside); times are UTC text with milliseconds.
 
 import { StorageError } from '../base/errors.ts';
 import type { ContainerSchema, IndexType } from '../schema/container-schema.ts';
 import { normalizeName } from '../schema/names.ts';
+import type { SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 
 /** A point in time: ms since the epoch, or a Date; undefined or null: unbounded. */
 export type TimeInput = number | Date | null | undefined;
@@ -40,11 +44,15 @@ const TIME_OPERATOR_FUNCTIONS: Readonly<Record<TimeOperator, string>> = {
 };
 
 /**
- * GridDB's InterpolationMode LINEAR_OR_PREVIOUS (also spelled INTERPOLATE): the named column on a
- * line between rows, the other fields the previous row's; PREVIOUS: every field the previous
- * row's. GridDB's EMPTY mode (NULL fields between rows) has no TQL form and is refused.
+ * GridDB's InterpolationMode LINEAR_OR_PREVIOUS (also spelled INTERPOLATE): the named columns on a
+ * line between rows, the other fields the previous row's; PREVIOUS: LINEAR_OR_PREVIOUS naming no
+ * column (every field the previous row's; naming one is an error); EMPTY: a point without a row
+ * gets the empty value of every field but the key (naming a column is an error, as in GridDB).
  */
-export type InterpolationMode = 'LINEAR_OR_PREVIOUS' | 'INTERPOLATE' | 'PREVIOUS';
+export type InterpolationMode = 'LINEAR_OR_PREVIOUS' | 'INTERPOLATE' | 'PREVIOUS' | 'EMPTY';
+
+const INTERPOLATION_MODES: readonly InterpolationMode[] =
+  ['LINEAR_OR_PREVIOUS', 'INTERPOLATE', 'PREVIOUS', 'EMPTY'];
 
 export type SamplingUnit = 'DAY' | 'HOUR' | 'MINUTE' | 'SECOND' | 'MILLISECOND';
 
@@ -76,21 +84,26 @@ export function samplingTql(
   range: { start: TimeInput; end: TimeInput },
   sampling: { columns: readonly string[]; mode: InterpolationMode; interval: number;
     unit: SamplingUnit },
-): string {
+): { tql: string; api: SamplingApi } {
   timeKeyOf(schema);
   const { columns, mode, interval, unit } = sampling;
-  if (mode !== 'LINEAR_OR_PREVIOUS' && mode !== 'INTERPOLATE' && mode !== 'PREVIOUS') {
+  if (!INTERPOLATION_MODES.includes(mode)) {
     throw new StorageError('TQL_SEMANTIC', 'the interpolation mode must be LINEAR_OR_PREVIOUS ' +
-      `(INTERPOLATE) or PREVIOUS, not ${String(mode)}` +
-      (String(mode) === 'EMPTY' ? ': EMPTY has no TQL form in store' : ''));
+      `(INTERPOLATE), PREVIOUS or EMPTY, not ${String(mode)}`);
   }
   if (!Array.isArray(columns) || columns.some((column) => typeof column !== 'string')) {
     throw new StorageError('TQL_SEMANTIC', 'the columns to interpolate are an array of names');
   }
-  if (mode !== 'PREVIOUS' && columns.length > 1) {
-    throw new StorageError('NOT_SUPPORTED', 'TIME_SAMPLING interpolates one column; sample ' +
-      `${columns.length} columns one at a time`);
+  if (mode === 'PREVIOUS' && columns.length > 0) {
+    throw new StorageError('TQL_SEMANTIC', 'PREVIOUS interpolates no column: name none, or use ' +
+      'LINEAR_OR_PREVIOUS');
   }
+  // As GridDB's client, names become column indexes here: an unknown one never leaves.
+  const columnIndexes = columns.map((column) => {
+    const index = schema.columns.findIndex((c) => normalizeName(c.name) === normalizeName(column));
+    if (index < 0) throw new StorageError('TQL_SEMANTIC', `column ${column} does not exist`);
+    return index;
+  });
   if (!Number.isSafeInteger(interval)) {
     throw new StorageError('TQL_SEMANTIC', `the interval must be an integer, not ${interval}`);
   }
@@ -98,9 +111,9 @@ export function samplingTql(
     throw new StorageError('TQL_SEMANTIC', `the interval unit must be one of ` +
       `${SAMPLING_UNITS.join(', ')}, not ${String(unit)}`);
   }
-  const target = mode === 'PREVIOUS' || columns.length === 0 ? '*' : quoteName(columns[0]!);
-  return `SELECT TIME_SAMPLING(${target}, ${timeLiteral(range.start, 'start')}, ` +
+  const tql = `SELECT TIME_SAMPLING(*, ${timeLiteral(range.start, 'start')}, ` +
     `${timeLiteral(range.end, 'end')}, ${interval}, ${unit})`;
+  return { tql, api: { mode: mode === 'EMPTY' ? 'EMPTY' : 'LINEAR_OR_PREVIOUS', columnIndexes } };
 }
 
 function timeLiteral(time: TimeInput, what: string): string {

@@ -22,6 +22,7 @@ import {
 import type { PreparedTql } from '../query/tql/prepare.ts';
 import { preparedTqlCache } from '../query/tql/prepare-cache.ts';
 import { indexLabel, type TqlIndexRange } from '../query/tql/plan-index.ts';
+import { checkSamplingApi, type SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexPages } from './index-source.ts';
 import { transactionScan, writeSetSize, type Transaction } from './transaction.ts';
@@ -38,6 +39,12 @@ export interface TqlQueryOptions extends TqlExecuteOptions {
    * rows past it are neither returned nor locked. Aggregates and EXPLAIN are not limited.
    */
   readonly rowLimit?: number;
+  /**
+   * GridDB's sampling call (TimeSeries.query(start, end, columnSet, mode, interval, unit)): the
+   * TQL is `SELECT TIME_SAMPLING(*, start, end, interval, unit)` and this its columns and mode,
+   * run by the call's own rules (time-series-sampling-api.ts).
+   */
+  readonly sampling?: SamplingApi;
 }
 
 export interface PartitionQueryScope {
@@ -52,9 +59,9 @@ export function partitionQuery(
   tql: string,
   options: TqlQueryOptions & { nowMs: number },
 ): TqlResult {
-  const query = withRowLimit(preparedTqlCache.prepare(tql, scope.entry.schema,
-    { nowMs: options.nowMs }),
-    options.rowLimit);
+  const prepared = preparedTqlCache.prepare(tql, scope.entry.schema, { nowMs: options.nowMs });
+  const query = withRowLimit(options.sampling === undefined ? prepared
+    : withSampling(prepared, options.sampling), options.rowLimit);
   if (options.partialExecution === true && !scope.autoCommit) {
     throw autoCommitNeeded();
   }
@@ -116,6 +123,18 @@ export function forUpdateKeyStrings(
   assert(state?.kind !== 'scan');
   const rows = state?.kind === 'buffered' ? state.rows : result.rows;
   return rows.map((row) => keys.keyString(keys.keyOf(row)));
+}
+
+function withSampling(query: PreparedTql, sampling: SamplingApi): PreparedTql {
+  const selection = query.timeSeries;
+  if (selection?.kind !== 'sampling' || selection.columnIndex !== undefined ||
+    query.where !== undefined || query.orderBy.length > 0 || query.explain !== undefined ||
+    query.limit !== Infinity || query.offset !== 0) {
+    throw new StorageError('TQL_SEMANTIC', 'a sampling call runs SELECT TIME_SAMPLING(*, start, ' +
+      'end, interval, unit) alone (no column, WHERE, ORDER BY, LIMIT, OFFSET or EXPLAIN)');
+  }
+  checkSamplingApi(query.schema, sampling);
+  return { ...query, timeSeries: { ...selection, api: sampling } };
 }
 
 function withRowLimit(query: PreparedTql, rowLimit: number | undefined): PreparedTql {

@@ -3,6 +3,7 @@
 //
 //   QUERY         request | sessionId varuint | name ref | tql string | fetchSize varuint |
 //                         | options u8 | [rowLimit varuint, when options has 0x04] |
+//                         | [mode u8 | columnCount varuint | columnIndex varuint…, when 0x08] |
 //                 reply   | resultSetId varuint | kind u8 | columns | rows |
 //   FETCH         request | resultSetId varuint | fetchSize varuint |
 //                 reply   | done u8 | rows |
@@ -17,14 +18,21 @@
 // options is a set of bits: 0x01 partialExecution (GridDB's PARTIAL_EXECUTION fetch option), 0x02
 // forUpdate (GridDB's fetch(forUpdate): lock the result's rows for the session's transaction),
 // 0x04 rowLimit follows (GridDB's LIMIT fetch option, applied by the node so that forUpdate locks
-// only the rows returned); any other bit is malformed. The byte was a boolean (partialExecution)
+// only the rows returned), 0x08 sampling follows (GridDB's sampling call, TimeSeries.query(start,
+// end, columnSet, InterpolationMode, interval, unit), whose TQL is TIME_SAMPLING(*, …): mode 0
+// LINEAR_OR_PREVIOUS, 1 EMPTY, and the columns to interpolate by index, as GridDB's
+// QUERY_TIME_SERIES_SAMPLING statement sends them); any other bit is malformed. The byte was a boolean (partialExecution)
 // before the other bits, so frames of older clients mean what they meant and PROTOCOL_VERSION
 // stays; an older node refuses a forUpdate or rowLimit query as malformed instead of running it
 // without locks or without its limit.
 
-import type { ColumnSchema } from '../schema/container-schema.ts';
 import {
-  boolRead, boolWrite, emptyRead, emptyWrite, enumRead, enumWrite, type MessageCodec,
+  SAMPLING_MODES, type SamplingApi,
+} from '../query/tql/time-series-sampling-api.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import type { ByteReader } from '../encoding/byte-reader.ts';
+import {
+  boolRead, boolWrite, countRead, emptyRead, emptyWrite, enumRead, enumWrite, type MessageCodec,
 } from './message-codec.ts';
 import { protocolError } from './frame.ts';
 import { MessageType } from './message-types.ts';
@@ -45,13 +53,16 @@ export interface QueryRequest {
   forUpdate: boolean;
   /** The LIMIT fetch option: rows of a SELECT * result at most; undefined: no such option. */
   rowLimit?: number | undefined;
+  /** GridDB's sampling call: its mode and columns (the TQL is TIME_SAMPLING(*, …)). */
+  sampling?: SamplingApi | undefined;
 }
 
 const QUERY_OPTION_PARTIAL_EXECUTION = 0x01;
 const QUERY_OPTION_FOR_UPDATE = 0x02;
 const QUERY_OPTION_ROW_LIMIT = 0x04;
-const QUERY_OPTIONS_ALL =
-  QUERY_OPTION_PARTIAL_EXECUTION | QUERY_OPTION_FOR_UPDATE | QUERY_OPTION_ROW_LIMIT;
+const QUERY_OPTION_SAMPLING = 0x08;
+const QUERY_OPTIONS_ALL = QUERY_OPTION_PARTIAL_EXECUTION | QUERY_OPTION_FOR_UPDATE |
+  QUERY_OPTION_ROW_LIMIT | QUERY_OPTION_SAMPLING;
 
 export interface QueryReply {
   /** RESULT_SET_ID_NONE: `rows` are all of them. */
@@ -81,8 +92,14 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
     writer.varuint(request.fetchSize);
     writer.u8((request.partialExecution ? QUERY_OPTION_PARTIAL_EXECUTION : 0) |
       (request.forUpdate ? QUERY_OPTION_FOR_UPDATE : 0) |
-      (request.rowLimit !== undefined ? QUERY_OPTION_ROW_LIMIT : 0));
+      (request.rowLimit !== undefined ? QUERY_OPTION_ROW_LIMIT : 0) |
+      (request.sampling !== undefined ? QUERY_OPTION_SAMPLING : 0));
     if (request.rowLimit !== undefined) writer.varuint(request.rowLimit);
+    if (request.sampling !== undefined) {
+      enumWrite(writer, SAMPLING_MODES, request.sampling.mode);
+      writer.varuint(request.sampling.columnIndexes.length);
+      for (const index of request.sampling.columnIndexes) writer.varuint(index);
+    }
   },
   readRequest: (reader) => {
     const sessionId = reader.varuint();
@@ -98,6 +115,7 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
       partialExecution: (options & QUERY_OPTION_PARTIAL_EXECUTION) !== 0,
       forUpdate: (options & QUERY_OPTION_FOR_UPDATE) !== 0,
       ...((options & QUERY_OPTION_ROW_LIMIT) !== 0 ? { rowLimit: reader.varuint() } : {}),
+      ...((options & QUERY_OPTION_SAMPLING) !== 0 ? { sampling: samplingRead(reader) } : {}),
     };
   },
   writeReply(writer, reply) {
@@ -113,6 +131,14 @@ export const QUERY: MessageCodec<QueryRequest, QueryReply> = {
     rows: RowBatch.read(reader),
   }),
 };
+
+function samplingRead(reader: ByteReader): SamplingApi {
+  const mode = enumRead(reader, SAMPLING_MODES, 'interpolation mode');
+  const count = countRead(reader, 1, 'sampling columns');
+  const columnIndexes: number[] = [];
+  for (let i = 0; i < count; i++) columnIndexes.push(reader.varuint());
+  return { mode, columnIndexes };
+}
 
 export const FETCH: MessageCodec<FetchRequest, FetchReply> = {
   type: MessageType.FETCH,

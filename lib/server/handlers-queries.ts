@@ -23,6 +23,7 @@ export const QUERY_HANDLERS: readonly DispatchEntry[] = [
       partialExecution: request.partialExecution,
       forUpdate: request.forUpdate,
       rowLimit: request.rowLimit,
+      sampling: request.sampling,
     });
     return context.resultSets.first(result, request.fetchSize);
   },

@@ -9,6 +9,7 @@ import type { ContainerHandle, Session } from '../engine/session.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import type { QueryResultKind } from '../protocol/messages-query.ts';
+import type { SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 
 export interface QueryRequest {
   /** The session the query runs in: its open transaction on the container, if any, is seen. */
@@ -27,6 +28,8 @@ export interface QueryRequest {
   forUpdate: boolean;
   /** GridDB's LIMIT fetch option: rows of a SELECT * result at most (before forUpdate locks). */
   rowLimit: number | undefined;
+  /** GridDB's sampling call: the TQL is TIME_SAMPLING(*, …), run with this mode and columns. */
+  sampling?: SamplingApi | undefined;
 }
 
 export interface QueryResultPage {

@@ -16,6 +16,7 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     partialExecution: request.partialExecution,
     forUpdate: request.forUpdate,
     ...(request.rowLimit !== undefined ? { rowLimit: request.rowLimit } : {}),
+    ...(request.sampling !== undefined ? { sampling: request.sampling } : {}),
   });
   if (first.kind === 'aggregate') {
     const column: ColumnSchema = {

@@ -94,6 +94,23 @@ function valueArbitrary(type: ValueType): fc.Arbitrary<Row[number]> {
   return fc.option(values, { nil: null, freq: 4 });
 }
 
+/** ST_GeomFromText of a POINT literal. */
+function pointOf(wkt: string): RefExpr {
+  return { op: 'call', fn: 'ST_GEOMFROMTEXT', args: [literal(`'${wkt}'`, wkt, 'string')],
+    kind: 'geometry' };
+}
+
+/** ST_MakeBox of six numbers, different on each axis, the corners in either order. */
+function box3(): fc.Arbitrary<RefExpr> {
+  const range = fc.tuple(fc.integer({ min: -4, max: 4 }), fc.integer({ min: 1, max: 4 }),
+    fc.boolean()).map(([from, size, swap]) => (swap ? [from + size, from] : [from, from + size]));
+  return fc.tuple(range, range, range).map(([x, y, z]): RefExpr => ({
+    op: 'call', fn: 'ST_MAKEBOX', kind: 'geometry',
+    args: [x[0]!, y[0]!, z[0]!, x[1]!, y[1]!, z[1]!]
+      .map((n) => literal(String(n), BigInt(n), 'int')),
+  }));
+}
+
 /** A column name in a random letter case: names are case-insensitive. */
 function spelled(name: string): fc.Arbitrary<string> {
   return fc.constantFrom(name, name.toUpperCase());
@@ -304,7 +321,51 @@ export class ExpressionArbitraries {
         op: 'call', fn: 'ST_MAKERECT', kind: 'geometry',
         args: [x, y, x + w, y + h].map((n) => literal(String(n), BigInt(n), 'int')),
       })),
+      box3(),
+      // The forms of two POINTs.
+      fc.tuple(corner, corner, side, side).map(([x, y, w, h]): RefExpr => ({
+        op: 'call', fn: 'ST_MAKERECT', kind: 'geometry',
+        args: [`POINT(${x} ${y})`, `POINT(${x + w} ${y + h})`].map((wkt) => pointOf(wkt)),
+      })),
+      box3().map((box): RefExpr => {
+        const n = (box as Extract<RefExpr, { op: 'call' }>).args.map((arg) => textOf(arg));
+        return { ...box as Extract<RefExpr, { op: 'call' }>,
+          args: [pointOf(`POINT(${n.slice(0, 3).join(' ')})`),
+            pointOf(`POINT(${n.slice(3, 6).join(' ')})`)] };
+      }),
     ]);
+  }
+
+  /**
+   * ST_QSFMBRIntersects of a surface from every maker (a cylinder's and a cone's axis along x, y
+   * or z; ST_MakeQSF without cross terms: what the reference evaluates) and a 3-D box.
+   */
+  surfaceMeetsBox(): fc.Arbitrary<RefExpr> {
+    const n = fc.integer({ min: -3, max: 3 });
+    const point = fc.tuple(n, n, n);
+    const axis = fc.tuple(fc.integer({ min: 0, max: 2 }), fc.constantFrom(1, 2, -1))
+      .map(([i, length]) => [0, 1, 2].map((j) => (j === i ? length : 0)));
+    const call = (fn: Extract<RefExpr, { op: 'call' }>['fn'], numbers: number[]): RefExpr => ({
+      op: 'call', fn, kind: 'geometry',
+      args: numbers.map((x) => literal(String(x), BigInt(x), 'int')),
+    });
+    const surface = fc.oneof(
+      fc.tuple(point, fc.tuple(n, n, n)).map(([p, v]) => call('ST_MAKEPLANE', [...p, ...v])),
+      fc.tuple(point, fc.integer({ min: 1, max: 4 }))
+        .map(([p, r]) => call('ST_MAKESPHERE', [...p, r])),
+      fc.tuple(point, axis, fc.integer({ min: -3, max: 3 }))
+        .map(([p, v, r]) => call('ST_MAKECYLINDER', [...p, ...v, r])),
+      fc.tuple(point, axis, fc.constantFrom(30, 60, 120, 390))
+        .map(([p, v, degrees]) => call('ST_MAKECONE', [...p, ...v, degrees])),
+      fc.tuple(fc.tuple(...[0, 1, 2].map(() => fc.integer({ min: -2, max: 2 }))),
+        fc.tuple(...[0, 1, 2].map(() => fc.integer({ min: -4, max: 4 }))),
+        fc.integer({ min: -6, max: 6 }))
+        .map(([a, b, c]) => call('ST_MAKEQSF',
+          [a[0]!, 0, 0, 0, a[1]!, 0, 0, 0, a[2]!, ...b, c])),
+    );
+    return fc.tuple(surface, box3()).map(([q, g]): RefExpr => ({
+      op: 'call', fn: 'ST_QSFMBRINTERSECTS', args: [q, g], kind: 'bool',
+    }));
   }
 
   /** A FLOAT or DOUBLE expression. */
@@ -497,6 +558,8 @@ export class ExpressionArbitraries {
     const choices: Array<fc.WeightedArbitrary<RefExpr>> = [
       { weight: 4, arbitrary: this.condition(2) },
       { weight: 1, arbitrary: constants },
+      // A surface against a box alone: every row or none, so a wrong answer always shows.
+      { weight: 1, arbitrary: this.surfaceMeetsBox() },
     ];
     if (key !== undefined) {
       choices.push({ weight: 2, arbitrary: key });
@@ -515,6 +578,7 @@ export class ExpressionArbitraries {
     const key = this.keyCondition();
     const leaves = [
       this.comparison(Math.min(depth, 1)),
+      this.surfaceMeetsBox(),
       this.columnOf(['geometry']) === undefined
         ? undefined
         : fc.tuple(this.geometry(), this.geometry()).map(([a, b]): RefExpr => ({

@@ -35,7 +35,9 @@ export type RefExpr =
       op: 'call';
       fn:
         | 'CHAR_LENGTH' | 'UPPER' | 'LOWER' | 'CONCAT' | 'SUBSTRING' | 'ROUND' | 'ADD_SECONDS'
-        | 'ST_GEOMFROMTEXT' | 'ST_MAKERECT' | 'ST_MBRINTERSECTS' | 'ST_GETSRID';
+        | 'ST_GEOMFROMTEXT' | 'ST_MAKERECT' | 'ST_MBRINTERSECTS' | 'ST_GETSRID' | 'ST_MAKEBOX'
+        | 'ST_MAKEPLANE' | 'ST_MAKESPHERE' | 'ST_MAKECYLINDER' | 'ST_MAKECONE' | 'ST_MAKEQSF'
+        | 'ST_QSFMBRINTERSECTS';
       args: RefExpr[];
       kind: Kind;
     };
@@ -72,6 +74,10 @@ export function textOf(e: RefExpr): string {
       if (e.fn === 'ADD_SECONDS')
         return `TIMESTAMPADD(SECOND, ${textOf(e.args[0]!)}, ${textOf(e.args[1]!)})`;
       if (e.fn === 'ST_GEOMFROMTEXT') return `ST_GeomFromText(${textOf(e.args[0]!)})`;
+      if (e.fn === 'ST_QSFMBRINTERSECTS' || e.fn === 'ST_MAKEQSF') {
+        const name = e.fn === 'ST_MAKEQSF' ? 'ST_MakeQSF' : 'ST_QSFMBRIntersects';
+        return `${name}(${e.args.map(textOf).join(', ')})`;
+      }
       return `${e.fn}(${e.args.map(textOf).join(', ')})`;
   }
 }
@@ -270,11 +276,24 @@ export function refEval(e: RefExpr, row: Row, kinds: readonly Kind[]): RefValue 
         case 'ST_GEOMFROMTEXT':
           return args[0] as string;
         case 'ST_MAKERECT': {
-          const [x1, y1, x2, y2] = args.map(Number) as [number, number, number, number];
+          const [x1, y1, x2, y2] = corners(args) as [number, number, number, number];
           return `POLYGON((${x1} ${y1},${x2} ${y1},${x2} ${y2},${x1} ${y2},${x1} ${y1}))`;
         }
         case 'ST_MBRINTERSECTS':
           return boxesMeet(args[0] as string, args[1] as string);
+        case 'ST_MAKEBOX': {
+          // Only its box matters here (it is never a result value): its two corners.
+          const n = corners(args);
+          return `BOX((${n.slice(0, 3).join(' ')},${n.slice(3, 6).join(' ')}))`;
+        }
+        case 'ST_MAKEPLANE':
+        case 'ST_MAKESPHERE':
+        case 'ST_MAKECYLINDER':
+        case 'ST_MAKECONE':
+        case 'ST_MAKEQSF':
+          return qsfText(e.fn, args.map(Number));
+        case 'ST_QSFMBRINTERSECTS':
+          return surfaceMeetsBox(args[0] as string, args[1] as string);
         case 'ST_GETSRID': {
           const srid = /;\s*(-?\d+)\s*\)\s*$/.exec(args[0] as string);
           return srid === null ? -1n : BigInt(srid[1]!);
@@ -311,6 +330,74 @@ function boxesMeet(a: string, b: string): boolean {
   const q = boxOf(b);
   if (p === undefined || q === undefined) return false;
   return p.every(([low, high], axis) => low <= q[axis]![1] && q[axis]![0] <= high);
+}
+
+/** The numbers of ST_MakeRect and ST_MakeBox: given, or the coordinates of two POINTs. */
+function corners(args: RefValue[]): number[] {
+  if (args.length !== 2) return args.map(Number);
+  return args.flatMap((wkt) => /\(([^)]*)\)/.exec(wkt as string)![1]!.trim().split(/\s+/)
+    .map(Number));
+}
+
+// Quadratic surfaces, only of the separable kind the generator makes: f(X) = Σ a_i x_i² + b_i x_i
+// + c (no cross terms; a cylinder's and a cone's axis along x, y or z), as the text
+// `QSF(a0 a1 a2 b0 b1 b2 c)`.
+
+function qsfText(fn: string, n: number[]): string {
+  let a: number[];
+  const p = n.slice(0, 3);
+  let k = 0;
+  switch (fn) {
+    case 'ST_MAKEPLANE': {
+      const v = n.slice(3, 6);
+      return `QSF(0 0 0 ${v.join(' ')} ${-(v[0]! * p[0]! + v[1]! * p[1]! + v[2]! * p[2]!)})`;
+    }
+    case 'ST_MAKESPHERE':
+      a = [1, 1, 1];
+      k = -n[3]! * n[3]!;
+      break;
+    case 'ST_MAKECYLINDER':
+      a = n.slice(3, 6).map((v) => (v === 0 ? 1 : 0));
+      k = -n[6]! * n[6]!;
+      break;
+    case 'ST_MAKECONE': {
+      // <u, X − p0>² − cos²θ |X − p0|² with u along one axis.
+      const cos = Math.cos(((n[6]! % 360) * Math.PI) / 180);
+      a = n.slice(3, 6).map((v) => (v === 0 ? 0 : 1) - cos * cos);
+      break;
+    }
+    default: {
+      const matrix = n.slice(0, 9);
+      if (matrix.some((x, i) => i % 4 !== 0 && x !== 0)) throw new Error('no reference: cross terms');
+      return `QSF(${[matrix[0], matrix[4], matrix[8], ...n.slice(9, 13)].join(' ')})`;
+    }
+  }
+  // Σ a_i (x_i − p_i)² + k expanded.
+  const b = a.map((ai, i) => -2 * ai * p[i]!);
+  const c = a.reduce((sum, ai, i) => sum + ai * p[i]! * p[i]!, k);
+  return `QSF(${[...a, ...b, c].join(' ')})`;
+}
+
+/** ST_QSFMBRIntersects: f's least and greatest values over the box bracket 0, axis by axis. */
+function surfaceMeetsBox(qsf: string, geometry: string): boolean {
+  const [a0, a1, a2, b0, b1, b2, c] = qsf.slice(4, -1).split(' ').map(Number) as number[];
+  const a = [a0!, a1!, a2!];
+  const b = [b0!, b1!, b2!];
+  if (a.every((x) => x === 0) && b.every((x) => x === 0)) return false;
+  const box = boxOf(geometry);
+  if (box === undefined) return false;
+  let low = c!;
+  let high = c!;
+  for (let i = 0; i < 3; i++) {
+    const [from, to] = box[i]!;
+    const candidates = [from, to];
+    const vertex = a[i] === 0 ? undefined : -b[i]! / (2 * a[i]!);
+    if (vertex !== undefined && vertex > from && vertex < to) candidates.push(vertex);
+    const values = candidates.map((x) => a[i]! * x * x + b[i]! * x);
+    low += Math.min(...values);
+    high += Math.max(...values);
+  }
+  return low <= 0 && high >= 0;
 }
 
 // ---- whole queries -----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ import type { ContainerSchema } from '../../schema/container-schema.ts';
 import type { TqlCall, TqlExpression } from './ast.ts';
 import type { Binder } from './bind.ts';
 import { tqlSemanticError, type TqlPosition } from './error.ts';
+import type { SamplingApi } from './time-series-sampling-api.ts';
 import {
   isFloating, isNull, isNumeric, isTimestamp, typeName, unitsPerMs, type TqlType,
 } from './types.ts';
@@ -63,6 +64,8 @@ export type TimeSeriesSelection =
     readonly columnIndex: number | undefined; readonly columnType: TqlType | undefined;
     /** undefined: a NULL argument, no row. */
     readonly points: SamplingPoints | undefined; readonly position: TqlPosition;
+    /** Set by the client's sampling call (not TQL): its rules (time-series-sampling-api.ts). */
+    readonly api?: SamplingApi;
   }
   | {
     readonly kind: 'timeAvg'; readonly columnIndex: number; readonly position: TqlPosition;

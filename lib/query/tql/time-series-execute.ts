@@ -26,6 +26,7 @@ import type { PreparedTql } from './prepare.ts';
 import type { TimeSeriesSelection } from './time-series-bind.ts';
 import { interpolatedValue, sampleRows, samplingRowCountMax } from './time-series-sampling.ts';
 import { batchRowPass } from './time-series-sampling-columns.ts';
+import { sampleApiRows } from './time-series-sampling-api.ts';
 import { isFloating, type TqlValue } from './types.ts';
 
 export type TimeSeriesOutcome =
@@ -136,6 +137,10 @@ export function executeTimeSeries(
         const scan = selected.scanOf(bounds);
         return scan === undefined ? undefined : batchRowPass(query, source, scan, counter);
       } : undefined;
+      if (selection.api !== undefined) {
+        return finish(query, sampleApiRows(selection, selection.api, selected, query.schema,
+          rowCountMax));
+      }
       return finish(query, sampleRows(selection, selected, rowCountMax, batches));
     }
     case 'timeAvg': return { kind: 'aggregate', value: timeAverage(query, selection, source,

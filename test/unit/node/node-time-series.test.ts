@@ -3,6 +3,8 @@
 // against a real node process.
 
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
 import type { ClientContainer } from '../../../lib/client/client-container.ts';
@@ -65,13 +67,56 @@ describe('time-series functions end to end', { timeout: 240_000 }, () => {
       /cannot interpolate column site/));
     await assert.rejects(meter.querySampling(s(0), s(40), ['kw'], 'INTERPOLATE', 0, 'SECOND')
       .fetch(), storageError('TQL_SEMANTIC', /must be positive/));
-    assert.throws(() => meter.querySampling(s(0), s(40), ['kw'], 'EMPTY' as never, 1, 'SECOND'),
-      storageError('TQL_SEMANTIC', /EMPTY/));
     await assert.rejects(meter.get(s(0), 'SIDEWAYS' as never), storageError('TQL_SEMANTIC'));
     const plain = await store.putContainer({ name: 'plain', type: 'COLLECTION', rowKey: true,
       columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE' }] });
     await assert.rejects(plain.query('SELECT TIME_AVG(v)').fetch(),
       storageError('TQL_SEMANTIC', /needs a TIME_SERIES container/));
+  });
+
+  it('the client: querySampling of several columns, and EMPTY', async () => {
+    const plant = await store.putContainer({
+      name: 'plant', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'kw', type: 'DOUBLE' },
+        { name: 'temp', type: 'INTEGER' }, { name: 'site', type: 'STRING' }],
+    });
+    await plant.multiPut([[s(0), 4, 100, 'a'], [s(10), 3, 90, 'b'], [s(20), 2, 70, 'c'],
+      [s(40), 1, 10, 'd']]);
+    const sample = async (...args: Parameters<ClientContainer['querySampling']>) =>
+      (await plant.querySampling(...args).fetch()).toArray();
+    assert.deepEqual(await sample(s(0), s(40), ['kw', 'temp'], 'LINEAR_OR_PREVIOUS', 15, 'SECOND'),
+      [[s(0), 4, 100, 'a'], [s(15), 2.5, 80, 'b'], [s(30), 1.5, 40, 'c']]);
+    assert.deepEqual(await sample(s(0), s(45), [], 'EMPTY', 15, 'SECOND'),
+      [[s(0), 4, 100, 'a'], [s(15), 0, 0, ''], [s(30), 0, 0, ''], [s(45), 0, 0, '']]);
+    assert.deepEqual(await sample(s(30), s(60), [], 'LINEAR_OR_PREVIOUS', 10, 'SECOND'),
+      [[s(30), 2, 70, 'c'], [s(40), 1, 10, 'd'], [s(50), 1, 10, 'd'], [s(60), 1, 10, 'd']]);
+    await assert.rejects(plant.querySampling(s(0), s(40), ['kw', 'site'], 'LINEAR_OR_PREVIOUS',
+      15, 'SECOND').fetch(), storageError('TQL_SEMANTIC', /cannot interpolate column site/));
+    await assert.rejects(plant.querySampling(s(0), s(40), ['kw'], 'EMPTY', 15, 'SECOND').fetch(),
+      storageError('TQL_SEMANTIC', /EMPTY interpolation names no columns/));
+    assert.throws(() => plant.querySampling(s(0), s(40), ['watts'], 'INTERPOLATE', 15, 'SECOND'),
+      storageError('TQL_SEMANTIC', /column watts does not exist/));
+  });
+
+  it('runs every client call of docs/tql.md as written, with the result it gives', async () => {
+    const docs = readFileSync(fileURLToPath(new URL('../../../docs/tql.md', import.meta.url)),
+      'utf8');
+    const section = docs.slice(docs.indexOf('### Client calls'));
+    const lines = /```ts\n([\s\S]*?)```/.exec(section)![1]!.trim().split('\n');
+    assert.equal(lines.length, 9);
+    const meterOfDocs = await store.putContainer({
+      name: 'docMeter', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'kw', type: 'DOUBLE' },
+        { name: 'temp', type: 'INTEGER' }, { name: 'site', type: 'STRING' }],
+    });
+    const AsyncFunction = (async () => undefined).constructor as new (...args: string[]) =>
+      (meter: ClientContainer, t: (seconds: number) => number) => Promise<[unknown, unknown]>;
+    for (const line of lines) {
+      const [code, expected] = line.split('; // ') as [string, string];
+      const run = new AsyncFunction('meter', 't', `return [${code}, ${expected}];`);
+      const [actual, wanted] = await run(meterOfDocs, s);
+      assert.deepEqual(actual, wanted, line);
+    }
   });
 
   it('the web API: the same functions as /tql statements', async () => {

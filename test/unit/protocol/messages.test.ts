@@ -249,7 +249,17 @@ describe('messages: round trips', () => {
     assert.equal(decodeBody(options(2), QUERY.readRequest, 'request').forUpdate, true);
     // 0x04 says a row limit follows: without one the body is short.
     assert.throws(() => decodeBody(options(4), QUERY.readRequest, 'request'), protocolError);
+    // 0x08 says a sampling call follows (mode, column indexes): without one the body is short.
     assert.throws(() => decodeBody(options(8), QUERY.readRequest, 'request'), protocolError);
+    assert.throws(() => decodeBody(options(16), QUERY.readRequest, 'request'), protocolError);
+    for (const sampling of [{ mode: 'LINEAR_OR_PREVIOUS' as const, columnIndexes: [1, 3, 200] },
+      { mode: 'EMPTY' as const, columnIndexes: [] }]) {
+      const query = {
+        sessionId: 0, ref, tql: 'select time_sampling(*, …)', fetchSize: 10,
+        partialExecution: false, forUpdate: false, rowLimit: 5, sampling,
+      };
+      assert.deepStrictEqual(requestTrip(QUERY, query), query);
+    }
     fc.assert(fc.property(schemaAndRows, fc.constantFrom('ROWS', 'AGGREGATION', 'EXPLAIN' as const),
       ({ schema, rows }, kind) => {
         const resultSchema = { ...schema, rowKeyColumnCount: 0,
