@@ -20,8 +20,10 @@
 // The first checkpoint after open, and the first after a failed one, logs every live block: an
 // incomplete cplog (a crash or an error interrupted it) never got its share of the cold blocks, so
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
-// Writes go in bounded batches with a turn of the event loop between them, so commits keep flowing
-// while a checkpoint runs.
+// So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop and
+// written through the thread pool (one write in flight), with a further turn of the loop every
+// CHECKPOINT_BATCH_BLOCK_COUNT blocks; and an engine thread checkpoints one partition at a time
+// (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog
@@ -370,7 +372,7 @@ export class PartitionCheckpointer implements BlockBacking {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
     const clock = this.options.clock ?? systemClock;
-    // writeSlot copies the image into the file at once: one buffer serves every block.
+    // Each write is awaited before the next block is encoded: one buffer serves every block.
     const scratch = new Uint8Array(this.options.blockSizeBytes);
     const files = this.dataFiles.counters;
     for (let i = 0; i < dirty.length; i++) {
@@ -388,10 +390,15 @@ export class PartitionCheckpointer implements BlockBacking {
       const image = source.encodeBlock(blockId, scratch);
       assert(image.length === this.options.blockSizeBytes);
       const slot = this.freeSlots.allocate();
-      const stored = this.dataFiles.writeSlot(slot, image, { compress: this.options.compress });
+      // Through the thread pool: the loop serves commits while the kernel takes the bytes. The
+      // data files count the write when they issue it, so the counters are read before the
+      // await (a swap-out during it counts there too).
+      const compress = this.options.compress;
+      const writing = this.dataFiles.writeSlotAsync(slot, image, { compress });
       this.counters.writeCount++;
       this.counters.writeBytes += files.writtenBytes - before.bytes;
       this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
+      const stored = await writing;
       this.counters.writeTimeMs += clock.monotonicMs() - startMs;
       const previous = this.blockMap.get(blockId);
       if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);

@@ -140,6 +140,9 @@ export class DataFiles {
   private readonly clock: Clock;
   /** One slot: a compressed image padded to file-system blocks, or a compressed slot read. */
   private readonly scratch: Uint8Array;
+  /** The same, for the one writeSlotAsync in flight. */
+  private readonly asyncScratch: Uint8Array;
+  private asyncWriteInFlight = false;
   private readonly countersCurrent: DataFileCounters = {
     writeCount: 0, writtenBytes: 0, imageBytes: 0, compressedCount: 0, compressTimeMs: 0,
     readCount: 0, readBytes: 0, uncompressTimeMs: 0, punchCount: 0, punchedBytes: 0,
@@ -160,6 +163,7 @@ export class DataFiles {
     this.paths = files.map((file) => file.handle.path);
     this.clock = options.clock ?? systemClock;
     this.scratch = new Uint8Array(options.blockSizeBytes);
+    this.asyncScratch = new Uint8Array(options.blockSizeBytes);
   }
 
   get counters(): Readonly<DataFileCounters> {
@@ -187,30 +191,76 @@ export class DataFiles {
    */
   writeSlot(slot: number, image: Uint8Array, options: { compress: boolean }): StoredSlot {
     this.throwIfUnusable();
+    const plan = this.planWrite(slot, image, { ...options, scratch: this.scratch });
+    this.failure.guard(() => plan.file.handle.write(plan.bytes, plan.offsetBytes));
+    this.afterWrite(plan.file, plan);
+    return this.countWrite(plan, image);
+  }
+
+  /**
+   * writeSlot through the thread pool (the checkpoint's writes, FileHandle.writeAsync): one at a
+   * time, and `image` must stay unchanged until it resolves. Synchronous writes of other slots
+   * (swap-outs) may run meanwhile.
+   */
+  async writeSlotAsync(
+    slot: number, image: Uint8Array, options: { compress: boolean },
+  ): Promise<StoredSlot> {
+    this.throwIfUnusable();
+    assert(!this.asyncWriteInFlight, 'one writeSlotAsync at a time');
+    this.asyncWriteInFlight = true;
+    try {
+      // Its own scratch: a swap-out or a swap read meanwhile uses this.scratch.
+      const plan = this.planWrite(slot, image, { ...options, scratch: this.asyncScratch });
+      const { file, offsetBytes, bytes } = plan;
+      // The file covers the slot before the write: a swap-out of a lower slot meanwhile then
+      // sees the file's true size and never truncates it below the bytes this write lands.
+      const slotEndBytes = offsetBytes + this.blockSizeBytes;
+      const punchEndBytes = Math.min(slotEndBytes, file.sizeBytes);
+      if (file.sizeBytes < slotEndBytes) {
+        this.failure.guard(() => file.handle.truncate(slotEndBytes));
+        file.sizeBytes = slotEndBytes;
+      }
+      // Counted when issued, before the first await (a caller reads the counters there).
+      const stored = this.countWrite(plan, image);
+      await this.failure.guardAsync(() => file.handle.writeAsync(bytes, offsetBytes));
+      const usedEndBytes = offsetBytes + bytes.length;
+      if (usedEndBytes < punchEndBytes) {
+        this.punch(file, { offsetBytes: usedEndBytes, endBytes: punchEndBytes });
+      }
+      return stored;
+    } finally {
+      this.asyncWriteInFlight = false;
+    }
+  }
+
+  /** What writeSlot writes where: the stored form (compressed ones padded in `scratch`). */
+  private planWrite(
+    slot: number, image: Uint8Array, options: { compress: boolean; scratch: Uint8Array },
+  ): WritePlan {
     assert(image.length === this.blockSizeBytes);
     const { fileIndex, offsetBytes } = this.slotLocation(slot);
     const file = this.files[fileIndex]!;
     const compressed = options.compress ? this.compress(image) : undefined;
     const stored = compressed ?? image;
     const checksum = crc32c(stored);
-    let writeBytes = this.blockSizeBytes;
     if (compressed === undefined) {
-      this.failure.guard(() => file.handle.write(image, offsetBytes));
-    } else {
-      writeBytes = roundUpToFileSystemBlock(compressed.length);
-      this.scratch.set(compressed);
-      this.scratch.fill(0, compressed.length, writeBytes);
-      const used = this.scratch.subarray(0, writeBytes);
-      this.failure.guard(() => file.handle.write(used, offsetBytes));
+      return { file, offsetBytes, bytes: image, writeBytes: image.length, stored, checksum,
+        codec: BlockCodec.RAW };
     }
-    this.afterWrite(file, { offsetBytes, writeBytes });
+    const writeBytes = roundUpToFileSystemBlock(compressed.length);
+    options.scratch.set(compressed);
+    options.scratch.fill(0, compressed.length, writeBytes);
+    const bytes = options.scratch.subarray(0, writeBytes);
+    return { file, offsetBytes, bytes, writeBytes, stored, checksum, codec: BlockCodec.SNAPPY };
+  }
+
+  private countWrite(plan: WritePlan, image: Uint8Array): StoredSlot {
     const counters = this.countersCurrent;
     counters.writeCount += 1;
-    counters.writtenBytes += writeBytes;
+    counters.writtenBytes += plan.writeBytes;
     counters.imageBytes += image.length;
-    if (compressed !== undefined) counters.compressedCount += 1;
-    const codec = compressed === undefined ? BlockCodec.RAW : BlockCodec.SNAPPY;
-    return { storedSizeBytes: stored.length, codec, checksum };
+    if (plan.codec === BlockCodec.SNAPPY) counters.compressedCount += 1;
+    return { storedSizeBytes: plan.stored.length, codec: plan.codec, checksum: plan.checksum };
   }
 
   /**
@@ -389,6 +439,15 @@ export class DataFiles {
 interface WrittenRange {
   offsetBytes: number;
   writeBytes: number;
+}
+
+/** One slot write: the bytes handed to the file and what the cplog entry records. */
+interface WritePlan extends WrittenRange {
+  file: DataFile;
+  bytes: Uint8Array;
+  stored: Uint8Array;
+  checksum: number;
+  codec: BlockCodec;
 }
 
 

@@ -181,6 +181,12 @@ export const CPLOG_WRITE_BUFFER_BYTES = 256 * KiB;
  * the xlog while it writes: below need + this, a checkpoint is skipped (checkpoint-space.ts).
  */
 export const CHECKPOINT_FREE_SPACE_RESERVE_BYTES = 1 * MiB;
+/**
+ * Partition checkpoints of one Store in flight at once, over all its groups (checkpoint-gate.ts).
+ * Each runs its fsyncs one after another, so this is also the most checkpoint fsyncs it holds in
+ * the thread pool (4 threads): the rest stay free for the xlog's fdatasync, which a commit waits on.
+ */
+export const CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX = 1;
 /** cplog reader: bytes read per call. Records are a few dozen bytes, so this never grows. */
 export const CPLOG_READ_BUFFER_BYTES = 1 * MiB;
 

@@ -29,6 +29,7 @@ import {
 import type { PartitionRange } from '../../wal/journal-files.ts';
 import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
+import type { CheckpointGate } from './checkpoint-gate.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
 import type { PartitionContext } from './partition-context.ts';
 import type { XlogTornTail } from './partition-log.ts';
@@ -47,6 +48,8 @@ export interface PartitionGroupConfig {
   transactionLogRoot: string;
   dataRoot: string;
   releaseUnusedFileBlocks: boolean;
+  /** Shared by the Store's groups: partition checkpoints in flight at once (checkpoint-gate.ts). */
+  checkpointGate: CheckpointGate;
   /** Told of each checkpoint of the group (the node's event log). */
   onCheckpoint?: ((event: CheckpointEvent) => void) | undefined;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
@@ -290,17 +293,22 @@ export class PartitionGroup {
       this.config.onCheckpoint?.({ kind: 'started', groupIndex, trigger });
       try {
         for (const partition of this.partitions) {
-          // Checked before each partition: the ones before may have freed or taken space.
-          const space = this.checkpointSpace(partition);
-          if (space !== undefined && !checkpointHasRoom(space)) {
+          const outcome = await this.config.checkpointGate.run(async () => {
+            // Checked before each partition: the ones before (of any group) may have freed or
+            // taken space.
+            const space = this.checkpointSpace(partition);
+            if (space === undefined || checkpointHasRoom(space)) {
+              return checkpointPartition(partition, this.context);
+            }
             if (trigger === 'requested') throw checkpointNoSpaceError(partition.id, space);
             this.checkpointSkippedCount++;
             this.config.onCheckpoint?.({
               kind: 'skipped', groupIndex, trigger, partitionId: partition.id, ...space,
             });
-            return;
-          }
-          const { cleanupError } = await checkpointPartition(partition, this.context);
+            return undefined;
+          });
+          if (outcome === undefined) return;
+          const { cleanupError } = outcome;
           if (cleanupError !== undefined) {
             this.checkpointCleanupErrorCount++;
             this.config.onCheckpoint?.({

@@ -19,7 +19,9 @@ import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
-import { blockSizeLimits, SESSION_COUNT_MAX } from '../base/limits.ts';
+import {
+  blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, SESSION_COUNT_MAX,
+} from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
@@ -32,6 +34,7 @@ import {
   containerPartitionId, partitionGroupOf, partitionGroupRange,
 } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
+import { CheckpointGate } from './checkpoint-gate.ts';
 import type { Partition } from './partition.ts';
 import {
   PartitionGroup, type CheckpointEvent, type RecoveryReport,
@@ -126,11 +129,12 @@ export class Store {
     const periodicScheduler = config.scheduler ?? backgroundScheduler;
     await Store.prepareHome({ ...config, options, fileSystem });
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
+    const checkpointGate = new CheckpointGate(CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX);
     const store = new Store(options, fileSystem, clock, groupIndexes, (self) =>
       groupIndexes.map((index) => new PartitionGroup({
         groupCount: options.concurrency,
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
-        dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false,
+        dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false, checkpointGate,
         onCheckpoint: config.onCheckpoint,
         onWarning: config.onWarning,
         onSyncError: (error) => self.fail(error),

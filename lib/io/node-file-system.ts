@@ -11,6 +11,7 @@ import type { FileHandle, FileSystem, OpenMode } from './file-system.ts';
 import { holePuncher as holePuncherDefault, type HolePuncher } from './punch-hole.ts';
 
 const fdatasyncAsync = promisify(fs.fdatasync);
+const writeAsync = promisify(fs.write);
 const fsyncAsync = promisify(fs.fsync);
 
 function ioError(operation: string, filePath: string, cause: unknown): StorageError {
@@ -44,6 +45,19 @@ class NodeFileHandle implements FileHandle {
       while (writtenBytes < bytes.length) {
         writtenBytes += fs.writeSync(this.fd, bytes, writtenBytes, bytes.length - writtenBytes,
           offsetBytes + writtenBytes);
+      }
+    } catch (cause) {
+      throw ioError('write', this.path, cause);
+    }
+  }
+
+  async writeAsync(bytes: Uint8Array, offsetBytes: number): Promise<void> {
+    try {
+      let writtenBytes = 0;
+      while (writtenBytes < bytes.length) {
+        const { bytesWritten } = await writeAsync(this.fd, bytes, writtenBytes,
+          bytes.length - writtenBytes, offsetBytes + writtenBytes);
+        writtenBytes += bytesWritten;
       }
     } catch (cause) {
       throw ioError('write', this.path, cause);

@@ -121,6 +121,11 @@ export class SimFileHandle implements FileHandle {
     simFileAllocate(this.file, { fromBytes: offsetBytes, toBytes: endBytes });
   }
 
+  /** Lands at once, like write: nothing is durable before datasync either way. */
+  async writeAsync(bytes: Uint8Array, offsetBytes: number): Promise<void> {
+    this.write(bytes, offsetBytes);
+  }
+
   read(into: Uint8Array, offsetBytes: number): number {
     this.checkUsable('read');
     assert(offsetBytes >= 0);

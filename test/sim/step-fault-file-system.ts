@@ -106,6 +106,11 @@ class StepFaultFileHandle implements FileHandle {
     this.inner.write(bytes, offsetBytes);
   }
 
+  async writeAsync(bytes: Uint8Array, offsetBytes: number): Promise<void> {
+    this.steps.step('write', this.path);
+    await this.inner.writeAsync(bytes, offsetBytes);
+  }
+
   read(into: Uint8Array, offsetBytes: number): number {
     this.steps.step('read', this.path);
     return this.inner.read(into, offsetBytes);

@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import { isStorageError } from '../../../lib/base/errors.ts';
 import { blockId } from '../../../lib/base/ids.ts';
 import { crc32c } from '../../../lib/encoding/crc32c.ts';
-import type { FileSystem } from '../../../lib/io/file-system.ts';
+import type { FileHandle, FileSystem, OpenMode } from '../../../lib/io/file-system.ts';
 import { NodeFileSystem } from '../../../lib/io/node-file-system.ts';
 import { punchHoleSupport } from '../../../lib/io/punch-hole.ts';
 import { BlockCodec } from '../../../compaction/cplog-format.ts';
@@ -16,6 +17,7 @@ import {
 import {
   BLOCK_SIZE_BYTES, DATA_ROOT, newSimData, P5, randomImage, sensorBlockImage,
 } from './compaction-test-helpers.ts';
+import { SimFileSystem } from '../../sim/sim-file-system.ts';
 
 const FS_BLOCK_BYTES = 4096;
 
@@ -47,7 +49,48 @@ function flipByte(fileSystem: FileSystem, path: string, offsetBytes: number): vo
   handle.close();
 }
 
+/**
+ * A SimFileSystem whose writeAsync lands its bytes at once and resolves a few turns later, as a
+ * pwrite that the kernel has done but whose callback has not run yet.
+ */
+class LateWriteCallbackFileSystem extends SimFileSystem {
+  override open(path: string, mode: OpenMode): FileHandle {
+    const handle = super.open(path, mode);
+    handle.writeAsync = async (bytes, offsetBytes) => {
+      handle.write(bytes, offsetBytes);
+      for (let turn = 0; turn < 3; turn++) await nextMacrotask();
+    };
+    return handle;
+  }
+}
+
 describe('DataFiles', () => {
+  it('a swap-out of a lower slot while a checkpoint write is in flight keeps the write\'s bytes',
+    async () => {
+      for (const compress of [false, true]) {
+        const fileSystem = new LateWriteCallbackFileSystem({ seed: 1 });
+        fileSystem.mkdirp(DATA_ROOT);
+        await fileSystem.syncDirectory('/');
+        const files = await openDataFiles(fileSystem);
+        const image = compress ? sensorBlockImage(1) : randomImage(5);
+        const writing = files.writeSlotAsync(5, image, { compress });
+        // A swap-out (synchronous) meanwhile, compressed into a slot past the file's end so far:
+        // it sets the file's size to its slot's end, which must not cut the bytes of slot 5.
+        const swapped = files.writeSlot(1, sensorBlockImage(2), { compress: true });
+        assert.equal(swapped.codec, BlockCodec.SNAPPY);
+        const stored = await writing;
+        assert.equal(stored.codec, compress ? BlockCodec.SNAPPY : BlockCodec.RAW);
+        assert.equal(files.sizeBytes(), 6 * BLOCK_SIZE_BYTES);
+        await files.datasync();
+        fileSystem.crash();
+        const reopened = await openDataFiles(fileSystem);
+        assert.deepEqual(reopened.readSlot(5, entryOf(5, stored)), image);
+        assert.deepEqual(reopened.readSlot(1, entryOf(1, swapped)), sensorBlockImage(2));
+        assert.equal(files.counters.writeCount, 2);
+        reopened.close();
+      }
+    });
+
   it('stripes slots over 3 files in 2 directories, durable after datasync', async () => {
     const fileSystem = await newSimData();
     const options = { splitCount: 3, filePathList: ['/disk0', '/disk1'] };

@@ -160,6 +160,22 @@ export function fileSystemContract(name: string, make: () => ContractSubject): v
       assert.deepEqual(read(fileSystem, path), [1, 2, 9, 9, 0, 0, 7]);
     });
 
+    it('writeAsync writes as write does, and fails with IO on a read-only handle', async () => {
+      const { fileSystem, root } = setUp();
+      const path = `${root}/w.bin`;
+      const handle = fileSystem.open(path, 'create');
+      await handle.writeAsync(Uint8Array.of(1, 2, 3, 4), 0);
+      await handle.writeAsync(Uint8Array.of(9, 9), 2);
+      await handle.writeAsync(Uint8Array.of(7), 6); // past the end: a zero-filled gap
+      assert.equal(handle.sizeBytes(), 7);
+      await handle.datasync();
+      handle.close();
+      assert.deepEqual(read(fileSystem, path), [1, 2, 9, 9, 0, 0, 7]);
+      const readOnly = fileSystem.open(path, 'read');
+      await assert.rejects(readOnly.writeAsync(Uint8Array.of(1), 0), isIoError);
+      readOnly.close();
+    });
+
     it('reads short at the end of the file and 0 past it', () => {
       const { fileSystem, root } = setUp();
       const handle = fileSystem.open(`${root}/b`, 'create');

@@ -1,0 +1,93 @@
+// CheckpointGate: at most K partition checkpoints in flight, in the order they came, a failed one
+// handing its turn on; and through a Store, one partition checkpoint at a time over all its
+// groups, so at most one data-file fsync of a checkpoint holds a thread of the pool.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setImmediate as nextMacrotask } from 'node:timers/promises';
+import fc from 'fast-check';
+import { storageOptions } from '../../../lib/base/options.ts';
+import { CheckpointGate } from '../../../lib/engine/checkpoint-gate.ts';
+import { Store } from '../../../lib/engine/store.ts';
+import type { FileHandle, OpenMode } from '../../../lib/io/file-system.ts';
+import { SimFileSystem } from '../../sim/sim-file-system.ts';
+import { SENSORS } from './engine-test-helpers.ts';
+
+/** A SimFileSystem whose data-file fsyncs take a few turns and are counted while in flight. */
+class SlowDataSyncFileSystem extends SimFileSystem {
+  dataSyncsInFlightCount = 0;
+  dataSyncsInFlightCountMax = 0;
+
+  override open(path: string, mode: OpenMode): FileHandle {
+    const handle = super.open(path, mode);
+    if (!path.endsWith('.dat')) return handle;
+    const datasync = handle.datasync.bind(handle);
+    handle.datasync = async () => {
+      this.dataSyncsInFlightCount++;
+      this.dataSyncsInFlightCountMax =
+        Math.max(this.dataSyncsInFlightCountMax, this.dataSyncsInFlightCount);
+      try {
+        for (let turn = 0; turn < 3; turn++) await nextMacrotask();
+        await datasync();
+      } finally {
+        this.dataSyncsInFlightCount--;
+      }
+    };
+    return handle;
+  }
+}
+
+describe('CheckpointGate', () => {
+  it('runs at most K bodies at once, in the order they came, and a failure passes the turn on',
+    async () => {
+      await fc.assert(fc.asyncProperty(
+        fc.integer({ min: 1, max: 3 }),
+        fc.array(fc.record({ turnCount: fc.nat(3), fails: fc.boolean() },
+          { noNullPrototype: true }), { minLength: 1, maxLength: 12 }),
+        async (inFlightCountMax, bodies) => {
+          const gate = new CheckpointGate(inFlightCountMax);
+          let running = 0;
+          let runningMax = 0;
+          const started: number[] = [];
+          const outcomes = await Promise.allSettled(bodies.map((body, index) => gate.run(async () => {
+            started.push(index);
+            running++;
+            runningMax = Math.max(runningMax, running);
+            for (let turn = 0; turn < body.turnCount; turn++) await nextMacrotask();
+            running--;
+            if (body.fails) throw new Error(`body ${index}`);
+            return index;
+          })));
+          assert.ok(runningMax <= gate.inFlightCountMaxSeen);
+          assert.ok(gate.inFlightCountMaxSeen <= inFlightCountMax);
+          assert.equal(gate.inFlightCount, 0);
+          assert.deepStrictEqual(started, bodies.map((_, index) => index));
+          outcomes.forEach((outcome, index) =>
+            assert.equal(outcome.status, bodies[index]!.fails ? 'rejected' : 'fulfilled'));
+        },
+      ), { numRuns: 50 });
+    });
+
+  it('a Store checkpoints one partition at a time over all its groups', async () => {
+    const fileSystem = new SlowDataSyncFileSystem({ seed: 1 });
+    fileSystem.mkdirp('/h');
+    await fileSystem.syncDirectory('/');
+    const options = storageOptions({ partitionNum: 8, concurrency: 4, logWriteMode: 0 });
+    const store = await Store.open({ home: '/h', options, fileSystem });
+    try {
+      // Enough containers that every group has changed partitions to checkpoint.
+      for (let c = 0; c < 24; c++) {
+        await store.createContainer({ ...structuredClone(SENSORS), name: `sensors${c}` });
+        await store.session().container(`sensors${c}`).put([`k${c}`, BigInt(c)]);
+      }
+      fileSystem.dataSyncsInFlightCountMax = 0;
+      await store.checkpoint();
+      const groupsSynced = store.partitionGroups.filter((group) => group.partitions.some(
+        (partition) => partition.checkpointer!.dataFiles.counters.flushCount > 0));
+      assert.equal(groupsSynced.length, 4, 'every group had partitions to checkpoint');
+      assert.equal(fileSystem.dataSyncsInFlightCountMax, 1);
+    } finally {
+      await store.close();
+    }
+  });
+});
