@@ -122,6 +122,12 @@ type SwapEntry = Omit<BlockMapEntry, 'generation'>;
 export class PartitionCheckpointer implements BlockBacking {
   /** Swap images by block (see the top of this file). */
   private readonly swapped = new Map<BlockId, SwapEntry>();
+  /**
+   * The image a checkpoint is writing, until the write is done and the block map names its slot.
+   * Encoding marks the block clean, so the pool may drop it during the write and read it back: from
+   * here, as neither the block map (not yet) nor a swap slot (it was clean) holds it.
+   */
+  private readonly writing = new Map<BlockId, Uint8Array>();
   readonly counters: CheckpointCounters = {
     completedCount: 0, failedCount: 0, writeCount: 0, writeBytes: 0, writeTimeMs: 0,
     writeCompressTimeMs: 0, adoptedCount: 0, swapWriteCount: 0, swapWriteCompressTimeMs: 0,
@@ -176,6 +182,14 @@ export class PartitionCheckpointer implements BlockBacking {
    * The caller decodes the image, which verifies its own checksum: a raw slot is not summed twice.
    */
   readImage(blockId: BlockId, into?: Uint8Array): Uint8Array {
+    const inFlight = this.swapped.has(blockId) ? undefined : this.writing.get(blockId);
+    if (inFlight !== undefined) {
+      // A copy: the checkpoint reuses its buffer for the next block.
+      const copy = into !== undefined && into.length === inFlight.length ? into
+        : new Uint8Array(inFlight.length);
+      copy.set(inFlight);
+      return copy;
+    }
     const entry = this.swapped.get(blockId) ?? this.blockMap.get(blockId);
     assert(entry !== undefined, `block ${blockId} has no image on disk`);
     const files = this.dataFiles.counters;
@@ -398,7 +412,13 @@ export class PartitionCheckpointer implements BlockBacking {
       this.counters.writeCount++;
       this.counters.writeBytes += files.writtenBytes - before.bytes;
       this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
-      const stored = await writing;
+      this.writing.set(blockId, image);
+      let stored;
+      try {
+        stored = await writing;
+      } finally {
+        this.writing.delete(blockId);
+      }
       this.counters.writeTimeMs += clock.monotonicMs() - startMs;
       const previous = this.blockMap.get(blockId);
       if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);

@@ -44,29 +44,34 @@ async function newStore(seed: number) {
 let swapReadCount = 0;
 let swapWriteCount = 0;
 
+/** The property: random commands on a store and on the model answer alike. */
+function engineProperty() {
+  const kinds: SchemaKind[] = [...SCHEMA_KINDS];
+  return fc.asyncProperty(
+    fc.nat(),
+    initialContainers(kinds),
+    fc.commands([engineCommand(kinds)], { maxCommands: COMMAND_COUNT_MAX, size: 'medium' }),
+    async (fileSystemSeed, initial, commands) => {
+      const real = await RealStore.create(fileSystemSeed);
+      const model = new EngineModel();
+      try {
+        await withinWatchdog(createInitialContainers(model, real, initial), 'set-up');
+        await fc.asyncModelRun(() => ({ model, real }), commands);
+        await withinWatchdog(verifyCommitted(model, real), 'final check');
+        const { swap } = real.store.stats();
+        swapReadCount += swap.readCount;
+        swapWriteCount += swap.writeCount;
+      } finally {
+        await withinWatchdog(real.close(), 'close').catch(() => undefined);
+      }
+    },
+  );
+}
+
 describe('engine model', () => {
   it(`answers as the model does (${RUN_COUNT} runs)`, { timeout: 600_000 }, async () => {
     assert.ok(Number.isSafeInteger(RUN_COUNT) && RUN_COUNT > 0, 'STORE_PROPERTY_RUNS');
-    const kinds: SchemaKind[] = [...SCHEMA_KINDS];
-    const property = fc.asyncProperty(
-      fc.nat(),
-      initialContainers(kinds),
-      fc.commands([engineCommand(kinds)], { maxCommands: COMMAND_COUNT_MAX, size: 'medium' }),
-      async (fileSystemSeed, initial, commands) => {
-        const real = await RealStore.create(fileSystemSeed);
-        const model = new EngineModel();
-        try {
-          await withinWatchdog(createInitialContainers(model, real, initial), 'set-up');
-          await fc.asyncModelRun(() => ({ model, real }), commands);
-          await withinWatchdog(verifyCommitted(model, real), 'final check');
-          const { swap } = real.store.stats();
-          swapReadCount += swap.readCount;
-          swapWriteCount += swap.writeCount;
-        } finally {
-          await withinWatchdog(real.close(), 'close').catch(() => undefined);
-        }
-      },
-    );
+    const property = engineProperty();
     await fc.assert(property, { numRuns: RUN_COUNT, includeErrorInReport: true });
     // The memory limit is one block per group: the runs must have swapped blocks out and in.
     assert.ok(swapWriteCount > 0 && swapReadCount > 0,
@@ -98,5 +103,15 @@ describe('engine model', () => {
     const reopened = await open();
     assert.deepStrictEqual(await reopened.session().container('log-lines').scan(), rows);
     await reopened.close();
+  });
+
+  // A case found by this property: a background checkpoint's block write in flight while a large
+  // BLOB put made the pool drop that (just encoded, so clean) block and read it back before the
+  // block map named its slot ("block 3 has no image on disk"). Pinned by its seed and path, which
+  // hold as long as the generators above stay as they are.
+  it('reads back a block dropped while its checkpoint write is in flight', async () => {
+    await fc.assert(engineProperty(), {
+      seed: -1697142554, path: '163', endOnFailure: true, includeErrorInReport: true,
+    });
   });
 });
