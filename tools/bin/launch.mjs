@@ -8,6 +8,7 @@ import { register } from 'tsx/esm/api';
 
 const TOOLS = new Set([
   'gs_startnode', 'gs_stopnode', 'gs_stat', 'store-node', 'store-webapi', 'xlog-truncate',
+  'gs_export', 'gs_import',
 ]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');
 if (!TOOLS.has(name)) {
