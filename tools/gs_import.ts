@@ -66,6 +66,8 @@ const HELP: CommandHelp = {
   example: 'gs_import -u admin/admin -s 127.0.0.1:10001 --all -d /tmp/export --replace',
 };
 
+const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace Mode)' } as const;
+
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
 let interrupted = false;
 
@@ -114,7 +116,7 @@ async function main(): Promise<number> {
   process.once('SIGTERM', stop);
   try {
     const silent = values.silent === true;
-    if (!silent) console.log(`Import initiated (${mode === 'replace' ? 'Replace' : 'Append'} Mode)`);
+    if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
     const progress = Progress.forConsole(silent, progressRows);
     let successCount = 0;
     let failureCount = 0;
