@@ -23,6 +23,8 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_startnode': ['--user', '--wait', '--releaseUnusedFileBlocks'],
   'gs_stopnode': ['--user', '--server', '--port', '--force', '--kill', '--wait'],
   'gs_stat': ['--user', '--server', '--port', '--csv'],
+  'gs_export': ['--user', '--server', '--all', '--container', '--containerregex', '--filterfile'],
+  'gs_import': ['--user', '--server', '--all', '--append', '--replace', '--force', '--schemaCheckSkip'],
   'store-node': ['--releaseUnusedFileBlocks'],
   'store-webapi': ['--port'],
   'xlog-truncate': ['--home', '--txnlog', '--partition', '--generation', '--offset', '--save'],
