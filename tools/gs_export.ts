@@ -10,8 +10,9 @@ import { join, resolve } from 'node:path';
 import type { ClientStore } from '../lib/client/store-factory.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
-  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
+  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
 } from './expimp-common.ts';
+import { exportCsv } from './expimp-csv-mode.ts';
 import {
   DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
   type ExportEntry, type ExportExecution,
@@ -29,7 +30,8 @@ const FETCH_ROWS_PER_PAGE = 10_000;
 const HELP: CommandHelp = {
   name: NAME,
   usage: ['-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
-    '[--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]'],
+    '[--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]',
+    '-u USER/PASS -c NAME --csv FILE [--filterfile FILE] [-s HOST:PORT]'],
   summary: 'Exports containers (schema and rows) to a directory in GridDB\'s export format: ' +
     'gs_export.json,\n<db>.<name>_properties.json and <db>.<name>.csv per container, BLOBs as files.',
   options: [
@@ -43,6 +45,7 @@ const HELP: CommandHelp = {
     ['-d, --directory DIR', 'where to write (default: the current directory); must hold no export'],
     ['--filterfile FILE', 'lines REGEX:TQL; a container exports the rows of the first line matching it'],
     ['--schemaOnly', 'metadata only, no rows'],
+    ['--csv FILE', 'with -c NAME: that container\'s rows as plain CSV with a header row'],
     ['--silent', 'no progress output'],
   ],
   environment: OPERATING_ENVIRONMENT,
@@ -60,6 +63,7 @@ async function main(): Promise<number> {
     containerregex: { type: 'string', multiple: true },
     filterfile: { type: 'string' },
     schemaOnly: { type: 'boolean' },
+    csv: { type: 'string' },
   });
   const environment = requireEnvironment(process.env);
   const chosen = [values.all, values.db, values.container, values.containerregex]
@@ -71,6 +75,7 @@ async function main(): Promise<number> {
     if (db !== DATABASE_PUBLIC) throw new CommandError(`D00E0D: database "${db}" does not exist.`);
   }
   const filters = values.filterfile === undefined ? [] : readFilterFile(values.filterfile);
+  if (values.csv !== undefined) return mainCsv(values.csv, { ...values, filters }, args);
   const directory = resolve(values.directory ?? '.');
   directoryCheck(directory);
   const log = new CommandLog(environment, NAME);
@@ -109,6 +114,31 @@ async function main(): Promise<number> {
     log.info('main', summary);
     if (values.silent !== true) console.log(`${summary}\nExport Completed.`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `--csv FILE -c NAME`: one container's rows as plain CSV with a header row. */
+async function mainCsv(path: string, values: ConnectionValues & {
+  container?: string[] | undefined; silent?: boolean | undefined;
+  filters: Array<{ pattern: RegExp; tql: string }>;
+}, args: string[]): Promise<number> {
+  if (values.container?.length !== 1) {
+    throw new CommandError('--csv FILE exports one container: give -c NAME once.', EXIT_ARGUMENTS);
+  }
+  const environment = requireEnvironment(process.env);
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store } = await connectStore(values, environment);
+  try {
+    const name = values.container[0]!;
+    const tql = values.filters.find((entry) => entry.pattern.test(name))?.tql;
+    const progress = Progress.forConsole(values.silent === true);
+    const rowCount = await exportCsv(store, { name, path: resolve(path), tql, progress });
+    log.info('exportCsv', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows to ${path}`);
+    if (values.silent !== true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}\nExport Completed.`);
+    return EXIT_OK;
   } finally {
     await store.close();
   }

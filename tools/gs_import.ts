@@ -20,7 +20,10 @@ import { rowValidator } from '../lib/schema/row-validate.ts';
 import { schemasEqual, validateContainerDefinition } from '../lib/schema/schema-validate.ts';
 import { containerSchemaOf } from '../lib/protocol/wire-schema.ts';
 import type { CommandHelp } from './command-help.ts';
-import { CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress } from './expimp-common.ts';
+import {
+  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
+} from './expimp-common.ts';
+import { importCsv } from './expimp-csv-mode.ts';
 import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
 } from './expimp-metadata.ts';
@@ -40,6 +43,7 @@ const HELP: CommandHelp = {
     '-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
       '[--append | --replace] [--force] [--schemaCheckSkip] [--progress ROWS] [-s HOST:PORT]',
     '-l [-d DIR]',
+    '-u USER/PASS -c NAME --csv FILE [-s HOST:PORT]',
   ],
   summary: 'Imports containers from a gs_export directory. A container that exists needs --append ' +
     '(rows upserted\nby key) or --replace (dropped and created again). A bad row file names its ' +
@@ -59,6 +63,7 @@ const HELP: CommandHelp = {
     ['--force', 'go on with the next container after an error'],
     ['--progress ROWS', 'a progress line every ROWS rows when not on a terminal (default 100000)'],
     ['-l, --list', 'list the containers of the export and exit'],
+    ['--csv FILE', 'with -c NAME: plain CSV with a header row of column names into that container'],
     ['--silent', 'no progress output'],
   ],
   environment: OPERATING_ENVIRONMENT,
@@ -85,7 +90,9 @@ async function main(): Promise<number> {
     schemaCheckSkip: { type: 'boolean' },
     progress: { type: 'string' },
     list: { type: 'boolean', short: 'l' },
+    csv: { type: 'string' },
   });
+  if (values.csv !== undefined) return mainCsv(values.csv, values, args);
   const directory = resolve(values.directory ?? '.');
   const entries = readExecution(directory);
   if (values.list === true) {
@@ -100,10 +107,7 @@ async function main(): Promise<number> {
   if (values.append === true && values.replace === true) {
     throw new CommandError('--append and --replace exclude each other.', EXIT_ARGUMENTS);
   }
-  const progressRows = values.progress === undefined ? undefined : Number(values.progress);
-  if (progressRows !== undefined && !(Number.isSafeInteger(progressRows) && progressRows > 0)) {
-    throw new CommandError('--progress takes a number of rows, at least 1.', EXIT_ARGUMENTS);
-  }
+  const progressRows = progressRowsOf(values.progress);
   const chosen = selectEntries(entries, values);
   const mode = values.replace === true ? 'replace' : values.append === true ? 'append' : 'create';
   const log = new CommandLog(environment, NAME);
@@ -145,6 +149,50 @@ async function main(): Promise<number> {
     process.off('SIGTERM', stop);
     await store.close();
   }
+}
+
+/** `--csv FILE -c NAME`: plain CSV with a header row into an existing container. */
+async function mainCsv(path: string, values: ConnectionValues & {
+  container?: string[] | undefined; silent?: boolean | undefined; progress?: string | undefined;
+}, args: string[]): Promise<number> {
+  if (values.container?.length !== 1) {
+    throw new CommandError('--csv FILE imports into one container: give -c NAME once.', EXIT_ARGUMENTS);
+  }
+  const environment = requireEnvironment(process.env);
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store } = await connectStore(values, environment);
+  const stop = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', stop);
+  try {
+    const name = values.container[0]!;
+    const progress = Progress.forConsole(values.silent === true, progressRowsOf(values.progress));
+    let rowCount: number;
+    try {
+      rowCount = await importCsv(store, { name, path: resolve(path), progress, interrupted: () => interrupted });
+    } catch (error) {
+      progress.stop();
+      log.error('importCsv', `public.${name}: ${(error as Error).message}`);
+      console.error(`D00F01: Import of public.${name} failed: ${(error as Error).message}`);
+      return EXIT_ERROR;
+    }
+    log.info('importCsv', `public.${name}: ${rowCount} rows from ${path}`);
+    if (values.silent !== true) console.log(`public.${name} : ${rowCount}\nImport completed\nSuccess:1 Failure:0`);
+    return EXIT_OK;
+  } finally {
+    process.off('SIGINT', stop);
+    await store.close();
+  }
+}
+
+function progressRowsOf(text: string | undefined): number | undefined {
+  const rows = text === undefined ? undefined : Number(text);
+  if (rows !== undefined && !(Number.isSafeInteger(rows) && rows > 0)) {
+    throw new CommandError('--progress takes a number of rows, at least 1.', EXIT_ARGUMENTS);
+  }
+  return rows;
 }
 
 interface ImportJob {
