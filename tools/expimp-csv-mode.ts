@@ -2,7 +2,7 @@
 // file with a header row of column names (expimp-csv-plain.ts). Out, rows stream a page at a
 // time. In, the container must exist (CSV has no schema); the header names its columns in any
 // order (case-insensitive; a column not named is NULL), the file is read through once and every
-// record checked before anything is written, then read again and written 1,000 rows a statement.
+// record checked before anything is written, then read again and written 1,000 rows a statement (expimp-batch-writer.ts).
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
@@ -14,13 +14,13 @@ import { limitsOf } from '../lib/client/client-schema.ts';
 import type { Row } from '../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../lib/schema/container-schema.ts';
 import { rowValidator } from '../lib/schema/row-validate.ts';
+import { BatchWriter } from './expimp-batch-writer.ts';
 import type { Progress } from './expimp-common.ts';
 import { csvRecord, csvValue, CsvProblem, readCsvRecords } from './expimp-csv-plain.ts';
 import { ImportProblem } from './expimp-row-reader.ts';
 import { ValueProblem } from './expimp-values.ts';
 
 const FETCH_ROWS_PER_PAGE = 10_000;
-const CSV_COMMIT_ROW_COUNT = 1000;
 
 /** Writes the container's rows (of `tql`) to `path`; returns the row count. */
 export async function exportCsv(store: ClientStore, job: {
@@ -64,25 +64,24 @@ export async function importCsv(store: ClientStore, job: {
   let rowCount = 0;
   for await (const _ of csvRows(job.path, schema.columns, validateRow)) rowCount++;
   job.progress.start(job.name, rowCount);
-  let batch: Row[] = [];
-  let written = 0;
-  for await (const { lineNumber, row } of csvRows(job.path, schema.columns, validateRow)) {
-    batch.push(row);
-    if (batch.length < CSV_COMMIT_ROW_COUNT) continue;
-    await container.multiPut(batch);
-    written += batch.length;
-    batch = [];
-    job.progress.update(job.name, written);
-    if (job.interrupted()) {
-      job.progress.stop();
-      throw new Error(`interrupted: ${written} of ${rowCount} rows written (records up to line ${lineNumber})`);
+  const writes = new BatchWriter((rows) => container.multiPut(rows));
+  try {
+    for await (const { lineNumber, row } of csvRows(job.path, schema.columns, (input) => input as Row)) {
+      if (!writes.add(row)) continue;
+      await writes.flush();
+      job.progress.update(job.name, writes.acknowledgedCount);
+      if (job.interrupted()) {
+        await writes.settle();
+        throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
+          `(records up to line ${lineNumber})`);
+      }
     }
+    await writes.flush();
+    await writes.settle();
+  } finally {
+    job.progress.stop();
   }
-  if (batch.length > 0) await container.multiPut(batch);
-  written += batch.length;
-  job.progress.update(job.name, written);
-  job.progress.stop();
-  return written;
+  return writes.acknowledgedCount;
 }
 
 async function* csvRows(

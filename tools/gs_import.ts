@@ -14,8 +14,8 @@ import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ClientStore } from '../lib/client/store-factory.ts';
 import { limitsOf } from '../lib/client/client-schema.ts';
-import type { Row } from '../lib/schema/column-type.ts';
 import type { ContainerDefinition, ContainerSchema } from '../lib/schema/container-schema.ts';
+import type { Row } from '../lib/schema/column-type.ts';
 import { rowValidator } from '../lib/schema/row-validate.ts';
 import { schemasEqual, validateContainerDefinition } from '../lib/schema/schema-validate.ts';
 import { containerSchemaOf } from '../lib/protocol/wire-schema.ts';
@@ -28,14 +28,13 @@ import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
 } from './expimp-metadata.ts';
 import { readRowFile } from './expimp-row-reader.ts';
+import { BatchWriter } from './expimp-batch-writer.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
   parseCommandArgs, requireEnvironment, runCommand,
 } from './operating-command.ts';
 
 const NAME = 'gs_import';
-/** Rows per write (GridDB's commitCount default). */
-const COMMIT_ROW_COUNT = 1000;
 
 const HELP: CommandHelp = {
   name: NAME,
@@ -71,6 +70,8 @@ const HELP: CommandHelp = {
   example: 'gs_import -u admin/admin -s 127.0.0.1:10001 --all -d /tmp/export --replace',
 };
 
+/** The second read: the rows were checked by the first, and the client checks them as it sends. */
+const ROW_CHECKED = (row: unknown) => row as Row;
 const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace Mode)' } as const;
 
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
@@ -221,29 +222,30 @@ async function importContainer(store: ClientStore, job: ImportJob): Promise<numb
     definition, schema, mode: job.mode, schemaCheckSkip: job.values.schemaCheckSkip === true,
   });
   const container = await store.putContainer(definition);
-  // Second read: the rows, a batch at a time.
+  // Second read: the rows, a batch at a time, up to WRITES_IN_FLIGHT_MAX batches sent and not yet
+  // acknowledged (the next batch is parsed while the node writes the last). The client validates
+  // each row again as it encodes it.
   const label = `${job.entry.database}.${definition.name}`;
   job.progress.start(label, rowCount);
-  let batch: Row[] = [];
-  let written = 0;
-  for await (const { lineNumber, row } of readRowFile(rowPath, schema.columns, validateRow)) {
-    batch.push(row);
-    if (batch.length < COMMIT_ROW_COUNT) continue;
-    await container.multiPut(batch);
-    written += batch.length;
-    batch = [];
-    job.progress.update(label, written);
-    if (interrupted) {
-      job.progress.stop();
-      throw new Error(`interrupted: ${written} of ${rowCount} rows written (${containerFile} lines up ` +
-        `to ${lineNumber}); run again with --append to finish`);
+  const writes = new BatchWriter((rows) => container.multiPut(rows));
+  try {
+    for await (const { lineNumber, row } of readRowFile(rowPath, schema.columns, ROW_CHECKED)) {
+      if (!writes.add(row)) continue;
+      await writes.flush();
+      job.progress.update(label, writes.acknowledgedCount);
+      if (interrupted) {
+        await writes.settle();
+        job.progress.stop();
+        throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
+          `(${containerFile} up to line ${lineNumber}); run again with --append to finish`);
+      }
     }
+    await writes.flush();
+    await writes.settle();
+  } finally {
+    job.progress.stop();
   }
-  if (batch.length > 0) await container.multiPut(batch);
-  written += batch.length;
-  job.progress.update(label, written);
-  job.progress.stop();
-  return written;
+  return writes.acknowledgedCount;
 }
 
 /** Per mode: refuses an existing container, checks its schema, or drops it. */
