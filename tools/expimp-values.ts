@@ -129,7 +129,46 @@ function printTimestamp(column: ColumnSchema, value: number | bigint): string {
   return `${seconds}.${String(fraction).padStart(digits, '0')}+0000`;
 }
 
+/** The day of the last timestamp parsed: rows of a file mostly share their day. */
+let dayTextLast = '';
+let dayMsLast = 0;
+
+/**
+ * The common case, `yyyy-MM-ddTHH:mm:ss.<digits>+0000` as export prints it, without a regular
+ * expression or a Date per value; undefined for anything else (the general parser decides).
+ */
+function parseTimestampUtc(text: string, digits: number): number | bigint | undefined {
+  if (text.length !== 25 + digits || !text.endsWith('+0000') || text[10] !== 'T' ||
+    text[13] !== ':' || text[16] !== ':' || text[19] !== '.') return undefined;
+  const day = text.slice(0, 10);
+  if (day !== dayTextLast) {
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return undefined;
+    const ms = Date.UTC(Number(day.slice(0, 4)), Number(day.slice(5, 7)) - 1, Number(day.slice(8, 10)));
+    if (new Date(ms).toISOString().slice(0, 10) !== day || ms < 0) return undefined;
+    dayTextLast = day;
+    dayMsLast = ms;
+  }
+  const hour = twoDigits(text, 11);
+  const minute = twoDigits(text, 14);
+  const second = twoDigits(text, 17);
+  if (!(hour <= 23 && minute <= 59 && second <= 59)) return undefined;
+  const fraction = text.slice(20, 20 + digits);
+  if (!/^\d+$/.test(fraction)) return undefined;
+  const secondsMs = dayMsLast + ((hour * 60 + minute) * 60 + second) * 1000;
+  if (digits === 3) return secondsMs + Number(fraction);
+  return BigInt(secondsMs) * 10n ** BigInt(digits - 3) + BigInt(fraction);
+}
+
+/** Two decimal digits at `index`; NaN when they are not digits. */
+function twoDigits(text: string, index: number): number {
+  const high = text.charCodeAt(index) - 48;
+  const low = text.charCodeAt(index + 1) - 48;
+  return high >= 0 && high <= 9 && low >= 0 && low <= 9 ? high * 10 + low : NaN;
+}
+
 function parseTimestamp(column: ColumnSchema, text: string): number | bigint {
+  const fast = parseTimestampUtc(text, FRACTION_DIGITS[column.timePrecision ?? 'MILLISECOND']);
+  if (fast !== undefined) return fast;
   const match = TIMESTAMP_TEXT.exec(text);
   if (match === null) {
     throw new ValueProblem(`expected a TIMESTAMP yyyy-MM-ddTHH:mm:ss.SSS+0000, found ${JSON.stringify(text)}`);

@@ -26,6 +26,10 @@ import {
 const NAME = 'gs_export';
 /** Rows per page fetched from the node. */
 const FETCH_ROWS_PER_PAGE = 10_000;
+/** Containers exported at once. */
+const EXPORTS_IN_FLIGHT_MAX = 2;
+/** Rows between two progress updates. */
+const PROGRESS_ROWS_STEP = 1000;
 
 const HELP: CommandHelp = {
   name: NAME,
@@ -47,6 +51,7 @@ const HELP: CommandHelp = {
     ['--schemaOnly', 'metadata only, no rows'],
     ['--csv FILE', 'with -c NAME: that container\'s rows as plain CSV with a header row'],
     ['--silent', 'no progress output'],
+    ['-v, --verbose', 'a line per container with its row count'],
   ],
   environment: OPERATING_ENVIRONMENT,
   exitCodes: OPERATING_EXIT_CODES,
@@ -86,27 +91,40 @@ async function main(): Promise<number> {
     const startTime = new Date().toISOString();
     if (values.silent !== true) console.log(`Export Start.\nDirectory : ${directory}`);
     const progress = Progress.forConsole(values.silent === true);
-    const entries: ExportEntry[] = [];
+    let totalRows = 0;
+    for (const name of names) totalRows += (await store.getContainerInfo(name))?.rowCount ?? 0;
+    let doneRows = 0;
+    progress.start('export', totalRows);
+    const entries: Array<ExportEntry & { sequence: number }> = [];
     let failureCount = 0;
-    for (const [sequence, name] of names.entries()) {
-      const filter = filters.find((entry) => entry.pattern.test(name))?.tql;
-      try {
-        const rowCount = await exportContainer(store, {
-          name, sequence, directory, user, startTime, progress, tql: filter,
-          schemaOnly: values.schemaOnly === true,
-        }, entries);
-        log.info('exportContainer', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows`);
-        if (values.silent !== true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}`);
-      } catch (error) {
-        progress.stop();
-        failureCount++;
-        log.error('exportContainer', `${DATABASE_PUBLIC}.${name}: ${(error as Error).message}`);
-        console.error(`D00D01: Export of ${DATABASE_PUBLIC}.${name} failed: ${(error as Error).message}`);
+    let nextIndex = 0;
+    // EXPORTS_IN_FLIGHT_MAX containers at once: one is printed while the node reads the other.
+    const worker = async () => {
+      while (nextIndex < names.length) {
+        const sequence = nextIndex++;
+        const name = names[sequence]!;
+        const filter = filters.find((entry) => entry.pattern.test(name))?.tql;
+        try {
+          const rowCount = await exportContainer(store, {
+            name, sequence, directory, user, startTime, tql: filter, schemaOnly: values.schemaOnly === true,
+            onRows: (count) => progress.update('export', (doneRows += count)),
+          }, entries);
+          log.info('exportContainer', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows`);
+          if (values.verbose === true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}`);
+        } catch (error) {
+          failureCount++;
+          log.error('exportContainer', `${DATABASE_PUBLIC}.${name}: ${(error as Error).message}`);
+          console.error(`D00D01: Export of ${DATABASE_PUBLIC}.${name} failed: ${(error as Error).message}`);
+        }
       }
-    }
+    };
+    await Promise.all(Array.from({ length: EXPORTS_IN_FLIGHT_MAX }, worker));
+    progress.stop();
+    entries.sort((a, b) => a.sequence - b.sequence);
     const execution: ExportExecution = {
       version: EXPORT_FORMAT_VERSION, startTime, endTime: new Date().toISOString(), address, user,
-      containerCount: entries.length, rowFileType: 'csv', parallel: 1, container: entries,
+      containerCount: entries.length, rowFileType: 'csv', parallel: 1,
+      container: entries.map(({ sequence: _, ...entry }) => entry),
     };
     writeFileSync(join(directory, EXPORT_EXECUTION_FILE), JSON.stringify(execution, null, 2) + '\n');
     const summary = `Number of target container:${names.length} ( Success:${names.length - failureCount} ` +
@@ -150,13 +168,18 @@ interface ExportJob {
   directory: string;
   user: string;
   startTime: string;
-  progress: Progress;
   tql: string | undefined;
   schemaOnly: boolean;
+  /** Rows written since the last call. */
+  onRows: (count: number) => void;
 }
 
 /** One container: its metadata file, then its rows, streamed. Returns the row count. */
-async function exportContainer(store: ClientStore, job: ExportJob, entries: ExportEntry[]): Promise<number> {
+async function exportContainer(
+  store: ClientStore,
+  job: ExportJob,
+  entries: Array<ExportEntry & { sequence: number }>,
+): Promise<number> {
   const container = await store.getContainer(job.name);
   if (container === undefined) throw new Error('the container no longer exists');
   const stem = fileStemOf(container.name, job.sequence);
@@ -173,8 +196,6 @@ async function exportContainer(store: ClientStore, job: ExportJob, entries: Expo
       startIso: job.startTime, user: job.user, metafile, containerLabel: `${DATABASE_PUBLIC}.${info.name}`,
     }));
     if (!job.schemaOnly) {
-      const label = `${DATABASE_PUBLIC}.${info.name}`;
-      job.progress.start(label, info.rowCount);
       const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
       const rows = await query.fetch();
       const place = { directory: job.directory, stem, rowIndex: 0 };
@@ -182,16 +203,17 @@ async function exportContainer(store: ClientStore, job: ExportJob, entries: Expo
         place.rowIndex = rowIndex;
         if (!out.write(rowLine(info.columns, row, place))) await Promise.race([once(out, 'drain'), failed]);
         rowIndex++;
-        if (rowIndex % 1000 === 0) job.progress.update(label, rowIndex);
+        if (rowIndex % PROGRESS_ROWS_STEP === 0) job.onRows(PROGRESS_ROWS_STEP);
       }
-      job.progress.update(label, rowIndex);
-      job.progress.stop();
+      job.onRows(rowIndex % PROGRESS_ROWS_STEP);
     }
   } finally {
     out.end();
     await Promise.race([once(out, 'finish'), failed]);
   }
-  const entry: ExportEntry = { database: DATABASE_PUBLIC, name: info.name, metafile };
+  const entry: ExportEntry & { sequence: number } = {
+    database: DATABASE_PUBLIC, name: info.name, metafile, sequence: job.sequence,
+  };
   if (job.tql !== undefined) entry.filterCondition = job.tql;
   entries.push(entry);
   return rowIndex;

@@ -4,9 +4,12 @@
 // changes nothing; --help, --version, and the log with the password masked.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
@@ -15,6 +18,7 @@ import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { newNodeHome, removeHome, runTool, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
 
+const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
 const RUN_COUNT = Number(process.env['EXPIMP_RUNS'] ?? 4);
 type Column = ContainerDefinition['columns'][number];
 
@@ -234,6 +238,47 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal((await rowsOf(store, 'bad')).length, 2500);
     await store.dropContainer('bad');
+  });
+
+  it('an interrupted import says exactly how many rows it wrote; --append finishes it', async () => {
+    const definition: ContainerDefinition = { name: 'big', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
+    const rowCount = 100_000;
+    const container = await store.putContainer(definition);
+    for (let start = 0; start < rowCount; start += 10_000) {
+      await container.multiPut(Array.from({ length: 10_000 }, (_, i) => [start + i, BigInt(start + i)]));
+    }
+    const directory = newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'big', '-d', directory], node.env)).code, 0);
+    await store.dropContainer('big');
+    // SIGINT at the first progress line: the import has written some batches, not all.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'),
+      ...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory, '--progress', '1000'],
+    { env: node.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let signalled = false;
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      // Once: a second SIGINT ends the command at once, as a second Ctrl-C should.
+      if (!signalled && / rows \(/.test(stdout)) {
+        signalled = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code] = await once(child, 'exit') as [number | null];
+    assert.equal(code, 1, stdout + stderr);
+    const match = /interrupted: (\d+) of 100000 rows written \(public\.big\.csv up to line (\d+)\)/.exec(stderr);
+    assert.ok(match !== null, stderr);
+    const written = Number(match[1]);
+    assert.ok(written > 0 && written < rowCount);
+    assert.equal(Number(match[2]), written + 4, 'four header lines, then a row a line');
+    assert.equal((await rowsOf(store, 'big')).length, written);
+    const result = await runTool('gs_import.ts', [...args, '--all', '--append', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await rowsOf(store, 'big')).length, rowCount);
+    await store.dropContainer('big');
   });
 
   it('answers --help and --version, and logs with the password masked', async () => {
