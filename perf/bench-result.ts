@@ -8,7 +8,8 @@
 // ingest, or for engine/thread the store itself run in the calling thread (value is then the store
 // in a worker thread, so the ratio says how much the worker gains), or for the soak the same
 // workload without its hostile client (value is then the run with it), or for spatial/window a
-// full scan of the same rows without the index (value is then through the index). A peer that
+// full scan of the same rows without the index (value is then through the index), or PostgreSQL's
+// COPY for gs_export / gs_import (expimp/). A peer that
 // could not run (influxd not installed) has peerValue and ratio null. MB is 2^20 bytes, as in the
 // configuration's sizes. A target, where the issue sets one, is a lower bound on the ratio or on
 // the value, or an upper bound on the value (the soak's RSS spread).
@@ -16,7 +17,8 @@
 import { MiB } from '../lib/base/units.ts';
 
 export type BenchUnit = 'rows/s' | 'ops/s' | 'MB/s' | 'ms' | 'µs' | 'MB' | '%';
-export type BenchPeer = 'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile' | 'full-scan';
+export type BenchPeer =
+  'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile' | 'full-scan' | 'postgres';
 
 export type BenchTarget = { of: 'ratio' | 'value'; min: number } | { of: 'value'; max: number };
 

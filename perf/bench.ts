@@ -35,6 +35,7 @@ import { checkpointWorkload } from './workloads/checkpoint.ts';
 import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-latency.ts';
 import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
+import { expimpWorkload } from './workloads/expimp.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
 import { nodeThreadIngestWorkload, nodeThreadPutWorkload } from './workloads/node-thread.ts';
 import { indexQueryWorkload } from './workloads/index-query.ts';
@@ -84,6 +85,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'node/thread/put/durable/clients=64', run: (config) => nodeThreadPutWorkload(config, 64) },
   { name: 'webapi/ingest/tsbs/batch=5000/connections=2', run: webApiIngestWorkload },
   { name: 'webapi/query', run: webApiQueryWorkload },
+  { name: 'expimp/tsbs-day', run: expimpWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

@@ -9,6 +9,7 @@ import { runTool } from './tool-entry.mjs';
 const TOOLS = new Set([
   'gs_startnode', 'gs_stopnode', 'gs_stat', 'store-node', 'store-webapi', 'xlog-truncate',
   'gs_adduser', 'gs_deluser', 'gs_passwd', 'gs_checkpoint',
+  'gs_export', 'gs_import',
 ]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');
 if (!TOOLS.has(name)) {

@@ -27,6 +27,8 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_deluser': [],
   'gs_passwd': ['--password'],
   'gs_checkpoint': ['--user', '--server', '--port', '--on', '--off', '--manual', '--wait'],
+  'gs_export': ['--user', '--server', '--all', '--container', '--containerregex', '--filterfile'],
+  'gs_import': ['--user', '--server', '--all', '--append', '--replace', '--force', '--schemaCheckSkip'],
   'store-node': ['--releaseUnusedFileBlocks'],
   'store-webapi': ['--port'],
   'xlog-truncate': ['--home', '--txnlog', '--partition', '--generation', '--offset', '--save'],

@@ -1,0 +1,300 @@
+// gs_export and gs_import as child processes against a real node: a round trip of random schemas
+// and rows (every column type, arrays, BLOB, GEOMETRY, TIMESTAMP(6/9), NULL, NaN, -0, LONG beyond
+// 2^53, composite keys) is lossless; a corrupted row file names its file, line and column and
+// changes nothing; --help, --version, and the log with the password masked.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
+import type { Row, Value } from '../../../lib/schema/column-type.ts';
+import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX } from '../../../lib/schema/column-type.ts';
+import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
+import { newNodeHome, removeHome, runTool, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
+
+const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
+const RUN_COUNT = Number(process.env['EXPIMP_RUNS'] ?? 4);
+type Column = ContainerDefinition['columns'][number];
+
+const TEXT = fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', ',', '@', '\n', '\r', 'é', '😀', ' ', '#', '$', '['), maxLength: 8 });
+const WKT = fc.constantFrom('POINT(1 2)', 'POINT(-1.5 2.25)', 'LINESTRING(0 0,1 1,2 0)', 'POLYGON((0 0,1 0,1 1,0 0))');
+const LONG = fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }),
+  fc.constantFrom(INT64_MIN, INT64_MAX, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 0n));
+
+function scalarOf(column: Column): fc.Arbitrary<Value> {
+  switch (column.type) {
+    case 'BOOL': return fc.boolean();
+    case 'BYTE': return fc.integer({ min: -128, max: 127 });
+    case 'SHORT': return fc.integer({ min: -32768, max: 32767 });
+    case 'INTEGER': return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
+    case 'LONG': return LONG;
+    case 'FLOAT': return fc.float();
+    case 'DOUBLE': return fc.oneof(fc.double(), fc.constantFrom(NaN, -0, Infinity, -Infinity, 2 ** 53 + 2));
+    case 'TIMESTAMP':
+      if (column.timePrecision === 'MICROSECOND') return fc.bigInt({ min: 0n, max: TIMESTAMP_US_MAX });
+      if (column.timePrecision === 'NANOSECOND') return fc.bigInt({ min: 0n, max: TIMESTAMP_NS_MAX });
+      return fc.integer({ min: 0, max: TIMESTAMP_MS_MAX });
+    case 'STRING': return TEXT;
+    case 'GEOMETRY': return WKT;
+    default: return fc.uint8Array({ maxLength: 24 });
+  }
+}
+
+function valueOf(column: Column): fc.Arbitrary<Value> {
+  const value = column.array ? fc.array(scalarOf(column), { maxLength: 4 }) as fc.Arbitrary<Value> : scalarOf(column);
+  return column.notNull === true ? value : fc.option(value, { nil: null, freq: 4 });
+}
+
+const PRECISION = fc.constantFrom(undefined, 'MICROSECOND', 'NANOSECOND');
+const VALUE_COLUMN = fc.record({
+  type: fc.constantFrom('BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP', 'STRING', 'GEOMETRY', 'BLOB'),
+  array: fc.boolean(), notNull: fc.boolean(), timePrecision: PRECISION,
+}, { noNullPrototype: true }).map((column) => {
+  const array = column.array && column.type !== 'GEOMETRY' && column.type !== 'BLOB';
+  const result: Column = { name: '', type: column.type, array, notNull: column.notNull };
+  // TIMESTAMP arrays are millisecond only (as GridDB).
+  if (column.type === 'TIMESTAMP' && !array && column.timePrecision !== undefined) result.timePrecision = column.timePrecision;
+  return result;
+});
+const KEY_COLUMN = fc.record({
+  type: fc.constantFrom('STRING', 'INTEGER', 'LONG', 'TIMESTAMP'), timePrecision: PRECISION,
+}, { noNullPrototype: true }).map(({ type, timePrecision }) => {
+  const column: Column = { name: '', type, notNull: true };
+  if (type === 'TIMESTAMP' && timePrecision !== undefined) column.timePrecision = timePrecision;
+  return column;
+});
+
+const CONTAINER = fc.oneof(
+  fc.tuple(fc.array(KEY_COLUMN, { maxLength: 2 }), fc.array(VALUE_COLUMN, { minLength: 1, maxLength: 6 }))
+    .map(([keys, rest]) => ({ type: 'COLLECTION' as const, rowKey: keys.length, columns: [...keys, ...rest] })),
+  fc.array(VALUE_COLUMN, { minLength: 1, maxLength: 6 }).map((rest) => ({
+    type: 'TIME_SERIES' as const, rowKey: 1,
+    columns: [{ name: '', type: 'TIMESTAMP', notNull: true } as Column, ...rest],
+  })),
+).chain((shape) => {
+  const columns = shape.columns.map((column, i) => ({ ...column, name: `col${i}` }));
+  return fc.array(fc.tuple(...columns.map(valueOf)), { maxLength: 12 })
+    .map((rows) => ({ ...shape, columns, rows: rows as Row[] }));
+});
+
+const EDGES: ContainerDefinition = { name: 'edges', type: 'COLLECTION', rowKey: 2, columns: [
+  { name: 'k', type: 'STRING' }, { name: 'l', type: 'LONG' }, { name: 'd', type: 'DOUBLE' },
+  { name: 'f', type: 'FLOAT' }, { name: 't9', type: 'TIMESTAMP', timePrecision: 'NANOSECOND' },
+  { name: 'b', type: 'BLOB' }, { name: 'sa', type: 'STRING', array: true }, { name: 'g', type: 'GEOMETRY' },
+  { name: 'la', type: 'LONG', array: true }, { name: 'da', type: 'DOUBLE', array: true }] };
+const EDGE_ROWS: Row[] = [
+  ['x"\\,y', 2n ** 62n + 1n, -0, -0, TIMESTAMP_NS_MAX, new Uint8Array([0, 1, 255]), ['a,b', '"', ''],
+    'POINT(1 2)', [INT64_MIN, INT64_MAX], [NaN, -0, Infinity]],
+  ['@z\nq', -1n, NaN, Infinity, 0n, new Uint8Array(0), [], null, null, null],
+  ['', INT64_MIN, 2 ** 53 + 2, -Infinity, null, null, null, 'POLYGON((0 0,1 0,1 1,0 0))', [], []],
+];
+
+/** A canonical text of a row, for sorting and comparing (bigint, NaN, -0 and bytes kept apart). */
+function rowText(row: Row): string {
+  return JSON.stringify(row, (_, value: unknown) => {
+    if (typeof value === 'bigint') return `${value}n`;
+    if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+    if (Object.is(value, -0)) return '-0';
+    if (value instanceof Uint8Array) return `bytes:${Buffer.from(value).toString('hex')}`;
+    return value;
+  });
+}
+
+async function rowsOf(store: ClientStore, name: string): Promise<string[]> {
+  const container = await store.getContainer(name);
+  assert.ok(container !== undefined, `${name} exists`);
+  return (await (await container.query('select *').fetch()).toArray()).map(rowText).sort();
+}
+
+describe('gs_export and gs_import', { timeout: 600_000 }, () => {
+  let home: string;
+  let node: NodeProcess;
+  let store: ClientStore;
+  let args: string[];
+  const directories: string[] = [];
+  const newDirectory = () => {
+    const directory = mkdtempSync(join(tmpdir(), 'store-expimp-'));
+    directories.push(directory);
+    return directory;
+  };
+
+  before(async () => {
+    home = newNodeHome({ dataStore: { logWriteMode: 0 } });
+    node = await startNodeProcess(home);
+    store = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+      username: 'admin', password: 'admin' });
+    args = ['-u', 'admin/admin', '-s', `127.0.0.1:${node.transactionPort}`, '--silent'];
+  });
+
+  after(async () => {
+    await store?.close().catch(() => undefined);
+    await node?.kill();
+    removeHome(home);
+    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
+  });
+
+  it('round-trips random schemas and rows losslessly: export, drop, import, compare', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(CONTAINER, { minLength: 1, maxLength: 3 }), async (containers) => {
+      const names = containers.map((_, i) => `rt_${i}`);
+      for (const name of ['rt_0', 'rt_1', 'rt_2']) await store.dropContainer(name);
+      const before = new Map<string, string[]>();
+      for (const [i, spec] of containers.entries()) {
+        const container = await store.putContainer({ name: names[i]!, type: spec.type, rowKey: spec.rowKey, columns: spec.columns });
+        if (spec.rows.length > 0) await container.multiPut(spec.rows);
+        before.set(names[i]!, await rowsOf(store, names[i]!));
+      }
+      const directory = newDirectory();
+      const exported = await runTool('gs_export.ts', [...args, '--all', '-d', directory], node.env);
+      assert.equal(exported.code, 0, exported.stderr);
+      for (const name of names) await store.dropContainer(name);
+      const imported = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+      assert.equal(imported.code, 0, imported.stderr);
+      for (const name of names) {
+        assert.deepStrictEqual(await rowsOf(store, name), before.get(name), name);
+        await store.dropContainer(name);
+      }
+    }), { numRuns: RUN_COUNT });
+  });
+
+  it('round-trips the edge values of every type (fixed rows)', async () => {
+    const container = await store.putContainer(EDGES);
+    await container.multiPut(EDGE_ROWS);
+    const before = await rowsOf(store, 'edges');
+    const directory = newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'edges', '-d', directory], node.env)).code, 0);
+    await store.dropContainer('edges');
+    const result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(await rowsOf(store, 'edges'), before);
+    await store.dropContainer('edges');
+  });
+
+  it('--csv: plain CSV with a header row, out and in; a bad record names its line and writes nothing', async () => {
+    const container = await store.putContainer(EDGES);
+    await container.multiPut(EDGE_ROWS);
+    const before = await rowsOf(store, 'edges');
+    const path = join(newDirectory(), 'edges.csv');
+    let result = await runTool('gs_export.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    const text = readFileSync(path, 'utf8');
+    assert.match(text, /^k,l,d,f,t9,b,sa,g,la,da\n/);
+    await store.dropContainer('edges');
+    await store.putContainer(EDGES);
+    result = await runTool('gs_import.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(await rowsOf(store, 'edges'), before);
+    // One record holds a quoted line feed, so the five lines hold four records: the bad one is on line 6.
+    await store.dropContainer('edges');
+    await store.putContainer(EDGES);
+    const records = text.trimEnd().split('\n');
+    assert.equal(records.length, 5);
+    writeFileSync(path, [...records, 'new,12,x,,,,,,,'].join('\n') + '\n');
+    result = await runTool('gs_import.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /edges\.csv:6:3: column "d": expected a number/);
+    assert.deepEqual(await rowsOf(store, 'edges'), []);
+    await store.dropContainer('edges');
+  });
+
+  it('a corrupted row file names file, line and column and changes nothing', async () => {
+    const definition: ContainerDefinition = { name: 'bad', type: 'COLLECTION', rowKey: true,
+      columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE' }, { name: 'n', type: 'BYTE' }] };
+    const container = await store.putContainer(definition);
+    await container.multiPut(Array.from({ length: 2500 }, (_, i) => [i, i / 2, i % 100]));
+    const directory = newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'bad', '-d', directory], node.env)).code, 0);
+    const rowFile = join(directory, 'public.bad.csv');
+    const lines = readFileSync(rowFile, 'utf8').split('\n');
+    const good = lines.slice();
+    // Line 2004 (1-based) is row 2000: after two full batches would have been written.
+    lines[2003] = '"1999","0.5","300"';
+    writeFileSync(rowFile, lines.join('\n'));
+    await store.dropContainer('bad');
+    let result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /public\.bad\.csv:2004:3: .*"n"/);
+    assert.equal(await store.getContainer('bad'), undefined, 'nothing created');
+    // Over an existing container with --replace: the old rows stay.
+    const old = await store.putContainer(definition);
+    await old.put([7, 7.5, 7]);
+    lines[2003] = '"1999","0.5,"1"';
+    writeFileSync(rowFile, lines.join('\n'));
+    result = await runTool('gs_import.ts', [...args, '--all', '--replace', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /public\.bad\.csv:2004:\d+: /);
+    assert.deepEqual(await rowsOf(store, 'bad'), [rowText([7, 7.5, 7])]);
+    // Without --append/--replace an existing container is refused; with --append the rows come in.
+    writeFileSync(rowFile, good.join('\n'));
+    result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /exists; give --append or --replace/);
+    result = await runTool('gs_import.ts', [...args, '--all', '--append', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await rowsOf(store, 'bad')).length, 2500);
+    await store.dropContainer('bad');
+  });
+
+  it('an interrupted import says exactly how many rows it wrote; --append finishes it', async () => {
+    const definition: ContainerDefinition = { name: 'big', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
+    const rowCount = 100_000;
+    const container = await store.putContainer(definition);
+    for (let start = 0; start < rowCount; start += 10_000) {
+      await container.multiPut(Array.from({ length: 10_000 }, (_, i) => [start + i, BigInt(start + i)]));
+    }
+    const directory = newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'big', '-d', directory], node.env)).code, 0);
+    await store.dropContainer('big');
+    // SIGINT at the first progress line: the import has written some batches, not all.
+    const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'),
+      ...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory, '--progress', '1000'],
+    { env: node.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    let signalled = false;
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+      // Once: a second SIGINT ends the command at once, as a second Ctrl-C should.
+      if (!signalled && / rows \(/.test(stdout)) {
+        signalled = true;
+        child.kill('SIGINT');
+      }
+    });
+    const [code] = await once(child, 'exit') as [number | null];
+    assert.equal(code, 1, stdout + stderr);
+    const match = /interrupted: (\d+) of 100000 rows written \(public\.big\.csv up to line (\d+)\)/.exec(stderr);
+    assert.ok(match !== null, stderr);
+    const written = Number(match[1]);
+    assert.ok(written > 0 && written < rowCount);
+    assert.equal(Number(match[2]), written + 4, 'four header lines, then a row a line');
+    assert.equal((await rowsOf(store, 'big')).length, written);
+    const result = await runTool('gs_import.ts', [...args, '--all', '--append', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await rowsOf(store, 'big')).length, rowCount);
+    await store.dropContainer('big');
+  });
+
+  it('answers --help and --version, and logs with the password masked', async () => {
+    for (const name of ['gs_export.ts', 'gs_import.ts']) {
+      const help = await runTool(name, ['--help'], {});
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, /^Usage: gs_(export|import) /);
+      assert.match((await runTool(name, ['--version'], {})).stdout, /^gs_(export|import) \(store\) /);
+    }
+    const directory = newDirectory();
+    const result = await runTool('gs_export.ts', ['-u', 'admin/admin', '-s', `127.0.0.1:${node.transactionPort}`,
+      '--all', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.match(result.stdout, /Export Start\.[\s\S]*Number of target container:\d+ \( Success:\d+ Failure:0 \)\nExport Completed\./);
+    const log = readFileSync(join(node.env['GS_LOG']!, 'gs_export.log'), 'utf8');
+    assert.match(log, /\[INFO\] main start: -u admin\/\*\*\* /);
+    assert.doesNotMatch(log, /admin\/admin/);
+  });
+});

@@ -1,0 +1,279 @@
+// gs_export -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
+// [--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]: containers to a
+// directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts): gs_export.json,
+// one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files. Rows are read a
+// page at a time and written with the stream's backpressure, so memory does not grow with the data.
+
+import { once } from 'node:events';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ClientStore } from '../lib/client/store-factory.ts';
+import type { CommandHelp } from './command-help.ts';
+import {
+  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
+} from './expimp-common.ts';
+import { exportCsv } from './expimp-csv-mode.ts';
+import {
+  DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
+  type ExportEntry, type ExportExecution,
+} from './expimp-metadata.ts';
+import { rowFileHeader, rowLine } from './expimp-row-file.ts';
+import {
+  CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
+  parseCommandArgs, requireEnvironment, runCommand,
+} from './operating-command.ts';
+
+const NAME = 'gs_export';
+/** Rows per page fetched from the node. */
+const FETCH_ROWS_PER_PAGE = 10_000;
+/** Containers exported at once. */
+const EXPORTS_IN_FLIGHT_MAX = 2;
+/** Rows between two progress updates. */
+const PROGRESS_ROWS_STEP = 1000;
+
+const HELP: CommandHelp = {
+  name: NAME,
+  usage: ['-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
+    '[--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]',
+    '-u USER/PASS -c NAME --csv FILE [--filterfile FILE] [-s HOST:PORT]'],
+  summary: 'Exports containers (schema and rows) to a directory in GridDB\'s export format: ' +
+    'gs_export.json,\n<db>.<name>_properties.json and <db>.<name>.csv per container, BLOBs as files.',
+  options: [
+    ['-u, --user USER/PASS', 'the user and password (required)'],
+    ['-s, --server HOST:PORT', 'the node\'s transaction service (default 127.0.0.1:10001)'],
+    ['--cluster NAME', 'the cluster name (default: GS_HOME/conf/gs_cluster.json, else myCluster)'],
+    ['--all', 'every container'],
+    ['--db DB', 'every container of the database (only public exists)'],
+    ['-c, --container NAME', 'this container (repeatable)'],
+    ['--containerregex REGEX', 'containers whose whole name matches (repeatable)'],
+    ['-d, --directory DIR', 'where to write (default: the current directory); must hold no export'],
+    ['--filterfile FILE', 'lines REGEX:TQL; a container exports the rows of the first line matching it'],
+    ['--schemaOnly', 'metadata only, no rows'],
+    ['--csv FILE', 'with -c NAME: that container\'s rows as plain CSV with a header row'],
+    ['--silent', 'no progress output'],
+    ['-v, --verbose', 'a line per container with its row count'],
+  ],
+  environment: OPERATING_ENVIRONMENT,
+  exitCodes: OPERATING_EXIT_CODES,
+  example: 'gs_export -u admin/admin -s 127.0.0.1:10001 --all -d /tmp/export',
+};
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const values = parseCommandArgs(args, {
+    ...CONNECTION_OPTIONS,
+    all: { type: 'boolean' },
+    db: { type: 'string', multiple: true },
+    container: { type: 'string', short: 'c', multiple: true },
+    containerregex: { type: 'string', multiple: true },
+    filterfile: { type: 'string' },
+    schemaOnly: { type: 'boolean' },
+    csv: { type: 'string' },
+  });
+  const environment = requireEnvironment(process.env);
+  const chosen = [values.all, values.db, values.container, values.containerregex]
+    .filter((value) => value !== undefined).length;
+  if (chosen !== 1) {
+    throw new CommandError('Specify one of --all, --db, -c or --containerregex.', EXIT_ARGUMENTS);
+  }
+  for (const db of values.db ?? []) {
+    if (db !== DATABASE_PUBLIC) throw new CommandError(`D00E0D: database "${db}" does not exist.`);
+  }
+  const filters = values.filterfile === undefined ? [] : readFilterFile(values.filterfile);
+  if (values.csv !== undefined) return mainCsv(values.csv, { ...values, filters }, args);
+  const directory = resolve(values.directory ?? '.');
+  directoryCheck(directory);
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store, address, user } = await connectStore(values, environment);
+  try {
+    const names = selectNames(await store.getContainerNames(), values);
+    const startTime = new Date().toISOString();
+    if (values.silent !== true) console.log(`Export Start.\nDirectory : ${directory}`);
+    const progress = Progress.forConsole(values.silent === true);
+    let totalRows = 0;
+    for (const name of names) totalRows += (await store.getContainerInfo(name))?.rowCount ?? 0;
+    let doneRows = 0;
+    progress.start('export', totalRows);
+    const entries: Array<ExportEntry & { sequence: number }> = [];
+    let failureCount = 0;
+    let nextIndex = 0;
+    // EXPORTS_IN_FLIGHT_MAX containers at once: one is printed while the node reads the other.
+    const worker = async () => {
+      while (nextIndex < names.length) {
+        const sequence = nextIndex++;
+        const name = names[sequence]!;
+        const filter = filters.find((entry) => entry.pattern.test(name))?.tql;
+        try {
+          const rowCount = await exportContainer(store, {
+            name, sequence, directory, user, startTime, tql: filter, schemaOnly: values.schemaOnly === true,
+            onRows: (count) => progress.update('export', (doneRows += count)),
+          }, entries);
+          log.info('exportContainer', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows`);
+          if (values.verbose === true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}`);
+        } catch (error) {
+          failureCount++;
+          log.error('exportContainer', `${DATABASE_PUBLIC}.${name}: ${(error as Error).message}`);
+          console.error(`D00D01: Export of ${DATABASE_PUBLIC}.${name} failed: ${(error as Error).message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: EXPORTS_IN_FLIGHT_MAX }, worker));
+    progress.stop();
+    entries.sort((a, b) => a.sequence - b.sequence);
+    const execution: ExportExecution = {
+      version: EXPORT_FORMAT_VERSION, startTime, endTime: new Date().toISOString(), address, user,
+      containerCount: entries.length, rowFileType: 'csv', parallel: 1,
+      container: entries.map(({ sequence: _, ...entry }) => entry),
+    };
+    writeFileSync(join(directory, EXPORT_EXECUTION_FILE), JSON.stringify(execution, null, 2) + '\n');
+    const summary = `Number of target container:${names.length} ( Success:${names.length - failureCount} ` +
+      `Failure:${failureCount} )`;
+    log.info('main', summary);
+    if (values.silent !== true) console.log(`${summary}\nExport Completed.`);
+    return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
+  } finally {
+    await store.close();
+  }
+}
+
+/** `--csv FILE -c NAME`: one container's rows as plain CSV with a header row. */
+async function mainCsv(path: string, values: ConnectionValues & {
+  container?: string[] | undefined; silent?: boolean | undefined;
+  filters: Array<{ pattern: RegExp; tql: string }>;
+}, args: string[]): Promise<number> {
+  if (values.container?.length !== 1) {
+    throw new CommandError('--csv FILE exports one container: give -c NAME once.', EXIT_ARGUMENTS);
+  }
+  const environment = requireEnvironment(process.env);
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store } = await connectStore(values, environment);
+  try {
+    const name = values.container[0]!;
+    const tql = values.filters.find((entry) => entry.pattern.test(name))?.tql;
+    const progress = Progress.forConsole(values.silent === true);
+    const rowCount = await exportCsv(store, { name, path: resolve(path), tql, progress });
+    log.info('exportCsv', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows to ${path}`);
+    if (values.silent !== true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}\nExport Completed.`);
+    return EXIT_OK;
+  } finally {
+    await store.close();
+  }
+}
+
+interface ExportJob {
+  name: string;
+  sequence: number;
+  directory: string;
+  user: string;
+  startTime: string;
+  tql: string | undefined;
+  schemaOnly: boolean;
+  /** Rows written since the last call. */
+  onRows: (count: number) => void;
+}
+
+/** One container: its metadata file, then its rows, streamed. Returns the row count. */
+async function exportContainer(
+  store: ClientStore,
+  job: ExportJob,
+  entries: Array<ExportEntry & { sequence: number }>,
+): Promise<number> {
+  const container = await store.getContainer(job.name);
+  if (container === undefined) throw new Error('the container no longer exists');
+  const stem = fileStemOf(container.name, job.sequence);
+  const metafile = `${stem}_properties.json`;
+  const rowFile = `${stem}.csv`;
+  const info = container.info;
+  writeFileSync(join(job.directory, metafile), JSON.stringify(metadataOf(info, rowFile), null, 2) + '\n');
+  const out = createWriteStream(join(job.directory, rowFile));
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  let rowIndex = 0;
+  try {
+    out.write(rowFileHeader({
+      startIso: job.startTime, user: job.user, metafile, containerLabel: `${DATABASE_PUBLIC}.${info.name}`,
+    }));
+    if (!job.schemaOnly) {
+      const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
+      const rows = await query.fetch();
+      const place = { directory: job.directory, stem, rowIndex: 0 };
+      for await (const row of rows) {
+        place.rowIndex = rowIndex;
+        if (!out.write(rowLine(info.columns, row, place))) await Promise.race([once(out, 'drain'), failed]);
+        rowIndex++;
+        if (rowIndex % PROGRESS_ROWS_STEP === 0) job.onRows(PROGRESS_ROWS_STEP);
+      }
+      job.onRows(rowIndex % PROGRESS_ROWS_STEP);
+    }
+  } finally {
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+  }
+  const entry: ExportEntry & { sequence: number } = {
+    database: DATABASE_PUBLIC, name: info.name, metafile, sequence: job.sequence,
+  };
+  if (job.tql !== undefined) entry.filterCondition = job.tql;
+  entries.push(entry);
+  return rowIndex;
+}
+
+function selectNames(all: string[], values: {
+  all?: boolean | undefined; db?: string[] | undefined;
+  container?: string[] | undefined; containerregex?: string[] | undefined;
+}): string[] {
+  if (values.all === true || values.db !== undefined) return all;
+  if (values.container !== undefined) {
+    const byName = new Map(all.map((name) => [name.toLowerCase(), name]));
+    return values.container.map((name) => {
+      const found = byName.get(name.toLowerCase());
+      if (found === undefined) throw new CommandError(`D00C0F: Container "${name}" does not exist.`);
+      return found;
+    });
+  }
+  const patterns = (values.containerregex ?? []).map((text) => regexOf(text, '--containerregex'));
+  return all.filter((name) => patterns.some((pattern) => pattern.test(name)));
+}
+
+/** A whole-name match, as Java's String.matches. */
+function regexOf(text: string, where: string): RegExp {
+  try {
+    return new RegExp(`^(?:${text})$`);
+  } catch {
+    throw new CommandError(`${where}: ${JSON.stringify(text)} is not a regular expression.`, EXIT_ARGUMENTS);
+  }
+}
+
+/** `--filterfile`: lines `REGEX:TQL`, the TQL starting with SELECT; blank and # lines skipped. */
+function readFilterFile(path: string): Array<{ pattern: RegExp; tql: string }> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new CommandError(`--filterfile ${path} cannot be read.`, EXIT_ARGUMENTS);
+  }
+  return text.split(/\r?\n/).flatMap((line, i) => {
+    if (line.trim() === '' || line.startsWith('#')) return [];
+    const match = /^(.*?):\s*(select\b.*)$/i.exec(line);
+    if (match === null) {
+      throw new CommandError(`${path}:${i + 1}: expected REGEX:SELECT ...`, EXIT_ARGUMENTS);
+    }
+    return [{ pattern: regexOf(match[1]!, `${path}:${i + 1}`), tql: match[2]! }];
+  });
+}
+
+function directoryCheck(directory: string): void {
+  if (!existsSync(directory)) {
+    mkdirSync(directory, { recursive: true });
+    return;
+  }
+  const taken = readdirSync(directory).find((file) =>
+    file === EXPORT_EXECUTION_FILE || file.endsWith('_properties.json'));
+  if (taken !== undefined) {
+    throw new CommandError(`D00D02: The directory ${directory} already holds an export (${taken}).`,
+      EXIT_ARGUMENTS);
+  }
+}
+
+runCommand(HELP, main);

@@ -1,0 +1,320 @@
+// gs_import -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
+// [--append | --replace] [--force] [--schemaCheckSkip] [--progress ROWS]; gs_import -l [-d DIR]:
+// containers from a gs_export directory (spec/surface.md §7.5–7.6) back into the node.
+//
+// Each container is all or nothing as far as a file can make it so: its row file is read through
+// once and every line checked (cells, types, the engine's row validation, external files) before
+// anything is created, dropped or written; a bad file names its line and column and leaves the
+// container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT (GridDB's
+// commitCount), each an auto-commit statement, so memory is one batch whatever the size. An
+// interrupt (SIGINT/SIGTERM) stops after the batch in flight and prints exactly which rows were
+// written; running again with --append finishes the job for keyed containers (rows are upserted).
+
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { ClientStore } from '../lib/client/store-factory.ts';
+import { limitsOf } from '../lib/client/client-schema.ts';
+import type { ContainerDefinition, ContainerSchema } from '../lib/schema/container-schema.ts';
+import type { Row } from '../lib/schema/column-type.ts';
+import { rowValidator } from '../lib/schema/row-validate.ts';
+import { schemasEqual, validateContainerDefinition } from '../lib/schema/schema-validate.ts';
+import { containerSchemaOf } from '../lib/protocol/wire-schema.ts';
+import type { CommandHelp } from './command-help.ts';
+import {
+  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
+} from './expimp-common.ts';
+import { importCsv } from './expimp-csv-mode.ts';
+import {
+  definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
+} from './expimp-metadata.ts';
+import { readRowFile } from './expimp-row-reader.ts';
+import { BatchWriter } from './expimp-batch-writer.ts';
+import {
+  CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
+  parseCommandArgs, requireEnvironment, runCommand,
+} from './operating-command.ts';
+
+const NAME = 'gs_import';
+
+const HELP: CommandHelp = {
+  name: NAME,
+  usage: [
+    '-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
+      '[--append | --replace] [--force] [--schemaCheckSkip] [--progress ROWS] [-s HOST:PORT]',
+    '-l [-d DIR]',
+    '-u USER/PASS -c NAME --csv FILE [-s HOST:PORT]',
+  ],
+  summary: 'Imports containers from a gs_export directory. A container that exists needs --append ' +
+    '(rows upserted\nby key) or --replace (dropped and created again). A bad row file names its ' +
+    'line and column\nand writes nothing for that container.',
+  options: [
+    ['-u, --user USER/PASS', 'the user and password (required)'],
+    ['-s, --server HOST:PORT', 'the node\'s transaction service (default 127.0.0.1:10001)'],
+    ['--cluster NAME', 'the cluster name (default: GS_HOME/conf/gs_cluster.json, else myCluster)'],
+    ['--all', 'every container of the export'],
+    ['--db DB', 'every container of the database (only public exists)'],
+    ['-c, --container NAME', 'this container (repeatable)'],
+    ['--containerregex REGEX', 'containers whose whole name matches (repeatable)'],
+    ['-d, --directory DIR', 'the export directory (default: the current directory)'],
+    ['--append', 'add to an existing container (same schema unless --schemaCheckSkip)'],
+    ['--replace', 'drop an existing container and create it again'],
+    ['--schemaCheckSkip', 'with --append: do not compare the schemas'],
+    ['--force', 'go on with the next container after an error'],
+    ['--progress ROWS', 'a progress line every ROWS rows when not on a terminal (default 100000)'],
+    ['-l, --list', 'list the containers of the export and exit'],
+    ['--csv FILE', 'with -c NAME: plain CSV with a header row of column names into that container'],
+    ['--silent', 'no progress output'],
+  ],
+  environment: OPERATING_ENVIRONMENT,
+  exitCodes: OPERATING_EXIT_CODES,
+  example: 'gs_import -u admin/admin -s 127.0.0.1:10001 --all -d /tmp/export --replace',
+};
+
+/** The second read: the rows were checked by the first, and the client checks them as it sends. */
+const ROW_CHECKED = (row: unknown) => row as Row;
+const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace Mode)' } as const;
+
+/** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
+let interrupted = false;
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const values = parseCommandArgs(args, {
+    ...CONNECTION_OPTIONS,
+    all: { type: 'boolean' },
+    db: { type: 'string', multiple: true },
+    container: { type: 'string', short: 'c', multiple: true },
+    containerregex: { type: 'string', multiple: true },
+    append: { type: 'boolean' },
+    replace: { type: 'boolean' },
+    force: { type: 'boolean' },
+    schemaCheckSkip: { type: 'boolean' },
+    progress: { type: 'string' },
+    list: { type: 'boolean', short: 'l' },
+    csv: { type: 'string' },
+  });
+  if (values.csv !== undefined) return mainCsv(values.csv, values, args);
+  const directory = resolve(values.directory ?? '.');
+  const entries = readExecution(directory);
+  if (values.list === true) {
+    console.log('DB\tName\tType\tFileName');
+    for (const entry of entries) {
+      const { definition, containerFile } = readMetadata(directory, entry);
+      console.log(`${entry.database}\t${entry.name}\t${definition.type}\t${containerFile}`);
+    }
+    return EXIT_OK;
+  }
+  const environment = requireEnvironment(process.env);
+  if (values.append === true && values.replace === true) {
+    throw new CommandError('--append and --replace exclude each other.', EXIT_ARGUMENTS);
+  }
+  const progressRows = progressRowsOf(values.progress);
+  const chosen = selectEntries(entries, values);
+  const mode = values.replace === true ? 'replace' : values.append === true ? 'append' : 'create';
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store } = await connectStore(values, environment);
+  const stop = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    const silent = values.silent === true;
+    if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
+    const progress = Progress.forConsole(silent, progressRows);
+    let successCount = 0;
+    let failureCount = 0;
+    for (const entry of chosen) {
+      const label = `${entry.database}.${entry.name}`;
+      try {
+        const rowCount = await importContainer(store, { directory, entry, mode, progress, values });
+        successCount++;
+        log.info('importContainer', `${label}: ${rowCount} rows`);
+        if (!silent) console.log(`${label} : ${rowCount}`);
+      } catch (error) {
+        progress.stop();
+        failureCount++;
+        const message = (error as Error).message;
+        log.error('importContainer', `${label}: ${message}`);
+        console.error(`D00F01: Import of ${label} failed: ${message}`);
+        if (values.force !== true || interrupted) break;
+      }
+    }
+    const summary = `Success:${successCount} Failure:${failureCount}`;
+    log.info('main', summary);
+    if (!silent) console.log(`Import completed\n${summary}`);
+    return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+    await store.close();
+  }
+}
+
+/** `--csv FILE -c NAME`: plain CSV with a header row into an existing container. */
+async function mainCsv(path: string, values: ConnectionValues & {
+  container?: string[] | undefined; silent?: boolean | undefined; progress?: string | undefined;
+}, args: string[]): Promise<number> {
+  if (values.container?.length !== 1) {
+    throw new CommandError('--csv FILE imports into one container: give -c NAME once.', EXIT_ARGUMENTS);
+  }
+  const environment = requireEnvironment(process.env);
+  const log = new CommandLog(environment, NAME);
+  log.info('main', `start: ${maskedArgs(args)}`);
+  const { store } = await connectStore(values, environment);
+  const stop = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', stop);
+  try {
+    const name = values.container[0]!;
+    const progress = Progress.forConsole(values.silent === true, progressRowsOf(values.progress));
+    let rowCount: number;
+    try {
+      rowCount = await importCsv(store, { name, path: resolve(path), progress, interrupted: () => interrupted });
+    } catch (error) {
+      progress.stop();
+      log.error('importCsv', `public.${name}: ${(error as Error).message}`);
+      console.error(`D00F01: Import of public.${name} failed: ${(error as Error).message}`);
+      return EXIT_ERROR;
+    }
+    log.info('importCsv', `public.${name}: ${rowCount} rows from ${path}`);
+    if (values.silent !== true) console.log(`public.${name} : ${rowCount}\nImport completed\nSuccess:1 Failure:0`);
+    return EXIT_OK;
+  } finally {
+    process.off('SIGINT', stop);
+    await store.close();
+  }
+}
+
+function progressRowsOf(text: string | undefined): number | undefined {
+  const rows = text === undefined ? undefined : Number(text);
+  if (rows !== undefined && !(Number.isSafeInteger(rows) && rows > 0)) {
+    throw new CommandError('--progress takes a number of rows, at least 1.', EXIT_ARGUMENTS);
+  }
+  return rows;
+}
+
+interface ImportJob {
+  directory: string;
+  entry: ExportEntry;
+  mode: 'create' | 'append' | 'replace';
+  progress: Progress;
+  values: { schemaCheckSkip?: boolean | undefined };
+}
+
+async function importContainer(store: ClientStore, job: ImportJob): Promise<number> {
+  const { definition, containerFile } = readMetadata(job.directory, job.entry);
+  const limits = limitsOf(store.pool.node!.storeBlockSizeBytes);
+  let schema: ContainerSchema;
+  try {
+    schema = validateContainerDefinition(definition, limits);
+  } catch (error) {
+    throw new Error(`${job.entry.metafile}: ${(error as Error).message}`, { cause: error });
+  }
+  const rowPath = join(job.directory, containerFile);
+  const validateRow = rowValidator(schema, limits);
+  // First read: every line checked, nothing written yet.
+  let rowCount = 0;
+  for await (const _ of readRowFile(rowPath, schema.columns, validateRow)) rowCount++;
+  await prepareContainer(store, {
+    definition, schema, mode: job.mode, schemaCheckSkip: job.values.schemaCheckSkip === true,
+  });
+  const container = await store.putContainer(definition);
+  // Second read: the rows, a batch at a time, up to WRITES_IN_FLIGHT_MAX batches sent and not yet
+  // acknowledged (the next batch is parsed while the node writes the last). The client validates
+  // each row again as it encodes it.
+  const label = `${job.entry.database}.${definition.name}`;
+  job.progress.start(label, rowCount);
+  const writes = new BatchWriter((rows) => container.multiPut(rows));
+  try {
+    for await (const { lineNumber, row } of readRowFile(rowPath, schema.columns, ROW_CHECKED)) {
+      if (!writes.add(row)) continue;
+      await writes.flush();
+      job.progress.update(label, writes.acknowledgedCount);
+      if (interrupted) {
+        await writes.settle();
+        job.progress.stop();
+        throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
+          `(${containerFile} up to line ${lineNumber}); run again with --append to finish`);
+      }
+    }
+    await writes.flush();
+    await writes.settle();
+  } finally {
+    job.progress.stop();
+  }
+  return writes.acknowledgedCount;
+}
+
+/** Per mode: refuses an existing container, checks its schema, or drops it. */
+async function prepareContainer(store: ClientStore, job: {
+  definition: ContainerDefinition; schema: ContainerSchema; mode: ImportJob['mode']; schemaCheckSkip: boolean;
+}): Promise<void> {
+  const info = await store.getContainerInfo(job.definition.name);
+  if (info === undefined) return;
+  if (job.mode === 'create') {
+    throw new Error(`D00F02: container "${info.name}" exists; give --append or --replace`);
+  }
+  if (job.mode === 'replace') {
+    await store.dropContainer(info.name);
+    return;
+  }
+  if (!job.schemaCheckSkip && !schemasEqual(containerSchemaOf(info), job.schema)) {
+    throw new Error(`D00F03: container "${info.name}" has another schema than the export ` +
+      '(--schemaCheckSkip to append anyway)');
+  }
+}
+
+function readExecution(directory: string): ExportEntry[] {
+  const path = join(directory, EXPORT_EXECUTION_FILE);
+  let json: { container?: unknown };
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8')) as { container?: unknown };
+  } catch (error) {
+    throw new CommandError(`D00F04: ${path} cannot be read: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(json.container)) throw new CommandError(`D00F04: ${path}: "container" must be an array`);
+  return json.container.map((entry: unknown, i: number) => {
+    const object = (entry ?? {}) as Partial<ExportEntry>;
+    if (typeof object.name !== 'string' || typeof object.metafile !== 'string') {
+      throw new CommandError(`D00F04: ${path}: container[${i}] needs "name" and "metafile"`);
+    }
+    return { database: object.database ?? 'public', name: object.name, metafile: object.metafile };
+  });
+}
+
+function readMetadata(directory: string, entry: ExportEntry): ReturnType<typeof definitionOfMetadata> {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(join(directory, entry.metafile), 'utf8'));
+  } catch (error) {
+    throw new Error(`${entry.metafile}: ${(error as Error).message}`);
+  }
+  return definitionOfMetadata(json, entry.metafile);
+}
+
+function selectEntries(entries: ExportEntry[], values: {
+  all?: boolean | undefined; db?: string[] | undefined;
+  container?: string[] | undefined; containerregex?: string[] | undefined;
+}): ExportEntry[] {
+  const chosen = [values.all, values.db, values.container, values.containerregex]
+    .filter((value) => value !== undefined).length;
+  if (chosen !== 1) {
+    throw new CommandError('Specify one of --all, --db, -c or --containerregex.', EXIT_ARGUMENTS);
+  }
+  if (values.all === true) return entries;
+  if (values.db !== undefined) return entries.filter((entry) => values.db!.includes(entry.database));
+  if (values.container !== undefined) {
+    return values.container.map((name) => {
+      const found = entries.find((entry) => entry.name.toLowerCase() === name.toLowerCase());
+      if (found === undefined) throw new CommandError(`D00F05: the export has no container "${name}".`);
+      return found;
+    });
+  }
+  const patterns = values.containerregex!.map((text) => new RegExp(`^(?:${text})$`));
+  return entries.filter((entry) => patterns.some((pattern) => pattern.test(entry.name)));
+}
+
+runCommand(HELP, main);
