@@ -9,7 +9,7 @@ import type { ClientStore } from '../../../lib/client/client-store.ts';
 import { INT64_MAX, INT64_MIN, type Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { tqlQueryHandler } from '../../../lib/server/tql-query-handler.ts';
-import { rowsArbitrary, schemaArbitrary } from '../protocol/protocol-arbitraries.ts';
+import { rowsArbitrary, schemaArbitrary } from '../encoding/row-arbitraries.ts';
 import { startServer, storageError, type TestServer } from '../server/server-test-helpers.ts';
 import { clientOf } from './client-test-helpers.ts';
 

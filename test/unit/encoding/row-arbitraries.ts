@@ -1,11 +1,14 @@
-// Random valid container schemas and canonical rows for them (as validateRow returns them), for
-// the property tests of the row codec and of what encodes rows with it (result-sets.test.ts).
+// Random valid container schemas of every column type and canonical rows for them (as
+// lib/schema/row-validate.ts returns them), with the extremes that break naive codecs: LONG at
+// ±2^63, NaN and -0, empty strings and BLOBs, nanosecond timestamps beyond an i64, nulls. For the
+// property tests of the row codec and of what carries rows (result sets, protocol messages, the
+// client).
 
 import fc from 'fast-check';
 import { blockSizeLimits } from '../../../lib/base/limits.ts';
 import {
   INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX,
-  type ColumnType, type Row, type Value,
+  type ColumnType, type Row, type RowKey, type Value,
 } from '../../../lib/schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { validateContainerDefinition } from '../../../lib/schema/schema-validate.ts';
@@ -58,11 +61,11 @@ export const schemaArbitrary: fc.Arbitrary<ContainerSchema> = fc.record({
 
 const wellFormed = (text: string) => !text.includes('\0') &&
   (text as unknown as { isWellFormed(): boolean }).isWellFormed();
-const text = fc.oneof(
+export const textArbitrary = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 60 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.string({ unit: 'binary-ascii', maxLength: 100 }),
-  fc.constantFrom('', '😀', '\uFEFF', 'é', 'a'.repeat(42), '€'.repeat(43), '𝄞x'),
+  fc.constantFrom('', '😀', '\uFEFF', 'é', 'a'.repeat(42), '€'.repeat(43), '𝄞x', 'a'.repeat(200)),
 ).filter(wellFormed);
 
 /** Canonical values, as validateRow returns them. */
@@ -86,11 +89,11 @@ function scalarArbitrary(column: ColumnSchema): fc.Arbitrary<Value> {
       }
       return fc.oneof(fc.bigInt({ min: 0n, max: BigInt(TIMESTAMP_MS_MAX) }).map(Number),
         fc.constantFrom(0, TIMESTAMP_MS_MAX));
-    case 'STRING': return text;
+    case 'STRING': return textArbitrary;
     // Canonical GEOMETRY is WKT as GridDB prints it (the validator parses and reprints it).
     case 'GEOMETRY': return fc.constantFrom('POINT(1 2)', 'POLYGON((0 0,1 0,1 1,0 0))',
       'POINT(EMPTY)', 'LINESTRING(0 0 0,1.5 -2 3e+20)', 'POINT(1 2;4326)');
-    case 'BLOB': return fc.uint8Array({ maxLength: 40 });
+    case 'BLOB': return fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constant(new Uint8Array(0)));
   }
 }
 
@@ -111,3 +114,8 @@ export const rowsArbitrary = (
 
 export const schemaAndRows = schemaArbitrary.chain((schema) =>
   rowsArbitrary(schema).map((rows) => ({ schema, rows })));
+
+export function keysOf(schema: ContainerSchema, rows: readonly Row[]): RowKey[] {
+  const n = schema.rowKeyColumnCount;
+  return rows.map((row) => (n === 1 ? row[0] : row.slice(0, n)) as RowKey);
+}

@@ -35,7 +35,7 @@ import type { ByteReader } from '../../../lib/encoding/byte-reader.ts';
 import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 import {
   keysOf, limits, schemaAndRows, schemaArbitrary, textArbitrary,
-} from './protocol-arbitraries.ts';
+} from '../encoding/row-arbitraries.ts';
 
 const MAX = 64 * 1024 * 1024;
 
