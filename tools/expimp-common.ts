@@ -25,6 +25,15 @@ export const CONNECTION_OPTIONS = {
   verbose: { type: 'boolean', short: 'v' },
 } as const;
 
+/** Which containers: both commands choose them the same way, and each may also take --csv. */
+export const SELECTION_OPTIONS = {
+  all: { type: 'boolean' },
+  db: { type: 'string', multiple: true },
+  container: { type: 'string', short: 'c', multiple: true },
+  containerregex: { type: 'string', multiple: true },
+  csv: { type: 'string' },
+} as const;
+
 export interface ConnectionValues {
   user?: string | undefined;
   server?: string | undefined;

@@ -10,7 +10,8 @@ import { join, resolve } from 'node:path';
 import type { ClientStore } from '../lib/client/store-factory.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
-  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
+  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
+  type ConnectionValues,
 } from './expimp-common.ts';
 import { exportCsv } from './expimp-csv-mode.ts';
 import {
@@ -62,13 +63,9 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const values = parseCommandArgs(args, {
     ...CONNECTION_OPTIONS,
-    all: { type: 'boolean' },
-    db: { type: 'string', multiple: true },
-    container: { type: 'string', short: 'c', multiple: true },
-    containerregex: { type: 'string', multiple: true },
+    ...SELECTION_OPTIONS,
     filterfile: { type: 'string' },
     schemaOnly: { type: 'boolean' },
-    csv: { type: 'string' },
   });
   const environment = requireEnvironment(process.env);
   const chosen = [values.all, values.db, values.container, values.containerregex]

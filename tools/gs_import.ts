@@ -21,7 +21,8 @@ import { schemasEqual, validateContainerDefinition } from '../lib/schema/schema-
 import { containerSchemaOf } from '../lib/protocol/wire-schema.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
-  CONNECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress, type ConnectionValues,
+  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
+  type ConnectionValues,
 } from './expimp-common.ts';
 import { importCsv } from './expimp-csv-mode.ts';
 import {
@@ -81,17 +82,13 @@ async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const values = parseCommandArgs(args, {
     ...CONNECTION_OPTIONS,
-    all: { type: 'boolean' },
-    db: { type: 'string', multiple: true },
-    container: { type: 'string', short: 'c', multiple: true },
-    containerregex: { type: 'string', multiple: true },
+    ...SELECTION_OPTIONS,
     append: { type: 'boolean' },
     replace: { type: 'boolean' },
     force: { type: 'boolean' },
     schemaCheckSkip: { type: 'boolean' },
     progress: { type: 'string' },
     list: { type: 'boolean', short: 'l' },
-    csv: { type: 'string' },
   });
   if (values.csv !== undefined) return mainCsv(values.csv, values, args);
   const directory = resolve(values.directory ?? '.');
