@@ -18,7 +18,7 @@ import { tqlEvaluationError, tqlSemanticError, type TqlPosition } from './error.
 import {
   argumentOfType, type FunctionArgument, type FunctionBindContext, type ScalarFunctionSpec,
 } from './function-spec.ts';
-import { geometryReader, parseGeometry } from './spatial-value.ts';
+import { geometryReader, parseGeometry, type ParsedGeometry } from './spatial-value.ts';
 import { isNumeric, isScalarOf, TQL_BOOL, type TqlType, type TqlValue } from './types.ts';
 
 export const TQL_GEOMETRY: TqlType = { scalar: 'GEOMETRY', array: false };
@@ -146,6 +146,25 @@ function box(low: readonly number[], high: readonly number[]): Geometry {
 
 type V3 = [number, number, number];
 
+/** A predicate of two GEOMETRY arguments, each parsed once per distinct text. */
+function geometryPair(
+  usage: string,
+  test: (a: ParsedGeometry, b: ParsedGeometry, position: TqlPosition) => boolean,
+): ScalarFunctionSpec {
+  return {
+    argumentCountMin: 2, argumentCountMax: 2, usage,
+    bind(args, context) {
+      args.forEach((_, i) => argumentOfType(args, i, context, isGeometry, 'a GEOMETRY'));
+      const [readA, readB] = [geometryReader(context.position), geometryReader(context.position)];
+      return {
+        type: TQL_BOOL,
+        impl: (values) =>
+          test(readA(values[0] as string), readB(values[1] as string), context.position),
+      };
+    },
+  };
+}
+
 export const SPATIAL_FUNCTIONS: Record<string, ScalarFunctionSpec> = {
   ST_GEOMFROMTEXT: {
     argumentCountMin: 1, argumentCountMax: 1, usage: 'ST_GeomFromText(text)',
@@ -184,54 +203,32 @@ export const SPATIAL_FUNCTIONS: Record<string, ScalarFunctionSpec> = {
     (n) => quadraticSurface(
       [n.slice(0, 3) as V3, n.slice(3, 6) as V3, n.slice(6, 9) as V3], n.slice(9, 12) as V3, n[12]!,
     )),
-  ST_MBRINTERSECTS: {
-    argumentCountMin: 2, argumentCountMax: 2, usage: 'ST_MBRIntersects(g1, g2)',
-    bind(args, context) {
-      args.forEach((_, i) => argumentOfType(args, i, context, isGeometry, 'a GEOMETRY'));
-      const read = [geometryReader(context.position), geometryReader(context.position)];
-      return {
-        type: TQL_BOOL,
-        impl: (values) => {
-          const [a, b] = values.map((value, i) => read[i]!(value as string));
-          for (const parsed of [a!, b!]) {
-            if (parsed.geometry.kind === 'QUADRATICSURFACE') {
-              throw tqlEvaluationError('ST_MBRINTERSECTS does not take a QUADRATICSURFACE; ' +
-                'use ST_QSFMBRIntersects', context.position);
-            }
-          }
-          if (a!.mbr === undefined || b!.mbr === undefined) return false;
-          return mbrIntersects(a!.mbr, b!.mbr);
-        },
-      };
-    },
-  },
-  ST_QSFMBRINTERSECTS: {
-    argumentCountMin: 2, argumentCountMax: 2, usage: 'ST_QSFMBRIntersects(q, g)',
-    bind(args, context) {
-      args.forEach((_, i) => argumentOfType(args, i, context, isGeometry, 'a GEOMETRY'));
-      const read = [geometryReader(context.position), geometryReader(context.position)];
-      return {
-        type: TQL_BOOL,
-        impl: (values) => {
-          const [q, g] = values.map((value, i) => read[i]!(value as string));
-          if (q!.geometry.kind !== 'QUADRATICSURFACE') {
-            throw tqlEvaluationError('argument 1 of ST_QSFMBRINTERSECTS must be a ' +
-              `QUADRATICSURFACE, not a ${q!.geometry.kind}`, context.position);
-          }
-          if (g!.geometry.kind === 'QUADRATICSURFACE') {
-            throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must not be a ' +
-              'QUADRATICSURFACE', context.position);
-          }
-          if (q!.geometry.dimension === 0 || g!.mbr === undefined) return false;
-          if (g!.geometry.dimension !== 3) {
-            throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must be 3-D ' +
-              '(a 2-D geometry has no bounded box)', context.position);
-          }
-          return quadraticSurfaceMeetsBox(q!.geometry.coefficients, g!.mbr);
-        },
-      };
-    },
-  },
+  ST_MBRINTERSECTS: geometryPair('ST_MBRIntersects(g1, g2)', (a, b, position) => {
+    for (const parsed of [a, b]) {
+      if (parsed.geometry.kind === 'QUADRATICSURFACE') {
+        throw tqlEvaluationError('ST_MBRINTERSECTS does not take a QUADRATICSURFACE; ' +
+          'use ST_QSFMBRIntersects', position);
+      }
+    }
+    if (a.mbr === undefined || b.mbr === undefined) return false;
+    return mbrIntersects(a.mbr, b.mbr);
+  }),
+  ST_QSFMBRINTERSECTS: geometryPair('ST_QSFMBRIntersects(q, g)', (q, g, position) => {
+    if (q.geometry.kind !== 'QUADRATICSURFACE') {
+      throw tqlEvaluationError('argument 1 of ST_QSFMBRINTERSECTS must be a ' +
+        `QUADRATICSURFACE, not a ${q.geometry.kind}`, position);
+    }
+    if (g.geometry.kind === 'QUADRATICSURFACE') {
+      throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must not be a ' +
+        'QUADRATICSURFACE', position);
+    }
+    if (q.geometry.dimension === 0 || g.mbr === undefined) return false;
+    if (g.geometry.dimension !== 3) {
+      throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must be 3-D ' +
+        '(a 2-D geometry has no bounded box)', position);
+    }
+    return quadraticSurfaceMeetsBox(q.geometry.coefficients, g.mbr);
+  }),
   ST_GETSRID: {
     argumentCountMin: 1, argumentCountMax: 1, usage: 'ST_GetSrId(g)',
     bind(args, context) {
