@@ -1,7 +1,8 @@
 // What the gs_* operating commands share (spec/surface.md §7.1): GS_HOME and GS_LOG must be set
 // (A00105 otherwise), `-u USER/PASS` and `-s HOST[:PORT]` in their formats (A00002, A00001), HTTP
 // Basic calls to the node's system service with a 30 s timeout, its answers mapped to GridDB's
-// messages (401 → A00102, no connection → A00104), the exit codes (0 done, 1 error, 2 bad
+// messages (401 → A00102, no connection → A00104, errorStatus 100 → A01100, 501 → what a single
+// node cannot do), the exit codes (0 done, 1 error, 2 bad
 // arguments, 3 the node is not in a state to do it), and the command's log in GS_LOG
 // (tools/command-log.ts: its start with the arguments, passwords masked, its errors, its end).
 
@@ -128,6 +129,13 @@ export async function callNode(
   if (response.status === 401) throw new CommandError('A00102: Authentication failed.');
   if (response.status !== 200) {
     const reason = reasonOf(text);
+    if (response.status === 400 && errorStatusOf(text) === 100) {
+      throw new CommandError(`A01100: The specified cluster name is invalid.. (${reason})`, EXIT_STATE);
+    }
+    if (response.status === 501) {
+      // What a single node cannot do (a cluster of several nodes): its reason, as a state error.
+      throw new CommandError(`The request cannot be executed: ${reason}.`, EXIT_STATE);
+    }
     if (response.status === 400 && reason.includes('recover')) {
       throw new CommandError('A01102: The request cannot be executed in recovery processing.', EXIT_STATE);
     }
@@ -137,6 +145,14 @@ export async function callNode(
     return JSON.parse(text) as unknown;
   } catch {
     throw new CommandError('A00100: Request error occurred. (an answer that is not JSON)');
+  }
+}
+
+function errorStatusOf(text: string): unknown {
+  try {
+    return (JSON.parse(text) as { errorStatus?: unknown }).errorStatus;
+  } catch {
+    return undefined;
   }
 }
 

@@ -348,6 +348,10 @@ export class StoreNode implements SystemServiceNode {
     });
   }
 
+  get clusterName(): string {
+    return this.home.config.cluster.clusterName;
+  }
+
   host(): Record<string, unknown> {
     const self = { ...this.systemEndpoint, status: this.status };
     return { follower: [], master: { ...this.systemEndpoint }, self };

@@ -3,14 +3,20 @@
 //
 //   GET  /node/stat                  the status report (node-status.ts); answered during recovery
 //   GET  /node/host                  this node's addresses (gs_config)
-//   GET  /node/partition             partitions and their owner (gs_partition), ?partitionNo=
+//   GET  /node/partition             partitions and their owner (gs_partition), ?partitionNo=,
+//                                    ?loss=true (only lost ones: none while the node serves)
+//   POST /node/join                  ?clusterName=&minNodeNum=: a serving node is already its own
+//                                    cluster's master, so a valid request changes nothing
+//   POST /node/leave                 501: a single node cannot leave its cluster of one
+//   POST /cluster/stop               501: a single node's cluster stops only with the node
 //   POST /node/checkpoint            a checkpoint now (gs_checkpoint --manual)
 //   POST /node/periodicCheckpoint    ?enable=true|false (gs_checkpoint --on / --off)
 //   POST /node/shutdown              ?force=true|false: answer, then a clean stop (gs_stopnode)
 //
 // Errors are JSON `{"errorStatus": <n>, "reason": "..."}` as GridDB's: 401 without a valid admin
 // user (every user of the password file, `gs#` ones included), 400 for a bad
-// parameter and, except /node/stat, while the node is still recovering. Requests are small:
+// parameter (errorStatus 100 for a cluster name that is not the node's, as GridDB's) and, except
+// /node/stat, while the node is still recovering; 501 for what needs a cluster of several nodes. Requests are small:
 // bodies over SYSTEM_REQUEST_BYTES_MAX are refused, and idle connections are closed.
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -18,6 +24,9 @@ import type { NodeEndpoint } from './node-status.ts';
 
 /** The largest request body; no request of this API needs more than a few bytes. */
 export const SYSTEM_REQUEST_BYTES_MAX = 64 * 1024;
+/** What POST /node/leave and /cluster/stop answer (HTTP 501): a store node is a cluster of one. */
+export const SINGLE_NODE_REASON = 'clustering is not supported: this node is a cluster of one ' +
+  'and stops only with the node (gs_stopnode)';
 /** A connection idle this long is closed. */
 export const SYSTEM_CONNECTION_IDLE_MS = 30_000;
 
@@ -31,6 +40,8 @@ export interface SystemServiceNode {
   host(): Record<string, unknown>;
   partitions(partitionNo: number | undefined): Promise<Array<Record<string, unknown>>>;
   partitionNum: number;
+  /** `/cluster/clusterName`: the only cluster this node is a member of. */
+  readonly clusterName: string;
   /** Starts a checkpoint; resolves when it is done (the request does not wait for it). */
   checkpoint(): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
@@ -90,14 +101,43 @@ export class SystemServer {
     app.get('/node/stat', async () => node.statusReport());
     app.get('/node/host', async () => node.host());
     app.get('/node/partition', async (request, reply) => {
-      const text = queryOf(request)['partitionNo'];
-      if (text === undefined) return node.partitions(undefined);
-      const partitionNo = Number(text);
-      if (!Number.isSafeInteger(partitionNo) || partitionNo < 0 || partitionNo >= node.partitionNum) {
-        return badRequest(reply, `partitionNo must be a whole number from 0 to ${node.partitionNum - 1}`);
+      const query = queryOf(request);
+      const loss = booleanParameter(query['loss'], false);
+      if (loss === undefined) return badRequest(reply, 'loss must be true or false');
+      const text = query['partitionNo'];
+      let partitionNo: number | undefined;
+      if (text !== undefined) {
+        partitionNo = /^\d+$/.test(text) ? Number(text) : Number.NaN;
+        if (!Number.isSafeInteger(partitionNo) || partitionNo >= node.partitionNum) {
+          return badRequest(reply, `partitionNo must be a whole number from 0 to ${node.partitionNum - 1}`);
+        }
       }
+      // A serving node owns every partition: none is lost.
+      if (loss) return [];
       return node.partitions(partitionNo);
     });
+    app.post('/node/join', async (request, reply) => {
+      const query = queryOf(request);
+      const clusterName = query['clusterName'];
+      if (clusterName === undefined || clusterName === '') {
+        return badRequest(reply, 'clusterName is required');
+      }
+      if (clusterName !== node.clusterName) {
+        return reply.code(400).send({ errorStatus: 100,
+          reason: `the cluster name ${clusterName} is not this node's (${node.clusterName})` });
+      }
+      const minNodeNum = query['minNodeNum'] ?? '1';
+      if (!/^\d+$/.test(minNodeNum)) return badRequest(reply, 'minNodeNum must be a whole number');
+      if (Number(minNodeNum) > 1) {
+        return reply.code(501).send({ errorStatus: 501,
+          reason: `a cluster of ${minNodeNum} nodes: ${SINGLE_NODE_REASON}` });
+      }
+      return {};
+    });
+    const singleNode = async (_request: FastifyRequest, reply: FastifyReply) =>
+      reply.code(501).send({ errorStatus: 501, reason: SINGLE_NODE_REASON });
+    app.post('/node/leave', singleNode);
+    app.post('/cluster/stop', singleNode);
     app.post('/node/checkpoint', async () => {
       node.checkpoint().catch((error: unknown) => node.onBackgroundError('checkpoint', error));
       return {};
