@@ -56,6 +56,8 @@ for (const name of Object.keys(PACKAGE_COMMANDS)) {
   symlinkSync(join(ROOT, 'tools', 'bin', 'launch.mjs'), join(binDirectory, name));
 }
 
+const TSX_FALLBACK_LINE = /^store: running tools\/\S+ from source through tsx .*\n/;
+
 function run(name: string, args: string[]): Promise<Run> {
   const argv = name in PACKAGE_COMMANDS ? [join(binDirectory, name), ...args]
     : ['--import', 'tsx', join(ROOT, 'tools', `${name}.ts`), ...args];
@@ -66,7 +68,9 @@ function run(name: string, args: string[]): Promise<Run> {
     execFile(process.execPath, argv, { cwd: ROOT, env, timeout: RUN_TIMEOUT_MS },
       (error, stdout, stderr) => {
         const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        resolve({ code, stdout, stderr });
+        // After an edit the launcher runs the sources through tsx and says so (tool-entry.mjs):
+        // that line is the launcher's, not the command's.
+        resolve({ code, stdout, stderr: stderr.replace(TSX_FALLBACK_LINE, '') });
       });
   });
 }
