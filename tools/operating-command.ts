@@ -109,7 +109,7 @@ export function parseServer(server: string | undefined, port: string | undefined
 export async function callNode(
   address: NodeAddress,
   credentials: Credentials,
-  request: { method: 'GET' | 'POST'; path: string; query?: Record<string, string> },
+  request: { method: 'GET' | 'POST'; path: string; query?: Record<string, string>; body?: string },
 ): Promise<unknown> {
   const url = new URL(`http://${address.host}:${address.port}${request.path}`);
   for (const [key, value] of Object.entries(request.query ?? {})) url.searchParams.set(key, value);
@@ -119,7 +119,11 @@ export async function callNode(
   try {
     response = await fetch(url, {
       method: request.method,
-      headers: { authorization: `Basic ${authorization}` },
+      headers: {
+        authorization: `Basic ${authorization}`,
+        ...(request.body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
+      ...(request.body === undefined ? {} : { body: request.body }),
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
   } catch {

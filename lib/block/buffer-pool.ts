@@ -59,7 +59,8 @@ interface Frame {
 }
 
 export class BufferPool {
-  readonly capacityBlocks: number;
+  /** Changed at run time by setCapacityBlocks (gs_paramconf --set storeMemoryLimit). */
+  private capacity: number;
   readonly blockSizeBytes: number;
   readonly counters: BufferPoolCounters = {
     swapReadCount: 0, swapReadBytes: 0, swapReadTimeMs: 0,
@@ -76,18 +77,42 @@ export class BufferPool {
 
   constructor(options: { capacityBlocks: number; blockSizeBytes: number }) {
     assert(Number.isSafeInteger(options.capacityBlocks) && options.capacityBlocks >= 1);
-    this.capacityBlocks = options.capacityBlocks;
+    this.capacity = options.capacityBlocks;
     this.blockSizeBytes = options.blockSizeBytes;
+  }
+
+  /** How many blocks may be resident (operations' working sets aside). */
+  get capacityBlocks(): number {
+    return this.capacity;
+  }
+
+  /**
+   * A new capacity, while the node runs. Growing just raises the bound. Shrinking lowers it and
+   * evicts nothing now: the next operation of the group begins by evicting down to it
+   * (beginOperation), so blocks the current one holds are never dropped under it.
+   */
+  setCapacityBlocks(capacityBlocks: number): void {
+    assert(Number.isSafeInteger(capacityBlocks) && capacityBlocks >= BUFFER_POOL_BLOCK_COUNT_MIN);
+    this.capacity = capacityBlocks;
   }
 
   /** A pool of storeMemoryLimit bytes shared by `shareCount` partition groups. */
   static forMemoryLimit(
     options: { memoryLimitBytes: number; shareCount: number; blockSizeBytes: number },
   ): BufferPool {
+    const { blockSizeBytes } = options;
+    return new BufferPool({
+      capacityBlocks: BufferPool.capacityForMemoryLimit(options), blockSizeBytes,
+    });
+  }
+
+  /** The blocks of one group's share of storeMemoryLimit. */
+  static capacityForMemoryLimit(
+    options: { memoryLimitBytes: number; shareCount: number; blockSizeBytes: number },
+  ): number {
     const { memoryLimitBytes, shareCount, blockSizeBytes } = options;
-    const capacityBlocks = Math.max(BUFFER_POOL_BLOCK_COUNT_MIN,
+    return Math.max(BUFFER_POOL_BLOCK_COUNT_MIN,
       Math.floor(memoryLimitBytes / shareCount / blockSizeBytes));
-    return new BufferPool({ capacityBlocks, blockSizeBytes });
   }
 
   get residentBlockCount(): number {

@@ -108,6 +108,17 @@ export class PartitionGroup {
   lastCheckpointTrigger: CheckpointTrigger | undefined;
   /** gs_checkpoint --off turns periodic checkpoints off until --on; a restart turns them on. */
   periodicCheckpointEnabled = true;
+
+  /**
+   * storeMemoryLimit changed while the node runs (gs_paramconf): the pool's share of it. The
+   * index memory bound stays as the node started with.
+   */
+  setStoreMemoryLimit(memoryLimitBytes: number): void {
+    this.pool.setCapacityBlocks(BufferPool.capacityForMemoryLimit({
+      memoryLimitBytes, shareCount: this.config.groupCount,
+      blockSizeBytes: this.config.options.storeBlockSizeBytes,
+    }));
+  }
   /** Partitions the running checkpoint has yet to do; 0 when none runs. */
   checkpointPendingPartitionCount = 0;
   /** Periodic checkpoints that failed (the xlog still holds everything); the last error. */

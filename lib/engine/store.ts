@@ -305,6 +305,12 @@ export class Store {
     for (const group of this.groups) group.periodicCheckpointEnabled = enabled;
   }
 
+  /** storeMemoryLimit while the node runs (gs_paramconf --set): every group's pool share. */
+  setStoreMemoryLimit(memoryLimitBytes: number): void {
+    this.checkOpen();
+    for (const group of this.groups) group.setStoreMemoryLimit(memoryLimitBytes);
+  }
+
   /** The last LSN applied in a partition (gs_partition's lsn). */
   partitionLsn(partitionId: PartitionId): bigint | number {
     this.checkOpen();

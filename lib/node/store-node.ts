@@ -22,6 +22,7 @@
 import { availableParallelism } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import { StorageError, isStorageError } from '../base/errors.ts';
+import { assert } from '../base/assert.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
 import { LivePasswordFile } from '../config/users.ts';
 import { resolveHome, type HomeEnvironment } from '../config/home.ts';
@@ -71,6 +72,8 @@ export class StoreNode implements SystemServiceNode {
   /** The event log's bounded lines about client connections. */
   private connectionLog: ConnectionLog | undefined;
   private readonly systemServer: SystemServer;
+  /** storeMemoryLimit now: gs_node.json's, or what gs_paramconf set since the start. */
+  private storeMemoryLimitBytes: number;
   private status: NodeStatus = 'INACTIVE';
   private recoveryDone = false;
   private readonly startupTimeMs: number;
@@ -99,6 +102,7 @@ export class StoreNode implements SystemServiceNode {
     this.startupTimeMs = clock.nowMs();
     this.log = home.eventLog.component('systemService');
     this.partitionNum = home.config.storage.partitionNum;
+    this.storeMemoryLimitBytes = home.config.storage.storeMemoryLimitBytes;
     this.systemEndpoint = { ...home.config.node.services.system };
     this.transactionEndpoint = { ...home.config.node.services.transaction };
     this.systemServer = new SystemServer(this);
@@ -380,6 +384,19 @@ export class StoreNode implements SystemServiceNode {
     await this.requireEngine().setPeriodicCheckpoint(enabled);
     this.home.eventLog.component('checkpointService')
       .info(`periodic checkpoints ${enabled ? 'on' : 'off'}`);
+  }
+
+  onlineParameter(name: string): number {
+    assert(name === 'storeMemoryLimit', `no online parameter ${name}`);
+    return this.storeMemoryLimitBytes;
+  }
+
+  /** gs_paramconf --set: applied now, until the node stops (gs_node.json is not changed). */
+  async setOnlineParameter(name: string, value: number): Promise<void> {
+    assert(name === 'storeMemoryLimit', `no online parameter ${name}`);
+    await this.requireEngine().setStoreMemoryLimit(value);
+    this.storeMemoryLimitBytes = value;
+    this.log.info('online parameter set', { name, value });
   }
 
   shutdown(force: boolean): void {

@@ -12,6 +12,10 @@
 //   POST /node/checkpoint            a checkpoint now (gs_checkpoint --manual)
 //   POST /node/periodicCheckpoint    ?enable=true|false (gs_checkpoint --on / --off)
 //   POST /node/shutdown              ?force=true|false: answer, then a clean stop (gs_stopnode)
+//   GET  /node/config                every online parameter's value, {group: {name: value}}
+//   GET  /node/config/<group>/<name> one online parameter's value (gs_paramconf --show), as JSON
+//   POST /node/config/<group>/<name> sets it: the body is the value as JSON ("512MB"), applied
+//                                    now, not written to gs_node.json (gs_paramconf --set)
 //
 // Errors are JSON `{"errorStatus": <n>, "reason": "..."}` as GridDB's: 401 without a valid admin
 // user (every user of the password file, `gs#` ones included), 400 for a bad
@@ -21,6 +25,7 @@
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { NodeEndpoint } from './node-status.ts';
+import { findOnlineParameter, ONLINE_PARAMETERS } from './online-parameters.ts';
 
 /** The largest request body; no request of this API needs more than a few bytes. */
 export const SYSTEM_REQUEST_BYTES_MAX = 64 * 1024;
@@ -45,6 +50,10 @@ export interface SystemServiceNode {
   /** Starts a checkpoint; resolves when it is done (the request does not wait for it). */
   checkpoint(): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
+  /** An online parameter's current value (online-parameters.ts: its unit-free form). */
+  onlineParameter(name: string): number;
+  /** Applies an online parameter's value, already checked. */
+  setOnlineParameter(name: string, value: number): Promise<void>;
   /** Stops the node; called after the answer is sent. */
   shutdown(force: boolean): void;
   /** Where background failures go (the event log). */
@@ -146,6 +155,49 @@ export class SystemServer {
       const enable = booleanParameter(queryOf(request)['enable'], true);
       if (enable === undefined) return badRequest(reply, 'enable must be true or false');
       await node.setPeriodicCheckpoint(enable);
+      return {};
+    });
+    app.get('/node/config', async () => {
+      const groups: Record<string, Record<string, string>> = {};
+      for (const parameter of ONLINE_PARAMETERS) {
+        groups[parameter.group] ??= {};
+        groups[parameter.group]![parameter.name] =
+          parameter.format(node.onlineParameter(parameter.name));
+      }
+      return groups;
+    });
+    const onlineParameterOf = (request: FastifyRequest, reply: FastifyReply) => {
+      const { group, name } = request.params as { group: string; name: string };
+      const found = findOnlineParameter(name);
+      if ('reason' in found) return void badRequest(reply, found.reason);
+      if (found.parameter.group !== group) {
+        return void badRequest(reply, `the parameter ${name} is in the group ` +
+          `${found.parameter.group}, not ${group}`);
+      }
+      return found.parameter;
+    };
+    app.get('/node/config/:group/:name', async (request, reply) => {
+      const parameter = onlineParameterOf(request, reply);
+      if (parameter === undefined) return reply;
+      return JSON.stringify(parameter.format(node.onlineParameter(parameter.name)));
+    });
+    app.post('/node/config/:group/:name', async (request, reply) => {
+      const parameter = onlineParameterOf(request, reply);
+      if (parameter === undefined) return reply;
+      let text: unknown = request.body;
+      try {
+        // Fastify has parsed a JSON body already; any other body is JSON text or the value.
+        const json = request.headers['content-type']?.startsWith('application/json') === true;
+        if (typeof text === 'string' && !json) text = JSON.parse(text) as unknown;
+      } catch {
+        // Not JSON: the body is the value itself.
+      }
+      const value = parameter.parse(text);
+      if (value === undefined) {
+        return badRequest(reply, `${parameter.group}/${parameter.name}: ${JSON.stringify(text)} ` +
+          `is not ${parameter.acceptedForm}`);
+      }
+      await node.setOnlineParameter(parameter.name, value);
       return {};
     });
     app.post('/node/shutdown', async (request, reply) => {

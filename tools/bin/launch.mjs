@@ -11,6 +11,7 @@ const TOOLS = new Set([
   'gs_adduser', 'gs_deluser', 'gs_passwd', 'gs_checkpoint',
   'gs_export', 'gs_import',
   'gs_joincluster', 'gs_leavecluster', 'gs_stopcluster', 'gs_config', 'gs_partition',
+  'gs_paramconf',
 ]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');
 if (!TOOLS.has(name)) {

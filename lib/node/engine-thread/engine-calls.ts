@@ -21,4 +21,8 @@ export abstract class EngineCalls {
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
     await this.call({ kind: 'setPeriodicCheckpoint', enabled });
   }
+
+  async setStoreMemoryLimit(memoryLimitBytes: number): Promise<void> {
+    await this.call({ kind: 'setStoreMemoryLimit', memoryLimitBytes });
+  }
 }

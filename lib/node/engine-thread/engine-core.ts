@@ -75,6 +75,9 @@ export class EngineCore {
       case 'setPeriodicCheckpoint':
         this.requireStore().periodicCheckpointEnabled = call.enabled;
         return undefined;
+      case 'setStoreMemoryLimit':
+        this.requireStore().setStoreMemoryLimit(call.memoryLimitBytes);
+        return undefined;
       case 'close': return this.close(call.abandon ?? false);
     }
   }

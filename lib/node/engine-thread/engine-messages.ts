@@ -6,7 +6,8 @@
 //
 //   main → engine   open, request (or, with `check`, a MULTI_PUT's checks without its writes),
 //                   connectionOpened, connectionClosed, status, partitionLsns,
-//                   checkpoint, setPeriodicCheckpoint, close
+//                   checkpoint, setPeriodicCheckpoint,
+//                   setStoreMemoryLimit, close
 //   engine → main   done | failed (answers a call; for a request, the engine failed on a bug),
 //                   reply (answers a request), checkpoint (a checkpoint started, completed,
 //                   failed or skipped), warning (something degraded without failing, such as
@@ -61,6 +62,7 @@ export type EngineCall =
   | { kind: 'partitionLsns' }
   | { kind: 'checkpoint'; trigger: 'requested' | 'recovery' }
   | { kind: 'setPeriodicCheckpoint'; enabled: boolean }
+  | { kind: 'setStoreMemoryLimit'; memoryLimitBytes: number }
   /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */
   | { kind: 'close'; abandon?: boolean };
 

@@ -91,6 +91,10 @@ export class GroupWorkersEngine implements NodeEngine {
     await Promise.all(this.workers.map((worker) => worker.setPeriodicCheckpoint(enabled)));
   }
 
+  async setStoreMemoryLimit(memoryLimitBytes: number): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.setStoreMemoryLimit(memoryLimitBytes)));
+  }
+
   /** The worker of one partition group dies at once (WorkerEngine.crash): for fault tests. */
   async crashWorker(groupIndex: number): Promise<void> {
     const worker = this.workers[groupIndex];

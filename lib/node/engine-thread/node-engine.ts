@@ -53,6 +53,8 @@ export interface NodeEngine {
   partitionLsns(): Promise<number[]>;
   checkpoint(trigger: 'requested' | 'recovery'): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
+  /** storeMemoryLimit while running (gs_paramconf): every group's pool takes its share. */
+  setStoreMemoryLimit(memoryLimitBytes: number): Promise<void>;
   /**
    * Closes every session and the store (a checkpoint; every commit synced), then the thread. With
    * `abandon` (a start that failed): no checkpoint, and what the start wrote is taken back.

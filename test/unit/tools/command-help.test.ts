@@ -32,6 +32,7 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_stopcluster': ['--user', '--server', '--port', '--wait'],
   'gs_config': ['--user', '--server', '--port', '--address-type'],
   'gs_partition': ['--user', '--server', '--port', '--partitionId', '--loss', '--address-type'],
+  'gs_paramconf': ['--user', '--server', '--port', '--show', '--set'],
   'gs_export': ['--user', '--server', '--all', '--container', '--containerregex', '--filterfile'],
   'gs_import': ['--user', '--server', '--all', '--append', '--replace', '--force', '--schemaCheckSkip'],
   'store-node': ['--releaseUnusedFileBlocks'],
