@@ -219,6 +219,15 @@ export const EVENT_LOG_FILE_SIZE_BYTES_MAX = 16 * MiB;
 /** One event log message, characters; longer ones are cut (a record is one line of a file). */
 export const EVENT_LOG_MESSAGE_LENGTH_MAX = 8 * KiB;
 /**
+ * GET /node/log (gs_logs) reads at most this many bytes at the end of the current event log file,
+ * and answers at most EVENT_LOG_RECENT_LINE_COUNT_MAX of its lines: the request costs the node a
+ * bounded read whatever the file's size.
+ */
+export const EVENT_LOG_RECENT_BYTES_MAX = 1 * MiB;
+export const EVENT_LOG_RECENT_LINE_COUNT_MAX = 1000;
+/** gs_logs -l: lines shown when not given (GridDB's default). */
+export const EVENT_LOG_RECENT_LINE_COUNT_DEFAULT = 30;
+/**
  * Lines the `connection` category writes (connected, authenticated, disconnected) in one
  * CONNECTION_LOG_WINDOW_MS; past it they are counted, and one summary line says how many were
  * left out: a connection storm costs the log at most this many lines and a summary a second.
@@ -230,6 +239,8 @@ export const CONNECTION_LOG_TRACKED_COUNT_MAX = 65_536;
 
 assert(DEFINITION_FILE_BYTES_MAX >= PASSWORD_FILE_USER_COUNT_MAX * (USER_NAME_LENGTH_MAX + 66));
 assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_FILE_SIZE_BYTES_MAX);
+assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_RECENT_BYTES_MAX);
+assert(EVENT_LOG_RECENT_LINE_COUNT_DEFAULT <= EVENT_LOG_RECENT_LINE_COUNT_MAX);
 assert(CONNECTION_LOG_LINES_PER_WINDOW_MAX >= 1);
 assert(CONNECTION_LOG_WINDOW_MS >= 1);
 assert(CONNECTION_LIMIT_MIN <= CONNECTION_LIMIT_MAX);

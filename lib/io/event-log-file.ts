@@ -79,6 +79,33 @@ export class EventLogFile {
     this.closeHandle();
   }
 
+  /**
+   * The whole lines in the last `bytesMax` bytes of the file now being written, oldest first (a
+   * line cut by the start of that range is left out); none before the first record, or after a
+   * write error closed the file.
+   */
+  tailLines(bytesMax: number): string[] {
+    assert(bytesMax > 0);
+    const handle = this.handle;
+    if (handle === undefined) return [];
+    const startBytes = Math.max(0, this.sizeBytes - bytesMax);
+    const bytes = new Uint8Array(this.sizeBytes - startBytes);
+    let readBytes = 0;
+    try {
+      while (readBytes < bytes.length) {
+        const count = handle.read(bytes.subarray(readBytes), startBytes + readBytes);
+        if (count === 0) break;
+        readBytes += count;
+      }
+    } catch (error) {
+      if (!isStorageError(error, 'IO')) throw error;
+      return [];
+    }
+    const lines = new TextDecoder().decode(bytes.subarray(0, readBytes)).split('\n');
+    if (startBytes > 0) lines.shift();
+    return lines.filter((line) => line !== '');
+  }
+
   /** This log's files in the directory, oldest first. */
   existingFiles(): LogFileName[] {
     const pattern = new RegExp(`^${this.baseName}-(\\d{8})-(\\d+)\\.log$`);

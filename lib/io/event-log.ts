@@ -108,6 +108,16 @@ export class EventLog {
     }
   }
 
+  /** Every component with a least level of its own (`default` included), by name. */
+  levelList(): Record<string, EventLogLevel> {
+    return Object.fromEntries([...this.levels].sort(([a], [b]) => a.localeCompare(b)));
+  }
+
+  /** The whole lines in the last `bytesMax` bytes of the current file (none without a file). */
+  tailLines(bytesMax: number): string[] {
+    return this.file?.tailLines(bytesMax) ?? [];
+  }
+
   /** Records lost to write errors (disk full); the log itself never throws them. */
   get droppedRecordCount(): number {
     return this.file?.droppedRecordCount ?? 0;

@@ -29,7 +29,7 @@ import { resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import { ConnectionLog } from './connection-log.ts';
-import type { ComponentLog } from '../io/event-log.ts';
+import type { ComponentLog, EventLogLevel } from '../io/event-log.ts';
 import { homeLocker, type HomeLock, type HomeLocker } from '../io/home-lock.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
@@ -402,6 +402,20 @@ export class StoreNode implements SystemServiceNode {
   shutdown(force: boolean): void {
     this.log.info('shutdown requested', { force });
     this.stop().catch(() => undefined);
+  }
+
+  traceLevels(): Record<string, EventLogLevel> {
+    return this.home.eventLog.levelList();
+  }
+
+  setTraceLevel(category: string, level: EventLogLevel): void {
+    // Written before the change: turning systemService itself down still leaves this line.
+    this.log.info('trace level changed', { category, traceLevel: level });
+    this.home.eventLog.setLevel(category, level);
+  }
+
+  eventLogTail(bytesMax: number): string[] {
+    return this.home.eventLog.tailLines(bytesMax);
   }
 
   onBackgroundError(what: string, error: unknown): void {

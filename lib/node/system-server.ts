@@ -16,6 +16,14 @@
 //   GET  /node/config/<group>/<name> one online parameter's value (gs_paramconf --show), as JSON
 //   POST /node/config/<group>/<name> sets it: the body is the value as JSON ("512MB"), applied
 //                                    now, not written to gs_node.json (gs_paramconf --set)
+//   GET  /node/trace                 {"levels": {category: level}}: the event log's least levels
+//   POST /node/trace                 ?category=&level=: one category's level from now on, not
+//                                    saved (gs_logconf; gs_node.json `/trace` is read at start)
+//   GET  /node/log                   the newest event log lines, as a JSON array of strings
+//                                    (gs_logs): ?length= (1 to EVENT_LOG_RECENT_LINE_COUNT_MAX,
+//                                    default 30), lines with ?searchStr= (and ?searchStr2=) and
+//                                    without ?ignoreStr=, among the lines in the last
+//                                    EVENT_LOG_RECENT_BYTES_MAX bytes of the current file
 //
 // Errors are JSON `{"errorStatus": <n>, "reason": "..."}` as GridDB's: 401 without a valid admin
 // user (every user of the password file, `gs#` ones included), 400 for a bad
@@ -24,6 +32,10 @@
 // bodies over SYSTEM_REQUEST_BYTES_MAX are refused, and idle connections are closed.
 
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import {
+  EVENT_LOG_RECENT_BYTES_MAX, EVENT_LOG_RECENT_LINE_COUNT_DEFAULT, EVENT_LOG_RECENT_LINE_COUNT_MAX,
+} from '../base/limits.ts';
+import { EVENT_LOG_LEVELS, type EventLogLevel } from '../io/event-log.ts';
 import type { NodeEndpoint } from './node-status.ts';
 import { findOnlineParameter, ONLINE_PARAMETERS } from './online-parameters.ts';
 
@@ -56,6 +68,12 @@ export interface SystemServiceNode {
   setOnlineParameter(name: string, value: number): Promise<void>;
   /** Stops the node; called after the answer is sent. */
   shutdown(force: boolean): void;
+  /** The event log's categories and their least levels. */
+  traceLevels(): Record<string, EventLogLevel>;
+  /** One category's least level from now on (a category of traceLevels()). */
+  setTraceLevel(category: string, level: EventLogLevel): void;
+  /** The whole event log lines in the last `bytesMax` bytes of its current file, oldest first. */
+  eventLogTail(bytesMax: number): string[];
   /** Where background failures go (the event log). */
   onBackgroundError(what: string, error: unknown): void;
 }
@@ -200,6 +218,38 @@ export class SystemServer {
       await node.setOnlineParameter(parameter.name, value);
       return {};
     });
+    app.get('/node/trace', async () => ({ levels: node.traceLevels() }));
+    app.post('/node/trace', async (request, reply) => {
+      const { category, level } = queryOf(request);
+      const categories = Object.keys(node.traceLevels());
+      if (category === undefined || !categories.includes(category)) {
+        // Not the list itself: it has recoveryManager, and a reason with `recover` in it reads
+        // as "under recovering" to the commands (tools/operating-command.ts).
+        return badRequest(reply, `unknown trace category ${category ?? '(none)'}: GET /node/trace ` +
+          '(gs_logconf) lists them');
+      }
+      if (level === undefined || !isEventLogLevel(level)) {
+        return badRequest(reply, `unknown trace level ${level ?? '(none)'}: one of ` +
+          EVENT_LOG_LEVELS.join(', '));
+      }
+      node.setTraceLevel(category, level);
+      return {};
+    });
+    app.get('/node/log', async (request, reply) => {
+      const query = queryOf(request);
+      const lengthText = query['length'] ?? String(EVENT_LOG_RECENT_LINE_COUNT_DEFAULT);
+      const length = /^\d+$/.test(lengthText) ? Number(lengthText) : 0;
+      if (length < 1 || length > EVENT_LOG_RECENT_LINE_COUNT_MAX) {
+        return badRequest(reply, `length must be a whole number from 1 to ${EVENT_LOG_RECENT_LINE_COUNT_MAX}`);
+      }
+      const wanted = [query['searchStr'], query['searchStr2']]
+        .filter((text): text is string => text !== undefined && text !== '');
+      const ignored = query['ignoreStr'];
+      const lines = node.eventLogTail(EVENT_LOG_RECENT_BYTES_MAX).filter((line) =>
+        wanted.every((text) => line.includes(text)) &&
+        (ignored === undefined || ignored === '' || !line.includes(ignored)));
+      return lines.slice(-length);
+    });
     app.post('/node/shutdown', async (request, reply) => {
       const force = booleanParameter(queryOf(request)['force'], false);
       if (force === undefined) return badRequest(reply, 'force must be true or false');
@@ -233,6 +283,10 @@ function booleanParameter(text: string | undefined, absent: boolean): boolean | 
   if (text === 'true') return true;
   if (text === 'false') return false;
   return undefined;
+}
+
+function isEventLogLevel(text: string): text is EventLogLevel {
+  return (EVENT_LOG_LEVELS as readonly string[]).includes(text);
 }
 
 function badRequest(reply: FastifyReply, reason: string) {

@@ -10,6 +10,7 @@ const TOOLS = new Set([
   'gs_startnode', 'gs_stopnode', 'gs_stat', 'store-node', 'store-webapi', 'xlog-truncate',
   'gs_adduser', 'gs_deluser', 'gs_passwd', 'gs_checkpoint',
   'gs_export', 'gs_import',
+  'gs_logconf', 'gs_logs',
   'gs_joincluster', 'gs_leavecluster', 'gs_stopcluster', 'gs_config', 'gs_partition',
   'gs_paramconf',
 ]);

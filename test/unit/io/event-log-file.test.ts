@@ -103,4 +103,22 @@ describe('event log files', () => {
     assert.equal(text(fileSystem, `/log/${last.name}`), 'after\n');
     assert.equal(text(fileSystem, '/log/store-20250102-1.log'), RECORD);
   });
+
+  it('tailLines: the whole lines in the last bytes of the current file, none before a record', () => {
+    const fileSystem = new SimFileSystem({ seed: 4 });
+    const clock = manualClock(JAN_2_2025_MS);
+    const file = new EventLogFile({
+      fileSystem, clock, directory: '/log', fileCount: 3, fileSizeBytesMax: 10_000,
+    });
+    assert.deepEqual(file.tailLines(1000), []);
+    const lines = Array.from({ length: 5 }, (_, i) => `${i}${'x'.repeat(98)}`); // 100 bytes with \n
+    for (const line of lines) file.write(`${line}\n`);
+    assert.deepEqual(file.tailLines(10_000), lines);
+    assert.deepEqual(file.tailLines(500), lines);
+    // 250 bytes: the half of line 2 they begin in is left out.
+    assert.deepEqual(file.tailLines(250), lines.slice(3));
+    assert.deepEqual(file.tailLines(1), []);
+    file.close();
+    assert.deepEqual(file.tailLines(1000), []);
+  });
 });

@@ -27,6 +27,8 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_deluser': [],
   'gs_passwd': ['--password'],
   'gs_checkpoint': ['--user', '--server', '--port', '--on', '--off', '--manual', '--wait'],
+  'gs_logconf': ['--user', '--server', '--port', 'CATEGORY', 'LEVEL'],
+  'gs_logs': ['--user', '--server', '--port', '--length', '--ignore', 'SEARCH_STR1'],
   'gs_joincluster': ['--user', '--server', '--port', '--clusterName', '--nodeNum', '--wait'],
   'gs_leavecluster': ['--user', '--server', '--port', '--force', '--wait'],
   'gs_stopcluster': ['--user', '--server', '--port', '--wait'],
