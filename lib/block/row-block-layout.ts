@@ -12,7 +12,9 @@
 // what encodeRowBlock writes.
 
 import { assert } from '../base/assert.ts';
-import type { ColumnType, TimePrecision, Value } from '../schema/column-type.ts';
+import {
+  emptyValueOf, type ColumnType, type TimePrecision, type Value,
+} from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
 import {
@@ -199,19 +201,9 @@ export function rowVarPayloadBytes(layout: BlockLayout, row: readonly StoredValu
   return bytes;
 }
 
-/** The value a NOT NULL column added to existing rows gets (GridDB's empty values). */
+/** The value a column added to existing rows gets: NULL, else GridDB's empty value. */
 export function columnEmptyValue(column: ColumnLayout): Value {
-  if (column.nullable) return null;
-  if (column.array) return [];
-  switch (column.type) {
-    case 'STRING': return '';
-    case 'GEOMETRY': return 'POINT(EMPTY)';
-    case 'BLOB': return new Uint8Array(0);
-    case 'BOOL': return false;
-    case 'LONG': return 0n;
-    case 'TIMESTAMP': return column.bigintTime ? 0n : 0;
-    default: return 0;
-  }
+  return column.nullable ? null : emptyValueOf(column.type, column);
 }
 
 const ARRAY_KINDS: Partial<Record<ColumnType, LargeValueKind>> = {

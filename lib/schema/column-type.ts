@@ -75,3 +75,25 @@ export function columnTypeName(
     : options.timePrecision === 'NANOSECOND' ? '(9)' : '';
   return `${type}${digits}${options.array ? '_ARRAY' : ''}`;
 }
+
+/**
+ * GridDB's empty value of a column: what a NOT NULL column added to existing rows holds, and what
+ * a sampling in EMPTY mode gives where no row is. "" false 0 epoch `POINT(EMPTY)`, no bytes, no
+ * elements.
+ */
+export function emptyValueOf(
+  type: ColumnType,
+  options: { array: boolean; timePrecision?: TimePrecision | undefined },
+): Value {
+  if (options.array) return [];
+  switch (type) {
+    case 'STRING': return '';
+    case 'GEOMETRY': return 'POINT(EMPTY)';
+    case 'BLOB': return new Uint8Array(0);
+    case 'BOOL': return false;
+    case 'LONG': return 0n;
+    case 'TIMESTAMP':
+      return valueKind(type, options.timePrecision) === ValueKind.TIMESTAMP_MS ? 0 : 0n;
+    default: return 0;
+  }
+}

@@ -21,7 +21,7 @@
 // One forward pass from start, each row read once, ending at the first row past end.
 
 import { assert } from '../../base/assert.ts';
-import type { Row } from '../../schema/column-type.ts';
+import { emptyValueOf, type Row } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import type { Integral } from './arithmetic.ts';
 import { tqlSemanticError } from './error.ts';
@@ -154,17 +154,5 @@ export function sampleApiRows(
 
 /** A row of GridDB's empty values (the key is set per point). */
 function emptyRow(schema: ContainerSchema): Row {
-  return schema.columns.map((column) => {
-    if (column.array) return [];
-    switch (column.type) {
-      case 'STRING': return '';
-      case 'GEOMETRY': return 'POINT(EMPTY)';
-      case 'BLOB': return new Uint8Array(0);
-      case 'BOOL': return false;
-      case 'LONG': return 0n;
-      case 'TIMESTAMP':
-        return (column.timePrecision ?? 'MILLISECOND') === 'MILLISECOND' ? 0 : 0n;
-      default: return 0;
-    }
-  });
+  return schema.columns.map((column) => emptyValueOf(column.type, column));
 }
