@@ -12,8 +12,8 @@
 // it ends its message with `usageHint`.
 
 import { createRequire } from 'node:module';
-import { basename, dirname } from 'node:path';
-import { COMPILED_FOLDER_NAME } from '../lib/config/home.ts';
+import { join } from 'node:path';
+import { packageRootOf } from '../lib/config/home.ts';
 
 /** Exit code of --help and --version. */
 export const EXIT_HELP = 0;
@@ -40,16 +40,10 @@ const HELP_OPTIONS: Array<[string, string]> = [
   ['--version', 'print the version and exit 0'],
 ];
 
-/**
- * The package's version, from package.json (read once, at load): beside tools/ when the sources
- * run, two folders up when the compiled dist/tools/ runs.
- */
+/** The package's version, from package.json (read once, at load). */
 export const PACKAGE_VERSION: string = (() => {
-  const require = createRequire(import.meta.url);
-  const compiled = basename(dirname(import.meta.dirname)) === COMPILED_FOLDER_NAME;
-  const manifest = require(compiled ? '../../package.json' : '../package.json') as {
-    version?: unknown;
-  };
+  const manifestPath = join(packageRootOf(import.meta.dirname), 'package.json');
+  const manifest = createRequire(import.meta.url)(manifestPath) as { version?: unknown };
   return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 })();
 

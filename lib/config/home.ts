@@ -63,10 +63,17 @@ export function homePath(home: string, path: string): string {
   return isAbsolute(path) ? path : join(home, path);
 }
 
+/**
+ * The folder of package.json for a tools folder: its parent, or for the compiled tools
+ * (dist/tools/) the folder above dist/.
+ */
+export function packageRootOf(toolsDirectory: string): string {
+  const parent = resolve(toolsDirectory, '..');
+  return basename(parent) === COMPILED_FOLDER_NAME ? dirname(parent) : parent;
+}
+
 function checkoutRoot(environment: HomeEnvironment): string | undefined {
-  const parent = resolve(environment.cwd, environment.toolsDirectory, '..');
-  // The compiled tools (dist/tools/, tools/bin/tool-entry.mjs) belong to the checkout above dist/.
-  const root = basename(parent) === COMPILED_FOLDER_NAME ? dirname(parent) : parent;
+  const root = packageRootOf(resolve(environment.cwd, environment.toolsDirectory));
   const packagePath = join(root, 'package.json');
   try {
     const manifest = readDefinitionFile(environment.fileSystem, packagePath);
