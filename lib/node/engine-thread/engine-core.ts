@@ -72,6 +72,7 @@ export class EngineCore {
             ? Number(store.partitionLsn(pId as PartitionId)) : 0));
       }
       case 'checkpoint': return this.requireStore().checkpoint(call.trigger);
+      case 'backup': return this.requireStore().backup(call.target);
       case 'setPeriodicCheckpoint':
         this.requireStore().periodicCheckpointEnabled = call.enabled;
         return undefined;

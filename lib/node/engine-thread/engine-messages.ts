@@ -18,6 +18,7 @@
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
+import type { BackupTarget } from '../../engine/partition-backup.ts';
 import type { StoreStats } from '../../engine/store-stats.ts';
 import type { MessageType } from '../../protocol/message-types.ts';
 import type { ConnectionSetup, EngineInfo } from '../../server/request-runner.ts';
@@ -62,6 +63,8 @@ export type EngineCall =
   | { kind: 'partitionLsns' }
   | { kind: 'checkpoint'; trigger: 'requested' | 'recovery' }
   | { kind: 'setPeriodicCheckpoint'; enabled: boolean }
+  /** A checkpoint, then the copy of every partition's files into the target (a backup). */
+  | { kind: 'backup'; target: BackupTarget }
   | { kind: 'setStoreMemoryLimit'; memoryLimitBytes: number }
   /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */
   | { kind: 'close'; abandon?: boolean };

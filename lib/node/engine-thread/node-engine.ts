@@ -5,6 +5,7 @@
 // every group in the main thread; benchmarks compare the two (docs/benchmarks.md: "Thread or
 // worker").
 
+import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import type { CheckpointNotice, EngineOpenSettings, EngineStatus } from './engine-messages.ts';
@@ -53,6 +54,8 @@ export interface NodeEngine {
   partitionLsns(): Promise<number[]>;
   checkpoint(trigger: 'requested' | 'recovery'): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
+  /** A checkpoint, then every partition's files copied into `target` (Store.backup). */
+  backup(target: BackupTarget): Promise<PartitionBackupReport[]>;
   /** storeMemoryLimit while running (gs_paramconf): every group's pool takes its share. */
   setStoreMemoryLimit(memoryLimitBytes: number): Promise<void>;
   /**
