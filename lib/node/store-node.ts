@@ -186,6 +186,10 @@ export class StoreNode implements SystemServiceNode {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+      slowQuery: {
+        thresholdMs: config.node.sql.traceLimitExecutionTimeMs,
+        textBytesMax: config.node.sql.traceLimitQuerySizeBytes,
+      },
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
     }, {
@@ -214,6 +218,9 @@ export class StoreNode implements SystemServiceNode {
         }
       },
       warning: (message) => events.component('systemService').warning(message),
+      slowQuery: (record) => events.component('sqlService').warning('slow query', {
+        ...record, traceLimitExecutionTimeMs: config.node.sql.traceLimitExecutionTimeMs,
+      }),
       failed: (error) => this.failStop(error, 'running the engine'),
     });
     const recovery = engine.recovery;

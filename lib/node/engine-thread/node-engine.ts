@@ -8,6 +8,7 @@
 import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
+import type { SlowQueryRecord } from '../../server/slow-query-handler.ts';
 import type { CheckpointNotice, EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import { GroupWorkersEngine } from './group-workers-engine.ts';
 import { InThreadEngine } from './in-thread-engine.ts';
@@ -36,6 +37,8 @@ export interface NodeEngineEvents {
   checkpoint(notice: CheckpointNotice): void;
   /** Something degraded without failing (the commit journal's preallocation). */
   warning(message: string): void;
+  /** A query over the slow-query threshold (EngineOpenSettings.slowQuery). */
+  slowQuery?(record: SlowQueryRecord): void;
   /**
    * The engine failed: a request hit a bug, or an engine thread died. Its state may be
    * half-applied and it is unusable from now on: the node must stop at once (fail-stop).
