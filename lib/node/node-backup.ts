@@ -78,8 +78,14 @@ export class NodeBackup {
       startTime: isoTime(this.home.clock.nowMs()), endTime: null,
       partitionNum: this.home.partitionNum, fileCount: 0, copiedBytes: 0, partitions: [],
     };
-    await makeDirectoryDurable(fileSystem, directory);
-    await this.writeInfo(directory, info);
+    try {
+      await makeDirectoryDurable(fileSystem, directory);
+      await this.writeInfo(directory, info);
+    } catch (error) {
+      // A backupPath that cannot hold a directory: the request's fault, said as such.
+      throw new StorageError('CONFIG_INVALID', `the backup directory ${directory} cannot be ` +
+        `written (/dataStore/backupPath): ${(error as Error).message}`, { cause: error });
+    }
     const current = { info, directory, totalBytes, done: Promise.resolve() };
     this.current = current;
     current.done = this.run(current.info, directory);

@@ -8,7 +8,7 @@ import type { CommandHelp } from '../command-help.ts';
 import { NodeFileSystem } from '../../lib/io/node-file-system.ts';
 import { listBackups } from '../../lib/node/backup-info.ts';
 import {
-  EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES, requireEnvironment, runCommand,
+  CommandError, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES, requireEnvironment, runCommand,
 } from '../operating-command.ts';
 import { parseArgsWithPositionals } from '../positional-args.ts';
 import {
@@ -42,6 +42,9 @@ async function main(): Promise<number> {
     const { info } = findBackup(fileSystem, backupRoot, checkBackupName(positionals[0]));
     console.log(JSON.stringify(info, null, 4));
     return EXIT_OK;
+  }
+  if (!fileSystem.exists(backupRoot)) {
+    throw new CommandError(`The backup directory ${backupRoot} does not exist.`, EXIT_ERROR);
   }
   const rows = listBackups(fileSystem, backupRoot).map(({ name, info, problem }) => [
     name, info?.status ?? 'NG', info?.startTime ?? '-', info?.endTime ?? '-',

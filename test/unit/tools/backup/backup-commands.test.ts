@@ -230,6 +230,23 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
     assert.ok(!existsSync(join(backupRoot, 'b2')));
   });
 
+  it('a backupPath that cannot hold a directory, a backup directory that is not there',
+    async () => {
+      const other = await startNodeProcess(newNodeHome({ dataStore: { backupPath: '/dev/null/b' } }));
+      try {
+        const result = await command('gs_backup',
+          ['-u', 'admin/admin', '-s', `127.0.0.1:${other.systemPort}`, 'b1'], other.env);
+        assert.equal(result.code, 1, result.stderr);
+        assert.match(result.stderr, /^A00100: Request error occurred\. \(400: the backup directory \/dev\/null\/b\/b1 cannot be written \(\/dataStore\/backupPath\): /m);
+        const list = await command('gs_backuplist', [], other.env);
+        assert.equal(list.code, 1);
+        assert.match(list.stderr, /^The backup directory \/dev\/null\/b does not exist\.$/m);
+      } finally {
+        await other.stop();
+        removeHome(other.home);
+      }
+    });
+
   it('--help of each command, the commands\' logs, and a backup of a stopped node', async () => {
     for (const name of ['gs_backup', 'gs_backuplist', 'gs_restore']) {
       const help = await command(name, ['--help']);
