@@ -230,6 +230,41 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
     assert.ok(!existsSync(join(backupRoot, 'b2')));
   });
 
+  it('with the engine in worker threads: each worker copies its group, the backup restores',
+    async () => {
+      const home = newNodeHome();
+      const other = await startNodeProcess(home, { STORE_ENGINE_THREAD: 'worker' });
+      const target = mkdtempSync(join(tmpdir(), 'store-restored-worker-'));
+      try {
+        const store = clientOf(other.transactionPort);
+        const container = await store.putContainer(definition('w'));
+        await container.multiPut(Array.from({ length: 100 }, (_, n) => [`k${n}`, BigInt(n)]));
+        await store.close();
+        const result = await command('gs_backup',
+          ['-u', 'admin/admin', '-s', `127.0.0.1:${other.systemPort}`, '-w', '300', 'w1'],
+          other.env);
+        assert.equal(result.code, 0, result.stderr);
+        await other.stop();
+        const targetEnv = { ...process.env, GS_HOME: target, GS_LOG: join(target, 'log') };
+        const restore = await command('gs_restore', ['-d', join(home, 'backup'), 'w1'], targetEnv);
+        assert.equal(restore.code, 0, restore.stderr);
+        const restored = await startNodeProcess(target);
+        const reader = clientOf(restored.transactionPort);
+        try {
+          const rows = await (await (await reader.getContainer('w'))!.query('SELECT *').fetch())
+            .toArray();
+          assert.equal(rows.length, 100);
+        } finally {
+          await reader.close();
+          await restored.stop();
+        }
+      } finally {
+        await other.stop();
+        removeHome(home);
+        removeHome(target);
+      }
+    });
+
   it('a backupPath that cannot hold a directory, a backup directory that is not there',
     async () => {
       const other = await startNodeProcess(newNodeHome({ dataStore: { backupPath: '/dev/null/b' } }));
