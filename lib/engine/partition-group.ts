@@ -31,6 +31,9 @@ import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import type { CheckpointGate } from './checkpoint-gate.ts';
 import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
+import {
+  backupPartition, type BackupTarget, type PartitionBackupReport,
+} from './partition-backup.ts';
 import type { PartitionContext } from './partition-context.ts';
 import type { XlogTornTail } from './partition-log.ts';
 
@@ -339,6 +342,26 @@ export class PartitionGroup {
       }
     });
     this.checkpointing = run.catch(() => undefined);
+    return run;
+  }
+
+  /**
+   * A backup of the group's partitions into `target`: a checkpoint of each, then the copy of
+   * its files (partition-backup.ts), with no checkpoint between the two or during the copy: the
+   * copy is chained on the group's checkpoints, so periodic and requested ones wait for its end.
+   */
+  backup(target: BackupTarget): Promise<PartitionBackupReport[]> {
+    const checkpointed = this.checkpoint('requested');
+    // Chained now, synchronously: nothing can come between the checkpoint and the copy.
+    const run = this.checkpointing.then(async () => {
+      await checkpointed;
+      const reports: PartitionBackupReport[] = [];
+      for (const partition of this.partitions) {
+        reports.push(await backupPartition(partition, this.context, target));
+      }
+      return reports;
+    });
+    this.checkpointing = run.then(() => undefined, () => undefined);
     return run;
   }
 

@@ -35,6 +35,7 @@ import {
 } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
 import { CheckpointGate } from './checkpoint-gate.ts';
+import type { BackupTarget, PartitionBackupReport } from './partition-backup.ts';
 import type { Partition } from './partition.ts';
 import {
   PartitionGroup, type CheckpointEvent, type RecoveryReport,
@@ -293,6 +294,15 @@ export class Store {
   async checkpoint(trigger: 'requested' | 'recovery' = 'requested'): Promise<void> {
     this.checkOpen();
     await Promise.all(this.groups.map((group) => group.checkpoint(trigger)));
+  }
+
+  /**
+   * A backup of this Store's partitions into `target` (PartitionGroup.backup), its groups in
+   * parallel; the reports in partition order.
+   */
+  async backup(target: BackupTarget): Promise<PartitionBackupReport[]> {
+    const reports = await Promise.all(this.groups.map((group) => group.backup(target)));
+    return reports.flat().sort((a, b) => a.partitionId - b.partitionId);
   }
 
   /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */

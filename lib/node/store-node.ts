@@ -25,7 +25,7 @@ import { StorageError, isStorageError } from '../base/errors.ts';
 import { assert } from '../base/assert.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
 import { LivePasswordFile } from '../config/users.ts';
-import { resolveHome, type HomeEnvironment } from '../config/home.ts';
+import { homePath, resolveHome, type HomeEnvironment } from '../config/home.ts';
 import { emptyStoreStats } from '../engine/store-stats.ts';
 import { systemClock, type Clock } from '../io/clock.ts';
 import { ConnectionLog } from './connection-log.ts';
@@ -37,6 +37,7 @@ import { errorFromData } from './engine-thread/worker-engine.ts';
 import {
   openNodeEngine, resolveEngineThread, type EngineThreadChoice, type NodeEngine,
 } from './engine-thread/node-engine.ts';
+import { NodeBackup, type BackupProgress } from './node-backup.ts';
 import { nodeStatusReport, type NodeEndpoint } from './node-status.ts';
 import { SystemServer, type SystemServiceNode } from './system-server.ts';
 
@@ -85,6 +86,8 @@ export class StoreNode implements SystemServiceNode {
   private peakProcessMemoryBytes = 0;
   /** Manual checkpoints (POST /node/checkpoint) that have completed in every partition group. */
   private manualCheckpointCount = 0;
+  /** The online backup (gs_backup): one at a time. */
+  private readonly backups: NodeBackup;
   /** The administrators, read again at each login (gs_adduser & co. need no restart). */
   private readonly users: LivePasswordFile;
   readonly partitionNum: number;
@@ -106,6 +109,22 @@ export class StoreNode implements SystemServiceNode {
     this.systemEndpoint = { ...home.config.node.services.system };
     this.transactionEndpoint = { ...home.config.node.services.transaction };
     this.systemServer = new SystemServer(this);
+    const { storage, node: nodeConfig } = home.config;
+    const homeDirectory = home.directories.home;
+    this.backups = new NodeBackup({
+      fileSystem: options.fileSystem, clock, home: homeDirectory,
+      dataRoot: homePath(homeDirectory, storage.dbPath),
+      transactionLogRoot: homePath(homeDirectory, storage.transactionLogPath),
+      backupRoot: homePath(homeDirectory, nodeConfig.dataStore.backupPath),
+      partitionNum: storage.partitionNum,
+      copyPartitions: (target) => this.requireEngine().backup(target),
+      onEnd: (info) => {
+        const fields = { backupName: info.backupName, fileCount: info.fileCount,
+          copiedBytes: info.copiedBytes };
+        if (info.status === 'OK') this.log.info('backup completed', fields);
+        else this.log.warning('backup failed', { ...fields, error: info.error });
+      },
+    });
     this.users = new LivePasswordFile(options.fileSystem, home.directories.home, home.users,
       (message) => this.log.warning(`password file not read: ${message}`));
   }
@@ -167,6 +186,10 @@ export class StoreNode implements SystemServiceNode {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+      slowQuery: {
+        thresholdMs: config.node.sql.traceLimitExecutionTimeMs,
+        textBytesMax: config.node.sql.traceLimitQuerySizeBytes,
+      },
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
     }, {
@@ -195,6 +218,9 @@ export class StoreNode implements SystemServiceNode {
         }
       },
       warning: (message) => events.component('systemService').warning(message),
+      slowQuery: (record) => events.component('sqlService').warning('slow query', {
+        ...record, traceLimitExecutionTimeMs: config.node.sql.traceLimitExecutionTimeMs,
+      }),
       failed: (error) => this.failStop(error, 'running the engine'),
     });
     const recovery = engine.recovery;
@@ -278,6 +304,8 @@ export class StoreNode implements SystemServiceNode {
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     await this.transactionServer?.close();
+    // A running backup holds the checkpoints: the closing one waits for it, and so does this.
+    if (this.failure === undefined) await this.backups.idle();
     this.connectionLog?.close();
     // A failed engine is not closed: closing checkpoints, and its state may be half-applied.
     if (this.failure === undefined) await this.engine?.close(options);
@@ -384,6 +412,15 @@ export class StoreNode implements SystemServiceNode {
     await this.requireEngine().setPeriodicCheckpoint(enabled);
     this.home.eventLog.component('checkpointService')
       .info(`periodic checkpoints ${enabled ? 'on' : 'off'}`);
+  }
+
+  async startBackup(name: string): Promise<void> {
+    await this.backups.start(name);
+    this.log.info('backup started', { backupName: name });
+  }
+
+  backupProgress(): BackupProgress | undefined {
+    return this.backups.progress();
   }
 
   onlineParameter(name: string): number {

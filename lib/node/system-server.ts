@@ -16,6 +16,11 @@
 //   GET  /node/config/<group>/<name> one online parameter's value (gs_paramconf --show), as JSON
 //   POST /node/config/<group>/<name> sets it: the body is the value as JSON ("512MB"), applied
 //                                    now, not written to gs_node.json (gs_paramconf --set)
+//   POST /node/backup                ?backupName=: starts an online backup into
+//                                    <backupPath>/<backupName> (gs_backup); ?mode= other than
+//                                    full is refused (400): incremental backups are not taken
+//   GET  /node/backup                the running or last backup since the start: name, status
+//                                    (P, OK, NG), times, copiedBytes of totalBytes; {} before any
 //   GET  /node/trace                 {"levels": {category: level}}: the event log's least levels
 //   POST /node/trace                 ?category=&level=: one category's level from now on, not
 //                                    saved (gs_logconf; gs_node.json `/trace` is read at start)
@@ -36,6 +41,8 @@ import {
   EVENT_LOG_RECENT_BYTES_MAX, EVENT_LOG_RECENT_LINE_COUNT_DEFAULT, EVENT_LOG_RECENT_LINE_COUNT_MAX,
 } from '../base/limits.ts';
 import { EVENT_LOG_LEVELS, type EventLogLevel } from '../io/event-log.ts';
+import { isStorageError } from '../base/errors.ts';
+import type { BackupProgress } from './node-backup.ts';
 import type { NodeEndpoint } from './node-status.ts';
 import { findOnlineParameter, ONLINE_PARAMETERS } from './online-parameters.ts';
 
@@ -66,6 +73,10 @@ export interface SystemServiceNode {
   onlineParameter(name: string): number;
   /** Applies an online parameter's value, already checked. */
   setOnlineParameter(name: string, value: number): Promise<void>;
+  /** Starts a backup; a StorageError when it cannot (a bad name, one running, the name taken). */
+  startBackup(name: string): Promise<void>;
+  /** The running or last backup. */
+  backupProgress(): BackupProgress | undefined;
   /** Stops the node; called after the answer is sent. */
   shutdown(force: boolean): void;
   /** The event log's categories and their least levels. */
@@ -218,6 +229,23 @@ export class SystemServer {
       await node.setOnlineParameter(parameter.name, value);
       return {};
     });
+    app.post('/node/backup', async (request, reply) => {
+      const { backupName, mode } = queryOf(request);
+      if (mode !== undefined && mode !== 'full') {
+        return badRequest(reply, `the backup mode ${mode} is not supported: this node takes ` +
+          'full backups only');
+      }
+      try {
+        await node.startBackup(backupName ?? '');
+      } catch (error) {
+        if (isStorageError(error) && error.code === 'CONFIG_INVALID') {
+          return badRequest(reply, error.message);
+        }
+        throw error;
+      }
+      return {};
+    });
+    app.get('/node/backup', async () => node.backupProgress() ?? {});
     app.get('/node/trace', async () => ({ levels: node.traceLevels() }));
     app.post('/node/trace', async (request, reply) => {
       const { category, level } = queryOf(request);

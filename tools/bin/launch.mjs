@@ -13,6 +13,7 @@ const TOOLS = new Set([
   'gs_logconf', 'gs_logs',
   'gs_joincluster', 'gs_leavecluster', 'gs_stopcluster', 'gs_config', 'gs_partition',
   'gs_paramconf',
+  'gs_backup', 'gs_backuplist', 'gs_restore',
 ]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');
 if (!TOOLS.has(name)) {

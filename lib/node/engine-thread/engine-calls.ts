@@ -1,6 +1,7 @@
 // The node's calls of its engine (engine-messages.ts EngineCall), typed, over whatever carries a
 // call: the in-thread engine calls the EngineCore, the worker engine posts a message.
 
+import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { EngineCall, EngineStatus } from './engine-messages.ts';
 
 export abstract class EngineCalls {
@@ -16,6 +17,10 @@ export abstract class EngineCalls {
 
   async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
     await this.call({ kind: 'checkpoint', trigger });
+  }
+
+  async backup(target: BackupTarget): Promise<PartitionBackupReport[]> {
+    return await this.call({ kind: 'backup', target }) as PartitionBackupReport[];
   }
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {

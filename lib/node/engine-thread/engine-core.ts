@@ -16,6 +16,8 @@ import {
   LocalRequestRunner, type ConnectionSetup, type RunOutcome,
 } from '../../server/request-runner.ts';
 import { tqlQueryHandler } from '../../server/tql-query-handler.ts';
+import { slowQueryHandler, type SlowQueryRecord } from '../../server/slow-query-handler.ts';
+import { systemClock } from '../../io/clock.ts';
 import {
   errorData, type CheckpointNotice, type EngineCall, type EngineOpenSettings, type EngineOpened,
   type EngineStatus,
@@ -24,6 +26,8 @@ import {
 export interface EngineCoreEvents {
   checkpoint(notice: CheckpointNotice): void;
   warning(message: string): void;
+  /** A query over the slow-query threshold (EngineOpenSettings.slowQuery). */
+  slowQuery?(record: SlowQueryRecord): void;
   /**
    * A request hit a bug (LocalRunnerOptions.onFailure): the engine's state may be half-applied,
    * so its thread must stop before anything else runs in it (fail-stop).
@@ -72,6 +76,7 @@ export class EngineCore {
             ? Number(store.partitionLsn(pId as PartitionId)) : 0));
       }
       case 'checkpoint': return this.requireStore().checkpoint(call.trigger);
+      case 'backup': return this.requireStore().backup(call.target);
       case 'setPeriodicCheckpoint':
         this.requireStore().periodicCheckpointEnabled = call.enabled;
         return undefined;
@@ -95,7 +100,11 @@ export class EngineCore {
     });
     this.store = store;
     this.runnerOpen = new LocalRequestRunner(store, {
-      queryHandler: tqlQueryHandler,
+      queryHandler: settings.slowQuery === undefined ? tqlQueryHandler
+        : slowQueryHandler(tqlQueryHandler, {
+          ...settings.slowQuery, monotonicMs: () => systemClock.monotonicMs(),
+          onSlow: (record) => this.events.slowQuery?.(record),
+        }),
       messageBytesMax: settings.messageBytesMax,
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,

@@ -18,9 +18,11 @@
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
+import type { BackupTarget } from '../../engine/partition-backup.ts';
 import type { StoreStats } from '../../engine/store-stats.ts';
 import type { MessageType } from '../../protocol/message-types.ts';
 import type { ConnectionSetup, EngineInfo } from '../../server/request-runner.ts';
+import type { SlowQueryRecord } from '../../server/slow-query-handler.ts';
 
 /** What the engine thread needs to open the store and serve requests. */
 export interface EngineOpenSettings {
@@ -32,6 +34,8 @@ export interface EngineOpenSettings {
   groupIndexes?: number[];
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
+  /** The slow-query log's threshold and text size (lib/server/slow-query-handler.ts). */
+  slowQuery?: { thresholdMs: number; textBytesMax: number };
 }
 
 /** The node status report's engine figures. */
@@ -62,6 +66,8 @@ export type EngineCall =
   | { kind: 'partitionLsns' }
   | { kind: 'checkpoint'; trigger: 'requested' | 'recovery' }
   | { kind: 'setPeriodicCheckpoint'; enabled: boolean }
+  /** A checkpoint, then the copy of every partition's files into the target (a backup). */
+  | { kind: 'backup'; target: BackupTarget }
   | { kind: 'setStoreMemoryLimit'; memoryLimitBytes: number }
   /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */
   | { kind: 'close'; abandon?: boolean };
@@ -91,7 +97,8 @@ export type FromEngine =
   | { kind: 'failed'; id: number; error: ErrorData }
   | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
   | { kind: 'checkpoint'; notice: CheckpointNotice }
-  | { kind: 'warning'; message: string };
+  | { kind: 'warning'; message: string }
+  | { kind: 'slowQuery'; record: SlowQueryRecord };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { message: String(error) };

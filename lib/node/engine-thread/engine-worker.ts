@@ -16,6 +16,7 @@ const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
 const core = new EngineCore({
   checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
   warning: (message) => post({ kind: 'warning', message }),
+  slowQuery: (record) => post({ kind: 'slowQuery', record }),
   // Fail-stop: the error escapes every promise, so this thread dies before anything else runs in
   // it (no checkpoint of half-applied state); the main thread sees the death with this error.
   failed: (error) => process.nextTick(() => {

@@ -12,6 +12,7 @@
 
 import { assert } from '../../base/assert.ts';
 import type { StorageOptions } from '../../base/options.ts';
+import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import { mergeStoreStats } from '../../engine/store-stats.ts';
 import { Store, recoveryReportSum } from '../../engine/store.ts';
@@ -85,6 +86,11 @@ export class GroupWorkersEngine implements NodeEngine {
 
   async checkpoint(trigger: 'requested' | 'recovery'): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.checkpoint(trigger)));
+  }
+
+  async backup(target: BackupTarget): Promise<PartitionBackupReport[]> {
+    const parts = await Promise.all(this.workers.map((worker) => worker.backup(target)));
+    return parts.flat().sort((a, b) => a.partitionId - b.partitionId);
   }
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {

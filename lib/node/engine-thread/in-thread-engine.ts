@@ -25,6 +25,7 @@ export class InThreadEngine extends EngineCalls implements NodeEngine {
     const core = new EngineCore({
       checkpoint: (notice) => events.checkpoint(notice),
       warning: (message) => events.warning(message),
+      slowQuery: (record) => events.slowQuery?.(record),
       // Fail-stop: the node ends the process from inside this call (StoreNode.failStop).
       failed: (error) => events.failed(error),
     });

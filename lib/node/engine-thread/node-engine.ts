@@ -5,8 +5,10 @@
 // every group in the main thread; benchmarks compare the two (docs/benchmarks.md: "Thread or
 // worker").
 
+import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
+import type { SlowQueryRecord } from '../../server/slow-query-handler.ts';
 import type { CheckpointNotice, EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import { GroupWorkersEngine } from './group-workers-engine.ts';
 import { InThreadEngine } from './in-thread-engine.ts';
@@ -35,6 +37,8 @@ export interface NodeEngineEvents {
   checkpoint(notice: CheckpointNotice): void;
   /** Something degraded without failing (the commit journal's preallocation). */
   warning(message: string): void;
+  /** A query over the slow-query threshold (EngineOpenSettings.slowQuery). */
+  slowQuery?(record: SlowQueryRecord): void;
   /**
    * The engine failed: a request hit a bug, or an engine thread died. Its state may be
    * half-applied and it is unusable from now on: the node must stop at once (fail-stop).
@@ -53,6 +57,8 @@ export interface NodeEngine {
   partitionLsns(): Promise<number[]>;
   checkpoint(trigger: 'requested' | 'recovery'): Promise<void>;
   setPeriodicCheckpoint(enabled: boolean): Promise<void>;
+  /** A checkpoint, then every partition's files copied into `target` (Store.backup). */
+  backup(target: BackupTarget): Promise<PartitionBackupReport[]>;
   /** storeMemoryLimit while running (gs_paramconf): every group's pool takes its share. */
   setStoreMemoryLimit(memoryLimitBytes: number): Promise<void>;
   /**

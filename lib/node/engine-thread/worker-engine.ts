@@ -149,6 +149,9 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
       case 'warning':
         this.events.warning(message.message);
         return;
+      case 'slowQuery':
+        this.events.slowQuery?.(message.record);
+        return;
       default: {
         const pending = this.pending.get(message.id);
         if (pending === undefined) return;

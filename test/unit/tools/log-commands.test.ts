@@ -140,7 +140,10 @@ describe('log commands', { timeout: 300_000 }, () => {
       ['gs_logconf', [...user, 'a', 'b', 'c'], 2, /^Too many arguments: a b c \(at most 2\)\.$/m],
       ['gs_logs', [...user, '-l', '0'], 2, /^Specify a whole number from 1 to 1000 for -l\.\(-l 0\)$/m],
       ['gs_logs', [...user, '-l', 'ten'], 2, /^Specify a whole number from 1 to 1000 for -l\.\(-l ten\)$/m],
-      ['gs_logs', [...user, '--slowlogs'], 2, /Unknown option '--slowlogs'/],
+      ['gs_logs', [...user, '--slowlogs', '--tracestats'], 2,
+        /^Give one of --slowlogs and --tracestats, not both\.$/m],
+      ['gs_logs', [...user, '--slowlogs', 'a', 'b'], 2,
+        /^With --slowlogs, give at most one SEARCH_STR\.$/m],
       ['gs_logs', ['-u', 'admin/wrong', '-s', `127.0.0.1:${node.systemPort}`], 1,
         /^A00102: Authentication failed\.$/m],
     ];
