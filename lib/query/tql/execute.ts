@@ -76,12 +76,14 @@ export interface TqlColumnBatch {
   readonly nulls: Uint8Array | undefined;
 }
 
-/** Every column of a run of rows, as RowStore.scanBatches hands them out (zero-copy). */
+/**
+ * Every column of a run of rows, as RowStore.scanBatches hands them out (zero-copy). Rows inside
+ * a batch are in ascending key order: a 'desc' scan reads a batch from its end.
+ */
 export interface TqlRowBatch {
   readonly rowCount: number;
   /** One per column of the container, in column order. */
   readonly columns: readonly RowColumn[];
-  /** Rows inside a batch are in ascending key order: a 'desc' scan reads a batch from its end. */
 }
 
 /** A container's rows as a query sees them (its own transaction's changes included). */
