@@ -11,6 +11,7 @@ import type { ContainerHandle } from '../../../lib/engine/session.ts';
 import type { TqlResult } from '../../../lib/query/tql/execute.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import { resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
+import { tqlQueryHandler } from '../../../lib/server/tql-query-handler.ts';
 import { openTestStore, type TestStore } from '../engine/engine-test-helpers.ts';
 
 const ROW_COUNT = 3000;
@@ -118,6 +119,27 @@ describe('TQL results encoded from row blocks', () => {
       { encodeRows: true, partialExecution: true, fetchSizeRows: 10 });
     assert.equal(partial.kind, 'rows');
   });
+
+  it('the node\'s TQL handler hands a plain SELECT * to the server encoded, fetch(forUpdate) rows',
+    async () => {
+      const session = test.store.session();
+      const container = session.container('wide');
+      const request = {
+        session, containerName: 'wide', schema: test.store.getContainerInfo('wide')!,
+        container, tql: 'SELECT * WHERE id < 100', fetchSize: 10, partialExecution: false,
+        forUpdate: false, rowLimit: undefined,
+      };
+      const plain = await tqlQueryHandler(request);
+      assert.equal(plain.encoded?.count, 100);
+      plain.close();
+      await container.setAutoCommit(false);
+      const forUpdate = await tqlQueryHandler({ ...request, forUpdate: true });
+      assert.equal(forUpdate.encoded, undefined);
+      assert.equal((await forUpdate.next(1000)).rows.length, 10);
+      forUpdate.close();
+      await container.abort();
+      await container.setAutoCommit(true);
+    });
 
   it('keeps the row path for a session with changes of its own, which it sees', async () => {
     const wide = test.store.session().container('wide');
