@@ -309,6 +309,12 @@ export const FETCH_ROW_COUNT_MAX = 100_000;
 /** A fetch stops adding rows once its reply is this large (it always carries at least one row). */
 export const FETCH_REPLY_BYTES_TARGET = 4 * MiB;
 /**
+ * A query result the node holds encoded (lib/encoding/encoded-rows.ts) is cut into chunks of
+ * about this many bytes: no single buffer grows with the result, and each chunk is let go once
+ * its rows are sent.
+ */
+export const ENCODED_ROWS_CHUNK_BYTES = 1 * MiB;
+/**
  * The memory a request runner keeps for encoding its replies (request-runner.ts) after one: room
  * for a page of a fetch (its target plus a row, rounded up by doubling); a larger one is let go.
  */

@@ -64,11 +64,32 @@ export interface RowCodec {
   writeRows(writer: ByteWriter, rows: readonly Row[]): void;
   /** The bytes writeRows appends for `row` (validated, canonical), without encoding it. */
   rowBytes(row: Row): number;
+  /**
+   * The bytes writeColumnRow appends for row `index` of `columns`, without encoding it: the same
+   * as rowBytes of that row.
+   */
+  columnRowBytes(columns: readonly RowColumn[], index: number): number;
+  /**
+   * Appends row `index` of `columns` (one per schema column, as a row block holds them), byte for
+   * byte what writeRows appends for the row they stand for, without making the row.
+   */
+  writeColumnRow(writer: ByteWriter, columns: readonly RowColumn[], index: number): void;
   /** Reads `count` rows; CORRUPTION on malformed bytes. */
   readRows(reader: ByteReader, count: number): Row[];
   /** Appends keys as keyValidator returns them: a KeyValue, or KeyValue[] for composite keys. */
   writeKeys(writer: ByteWriter, keys: readonly RowKey[]): void;
   readKeys(reader: ByteReader, count: number): RowKey[];
+}
+
+/**
+ * One column of a run of rows as a row block keeps it (lib/block/row-block-column.ts): values[i]
+ * is row i's canonical value, except that a scalar BOOL is 0 or 1 (a Uint8Array); where nulls[i]
+ * is 1 the row's value is NULL whatever values[i] holds.
+ */
+export interface RowColumn {
+  readonly values: ArrayLike<unknown>;
+  /** 1 = NULL; undefined: no NULLs. */
+  readonly nulls: Uint8Array | undefined;
 }
 
 const codecCache = new WeakMap<ContainerSchema, RowCodec>();
@@ -131,6 +152,64 @@ class SchemaRowCodec implements RowCodec {
       else sizeBytes += scalarBytes(kinds[i]!, value as ScalarValue);
     }
     return sizeBytes;
+  }
+
+  columnRowBytes(columns: readonly RowColumn[], index: number): number {
+    const { columnCount, kinds, arrays, fixedBytes } = this;
+    assert(columns.length === columnCount);
+    let sizeBytes = this.bitmap.length;
+    for (let i = 0; i < columnCount; i++) {
+      const column = columns[i]!;
+      if (column.nulls !== undefined && column.nulls[index] === 1) continue;
+      const fixed = fixedBytes[i]!;
+      const value = column.values[index];
+      if (fixed !== 0) sizeBytes += fixed;
+      else if (arrays[i] === 1) sizeBytes += arrayBytes(kinds[i]!, value as ScalarValue[]);
+      else sizeBytes += scalarBytes(kinds[i]!, value as ScalarValue);
+    }
+    return sizeBytes;
+  }
+
+  writeColumnRow(writer: ByteWriter, columns: readonly RowColumn[], index: number): void {
+    const { columnCount, kinds, arrays, nullables } = this;
+    assert(columns.length === columnCount);
+    for (let start = 0; start < columnCount; start += 8) {
+      const end = Math.min(start + 8, columnCount);
+      let bits = 0;
+      for (let i = start; i < end; i++) {
+        const nulls = columns[i]!.nulls;
+        if (nulls !== undefined && nulls[index] === 1) {
+          assert(nullables[i] === 1, `NULL in NOT NULL column ${i}`);
+          bits |= 1 << (i - start);
+        }
+      }
+      writer.u8(bits);
+    }
+    const invariantsEnabled = invariants.enabled;
+    for (let i = 0; i < columnCount; i++) {
+      const column = columns[i]!;
+      if (column.nulls !== undefined && column.nulls[index] === 1) continue;
+      const kind = kinds[i]!;
+      const value = column.values[index];
+      if (arrays[i] === 1) {
+        if (invariantsEnabled) {
+          assert(Array.isArray(value));
+          for (const element of value) assert(rowCodecValueMatches(kind, element));
+        }
+        arrayWrite(writer, kind, value as ScalarValue[]);
+      } else if (kind === K_DOUBLE) {
+        writer.f64(value as number); // the common case, kept out of the big switch
+      } else if (kind === K_BOOL) {
+        // A block keeps BOOL as a byte.
+        assert(value === 0 || value === 1);
+        writer.u8(value as number);
+      } else {
+        if (invariantsEnabled) {
+          assert(rowCodecValueMatches(kind, value), `column ${i} value of the wrong kind`);
+        }
+        scalarWrite(writer, kind, value as ScalarValue);
+      }
+    }
   }
 
   writeRows(writer: ByteWriter, rows: readonly Row[]): void {

@@ -17,7 +17,7 @@ import type { Row, RowKey } from '../schema/column-type.ts';
 import { normalizeName } from '../schema/names.ts';
 import {
   continueTql, executeTql, TqlCursor, type TqlColumnBatch, type TqlExecuteOptions,
-  type TqlResult, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
+  type TqlResult, type TqlRowBatch, type TqlRowPage, type TqlRowSource, type TqlSourceScan,
 } from '../query/tql/execute.ts';
 import type { PreparedTql } from '../query/tql/prepare.ts';
 import { preparedTqlCache } from '../query/tql/prepare-cache.ts';
@@ -183,7 +183,20 @@ function scanSource(scope: PartitionQueryScope): TqlRowSource {
       : undefined),
     columnBatches: (scan, columnIndex) => (changed === undefined
       ? columnBatches(entry, scan, columnIndex) : undefined),
+    rowBatches: (scan) => (changed === undefined ? rowBatches(entry, scan) : undefined),
   };
+}
+
+/** Every column of the committed rows in range, block by block, zero-copy. */
+function* rowBatches(
+  entry: ContainerEntry,
+  scan: TqlSourceScan,
+): Generator<TqlRowBatch, undefined, undefined> {
+  assert(scan.after === undefined);
+  const { from, to, direction } = scan;
+  for (const batch of entry.rows.scanBatches({ from, to, direction })) {
+    yield { rowCount: batch.rowCount, columns: batch.columns };
+  }
 }
 
 /** One column of the committed rows in range, block by block, zero-copy. */
@@ -258,6 +271,7 @@ function keylessSource(entry: ContainerEntry): TqlRowSource {
     },
     count: (scan) => (scan.after === undefined ? entry.rows.count() : undefined),
     columnBatches: (scan, columnIndex) => columnBatches(entry, scan, columnIndex),
+    rowBatches: (scan) => rowBatches(entry, scan),
   };
 }
 

@@ -303,6 +303,7 @@ export class Partition {
     const result = partitionQuery({ entry, txn, autoCommit: context.autoCommit }, tql,
       { ...options, nowMs: clock.nowMs(), monotonicMs: () => clock.monotonicMs() });
     if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
+    if (result.kind === 'encodedRows') this.rowsReadCount += result.rows.count;
     return result;
   }
 
@@ -325,7 +326,8 @@ export class Partition {
         'transaction: turn auto-commit off (setAutoCommit(false)) first');
     }
     for (let pass = 1; ; pass++) {
-      const result = this.query(context, name, tql, options);
+      // The rows themselves, to lock them.
+      const result = this.query(context, name, tql, { ...options, encodeRows: false });
       const entry = this.lookupOrThrow(name);
       const keyStrings = forUpdateKeyStrings(entry, result);
       const txn = this.transactions.begin(this.scope(context, entry));

@@ -10,6 +10,7 @@
 // decodes the rows (decode()). Writing takes canonical rows (validated against the schema, as
 // lib/schema/row-validate.ts returns them); anything else is a bug and asserts.
 
+import { Buffer } from 'node:buffer';
 import { assert } from '../base/assert.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
@@ -24,6 +25,8 @@ abstract class EncodedBatch<T> {
     private readonly items: readonly T[] | undefined,
     private readonly schema: ContainerSchema | undefined,
     private readonly bytes: Uint8Array | undefined,
+    /** Encoded items in several pieces (a page of an EncodedRows), written one after another. */
+    private readonly parts: readonly Uint8Array[] | undefined = undefined,
   ) {}
 
   protected abstract writeItems(
@@ -38,6 +41,8 @@ abstract class EncodedBatch<T> {
     writer.advanceTo(sizeAt + 4);
     if (this.bytes !== undefined) {
       writer.bytes(this.bytes);
+    } else if (this.parts !== undefined) {
+      for (const part of this.parts) writer.bytes(part);
     } else {
       assert(this.items !== undefined && this.schema !== undefined);
       this.writeItems(writer, this.schema, this.items);
@@ -53,9 +58,10 @@ abstract class EncodedBatch<T> {
    */
   decode(schema: ContainerSchema): T[] {
     if (this.items !== undefined) return [...this.items];
-    assert(this.bytes !== undefined);
+    const bytes = this.encodedBytes;
+    assert(bytes !== undefined);
     try {
-      const reader = new ByteReader(this.bytes);
+      const reader = new ByteReader(bytes);
       const items = this.readItems(reader, schema, this.count);
       reader.expectEnd();
       return items;
@@ -66,9 +72,9 @@ abstract class EncodedBatch<T> {
     }
   }
 
-  /** The encoded bytes (a batch that was received); undefined for one made from items. */
+  /** The encoded bytes (a batch received or encoded); undefined for one made from items. */
   get encodedBytes(): Uint8Array | undefined {
-    return this.bytes;
+    return this.parts === undefined ? this.bytes : Buffer.concat(this.parts);
   }
 }
 
@@ -81,6 +87,11 @@ export class RowBatch extends EncodedBatch<Row> {
   /** Rows already encoded with their schema's row codec (a node paging a query result). */
   static encoded(count: number, bytes: Uint8Array): RowBatch {
     return new RowBatch(count, undefined, undefined, bytes);
+  }
+
+  /** Rows already encoded, in pieces (a page of an EncodedRows, lib/encoding/encoded-rows.ts). */
+  static encodedParts(count: number, parts: readonly Uint8Array[]): RowBatch {
+    return new RowBatch(count, undefined, undefined, undefined, parts);
   }
 
   static read(reader: ByteReader): RowBatch {

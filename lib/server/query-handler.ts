@@ -4,7 +4,9 @@
 // QueryResult the server pages through. The node's is TQL on the engine (tql-query-handler.ts);
 // tests and nodes without TQL plug in others.
 
+import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
+import type { EncodedRows } from '../encoding/encoded-rows.ts';
 import type { ContainerHandle, Session } from '../engine/session.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
@@ -46,6 +48,11 @@ export interface QueryResultPage {
 export interface QueryResult {
   kind: QueryResultKind;
   columns: ColumnSchema[];
+  /**
+   * Every row, already encoded for `columns` (lib/encoding/encoded-rows.ts): the server pages
+   * through these bytes and never calls `next`.
+   */
+  encoded?: EncodedRows;
   next(rowCountMax: number): Promise<QueryResultPage>;
   close(): void;
 }
@@ -56,6 +63,25 @@ export type QueryHandler = (request: QueryRequest) => Promise<QueryResult>;
 export const queriesNotSupported: QueryHandler = () => {
   throw new StorageError('NOT_SUPPORTED', 'TQL queries are not available on this node yet');
 };
+
+/** A QueryResult over rows already encoded (a handler's helper). */
+export function queryResultOfEncodedRows(
+  kind: QueryResultKind,
+  columns: ColumnSchema[],
+  encoded: EncodedRows,
+): QueryResult {
+  return {
+    kind,
+    columns,
+    encoded,
+    next() {
+      assert(false, 'next() of an encoded query result');
+    },
+    close() {
+      encoded.release();
+    },
+  };
+}
 
 /** A QueryResult over rows already computed (a handler's helper). */
 export function queryResultOfRows(

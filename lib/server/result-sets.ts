@@ -2,7 +2,8 @@
 // fetch size in rows (and FETCH_ROW_COUNT_MAX), and no more rows once the encoded page reaches
 // FETCH_REPLY_BYTES_TARGET, so that a page of wide rows stays a bounded message. Rows the handler
 // produced beyond a page wait for the next fetch. A result whose first page holds every row is
-// closed at once and never gets an id.
+// closed at once and never gets an id. A result that comes encoded (QueryResult.encoded: a plain
+// SELECT * from the engine's column batches) is cut by the same rules from its bytes, no rows made.
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -11,6 +12,7 @@ import {
 } from '../base/limits.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
+import type { EncodedRows } from '../encoding/encoded-rows.ts';
 import { rowCodec } from '../encoding/row-codec.ts';
 import {
   RESULT_SET_ID_NONE, type FetchReply, type QueryReply,
@@ -117,6 +119,8 @@ export class ResultSets {
   private async page(entry: OpenResult, fetchSize: number): Promise<FetchReply> {
     const rowCountMax = fetchSize === 0
       ? FETCH_ROW_COUNT_MAX : Math.min(fetchSize, FETCH_ROW_COUNT_MAX);
+    const encoded = entry.result.encoded;
+    if (encoded !== undefined) return this.encodedPage(encoded, rowCountMax);
     const codec = rowCodec(entry.schema);
     const rows: Row[] = [];
     let sizeBytes = 0;
@@ -143,5 +147,18 @@ export class ResultSets {
     const done = entry.handlerDone && entry.bufferedIndex >= entry.buffered.length;
     assert(rows.length <= rowCountMax);
     return { done, rows: RowBatch.of(entry.schema, rows) };
+  }
+
+  /**
+   * The next page of a result encoded when it ran: the same rows page() would cut, as views of
+   * the result's bytes, so no row of it is ever made.
+   */
+  private encodedPage(encoded: EncodedRows, rowCountMax: number): FetchReply {
+    const { count, sizeBytes, parts } = encoded.take(rowCountMax, this.pageBytesTarget);
+    if (sizeBytes > this.messageBytesMax) {
+      throw new StorageError('LIMIT_EXCEEDED', `a page of ${count} rows takes ` +
+        `${sizeBytes} bytes, more than the message limit of ${this.messageBytesMax}`);
+    }
+    return { done: encoded.remainingCount === 0, rows: RowBatch.encodedParts(count, parts) };
   }
 }

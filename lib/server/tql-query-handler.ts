@@ -3,12 +3,14 @@
 // its answers to the server page by page, continuing the cursor (queryMore) for the rows a page
 // needs. An aggregate is one row of one column typed as the aggregate's result (none when there
 // is no result, GridDB's empty aggregation). EXPLAIN's rows are all there at once, their own kind.
+// A plain SELECT * (no filter beyond a row-key range, in key order) comes already encoded, all of
+// it: its rows are never made (execute.ts allEncoded).
 
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { TqlCursor, TqlResult } from '../query/tql/execute.ts';
 import type { QueryHandler, QueryResult } from './query-handler.ts';
-import { queryResultOfRows } from './query-handler.ts';
+import { queryResultOfEncodedRows, queryResultOfRows } from './query-handler.ts';
 
 export const tqlQueryHandler: QueryHandler = async (request) => {
   const first = await request.container.query(request.tql, {
@@ -17,6 +19,9 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     forUpdate: request.forUpdate,
     ...(request.rowLimit !== undefined ? { rowLimit: request.rowLimit } : {}),
     ...(request.sampling !== undefined ? { sampling: request.sampling } : {}),
+    // Rows straight from the engine's column batches into the reply bytes where the query
+    // allows (execute.ts allEncoded); fetch(forUpdate) needs the rows themselves to lock them.
+    encodeRows: !request.forUpdate,
   });
   if (first.kind === 'aggregate') {
     const column: ColumnSchema = {
@@ -26,6 +31,9 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     return queryResultOfRows('AGGREGATION', [column], first.value === null ? [] : [[first.value]]);
   }
   if (first.kind === 'explain') return queryResultOfRows('EXPLAIN', first.columns, first.rows);
+  if (first.kind === 'encodedRows') {
+    return queryResultOfEncodedRows('ROWS', first.columns, first.rows);
+  }
   return rowsResult(first, (cursor, rowCountMax) =>
     request.container.queryMore(cursor, { fetchSizeRows: rowCountMax }));
 };

@@ -7,6 +7,11 @@
 //              stops as soon as LIMIT rows are there
 //   sorted     selected rows are gathered and sorted (stable: ties keep row-key order); with a
 //              LIMIT only the best OFFSET + LIMIT are kept while gathering
+//   encoded    a streamed `SELECT *` without WHERE beyond a row-key range, asked with encodeRows
+//              (the node's server): rows go from the source's column batches straight into the
+//              reply's bytes (EncodedRows), never made into rows. Everything else (a filter, an
+//              index, ORDER BY of other columns, the session's own uncommitted changes, partial
+//              execution, fetch(forUpdate)) keeps the row path.
 //   time series  a time-series function of the select list (time-series-execute.ts): its rows
 //              all at once, or TIME_AVG's value
 //
@@ -25,6 +30,8 @@ import { StorageError } from '../../base/errors.ts';
 import { TQL_RESULT_ROW_COUNT_MAX } from '../../base/limits.ts';
 import type { ColumnType, Row, RowKey, TimePrecision } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
+import { EncodedRowsBuilder, type EncodedRows } from '../../encoding/encoded-rows.ts';
+import { rowCodec, type RowColumn } from '../../encoding/row-codec.ts';
 import { createAccumulator } from './aggregate.ts';
 import { explainTql } from './explain.ts';
 import type { AggregateFunction } from './functions.ts';
@@ -69,6 +76,16 @@ export interface TqlColumnBatch {
   readonly nulls: Uint8Array | undefined;
 }
 
+/**
+ * Every column of a run of rows, as RowStore.scanBatches hands them out (zero-copy). Rows inside
+ * a batch are in ascending key order: a 'desc' scan reads a batch from its end.
+ */
+export interface TqlRowBatch {
+  readonly rowCount: number;
+  /** One per column of the container, in column order. */
+  readonly columns: readonly RowColumn[];
+}
+
 /** A container's rows as a query sees them (its own transaction's changes included). */
 export interface TqlRowSource {
   pages(scan: TqlSourceScan): Iterable<TqlRowPage>;
@@ -76,6 +93,11 @@ export interface TqlRowSource {
   count?(scan: TqlSourceScan): number | undefined;
   /** One column of the rows in [from, to], in batches, when the source can; else undefined. */
   columnBatches?(scan: TqlSourceScan, columnIndex: number): Iterable<TqlColumnBatch> | undefined;
+  /**
+   * Every column of the rows in [from, to], in batches, when the source can (committed rows, no
+   * changes of the session's own); else undefined. Batches come in scan order.
+   */
+  rowBatches?(scan: TqlSourceScan): Iterable<TqlRowBatch> | undefined;
   /** The index the last scan's pages came through; undefined: they came from a scan. */
   indexRead?(): TqlIndexRange | undefined;
 }
@@ -101,6 +123,11 @@ export interface TqlExecuteOptions {
   readonly monotonicMs?: () => number;
   /** Filled with what the run did. */
   readonly stats?: TqlRunStats;
+  /**
+   * A result of rows may come as 'encodedRows' (all of it, no cursor) when its rows can be
+   * encoded straight from the source's batches: the caller sends them on the wire as they are.
+   */
+  readonly encodeRows?: boolean;
 }
 
 export interface TqlAggregateType {
@@ -128,6 +155,15 @@ export type TqlResult =
     /** A LONG result is a bigint. null: no result row (nothing to aggregate, or LIMIT/OFFSET). */
     readonly value: number | bigint | null;
     readonly scannedRowCount: number;
+    readonly indexUsed?: string;
+  }
+  /** Rows already encoded for the wire (TqlExecuteOptions.encodeRows): the whole result. */
+  | {
+    readonly kind: 'encodedRows';
+    readonly columns: ColumnSchema[];
+    readonly rows: EncodedRows;
+    readonly scannedRowCount: number;
+    /** Never set: an index read needs rows. */
     readonly indexUsed?: string;
   }
   /** EXPLAIN [ANALYZE]: the plan as rows of TQL_EXPLAIN_COLUMNS, all of them (no cursor). */
@@ -175,6 +211,13 @@ export function executeTql(
     return streamed(query, source, fetchSizeRows, {
       after: undefined, offsetLeft: query.offset, limitLeft: query.limit,
     }, counter);
+  }
+  const encoded = options.encodeRows === true ? allEncoded(query, source, counter) : undefined;
+  if (encoded !== undefined) {
+    return {
+      kind: 'encodedRows', columns: columnsOf(query), rows: encoded,
+      scannedRowCount: counter.scannedRowCount,
+    };
   }
   const rows = query.plan.ordered
     ? allStreamed(query, source, counter) : allSorted(query, source, counter);
@@ -342,6 +385,41 @@ function allStreamed(query: PreparedTql, source: TqlRowSource, counter: Counter)
     return --limitLeft > 0;
   });
   return rows;
+}
+
+/**
+ * allStreamed's rows, encoded from the source's column batches without making rows; undefined
+ * when the query needs rows (a filter, an index, another order) or the source has no batches.
+ */
+function allEncoded(
+  query: PreparedTql,
+  source: TqlRowSource,
+  counter: Counter,
+): EncodedRows | undefined {
+  const { plan } = query;
+  if (!plan.ordered || query.filter !== undefined || plan.index !== undefined) return undefined;
+  const builder = new EncodedRowsBuilder(rowCodec(query.schema));
+  if (plan.empty || query.limit === 0) return builder.finish();
+  const batches = source.rowBatches?.(scanOf(query, undefined));
+  if (batches === undefined) return undefined;
+  let offsetLeft = query.offset;
+  let limitLeft = query.limit;
+  const ascending = plan.direction === 'asc';
+  for (const { rowCount, columns } of batches) {
+    // Rows skipped by OFFSET or cut by LIMIT are not read: only counted, as the row path counts.
+    const skipped = Math.min(offsetLeft, rowCount);
+    offsetLeft -= skipped;
+    const taken = Math.min(rowCount - skipped, limitLeft);
+    if (builder.rowCount + taken > TQL_RESULT_ROW_COUNT_MAX) throw resultTooLarge();
+    for (let n = skipped; n < skipped + taken; n++) {
+      builder.add(columns, ascending ? n : rowCount - 1 - n);
+    }
+    counter.scannedRowCount += skipped + taken;
+    counter.selectedRowCount += skipped + taken;
+    limitLeft -= taken;
+    if (limitLeft === 0) break;
+  }
+  return builder.finish();
 }
 
 function allSorted(query: PreparedTql, source: TqlRowSource, counter: Counter): Row[] {

@@ -206,7 +206,7 @@ function runEntries(entries: ExplainEntries, run: Run): void {
     rowCount = result.value === null ? 0 : 1;
   } else {
     // GridDB's names: a SELECT * result is a set of row ids, an empty one a (empty) row set.
-    rowCount = result.rows.length;
+    rowCount = result.kind === 'encodedRows' ? result.rows.count : result.rows.length;
     type = rowCount > 0 ? 'RESULT_ROW_ID_SET' : 'RESULT_ROWSET';
   }
   entries.add(0, 'QUERY_RESULT_TYPE', 'STRING', type);

@@ -13,8 +13,11 @@ import { RowBatch } from '../../../lib/protocol/wire-rows.ts';
 import { resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
-import type { QueryResult } from '../../../lib/server/query-handler.ts';
+import {
+  queryResultOfEncodedRows, type QueryResult,
+} from '../../../lib/server/query-handler.ts';
 import { ResultSets } from '../../../lib/server/result-sets.ts';
+import { encodedOf, storeOf } from '../encoding/encoded-rows-helpers.ts';
 import { rowsArbitrary, schemaArbitrary } from '../encoding/row-arbitraries.ts';
 
 /**
@@ -111,6 +114,37 @@ describe('ResultSets pages', () => {
       }
       assert.equal(sets.openCount, 0);
     }), { numRuns: 500 });
+  });
+
+  it('of a result encoded from row blocks (no rows made) are the row path\'s frames', async () => {
+    const encodedCase = schemaArbitrary.chain((schema) => fc.record({
+      schema: fc.constant(schema),
+      rows: fc.array(rowsArbitrary(schema, 20), { maxLength: 10, size: 'max' })
+        .map((parts) => parts.flat()),
+      fetchSize: fc.nat(40),
+      pageBytesTarget: fc.integer({ min: 1, max: 3000 }),
+      chunkBytesTarget: fc.integer({ min: 1, max: 3000 }),
+    }, { noNullPrototype: true }));
+    await fc.assert(fc.asyncProperty(encodedCase, async (c) => {
+      const store = storeOf(c.schema, c.rows);
+      const rows = store.scan({ direction: 'asc' });
+      const expected = await referencePages(chunkedResult(c.schema, rows, []),
+        c.fetchSize, c.pageBytesTarget);
+      const encoded = queryResultOfEncodedRows('ROWS', c.schema.columns,
+        encodedOf(store, 'asc', c.chunkBytesTarget));
+      const sets = new ResultSets(PROTOCOL_MESSAGE_BYTES_MAX, c.pageBytesTarget);
+      const first = await sets.first(encoded, c.fetchSize);
+      const [firstExpected, ...restExpected] = expected;
+      assert.equal(first.resultSetId === RESULT_SET_ID_NONE, firstExpected!.done);
+      assert.deepStrictEqual(queryFrame(first),
+        queryFrame({ ...first, rows: firstExpected!.rows }));
+      for (const pageExpected of restExpected) {
+        const page = await sets.fetch(first.resultSetId, c.fetchSize);
+        assert.equal(page.done, pageExpected.done);
+        assert.deepStrictEqual(fetchFrame(page), fetchFrame(pageExpected));
+      }
+      assert.equal(sets.openCount, 0);
+    }), { numRuns: 200 });
   });
 
   it('a row larger than the message limit fails the page (LIMIT_EXCEEDED) and closes', async () => {
