@@ -69,6 +69,9 @@ export function runInteractive(shell: Shell): Promise<number> {
       }
       signal?.addEventListener('abort', () => resolve(false), { once: true });
       rl.question(MORE_PROMPT, signal === undefined ? {} : { signal }, (answer) => {
+        // The pager's answer is not a statement: out of the history.
+        const history = (rl as unknown as { history: string[] }).history;
+        if (history[0] === answer) history.shift();
         resolve(!answer.trim().toLowerCase().startsWith('q'));
       });
     }),

@@ -11,7 +11,7 @@ export const MESSAGES = {
   disconnected: 'Disconnected connection attempt was successful.',
   queryExecuted: (count: number, ms: number) => `${count} results. (${ms} ms)`,
   acquired: (count: number) => `The ${count} results had been acquired.`,
-  cancelled: 'The query was cancelled (Ctrl-C); the shell is still connected.',
+  cancelled: 'The statement was cancelled (Ctrl-C).',
   noSuchCommand: (name: string) => `D20401: This sub command ${name} does not exist. The help sub ` +
     'command provides a list of all sub commands.',
   connectionClosed: 'D20302: This connection has already been closed(NoSQL). Connect with the ' +

@@ -37,6 +37,7 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_paramconf': ['--user', '--server', '--port', '--show', '--set'],
   'gs_export': ['--user', '--server', '--all', '--container', '--containerregex', '--filterfile'],
   'gs_import': ['--user', '--server', '--all', '--append', '--replace', '--force', '--schemaCheckSkip'],
+  'gs_sh': ['--continue', 'SCRIPT.gsh'],
   'store-node': ['--releaseUnusedFileBlocks'],
   'store-webapi': ['--port'],
   'xlog-truncate': ['--home', '--txnlog', '--partition', '--generation', '--offset', '--save'],
