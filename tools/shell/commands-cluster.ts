@@ -81,7 +81,10 @@ export const CLUSTER_COMMANDS: SubCommand[] = [
       const node = words[0]?.startsWith('$') === true ? nodeOf(shell, words.shift()) : nodeOf(shell, undefined);
       const [category, level] = words;
       if (category !== undefined && level !== undefined) {
-        await ask(shell, node, { method: 'POST', path: '/node/trace', query: { category, level: level.toUpperCase() } });
+        // gs_sh spells the levels ERROR, WARNING, INFO, DEBUG; the node LEVEL_ERROR and so on.
+        const upper = level.toUpperCase();
+        await ask(shell, node, { method: 'POST', path: '/node/trace',
+          query: { category, level: upper.startsWith('LEVEL_') ? upper : `LEVEL_${upper}` } });
         return;
       }
       const answer = await ask(shell, node, { method: 'GET', path: '/node/trace' }) as { levels?: Record<string, string> };
