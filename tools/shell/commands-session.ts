@@ -16,7 +16,8 @@ import { MESSAGES, ShellError } from './shell-messages.ts';
 import { parseTimeZone, RESULT_WIDTH_MAX, timeZoneText } from './shell-output.ts';
 import { LOAD_DEPTH_MAX, readScript, runScript } from './shell-script.ts';
 import { SQL_NOT_AVAILABLE } from './shell-sql.ts';
-import { FETCH_SIZE_MAX, type Shell } from './shell.ts';
+import { FETCH_SIZE_MAX, HISTORY_ENTRIES_MAX } from './shell-limits.ts';
+import type { Shell } from './shell.ts';
 import { parseBoolean, type VariableValue } from './shell-variables.ts';
 
 /** Seconds `sleep` waits at most. */
@@ -324,7 +325,7 @@ export const SESSION_COMMANDS: SubCommand[] = [
     },
   },
   {
-    name: 'history', usage: '', summary: `the last ${500} statements (!N runs the N-th again, !! the last)`,
+    name: 'history', usage: '', summary: `the last ${HISTORY_ENTRIES_MAX} statements (!N runs the N-th again, !! the last)`,
     async run(shell, input) {
       expectWords(input, 0);
       // The history statement itself is the last entry: not listed.

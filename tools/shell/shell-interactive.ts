@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
 import { readlineCompleter } from './shell-completion.ts';
 import { StatementSplitter } from './shell-script.ts';
-import { HISTORY_ENTRIES_MAX, type Shell } from './shell.ts';
+import { HISTORY_ENTRIES_MAX } from './shell-limits.ts';
+import type { Shell } from './shell.ts';
 
 export const HISTORY_FILE_NAME = '.gssh_history';
 /** Lines typed ahead while a statement runs, kept at most. */

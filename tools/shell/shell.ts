@@ -9,17 +9,13 @@ import { StorageError } from '../../lib/base/errors.ts';
 import { CommandError } from '../operating-command.ts';
 import { findCommand, type SubCommand } from './shell-command-table.ts';
 import { ShellConnection, type Credentials } from './shell-connection.ts';
+import { FETCH_SIZE_DEFAULT, HISTORY_ENTRIES_MAX } from './shell-limits.ts';
 import { MESSAGES, ShellError } from './shell-messages.ts';
 import { RESULT_WIDTH_DEFAULT, type TimeZone } from './shell-output.ts';
 import type { QueryResult } from './shell-result.ts';
 import { isSqlStatement } from './shell-sql.ts';
 import { splitWords, Variables, type Word } from './shell-variables.ts';
 
-/** `history` shows and keeps this many statements (GridDB's 500). */
-export const HISTORY_ENTRIES_MAX = 500;
-/** Rows a page fetched from the node holds unless setfetchsize says otherwise. */
-export const FETCH_SIZE_DEFAULT = 1000;
-export const FETCH_SIZE_MAX = 100_000;
 
 export interface ShellIo {
   /** A line (or lines) on stdout. */
