@@ -86,15 +86,13 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${text}\n`);
       log?.error(text);
     },
-  }, process.env, { errexit: !interactive && parsed.values.continue !== true });
+  }, process.env, {
+    errexit: !interactive && parsed.values.continue !== true,
+    onStatement: (statement) => log?.info(`statement: ${maskStatement(statement)}`),
+  });
   const { cluster, node } = homeDefinitions(process.env['GS_HOME']);
   shell.variables.set('cluster0', cluster);
   shell.variables.set('node0', node);
-  const execute = shell.execute.bind(shell);
-  shell.execute = (statement) => {
-    log?.info(`statement: ${maskStatement(statement)}`);
-    return execute(statement);
-  };
   const controller = new AbortController();
   const rc = rcPath(process.env);
   let code = EXIT_OK;

@@ -85,7 +85,10 @@ export const USER_COMMANDS: SubCommand[] = [
           'operating command.');
       }
       await edit(() => changePassword(new NodeFileSystem(), home, { user, password }));
-      if (user === self) shell.credentials = { user, password };
+      if (user === self) {
+        shell.credentials = { user, password };
+        shell.connection.passwordChanged(password);
+      }
     },
   },
 ];

@@ -116,6 +116,11 @@ export class ShellConnection {
     return this.store;
   }
 
+  /** The password the connection logs in with from now on (setpassword of oneself). */
+  passwordChanged(password: string): void {
+    if (this.target !== undefined) this.target = { ...this.target, credentials: { ...this.target.credentials, password } };
+  }
+
   /** Ctrl-C: closes the store's connections; the target stays, so the next use connects again. */
   async drop(): Promise<void> {
     const store = this.store;

@@ -5,6 +5,7 @@
 // column as wide as its widest cell up to the result max width, longer cells cut with `...`) or as
 // CSV (a header line of column names, then a line per row).
 
+import { assert } from '../../lib/base/assert.ts';
 import type { ColumnSchema } from '../../lib/schema/container-schema.ts';
 import type { Value } from '../../lib/schema/column-type.ts';
 import { ShellError } from './shell-messages.ts';
@@ -95,6 +96,8 @@ export function csvLine(cells: ReadonlyArray<string | undefined>): string {
 /** A result's rows as a TABLE (`+----+` boxes); NULL shows as (NULL). */
 export function tableText(names: readonly string[], rows: ReadonlyArray<ReadonlyArray<string | undefined>>,
   widthMax: number): string {
+  assert(widthMax >= 1);
+  assert(rows.every((row) => row.length === names.length));
   const cut = (text: string) => text.length <= widthMax ? text
     : `${text.slice(0, Math.max(0, widthMax - TRUNCATION.length))}${TRUNCATION}`.slice(0, widthMax);
   const cells = rows.map((row) => row.map((cell) => cut(cell ?? NULL_TEXT)));

@@ -5,6 +5,7 @@
 // never held in memory whole. (The rows are those of the second run: a write between the two
 // shows.) Ctrl-C stops between rows, closes the result on the node and leaves the shell as it was.
 
+import { assert } from '../../lib/base/assert.ts';
 import { isStorageError } from '../../lib/base/errors.ts';
 import type { RowSet } from '../../lib/client/store-factory.ts';
 import type { Row } from '../../lib/schema/column-type.ts';
@@ -37,6 +38,7 @@ export class QueryResult {
     } finally {
       await rowSet.close().catch(() => undefined);
     }
+    assert(count >= 0);
     return new QueryResult(container, tql, count);
   }
 
@@ -46,6 +48,8 @@ export class QueryResult {
 
   /** The next rows, `rowsMax` at most; none when the result is used up. */
   async page(shell: Shell, rowsMax: number): Promise<ResultPage> {
+    assert(Number.isSafeInteger(rowsMax));
+    assert(rowsMax >= 1);
     if (this.rowSet === undefined) {
       this.rowSet = await openRowSet(shell, this.container, this.tql);
       // Rows already handed out by an earlier get are skipped.

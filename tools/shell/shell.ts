@@ -5,6 +5,7 @@
 // AbortSignal (Ctrl-C): `guard` gives up a request in flight and drops the connection, so that the
 // shell comes back at once; the next statement connects again.
 
+import { assert } from '../../lib/base/assert.ts';
 import { StorageError } from '../../lib/base/errors.ts';
 import { CommandError } from '../operating-command.ts';
 import { findCommand, type SubCommand } from './shell-command-table.ts';
@@ -58,7 +59,8 @@ export class Shell {
   /** Container names for completion, and when they were listed. */
   containerNames: { names: string[]; listedAtMs: number } | undefined;
 
-  constructor(readonly io: ShellIo, readonly env: NodeJS.ProcessEnv, options: { errexit: boolean }) {
+  constructor(readonly io: ShellIo, readonly env: NodeJS.ProcessEnv,
+    private readonly options: { errexit: boolean; onStatement?: (statement: string) => void }) {
     this.settings = {
       timeZone: 0, fetchSize: FETCH_SIZE_DEFAULT, resultFormat: 'TABLE',
       resultWidthMax: RESULT_WIDTH_DEFAULT, errexit: options.errexit, echo: false,
@@ -87,6 +89,7 @@ export class Shell {
     if (text === '' || text.startsWith('#')) return;
     text = this.fromHistory(text);
     this.remember(text);
+    this.options.onStatement?.(text);
     if (this.settings.echo) this.io.out(text);
     const expanded = this.variables.expand(text);
     if (isSqlStatement(expanded)) {
@@ -117,6 +120,7 @@ export class Shell {
   private remember(text: string): void {
     this.history.push(text);
     if (this.history.length > HISTORY_ENTRIES_MAX) this.history.shift();
+    assert(this.history.length <= HISTORY_ENTRIES_MAX);
   }
 
   /** `work`, given up when Ctrl-C aborts the statement (the connection is then dropped). */
