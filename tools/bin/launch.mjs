@@ -12,7 +12,7 @@ const TOOLS = new Set([
   'gs_export', 'gs_import',
   'gs_logconf', 'gs_logs',
   'gs_joincluster', 'gs_leavecluster', 'gs_stopcluster', 'gs_config', 'gs_partition',
-  'gs_paramconf',
+  'gs_paramconf', 'gs_sh',
   'gs_backup', 'gs_backuplist', 'gs_restore',
 ]);
 const name = basename(process.argv[1] ?? '').replace(/\.m?js$/, '');

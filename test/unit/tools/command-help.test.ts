@@ -40,6 +40,7 @@ const PACKAGE_COMMANDS: Record<string, string[]> = {
   'gs_backup': ['--user', '--server', '--port', '--wait', '--mode', 'BACKUPNAME'],
   'gs_backuplist': ['--directory', '--user', 'BACKUPNAME'],
   'gs_restore': ['--directory', '--test', 'BACKUPNAME'],
+  'gs_sh': ['--continue', 'SCRIPT.gsh'],
   'store-node': ['--releaseUnusedFileBlocks'],
   'store-webapi': ['--port'],
   'xlog-truncate': ['--home', '--txnlog', '--partition', '--generation', '--offset', '--save'],
