@@ -111,7 +111,7 @@ function sumLong(): SqlAccumulator {
       if (value === null) return 0;
       sum += BigInt(value as number | bigint);
       if (sum > INT64_MAX || sum < INT64_MIN) {
-        throw new StorageError('VALUE_OUT_OF_RANGE', 'integer overflow: SUM is beyond LONG');
+        throw new StorageError('SQL_PROC_VALUE_OVERFLOW', 'integer overflow: SUM is beyond LONG');
       }
       any = true;
       return 0;

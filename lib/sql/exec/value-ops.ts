@@ -37,7 +37,7 @@ function compareNumberBigint(a: number, b: bigint): number {
 
 function checkLong(value: bigint, what: string): bigint {
   if (value > INT64_MAX || value < INT64_MIN) {
-    throw new StorageError('VALUE_OUT_OF_RANGE', `integer overflow: ${what} is beyond LONG`);
+    throw new StorageError('SQL_PROC_VALUE_OVERFLOW', `integer overflow: ${what} is beyond LONG`);
   }
   return value;
 }
@@ -51,10 +51,10 @@ export function arithmeticLong(operator: SqlArithmeticOperator, a: number | bigi
     case '-': return checkLong(x - y, `${x} - ${y}`);
     case '*': return checkLong(x * y, `${x} * ${y}`);
     case '/':
-      if (y === 0n) throw new StorageError('VALUE_OUT_OF_RANGE', `division by zero: ${x} / 0`);
+      if (y === 0n) throw new StorageError('SQL_PROC_INVALID_EXPRESSION_INPUT', `division by zero: ${x} / 0`);
       return checkLong(x / y, `${x} / ${y}`);
     case '%':
-      if (y === 0n) throw new StorageError('VALUE_OUT_OF_RANGE', `division by zero: ${x} % 0`);
+      if (y === 0n) throw new StorageError('SQL_PROC_INVALID_EXPRESSION_INPUT', `division by zero: ${x} % 0`);
       return x % y;
     case '&': return x & y;
     case '|': return x | y;

@@ -8,6 +8,7 @@ import { StorageError } from '../../base/errors.ts';
 import { INT64_MAX, INT64_MIN } from '../../schema/column-type.ts';
 import type { SqlExpression, SqlName } from '../ast.ts';
 import { SqlError, sqlNotSupported, type SqlPosition } from '../errors.ts';
+import { sqlCast } from '../functions/cast.ts';
 import type { SqlScalarFunction } from '../functions/scalar-function.ts';
 import {
   isSqlNumericType, SQL_FLOATING_TYPES, SQL_INTEGER_TYPES, SQL_TIMESTAMP_TYPES, type SqlType,
@@ -111,15 +112,11 @@ export function bindExpression(
     case 'case': return caseExpression(expression, bind);
     case 'cast': {
       const operand = bind(expression.operand);
-      if (operand.type === expression.type || operand.type === 'UNKNOWN') {
-        return { kind: 'widen', operand, type: expression.type };
-      }
-      const cast = context.functions(`CAST_${expression.type}`);
-      if (cast === undefined) {
-        throw sqlNotSupported(`CAST from ${operand.type} to ${expression.type} is not ` +
-          'available yet (lib/sql/functions/cast.ts)', expression.position);
-      }
-      return callFunction(cast.name, [operand], expression.position, context);
+      if (operand.type === expression.type) return operand;
+      const definition = sqlCast(expression.type);
+      const type = definition.resultType([operand.type], [operand.kind === 'constant' ? operand.value : undefined]);
+      if (typeof type !== 'string') throw sqlTypeError(type.problem, expression.position);
+      return { kind: 'call', function: definition, args: [operand], type, position: expression.position };
     }
     case 'call': {
       if (isAggregateCall(expression)) {
