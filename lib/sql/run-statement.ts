@@ -92,7 +92,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
   switch (statement.kind) {
     case 'select': {
       const query = planQuery(statement.query, plan);
-      return rowsResult(query.columns, runPlan(query.root, env));
+      return rowsResult(query.columns, runPlan(query.root, env), env.control);
     }
     case 'explain': {
       const inner = statement.statement;
@@ -107,7 +107,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
       const rows = explainPlan(query.root, rowCounts).map((entry) => [JSON.stringify(entry)]);
       return rowsResult([{ name: 'plan', type: 'STRING' }], (async function* () {
         yield { rowCount: rows.length, columns: [rows.map((row) => row[0]!)] };
-      })());
+      })(), env.control);
     }
     case 'insert': case 'update': case 'delete':
       return { kind: 'update', updateCount: await runDml(statement, options.database, plan, env) };
@@ -135,7 +135,8 @@ function runControl(options: SqlRunOptions): SqlRunControl {
   };
 }
 
-function rowsResult(columns: readonly SqlPlanColumn[], batches: AsyncGenerator<SqlBatch>): SqlResult {
+function rowsResult(columns: readonly SqlPlanColumn[], batches: AsyncGenerator<SqlBatch>,
+  control: SqlRunControl): SqlResult {
   let pending: SqlBatch | undefined;
   let at = 0;
   let done = false;
@@ -143,6 +144,8 @@ function rowsResult(columns: readonly SqlPlanColumn[], batches: AsyncGenerator<S
     kind: 'rows',
     columns,
     async next(rowCountMax) {
+      // Fetching is part of the statement: its deadline and cancellation hold here too.
+      if (!done) control.check();
       const rows: SqlValue[][] = [];
       const wanted = Math.max(1, Math.min(rowCountMax, Number.MAX_SAFE_INTEGER));
       while (rows.length < wanted && !done) {

@@ -185,6 +185,9 @@ async function* distinct(node: Extract<SqlPlanNode, { kind: 'distinct' }>, env: 
   }
 }
 
+/** Rows past twice the LIMIT a bounded sort gathers before it sorts and cuts (amortises the sorts). */
+const SORT_CUT_SLACK_ROW_COUNT = 64;
+
 async function* sort(node: Extract<SqlPlanNode, { kind: 'sort' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
   const compare = (a: SqlValue[], b: SqlValue[]): number => {
@@ -205,14 +208,14 @@ async function* sort(node: Extract<SqlPlanNode, { kind: 'sort' }>, env: SqlRunEn
       env.memory.charge(bytes, 'ORDER BY');
       heldBytes += bytes;
       rows.push(row);
-    }
-    if (keepMax < Infinity && rows.length >= 2 * keepMax + SQL_BATCH_ROW_COUNT) {
-      rows.sort(compare);
-      rows = rows.slice(0, keepMax);
-      let keptBytes = 0;
-      for (const row of rows) keptBytes += rowSizeBytes(row);
-      env.memory.release(heldBytes - keptBytes);
-      heldBytes = keptBytes;
+      if (rows.length >= 2 * keepMax + SORT_CUT_SLACK_ROW_COUNT) {
+        rows.sort(compare);
+        rows = rows.slice(0, keepMax);
+        let keptBytes = 0;
+        for (const kept of rows) keptBytes += rowSizeBytes(kept);
+        env.memory.release(heldBytes - keptBytes);
+        heldBytes = keptBytes;
+      }
     }
   }
   rows.sort(compare);
