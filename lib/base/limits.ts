@@ -456,3 +456,5 @@ export const SQL_DML_ROW_COUNT_MAX = 1_000_000;
 /** Default statement timeout when a caller names none (GridDB's transactionTimeoutLimit). */
 export const SQL_STATEMENT_TIMEOUT_MS_DEFAULT = 300_000;
 assert(SQL_VALUES_ROW_COUNT_MAX <= SQL_DML_ROW_COUNT_MAX);
+/** GridDB's /sql/workMemoryLimit default: work memory of one SQL statement. */
+export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;
