@@ -167,6 +167,7 @@ export class StoreNode implements SystemServiceNode {
       home: directories.home, options: config.storage,
       releaseUnusedFileBlocks: this.options.releaseUnusedFileBlocks ?? false,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
+      sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
     }, {

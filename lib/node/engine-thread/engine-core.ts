@@ -97,6 +97,8 @@ export class EngineCore {
     this.runnerOpen = new LocalRequestRunner(store, {
       queryHandler: tqlQueryHandler,
       messageBytesMax: settings.messageBytesMax,
+      ...(settings.sqlWorkMemoryLimitBytes === undefined
+        ? {} : { sqlWorkMemoryLimitBytes: settings.sqlWorkMemoryLimitBytes }),
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
       onFailure: (error) => this.events.failed(error),
