@@ -8,7 +8,7 @@
 // after `[` (or `[^`) is literal. Matching walks by code points and backtracks to the last `*`,
 // O(text × pattern) at worst, without recursion.
 
-import { likeMatcher } from '../../query/tql/like.ts';
+import { likeMatcher, type LikeMatcher } from '../../query/tql/like.ts';
 import type { SqlType } from '../value.ts';
 import { argumentsProblem, invalidInput, isStringType, strictFunction } from './function-kit.ts';
 import type { SqlScalarFunction } from './scalar-function.ts';
@@ -28,9 +28,17 @@ export function sqlLike(pattern: string, text: string, escape: string | undefine
     throw invalidInput(`LIKE: the escape must be one character, not '${escape}'`);
   }
   if (pattern.length === 0) return text.length === 0;
-  const foldedEscape = escape === undefined ? undefined : asciiLower(escape);
-  return likeMatcher(asciiLower(pattern), foldedEscape).matches(asciiLower(text));
+  if (lastLike.pattern !== pattern || lastLike.escape !== escape) {
+    const foldedEscape = escape === undefined ? undefined : asciiLower(escape);
+    lastLike = { pattern, escape, matcher: likeMatcher(asciiLower(pattern), foldedEscape) };
+  }
+  return lastLike.matcher.matches(asciiLower(text));
 }
+
+// The pattern is usually one constant for every row of a statement: the last one compiled is kept.
+let lastLike: { pattern: string; escape: string | undefined; matcher: LikeMatcher } =
+  { pattern: '', escape: undefined, matcher: likeMatcher('', undefined) };
+let lastGlob: { pattern: string; items: GlobItem[] } = { pattern: '', items: [] };
 
 type GlobItem =
   | { readonly kind: 'any' }
@@ -98,7 +106,8 @@ function globItemMatches(item: GlobItem, char: string): boolean {
 }
 
 export function sqlGlob(pattern: string, text: string): boolean {
-  const items = globItems(Array.from(pattern));
+  if (lastGlob.pattern !== pattern) lastGlob = { pattern, items: globItems(Array.from(pattern)) };
+  const items = lastGlob.items;
   const chars = Array.from(text);
   let t = 0;
   let p = 0;
