@@ -75,6 +75,14 @@ export const STORAGE_ERROR_NUMBERS = {
   // SQL (lib/sql/): GridDB's own code and number, as its messages show them
   /** SQL text that does not parse, or names a type SQL cannot store (DECIMAL); with line and column. */
   SQL_COMPILE_SYNTAX_ERROR: 240001,
+  // SQL values while a statement runs (lib/sql/functions/): GridDB's names; the numbers are this
+  // store's, clear of 240001 (GridDB's numbers for these are not in the spec)
+  /** A value beyond its type: ABS(-2^63), CAST(128 AS BYTE), a timestamp past the time range. */
+  SQL_PROC_VALUE_OVERFLOW: 240101,
+  /** Text that does not read as the value asked for: CAST('x' AS LONG), TIMESTAMP('2020-13-01'). */
+  SQL_PROC_VALUE_SYNTAX_ERROR: 240102,
+  /** An argument outside what its function takes: ROUND(x, -1), ZEROBLOB(-1), an unknown unit. */
+  SQL_PROC_INVALID_EXPRESSION_INPUT: 240103,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

@@ -450,3 +450,24 @@ export const SQL_PARAMETER_COUNT_MAX = 32_766;
 /** Statements of one SQL text (the web API sends several separated by `;`). */
 export const SQL_STATEMENT_COUNT_MAX = 10_000;
 assert(SQL_PARAMETER_COUNT_MAX * 2 <= SQL_TEXT_LENGTH_MAX); // `?,` per parameter fits the text
+/**
+ * Bytes of one value a scalar SQL function makes (ZEROBLOB, RANDOMBLOB, PRINTF's width,
+ * REPLACE): past it LIMIT_EXCEEDED, so one call cannot take the node's memory. A function result
+ * is one row's value; a STRING or BLOB column holds at most BLOB_SIZE_BYTES_MAX anyway.
+ */
+export const SQL_FUNCTION_VALUE_BYTES_MAX = 64 * MiB;
+assert(SQL_FUNCTION_VALUE_BYTES_MAX <= BLOB_SIZE_BYTES_MAX);
+// SQL execution (lib/sql/exec/).
+/** Rows of one batch the SQL executor passes between operators; a scan yields after each. */
+export const SQL_BATCH_ROW_COUNT = 1024;
+/** Groups GROUP BY RANGE generates at most without a MaxGeneratedRows hint (GridDB's default). */
+export const SQL_RANGE_GROUP_COUNT_MAX = 1_000_000;
+/** Rows one VALUES list holds: each row is checked and held until the statement commits. */
+export const SQL_VALUES_ROW_COUNT_MAX = 100_000;
+/** Rows one INSERT … SELECT, UPDATE or DELETE changes: its transaction holds them all. */
+export const SQL_DML_ROW_COUNT_MAX = 1_000_000;
+/** Default statement timeout when a caller names none (GridDB's transactionTimeoutLimit). */
+export const SQL_STATEMENT_TIMEOUT_MS_DEFAULT = 300_000;
+assert(SQL_VALUES_ROW_COUNT_MAX <= SQL_DML_ROW_COUNT_MAX);
+/** GridDB's /sql/workMemoryLimit default: work memory of one SQL statement. */
+export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;

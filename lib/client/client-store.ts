@@ -24,6 +24,7 @@ import type { ContainerInfo } from '../protocol/wire-schema.ts';
 import { ClientContainer, type StoreLink } from './client-container.ts';
 import { ConnectionPool } from './client-pool.ts';
 import { ClientQuery } from './client-query.ts';
+import { clientSql, type SqlOptions, type SqlParameter, type SqlRowSet } from './client-sql.ts';
 import {
   resolveClientOptions, type ClientOptions, type StoreProperties,
 } from './client-properties.ts';
@@ -100,6 +101,15 @@ export class ClientStore implements StoreLink {
     const ref = await this.nameRef(name);
     return new ClientQuery(name, tql, (options) => this.pool.exchange(QUERY,
       { sessionId: AUTO_COMMIT_SESSION_ID, ref, tql, ...options }));
+  }
+
+  /**
+   * Runs one SQL statement (docs/sql.md) with its `?` parameters: a SELECT's rows as a row set,
+   * or, for DML and DDL, updateCount.
+   */
+  async sql(text: string, parameters: readonly SqlParameter[] = [], options: SqlOptions = {}):
+    Promise<SqlRowSet> {
+    return clientSql(this.pool, text, parameters, options);
   }
 
   async getContainerInfo(name: string): Promise<ContainerInfo | undefined> {

@@ -190,6 +190,7 @@ export class StoreNode implements SystemServiceNode {
         thresholdMs: config.node.sql.traceLimitExecutionTimeMs,
         textBytesMax: config.node.sql.traceLimitQuerySizeBytes,
       },
+      sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
     }, {

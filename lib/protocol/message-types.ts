@@ -7,7 +7,7 @@
 //   rows        20 ROW_PUT (put is a multiPut of one row)  21 ROW_GET  22 ROW_REMOVE
 //               23 MULTI_PUT  24 MULTI_GET (several containers)
 //   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
-//   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE
+//   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE  43 SQL_EXECUTE (pages on with FETCH)
 
 export const MessageType = {
   HELLO: 1,
@@ -32,6 +32,7 @@ export const MessageType = {
   QUERY: 40,
   FETCH: 41,
   RESULT_CLOSE: 42,
+  SQL_EXECUTE: 43,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 

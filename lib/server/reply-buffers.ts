@@ -38,6 +38,7 @@ export interface ReplyHolder {
 export function replyReserveBytes(messageType: number): number {
   switch (messageType) {
     case MessageType.QUERY:
+    case MessageType.SQL_EXECUTE:
     case MessageType.FETCH:
     case MessageType.MULTI_GET:
       return FETCH_REPLY_BYTES_TARGET;

@@ -21,6 +21,8 @@ export interface ConnectionContext {
   /** The same for every connection of one client (user and client id). */
   readonly clientKey: string;
   readonly queryHandler: QueryHandler;
+  /** GridDB's /sql/workMemoryLimit for SQL statements; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */
+  readonly sqlWorkMemoryLimitBytes?: number;
   /** Testing aid (LocalRunnerOptions.faultAssertOnContainer): puts into it fail an assertion. */
   readonly faultAssertOnContainer?: string;
 }

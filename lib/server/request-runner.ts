@@ -35,6 +35,7 @@ import { CONNECTION_HANDLERS } from './handlers-connection.ts';
 import { CONTAINER_HANDLERS } from './handlers-containers.ts';
 import { INDEX_HANDLERS } from './handlers-indexes.ts';
 import { QUERY_HANDLERS } from './handlers-queries.ts';
+import { SQL_HANDLERS } from './handlers-sql.ts';
 import { ROW_HANDLERS, multiPutCheck } from './handlers-rows.ts';
 import { TRANSACTION_HANDLERS } from './handlers-transactions.ts';
 import type { QueryHandler } from './query-handler.ts';
@@ -46,7 +47,7 @@ import { StatementResults } from './statement-results.ts';
 
 export const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
   [...CONNECTION_HANDLERS, ...CONTAINER_HANDLERS, ...INDEX_HANDLERS, ...ROW_HANDLERS,
-    ...TRANSACTION_HANDLERS, ...QUERY_HANDLERS].map((entry) => [entry.type, entry]));
+    ...TRANSACTION_HANDLERS, ...QUERY_HANDLERS, ...SQL_HANDLERS].map((entry) => [entry.type, entry]));
 
 /** What the AUTH reply tells a client about the engine. */
 export interface EngineInfo {
@@ -84,6 +85,8 @@ export interface RequestRunner {
 
 export interface LocalRunnerOptions {
   queryHandler: QueryHandler;
+  /** GridDB's /sql/workMemoryLimit; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */
+  sqlWorkMemoryLimitBytes?: number;
   messageBytesMax: number;
   statementResultCountMax: number;
   statementResultCountPerClientMax: number;
@@ -146,6 +149,8 @@ export class LocalRequestRunner implements RequestRunner {
         store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
         statements: this.statements, queryHandler: this.options.queryHandler,
         clientKey: setup.clientKey,
+        ...(this.options.sqlWorkMemoryLimitBytes === undefined
+          ? {} : { sqlWorkMemoryLimitBytes: this.options.sqlWorkMemoryLimitBytes }),
         ...(this.options.faultAssertOnContainer === undefined
           ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       },

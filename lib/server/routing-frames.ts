@@ -18,6 +18,8 @@ import { ByteReader } from '../encoding/byte-reader.ts';
 import { ByteWriter } from '../encoding/byte-writer.ts';
 import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { MessageType } from '../protocol/message-types.ts';
+import type { SqlStatement } from '../sql/ast.ts';
+import { parseSqlStatement } from '../sql/parser.ts';
 import type { RequestFrame } from './reply-frames.ts';
 import type { RunOutcome } from './request-runner.ts';
 
@@ -130,4 +132,28 @@ export function replyBody(outcome: RunOutcome): Uint8Array {
 export function firstFailure(outcomes: readonly RunOutcome[]): RunOutcome | undefined {
   return outcomes.find((outcome) => outcome.closeReason !== undefined) ??
     outcomes.find((outcome) => !isReply(outcome));
+}
+
+/**
+ * The table an SQL_EXECUTE statement reads or changes, for routing to its partition's group;
+ * undefined when it names none (SELECT 1+1) or does not parse (group 0 then answers the error).
+ */
+export function sqlRequestTableName(frame: RequestFrame): string | undefined {
+  try {
+    return sqlStatementTable(parseSqlStatement(new ByteReader(frame.body).string()).statement);
+  } catch {
+    return undefined;
+  }
+}
+
+function sqlStatementTable(statement: SqlStatement): string | undefined {
+  switch (statement.kind) {
+    case 'select': return statement.query.from?.name.text;
+    case 'explain': return sqlStatementTable(statement.statement);
+    case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
+    case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':
+      return statement.table.text;
+    case 'createTable': case 'dropTable': return statement.name.text;
+    default: return undefined;
+  }
 }

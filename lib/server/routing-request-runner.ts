@@ -6,6 +6,7 @@
 //   one container (a name ref, or CONTAINER_PUT's definition)   the owning group's thread
 //   CONTAINER_LIST, MULTI_GET, MULTI_PUT                        split and merged (routing-multi.ts)
 //   SESSION_OPEN, SESSION_CLOSE                                 every thread
+//   SQL_EXECUTE                                                 the group of the table it names
 //   FETCH, RESULT_CLOSE                                         the thread that holds the result
 //   PING, and anything else                                     group 0's thread
 //
@@ -41,7 +42,7 @@ import type {
 import { resultSetClosedError, resultSetLimitError } from './result-sets.ts';
 import {
   containerPutName, firstFailure, isReply, leadingId, namesOneContainer, replyBody,
-  requestBody, requestContainerName, requestWithBody, withLeadingId,
+  requestBody, requestContainerName, requestWithBody, sqlRequestTableName, withLeadingId,
 } from './routing-frames.ts';
 import {
   containerListRouted, multiGetRouted, multiPutRouted, type GroupRoutes,
@@ -132,6 +133,10 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
       case MessageType.CONTAINER_PUT: {
         const name = containerPutName(frame);
         return this.runIn(name === undefined ? 0 : this.groupOf(name), connectionId, frame);
+      }
+      case MessageType.SQL_EXECUTE: {
+        const table = sqlRequestTableName(frame);
+        return this.query(table === undefined ? 0 : this.groupOf(table), connectionId, frame);
       }
       case MessageType.CONTAINER_LIST: return containerListRouted(this, connectionId, frame);
       case MessageType.MULTI_GET: return multiGetRouted(this, connectionId, frame);

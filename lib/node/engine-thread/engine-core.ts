@@ -106,6 +106,8 @@ export class EngineCore {
           onSlow: (record) => this.events.slowQuery?.(record),
         }),
       messageBytesMax: settings.messageBytesMax,
+      ...(settings.sqlWorkMemoryLimitBytes === undefined
+        ? {} : { sqlWorkMemoryLimitBytes: settings.sqlWorkMemoryLimitBytes }),
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
       onFailure: (error) => this.events.failed(error),

@@ -30,6 +30,8 @@ export interface EngineOpenSettings {
   options: StorageOptions;
   releaseUnusedFileBlocks: boolean;
   messageBytesMax: number;
+  /** GridDB's /sql/workMemoryLimit: work memory of one SQL statement. */
+  sqlWorkMemoryLimitBytes?: number;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */

@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { StorageError, isStorageError } from '../../../lib/base/errors.ts';
 import { INT64_MAX, INT64_MIN, type Row } from '../../../lib/schema/column-type.ts';
-import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
+import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { validateContainerDefinition } from '../../../lib/schema/schema-validate.ts';
 import { keyValidator } from '../../../lib/schema/row-validate.ts';
 import { FrameReader, FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
@@ -22,6 +22,7 @@ import {
   CONTAINER_DROP, CONTAINER_INFO, CONTAINER_LIST, CONTAINER_PUT,
 } from '../../../lib/protocol/messages-container.ts';
 import { FETCH, QUERY, RESULT_CLOSE } from '../../../lib/protocol/messages-query.ts';
+import { SQL_EXECUTE } from '../../../lib/protocol/messages-sql.ts';
 import {
   MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE,
 } from '../../../lib/protocol/messages-row.ts';
@@ -275,6 +276,36 @@ describe('messages: round trips', () => {
     const fetch = { resultSetId: 9, fetchSize: 0 };
     assert.deepStrictEqual(requestTrip(FETCH, fetch), fetch);
     assert.deepStrictEqual(requestTrip(RESULT_CLOSE, { resultSetId: 9 }), { resultSetId: 9 });
+  });
+
+  it('SQL_EXECUTE carries typed parameters of every SQL type, rows with SQL types, or an update count', () => {
+    const parameters = [
+      { type: 'UNKNOWN' as const, value: null }, { type: 'BOOL' as const, value: true },
+      { type: 'BYTE' as const, value: -5 }, { type: 'SHORT' as const, value: 300 },
+      { type: 'INTEGER' as const, value: -70000 }, { type: 'LONG' as const, value: -(2n ** 63n) },
+      { type: 'FLOAT' as const, value: 1.5 }, { type: 'DOUBLE' as const, value: 0.1 },
+      { type: 'TIMESTAMP' as const, value: 1_700_000_000_123 },
+      { type: 'TIMESTAMP(6)' as const, value: 1_700_000_000_123_456n },
+      { type: 'TIMESTAMP(9)' as const, value: 1_700_000_000_123_456_789n },
+      { type: 'STRING' as const, value: 'é?' }, { type: 'BLOB' as const, value: new Uint8Array([1, 2]) },
+      { type: 'LONG' as const, value: null },
+    ];
+    const request = { sql: 'SELECT ?', fetchSize: 7, timeoutMs: 1000, parameters };
+    assert.deepStrictEqual(requestTrip(SQL_EXECUTE, request), request);
+    assert.deepStrictEqual(replyTrip(SQL_EXECUTE, { resultSetId: 0, updateCount: 12 }),
+      { resultSetId: 0, updateCount: 12 });
+    const columns: ColumnSchema[] = [{ name: 'a', type: 'TIMESTAMP', array: false, notNull: false,
+      timePrecision: 'MICROSECOND' }];
+    const schema = { name: 'r', type: 'COLLECTION' as const, columns, rowKeyColumnCount: 0, indexes: [], schemaVersion: 0 };
+    const reply = replyTrip(SQL_EXECUTE, { resultSetId: 3, kind: 'ROWS', sqlTypes: ['TIMESTAMP(6)'], columns,
+      rows: RowBatch.of(schema, [[5n], [null]]) });
+    assert.equal(reply.resultSetId, 3);
+    assert.ok(reply.updateCount === undefined);
+    assert.deepStrictEqual(reply.sqlTypes, ['TIMESTAMP(6)']);
+    assert.deepStrictEqual(reply.rows.decode(schema), [[5n], [null]]);
+    const bad = bodyOf((writer) => { writer.string('x'); writer.varuint(1); writer.varuint(0); writer.varuint(1);
+      writer.u8(99); writer.u8(0); });
+    assert.throws(() => decodeBody(bad, SQL_EXECUTE.readRequest, 'request'), protocolError);
   });
 
   it('errors keep their code and message; an unknown code keeps its number', () => {

@@ -23,6 +23,7 @@ import { MessageType } from '../../../lib/protocol/message-types.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../../../lib/protocol/messages-connection.ts';
 import { CONTAINER_LIST, CONTAINER_PUT } from '../../../lib/protocol/messages-container.ts';
 import { FETCH, QUERY, RESULT_CLOSE } from '../../../lib/protocol/messages-query.ts';
+import { SQL_EXECUTE } from '../../../lib/protocol/messages-sql.ts';
 import {
   MULTI_GET, MULTI_PUT, ROW_PUT, type RowPredicate,
 } from '../../../lib/protocol/messages-row.ts';
@@ -292,6 +293,26 @@ describe('routing runner: one engine thread per partition group', () => {
     const all = await twin.call(QUERY, { sessionId: 0, ref: refOf(info(c0!)),
       tql: 'SELECT COUNT(*)', fetchSize: 2, partialExecution: false, forUpdate: false });
     assert.equal(all.resultSetId, 0);
+  });
+
+  it('runs SQL in the group of the table it names, and pages its rows there', async () => {
+    // a1 lives in group 1, c0 in group 0: each statement reaches its table's thread.
+    for (const name of [a1!, c0!]) {
+      await twin.call(MULTI_PUT, { statement: twin.statement(), entries: [
+        rowsOf(name, Array.from({ length: 5 }, (_, i): Row => [`s${i}`, BigInt(10 + i)])),
+      ] });
+      const rows = await twin.call(SQL_EXECUTE, { sql: `SELECT id, kw FROM "${name}" WHERE kw >= ? ORDER BY id`,
+        fetchSize: 2, timeoutMs: 0, parameters: [{ type: 'LONG', value: 10n }] });
+      assert.ok(rows.updateCount === undefined);
+      assert.notEqual(rows.resultSetId, 0);
+      const more = await twin.call(FETCH, { resultSetId: rows.resultSetId, fetchSize: 10 });
+      assert.equal(more.done, true);
+      const updated = await twin.call(SQL_EXECUTE, { sql: `DELETE FROM "${name}" WHERE kw >= 10`,
+        fetchSize: 0, timeoutMs: 0, parameters: [] });
+      assert.equal(updated.updateCount, 5);
+    }
+    const plain = await twin.call(SQL_EXECUTE, { sql: 'SELECT 1+1', fetchSize: 0, timeoutMs: 0, parameters: [] });
+    assert.equal(plain.resultSetId, 0);
   });
 
   it('answers a fetch sent after the last page by the id the client holds', async () => {

@@ -1,0 +1,145 @@
+// The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
+// committed rows in pages of whole blocks (RowStore.scanBatches, only the columns asked for),
+// copying the values out before it hands a page on, then waits one event-loop turn and goes on
+// from the row key after the page's last, as the TQL pages do (partition-query.ts): commits run
+// between pages, and a page never sees a block change under it. A statement's changes go through
+// one session's transaction on the table, committed together or aborted.
+
+import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
+import type { RowKey } from '../schema/column-type.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import type { SqlBatch } from '../sql/exec/evaluate.ts';
+import { sqlTypeOfColumn, type SqlScanRequest, type SqlTable } from '../sql/exec/table-source.ts';
+import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
+import type { SqlValue } from '../sql/value.ts';
+import type { ContainerEntry } from './catalog.ts';
+import type { Store } from './store.ts';
+
+export interface StoreSqlDatabaseOptions {
+  /** Waits one event-loop turn between pages (setImmediate), so commits are not held up. */
+  readonly yieldTurn: () => Promise<void>;
+}
+
+export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions): SqlDatabase {
+  const entryOf = (name: string): ContainerEntry => store.partitionFor(name).lookupOrThrow(name);
+  return {
+    tableSchema(name) {
+      try {
+        return store.getContainerInfo(name) === undefined ? undefined : entryOf(name).schema;
+      } catch {
+        return undefined;
+      }
+    },
+    table(name): SqlTable {
+      const entry = entryOf(name);
+      return { schema: entry.schema, scan: (request) => scanPages(name, entryOf, request, options) };
+    },
+    async createTable(definition) { await store.createContainer(definition); },
+    dropTable: (name) => store.dropContainer(name),
+    createIndex: (table, index) => store.createIndex(table, index),
+    dropIndex: (table, selector) => store.dropIndex(table, selector),
+    async addColumn(table, column) { await store.addColumn(table, column); },
+    async renameColumn(table, columns) { await store.renameColumn(table, columns); },
+    async transaction(table, change) {
+      const session = store.session();
+      try {
+        const handle = session.container(table);
+        await handle.setAutoCommit(false);
+        const txn: SqlTableTransaction = {
+          get: (key) => handle.get(key),
+          put: (rows) => handle.multiPut(rows),
+          remove: (key) => handle.remove(key),
+        };
+        let result;
+        try {
+          result = await change(txn);
+        } catch (error) {
+          await handle.abort();
+          throw error;
+        }
+        await handle.commit();
+        return result;
+      } finally {
+        session.close();
+      }
+    },
+  };
+}
+
+async function* scanPages(
+  name: string,
+  entryOf: (name: string) => ContainerEntry,
+  request: SqlScanRequest,
+  options: StoreSqlDatabaseOptions,
+): AsyncGenerator<SqlBatch> {
+  let after: RowKey | undefined;
+  let left = request.rowCountMax;
+  for (;;) {
+    const entry = entryOf(name);
+    const page = readPage(entry, request, after, Math.min(left, SQL_BATCH_ROW_COUNT));
+    if (page.batch.rowCount > 0) {
+      left -= page.batch.rowCount;
+      yield page.batch;
+    }
+    if (page.last === undefined || left <= 0) return;
+    after = page.last;
+    await options.yieldTurn();
+  }
+}
+
+/** Whole blocks from `after` (exclusive) until `rowCountMin` rows; last: where to go on, or none. */
+function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey | undefined,
+  rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
+  const schema = entry.schema;
+  const keyCount = schema.rowKeyColumnCount;
+  const keyColumns = Array.from({ length: keyCount }, (_v, i) => i);
+  const columnIndexes = [...request.columnIndexes, ...keyColumns];
+  const out: SqlValue[][] = request.columnIndexes.map(() => []);
+  const keyed = entry.keys !== undefined;
+  let from = request.from;
+  if (after !== undefined) from = keyed ? after : (after as number) + 1;
+  let rowCount = 0;
+  let last: RowKey | undefined;
+  let exhausted = true;
+  for (const batch of entry.rows.scanBatches({ from, to: request.to, direction: 'asc', columnIndexes })) {
+    let start = 0;
+    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns,
+      request.columnIndexes.length, keyCount, 0), after) === 0) {
+      start = 1;
+    }
+    request.columnIndexes.forEach((index, c) => {
+      appendColumn(out[c]!, batch.columns[c]!, schema.columns[index]!, start, batch.rowCount);
+    });
+    rowCount += batch.rowCount - start;
+    if (batch.rowCount > 0) {
+      last = keyed ? keyAt(batch.columns, request.columnIndexes.length, keyCount, batch.rowCount - 1)
+        : batch.rowIds![batch.rowCount - 1]!;
+    }
+    if (rowCount >= rowCountMin) {
+      exhausted = false;
+      break;
+    }
+  }
+  return { batch: { rowCount, columns: out }, last: exhausted ? undefined : last };
+}
+
+function keyAt(columns: readonly { values: ArrayLike<unknown> }[], first: number, count: number,
+  row: number): RowKey {
+  if (count === 1) return columns[first]!.values[row] as RowKey;
+  return Array.from({ length: count }, (_v, i) => columns[first + i]!.values[row]) as RowKey;
+}
+
+function appendColumn(out: SqlValue[], vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined },
+  column: ColumnSchema, start: number, end: number): void {
+  if (sqlTypeOfColumn(column) === 'UNKNOWN') {
+    for (let r = start; r < end; r++) out.push(null);
+    return;
+  }
+  const { values, nulls } = vector;
+  const bool = column.type === 'BOOL';
+  for (let r = start; r < end; r++) {
+    if (nulls !== undefined && nulls[r] === 1) out.push(null);
+    else out.push(bool ? values[r] !== 0 && values[r] !== false : values[r] as SqlValue);
+  }
+}
+

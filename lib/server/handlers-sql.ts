@@ -1,0 +1,63 @@
+// The SQL request: SQL_EXECUTE runs one statement on the node's store (lib/sql/run-statement.ts)
+// in auto-commit, beside TQL. A SELECT's rows go through the connection's result sets like a
+// query's, so FETCH pages on and RESULT_CLOSE lets go early; DML and DDL answer an update count.
+// Reading yields to the event loop between pages of blocks, so commits run while a long SELECT
+// does; the statement's deadline and the work memory limit bound what one statement may take.
+
+import { randomBytes } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { SQL_STATEMENT_TIMEOUT_MS_DEFAULT, SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT } from '../base/limits.ts';
+import { storeSqlDatabase } from '../engine/sql-database.ts';
+import type { Row } from '../schema/column-type.ts';
+import type { ColumnSchema } from '../schema/container-schema.ts';
+import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
+import type { SqlPlanColumn } from '../sql/plan/logical-plan.ts';
+import { runSql, type SqlResult } from '../sql/run-statement.ts';
+import type { QueryResult } from './query-handler.ts';
+import { handler, type DispatchEntry } from './request-handler.ts';
+
+export const SQL_HANDLERS: readonly DispatchEntry[] = [
+  handler(SQL_EXECUTE, async (request, context) => {
+    const store = context.store;
+    const result = await runSql(request.sql, {
+      database: storeSqlDatabase(store, { yieldTurn: async () => { await nextTurn(); } }),
+      parameters: request.parameters,
+      workMemoryLimitBytes: context.sqlWorkMemoryLimitBytes ?? SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT,
+      timeoutMs: request.timeoutMs > 0 ? request.timeoutMs : SQL_STATEMENT_TIMEOUT_MS_DEFAULT,
+      monotonicMs: () => store.clock.monotonicMs(),
+      nowMs: store.clock.nowMs(),
+      randomBytes: (count) => new Uint8Array(randomBytes(count)),
+    });
+    if (result.kind === 'update') return { resultSetId: 0 as const, updateCount: result.updateCount };
+    const reply = await context.resultSets.first(queryResultOfSql(result), request.fetchSize);
+    return { ...reply, sqlTypes: result.columns.map((column) => column.type) };
+  }),
+];
+
+/** The columns SQL's rows are encoded with: UNKNOWN travels as a STRING column of NULLs. */
+export function sqlResultColumns(columns: readonly SqlPlanColumn[]): ColumnSchema[] {
+  return columns.map(({ name, type }) => {
+    if (type === 'UNKNOWN') return { name, type: 'STRING', array: false, notNull: false };
+    if (type === 'TIMESTAMP(6)' || type === 'TIMESTAMP(9)') {
+      return {
+        name, type: 'TIMESTAMP', array: false, notNull: false,
+        timePrecision: type === 'TIMESTAMP(6)' ? 'MICROSECOND' : 'NANOSECOND',
+      };
+    }
+    return { name, type, array: false, notNull: false };
+  });
+}
+
+function queryResultOfSql(result: Extract<SqlResult, { kind: 'rows' }>): QueryResult {
+  return {
+    kind: 'ROWS',
+    columns: sqlResultColumns(result.columns),
+    async next(rowCountMax) {
+      const page = await result.next(rowCountMax);
+      return { rows: page.rows as Row[], done: page.done };
+    },
+    close() {
+      void result.close();
+    },
+  };
+}

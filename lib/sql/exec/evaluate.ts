@@ -1,0 +1,230 @@
+// Vectorised evaluation: a bound expression over a whole batch at once, one column of values per
+// node, each node one tight loop over the batch (no per-row tree walk). A value error (overflow,
+// division by zero, a function's bad input) names the expression's place in the text.
+
+import { StorageError } from '../../base/errors.ts';
+import { SqlError } from '../errors.ts';
+import type { SqlEvalContext } from '../functions/scalar-function.ts';
+import type { SqlBoundExpression } from '../plan/bound-expression.ts';
+import { SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
+import {
+  arithmeticDouble, arithmeticLong, compareSqlValues, concatText, negateLong, widenValue,
+} from './value-ops.ts';
+
+/** Rows in column form: columns[c][r]. */
+export interface SqlBatch {
+  readonly rowCount: number;
+  readonly columns: readonly (readonly SqlValue[])[];
+}
+
+export function evaluate(
+  expression: SqlBoundExpression,
+  batch: SqlBatch,
+  context: SqlEvalContext,
+): readonly SqlValue[] {
+  const n = batch.rowCount;
+  switch (expression.kind) {
+    case 'column': return batch.columns[expression.index]!;
+    case 'constant': return new Array<SqlValue>(n).fill(expression.value);
+    case 'widen': {
+      const values = evaluate(expression.operand, batch, context);
+      const from = expression.operand.type;
+      const out = new Array<SqlValue>(n);
+      for (let i = 0; i < n; i++) out[i] = widenValue(values[i]!, from, expression.type);
+      return out;
+    }
+    case 'unary': {
+      const values = evaluate(expression.operand, batch, context);
+      const out = new Array<SqlValue>(n);
+      return atPosition(expression.position, () => {
+        for (let i = 0; i < n; i++) {
+          const v = values[i]!;
+          if (v === null) out[i] = null;
+          else if (expression.operator === 'NOT') out[i] = !(v as boolean);
+          else if (expression.operator === '~') out[i] = BigInt.asIntN(64, ~BigInt(v as number | bigint));
+          else if (expression.type === 'DOUBLE') out[i] = -(v as number);
+          else out[i] = negateLong(v as number | bigint);
+        }
+        return out;
+      });
+    }
+    case 'arithmetic': {
+      const left = evaluate(expression.left, batch, context);
+      const right = evaluate(expression.right, batch, context);
+      const out = new Array<SqlValue>(n);
+      const { operator } = expression;
+      return atPosition(expression.position, () => {
+        if (expression.type === 'DOUBLE') {
+          for (let i = 0; i < n; i++) {
+            const a = left[i]!;
+            const b = right[i]!;
+            out[i] = a === null || b === null ? null : arithmeticDouble(operator, Number(a), Number(b));
+          }
+        } else {
+          for (let i = 0; i < n; i++) {
+            const a = left[i]!;
+            const b = right[i]!;
+            out[i] = a === null || b === null ? null
+              : arithmeticLong(operator, a as number | bigint, b as number | bigint);
+          }
+        }
+        return out;
+      });
+    }
+    case 'compare': {
+      const left = evaluate(expression.left, batch, context);
+      const right = evaluate(expression.right, batch, context);
+      const out = new Array<SqlValue>(n);
+      const test = COMPARE_TESTS[expression.operator];
+      for (let i = 0; i < n; i++) {
+        const a = left[i]!;
+        const b = right[i]!;
+        out[i] = a === null || b === null ? null : test(compareSqlValues(a, b));
+      }
+      return out;
+    }
+    case 'logic': {
+      const left = evaluate(expression.left, batch, context);
+      const right = evaluate(expression.right, batch, context);
+      const out = new Array<SqlValue>(n);
+      const and = expression.operator === 'AND';
+      for (let i = 0; i < n; i++) out[i] = and ? and3(left[i]!, right[i]!) : or3(left[i]!, right[i]!);
+      return out;
+    }
+    case 'concat': {
+      const left = evaluate(expression.left, batch, context);
+      const right = evaluate(expression.right, batch, context);
+      const lt = expression.left.type;
+      const rt = expression.right.type;
+      const out = new Array<SqlValue>(n);
+      for (let i = 0; i < n; i++) {
+        const a = left[i]!;
+        const b = right[i]!;
+        out[i] = a === null || b === null ? null : concatText(a, lt) + concatText(b, rt);
+      }
+      return out;
+    }
+    case 'is': {
+      const left = evaluate(expression.left, batch, context);
+      const right = evaluate(expression.right, batch, context);
+      const out = new Array<SqlValue>(n);
+      for (let i = 0; i < n; i++) {
+        const a = left[i]!;
+        const b = right[i]!;
+        const same = a === null || b === null ? a === b : compareSqlValues(a, b) === 0;
+        out[i] = same !== expression.negated;
+      }
+      return out;
+    }
+    case 'isNull': {
+      const values = evaluate(expression.operand, batch, context);
+      const out = new Array<SqlValue>(n);
+      for (let i = 0; i < n; i++) out[i] = (values[i] === null) !== expression.negated;
+      return out;
+    }
+    case 'in': {
+      const operand = evaluate(expression.operand, batch, context);
+      const lists = expression.list.map((item) => evaluate(item, batch, context));
+      const out = new Array<SqlValue>(n);
+      for (let i = 0; i < n; i++) {
+        const v = operand[i]!;
+        // x IN (...) is TRUE on a match, NULL when x or an unmatched item is NULL, else FALSE.
+        let result: boolean | null = v === null && lists.length > 0 ? null : false;
+        if (v !== null) {
+          for (const list of lists) {
+            const item = list[i]!;
+            if (item === null) result = null;
+            else if (compareSqlValues(v, item) === 0) { result = true; break; }
+          }
+        }
+        out[i] = result === null ? null : result !== expression.negated;
+      }
+      return out;
+    }
+    case 'case': {
+      const out = new Array<SqlValue>(n).fill(null);
+      const decided = new Uint8Array(n);
+      for (const { when, then } of expression.whens) {
+        const conditions = evaluate(when, batch, context);
+        const results = evaluate(then, batch, context);
+        for (let i = 0; i < n; i++) {
+          if (decided[i] === 0 && conditions[i] === true) {
+            out[i] = results[i]!;
+            decided[i] = 1;
+          }
+        }
+      }
+      if (expression.otherwise !== undefined) {
+        const results = evaluate(expression.otherwise, batch, context);
+        for (let i = 0; i < n; i++) if (decided[i] === 0) out[i] = results[i]!;
+      }
+      return out;
+    }
+    case 'call': {
+      const args = expression.args.map((arg) => evaluate(arg, batch, context));
+      const types: SqlType[] = expression.args.map((arg) => arg.type);
+      const out = new Array<SqlValue>(n);
+      const row = new Array<SqlValue>(args.length);
+      const definition = expression.function;
+      return atPosition(expression.position, () => {
+        for (let i = 0; i < n; i++) {
+          for (let a = 0; a < args.length; a++) row[a] = args[a]![i]!;
+          out[i] = definition.evaluate(row, types, context);
+        }
+        return out;
+      });
+    }
+  }
+}
+
+const COMPARE_TESTS = {
+  '=': (c: number) => c === 0,
+  '!=': (c: number) => c !== 0,
+  '<': (c: number) => c < 0,
+  '<=': (c: number) => c <= 0,
+  '>': (c: number) => c > 0,
+  '>=': (c: number) => c >= 0,
+} as const;
+
+function and3(a: SqlValue, b: SqlValue): SqlValue {
+  if (a === false || b === false) return false;
+  if (a === null || b === null) return null;
+  return true;
+}
+
+function or3(a: SqlValue, b: SqlValue): SqlValue {
+  if (a === true || b === true) return true;
+  if (a === null || b === null) return null;
+  return false;
+}
+
+/** Adds the place in the text to a value error of one expression. */
+function atPosition<T>(position: SqlExpressionPosition, run: () => T): T {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof StorageError && !(error instanceof SqlError)) {
+      throw new SqlError(error.code, error.message, position, { cause: error });
+    }
+    throw error;
+  }
+}
+
+type SqlExpressionPosition = Extract<SqlBoundExpression, { kind: 'call' }>['position'];
+
+/** Rows whose predicate value is TRUE (not FALSE, not NULL). */
+export function selectRows(batch: SqlBatch, predicate: readonly SqlValue[]): SqlBatch {
+  const keep: number[] = [];
+  for (let i = 0; i < batch.rowCount; i++) if (predicate[i] === true) keep.push(i);
+  if (keep.length === batch.rowCount) return batch;
+  return {
+    rowCount: keep.length,
+    // An empty column is one the scan did not read: it stays empty.
+    columns: batch.columns.map((column) => (column.length === 0 ? column : keep.map((i) => column[i]!))),
+  };
+}
+
+/** Integer values of a non-LONG integer column are numbers; this makes a LONG-typed value. */
+export function asLongIfInteger(value: SqlValue, type: SqlType): SqlValue {
+  return value !== null && SQL_INTEGER_TYPES.has(type) ? BigInt(value as number | bigint) : value;
+}

@@ -1,0 +1,270 @@
+// Runs a logical plan: each operator is an async generator of column batches pulling from its
+// input. Filter and projection work a batch at a time (evaluate.ts); hash aggregation, GROUP BY
+// RANGE, DISTINCT and sort hold what they must and charge it to the statement's work memory;
+// LIMIT stops pulling, which ends the scan below it. Between batches the run checks its deadline
+// and cancellation (SqlRunControl), and the scan yields to the event loop.
+
+import { assert } from '../../base/assert.ts';
+import { StorageError } from '../../base/errors.ts';
+import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
+import type { SqlEvalContext } from '../functions/scalar-function.ts';
+import type { SqlPlanNode } from '../plan/logical-plan.ts';
+import type { SqlValue } from '../value.ts';
+import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
+import { evaluate, selectRows, type SqlBatch } from './evaluate.ts';
+import { runRangeGroup } from './range-group.ts';
+import type { SqlTable } from './table-source.ts';
+import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
+import type { SqlWorkMemory } from './work-memory.ts';
+
+/** Deadline and cancellation of one statement, checked between batches. */
+export interface SqlRunControl {
+  /** Throws REQUEST_TIMEOUT past the deadline, or the cancellation's error. */
+  check(): void;
+}
+
+export interface SqlRunEnvironment {
+  readonly table: (name: string) => SqlTable;
+  readonly context: SqlEvalContext;
+  readonly memory: SqlWorkMemory;
+  readonly control: SqlRunControl;
+  /** Rows each operator gave, by node, for EXPLAIN ANALYZE. */
+  readonly rowCounts?: Map<SqlPlanNode, number>;
+}
+
+export async function* runPlan(node: SqlPlanNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  for await (const batch of runNode(node, env)) {
+    if (batch.rowCount === 0) continue;
+    if (env.rowCounts !== undefined) env.rowCounts.set(node, (env.rowCounts.get(node) ?? 0) + batch.rowCount);
+    yield batch;
+  }
+}
+
+function runNode(node: SqlPlanNode, env: SqlRunEnvironment): AsyncIterable<SqlBatch> {
+  switch (node.kind) {
+    case 'scan': return scan(node, env);
+    case 'values': return values(node, env);
+    case 'filter': return filter(node, env);
+    case 'project': return project(node, env);
+    case 'aggregate': return hashAggregate(node, env);
+    case 'rangeGroup': return runRangeGroup(node, runPlan(node.input, env), env);
+    case 'distinct': return distinct(node, env);
+    case 'sort': return sort(node, env);
+    case 'limit': return limit(node, env);
+  }
+}
+
+async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  if (node.keyRange.empty || node.rowCountMax === 0) return;
+  const table = env.table(node.table);
+  let left = node.rowCountMax;
+  // Batches come with the columns asked for; above the scan they sit at their schema positions,
+  // the columns not read left empty (no expression refers to them).
+  const width = node.columns.length;
+  for await (const read of table.scan({
+    columnIndexes: node.columnIndexes, from: node.keyRange.from, to: node.keyRange.to,
+    rowCountMax: node.rowCountMax,
+  })) {
+    env.control.check();
+    const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
+    node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
+    const batch: SqlBatch = { rowCount: read.rowCount, columns };
+    if (batch.rowCount > left) {
+      yield { rowCount: left, columns: batch.columns.map((column) => column.slice(0, left)) };
+      return;
+    }
+    left -= batch.rowCount;
+    yield batch;
+    if (left === 0) return;
+  }
+}
+
+const NOT_READ: readonly SqlValue[] = [];
+
+async function* values(node: Extract<SqlPlanNode, { kind: 'values' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  const one: SqlBatch = { rowCount: 1, columns: [] };
+  const columns: SqlValue[][] = node.columns.map(() => []);
+  for (const row of node.rows) {
+    row.forEach((expression, c) => columns[c]!.push(evaluate(expression, one, env.context)[0]!));
+  }
+  yield { rowCount: node.rows.length, columns };
+}
+
+async function* filter(node: Extract<SqlPlanNode, { kind: 'filter' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  for await (const batch of runPlan(node.input, env)) {
+    yield selectRows(batch, evaluate(node.predicate, batch, env.context));
+  }
+}
+
+async function* project(node: Extract<SqlPlanNode, { kind: 'project' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  for await (const batch of runPlan(node.input, env)) {
+    yield {
+      rowCount: batch.rowCount,
+      columns: node.expressions.map((expression) => evaluate(expression, batch, env.context)),
+    };
+  }
+}
+
+interface Group {
+  readonly keys: SqlValue[];
+  readonly accumulators: SqlAccumulator[];
+}
+
+const GROUP_OVERHEAD_BYTES = 64;
+const ACCUMULATOR_OVERHEAD_BYTES = 48;
+
+async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  const groups = new Map<string, Group>();
+  const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
+  const newGroup = (keys: SqlValue[]): Group => {
+    let bytes = GROUP_OVERHEAD_BYTES + node.aggregates.length * ACCUMULATOR_OVERHEAD_BYTES;
+    for (const key of keys) bytes += valueSizeBytes(key);
+    env.memory.charge(bytes, 'GROUP BY');
+    return { keys, accumulators: node.aggregates.map((call, a) => createAccumulator(call, argTypes[a]!)) };
+  };
+  for await (const batch of runPlan(node.input, env)) {
+    const keyColumns = node.keys.map((key) => evaluate(key, batch, env.context));
+    const argColumns = node.aggregates.map((call) =>
+      (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, env.context)));
+    const rowGroups = new Array<Group>(batch.rowCount);
+    for (let r = 0; r < batch.rowCount; r++) {
+      let text = '';
+      for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
+      let group = groups.get(text);
+      if (group === undefined) {
+        group = newGroup(keyColumns.map((column) => column[r]!));
+        groups.set(text, group);
+      }
+      rowGroups[r] = group;
+    }
+    let heldBytes = 0;
+    node.aggregates.forEach((_call, a) => {
+      const args = argColumns[a];
+      for (let r = 0; r < batch.rowCount; r++) {
+        heldBytes += rowGroups[r]!.accumulators[a]!.add(args === undefined ? true : args[r]!);
+      }
+    });
+    env.memory.charge(heldBytes, 'aggregate');
+  }
+  if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
+  yield* emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
+}
+
+function* emitGroups(groups: readonly Group[], columnCount: number): Generator<SqlBatch> {
+  for (let start = 0; start < groups.length; start += SQL_BATCH_ROW_COUNT) {
+    const slice = groups.slice(start, start + SQL_BATCH_ROW_COUNT);
+    const columns: SqlValue[][] = Array.from({ length: columnCount }, () => []);
+    for (const group of slice) {
+      let c = 0;
+      for (const key of group.keys) columns[c++]!.push(key);
+      for (const accumulator of group.accumulators) columns[c++]!.push(accumulator.result());
+    }
+    yield { rowCount: slice.length, columns };
+  }
+}
+
+async function* distinct(node: Extract<SqlPlanNode, { kind: 'distinct' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  const seen = new Set<string>();
+  for await (const batch of runPlan(node.input, env)) {
+    const keep: number[] = [];
+    for (let r = 0; r < batch.rowCount; r++) {
+      let text = '';
+      for (const column of batch.columns) text += `${valueKey(column[r]!)}\u0000`;
+      if (seen.has(text)) continue;
+      env.memory.charge(32 + 2 * text.length, 'DISTINCT');
+      seen.add(text);
+      keep.push(r);
+    }
+    yield { rowCount: keep.length, columns: batch.columns.map((column) => keep.map((r) => column[r]!)) };
+  }
+}
+
+/** Rows past twice the LIMIT a bounded sort gathers before it sorts and cuts (amortises the sorts). */
+const SORT_CUT_SLACK_ROW_COUNT = 64;
+
+async function* sort(node: Extract<SqlPlanNode, { kind: 'sort' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  const compare = (a: SqlValue[], b: SqlValue[]): number => {
+    for (const key of node.keys) {
+      const order = compareSqlValues(a[key.column]!, b[key.column]!);
+      if (order !== 0) return key.descending ? -order : order;
+    }
+    return 0;
+  };
+  let rows: SqlValue[][] = [];
+  let heldBytes = 0;
+  // With LIMIT, only the best rowCountMax rows are kept: sort and cut whenever twice that many wait.
+  const keepMax = node.rowCountMax;
+  for await (const batch of runPlan(node.input, env)) {
+    for (let r = 0; r < batch.rowCount; r++) {
+      const row = batch.columns.map((column) => column[r]!);
+      const bytes = rowSizeBytes(row);
+      env.memory.charge(bytes, 'ORDER BY');
+      heldBytes += bytes;
+      rows.push(row);
+      if (rows.length >= 2 * keepMax + SORT_CUT_SLACK_ROW_COUNT) {
+        rows.sort(compare);
+        rows = rows.slice(0, keepMax);
+        let keptBytes = 0;
+        for (const kept of rows) keptBytes += rowSizeBytes(kept);
+        env.memory.release(heldBytes - keptBytes);
+        heldBytes = keptBytes;
+      }
+    }
+  }
+  rows.sort(compare);
+  if (rows.length > keepMax) rows = rows.slice(0, keepMax);
+  const columnCount = node.columns.length;
+  for (let start = 0; start < rows.length; start += SQL_BATCH_ROW_COUNT) {
+    const slice = rows.slice(start, start + SQL_BATCH_ROW_COUNT);
+    yield {
+      rowCount: slice.length,
+      columns: Array.from({ length: columnCount }, (_, c) => slice.map((row) => row[c]!)),
+    };
+  }
+}
+
+function rowSizeBytes(row: readonly SqlValue[]): number {
+  let bytes = 32;
+  for (const value of row) bytes += valueSizeBytes(value);
+  return bytes;
+}
+
+async function* limit(node: Extract<SqlPlanNode, { kind: 'limit' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  assert(node.limit >= 0 && node.offset >= 0);
+  let skip = node.offset;
+  let left = node.limit;
+  if (left === 0) return;
+  for await (const batch of runPlan(node.input, env)) {
+    const start = Math.min(skip, batch.rowCount);
+    skip -= start;
+    const end = Math.min(batch.rowCount, start + left);
+    if (end > start) {
+      left -= end - start;
+      yield start === 0 && end === batch.rowCount ? batch
+        : { rowCount: end - start, columns: batch.columns.map((column) => column.slice(start, end)) };
+    }
+    if (left === 0) return;
+  }
+}
+
+/** Every row of a plan, for statements that need them all (INSERT … SELECT, UPDATE, DELETE). */
+export async function collectRows(node: SqlPlanNode, env: SqlRunEnvironment, rowCountMax: number):
+  Promise<SqlValue[][]> {
+  const rows: SqlValue[][] = [];
+  for await (const batch of runPlan(node, env)) {
+    for (let r = 0; r < batch.rowCount; r++) rows.push(batch.columns.map((column) => column[r]!));
+    if (rows.length > rowCountMax) {
+      throw new StorageError('LIMIT_EXCEEDED', `the statement changes more than ${rowCountMax} ` +
+        'rows at once (SQL_DML_ROW_COUNT_MAX): split it with a narrower WHERE');
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,129 @@
+// GROUP BY RANGE(key) EVERY(n, unit[, offset]) [FILL(method)] (§5.6): rows fall into groups
+// [origin + k × interval, origin + (k+1) × interval); the groups run from the one holding WHERE's
+// lower bound up to WHERE's upper bound. Each group gives its start time and its aggregates. An
+// empty group is left out (no FILL, or NONE), gives NULLs (NULL), the previous group's values
+// (PREVIOUS), or values interpolated on the line between the groups either side (LINEAR; integer
+// results are truncated toward zero; non-numeric columns and gaps at either end behave as
+// PREVIOUS and NULL).
+
+import { StorageError } from '../../base/errors.ts';
+import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
+import type { SqlPlanNode } from '../plan/logical-plan.ts';
+import { isSqlNumericType, SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
+import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
+import { evaluate, type SqlBatch } from './evaluate.ts';
+import type { SqlRunEnvironment } from './execute-plan.ts';
+
+type RangeGroupNode = Extract<SqlPlanNode, { kind: 'rangeGroup' }>;
+
+const GROUP_BYTES = 96;
+
+export async function* runRangeGroup(
+  node: RangeGroupNode,
+  input: AsyncIterable<SqlBatch>,
+  env: SqlRunEnvironment,
+): AsyncGenerator<SqlBatch> {
+  const first = startOf(node, node.low);
+  const groupCount = node.high < first ? 0n : (node.high - first) / node.interval + 1n;
+  if (groupCount > BigInt(node.groupCountMax)) {
+    throw new StorageError('LIMIT_EXCEEDED', `GROUP BY RANGE would generate ${groupCount} groups, ` +
+      `more than ${node.groupCountMax}: widen EVERY, narrow the WHERE range, or raise the ` +
+      'MaxGeneratedRows hint');
+  }
+  const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
+  const groups = new Map<bigint, SqlAccumulator[]>();
+  for await (const batch of input) {
+    const keys = evaluate(node.key, batch, env.context);
+    const args = node.aggregates.map((call) =>
+      (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, env.context)));
+    let heldBytes = 0;
+    for (let r = 0; r < batch.rowCount; r++) {
+      const key = keys[r]!;
+      if (key === null) continue;
+      const time = BigInt(key as number | bigint);
+      if (time < node.low || time > node.high) continue;
+      const start = startOf(node, time);
+      let accumulators = groups.get(start);
+      if (accumulators === undefined) {
+        env.memory.charge(GROUP_BYTES + 48 * node.aggregates.length, 'GROUP BY RANGE');
+        accumulators = node.aggregates.map((call, a) => createAccumulator(call, argTypes[a]!));
+        groups.set(start, accumulators);
+      }
+      for (let a = 0; a < accumulators.length; a++) {
+        const column = args[a];
+        heldBytes += accumulators[a]!.add(column === undefined ? true : column[r]!);
+      }
+    }
+    env.memory.charge(heldBytes, 'GROUP BY RANGE');
+  }
+  const starts: bigint[] = [];
+  for (let start = first; start <= node.high; start += node.interval) starts.push(start);
+  const results = new Map<bigint, SqlValue[]>();
+  for (const [start, accumulators] of groups) {
+    results.set(start, accumulators.map((accumulator) => accumulator.result()));
+  }
+  const types = node.columns.slice(1).map((column) => column.type);
+  const rows = filledRows(node, starts, results, types);
+  const keyType = node.columns[0]!.type;
+  for (let at = 0; at < rows.length; at += SQL_BATCH_ROW_COUNT) {
+    const slice = rows.slice(at, at + SQL_BATCH_ROW_COUNT);
+    yield {
+      rowCount: slice.length,
+      columns: [
+        slice.map(([start]) => (keyType === 'TIMESTAMP' ? Number(start) : start)),
+        ...types.map((_type, c) => slice.map(([, values]) => values[c]!)),
+      ],
+    };
+  }
+}
+
+function startOf(node: RangeGroupNode, time: bigint): bigint {
+  const offset = time - node.origin;
+  let index = offset / node.interval;
+  if (offset < 0n && offset % node.interval !== 0n) index -= 1n;
+  return node.origin + index * node.interval;
+}
+
+function filledRows(
+  node: RangeGroupNode,
+  starts: readonly bigint[],
+  results: ReadonlyMap<bigint, SqlValue[]>,
+  types: readonly SqlType[],
+): [bigint, SqlValue[]][] {
+  const rows: [bigint, SqlValue[]][] = [];
+  const nulls = types.map((): SqlValue => null);
+  let previous: SqlValue[] | undefined;
+  let previousStart = 0n;
+  for (let i = 0; i < starts.length; i++) {
+    const start = starts[i]!;
+    const values = results.get(start);
+    if (values !== undefined) {
+      rows.push([start, values]);
+      previous = values;
+      previousStart = start;
+      continue;
+    }
+    switch (node.fill) {
+      case 'NONE': break;
+      case 'NULL': rows.push([start, nulls]); break;
+      case 'PREVIOUS': rows.push([start, previous ?? nulls]); break;
+      case 'LINEAR': {
+        const nextStart = starts.slice(i + 1).find((candidate) => results.has(candidate));
+        const next = nextStart === undefined ? undefined : results.get(nextStart);
+        rows.push([start, types.map((type, c) => {
+          if (!isSqlNumericType(type)) return previous?.[c] ?? null;
+          if (previous === undefined || next === undefined) return null;
+          const a = previous[c]!;
+          const b = next[c]!;
+          if (a === null || b === null) return null;
+          const ratio = Number(start - previousStart) / Number(nextStart! - previousStart);
+          const value = Number(a) + (Number(b) - Number(a)) * ratio;
+          if (!SQL_INTEGER_TYPES.has(type)) return value;
+          return type === 'LONG' ? BigInt(Math.trunc(value)) : Math.trunc(value);
+        })]);
+        break;
+      }
+    }
+  }
+  return rows;
+}

@@ -1,0 +1,36 @@
+// What the SQL executor reads tables through, and what statements change them through: an
+// interface the engine implements (lib/engine/sql-tables.ts), so lib/sql stays below the engine
+// and the unit tests can run plans over tables in memory.
+//
+// A scan hands out batches of committed rows in row-key order, only the columns asked for, and
+// yields to the event loop between batches, so a long SELECT never holds the engine's write path.
+
+import type { RowKey } from '../../schema/column-type.ts';
+import type { ColumnSchema, ContainerSchema } from '../../schema/container-schema.ts';
+import type { SqlType } from '../value.ts';
+import type { SqlBatch } from './evaluate.ts';
+
+export interface SqlScanRequest {
+  /** Schema positions, in the order the batch's columns come. */
+  readonly columnIndexes: readonly number[];
+  /** Inclusive row key bounds (a composite key: its first column's bounds, as arrays). */
+  readonly from: RowKey | undefined;
+  readonly to: RowKey | undefined;
+  readonly rowCountMax: number;
+}
+
+export interface SqlTable {
+  readonly schema: ContainerSchema;
+  scan(request: SqlScanRequest): AsyncIterable<SqlBatch>;
+}
+
+/** The type SQL reads a column as: GEOMETRY and arrays read as NULL of type UNKNOWN. */
+export function sqlTypeOfColumn(column: ColumnSchema): SqlType {
+  if (column.array || column.type === 'GEOMETRY') return 'UNKNOWN';
+  if (column.type === 'TIMESTAMP') {
+    if (column.timePrecision === 'MICROSECOND') return 'TIMESTAMP(6)';
+    if (column.timePrecision === 'NANOSECOND') return 'TIMESTAMP(9)';
+    return 'TIMESTAMP';
+  }
+  return column.type;
+}

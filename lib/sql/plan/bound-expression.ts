@@ -1,0 +1,80 @@
+// Expressions after planning: names resolved to column positions of the operator's input, every
+// node typed (SqlType), parameters and literals folded into constants, scalar calls resolved
+// through the function registry. BETWEEN, simple CASE and NOT LIKE are lowered into the nodes
+// below, so the executor (lib/sql/exec/evaluate.ts) knows only these kinds.
+
+import type { SqlScalarFunction } from '../functions/scalar-function.ts';
+import type { SqlPosition } from '../errors.ts';
+import type { SqlType, SqlValue } from '../value.ts';
+
+export type SqlArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '<<' | '>>';
+export type SqlCompareOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
+
+export type SqlBoundExpression =
+  /** Column `index` of the operator's input batch. */
+  | { readonly kind: 'column'; readonly index: number; readonly type: SqlType }
+  | { readonly kind: 'constant'; readonly value: SqlValue; readonly type: SqlType }
+  /** `-x`, `~x` on LONG / DOUBLE; NOT on BOOL with three-valued logic. */
+  | {
+    readonly kind: 'unary'; readonly operator: '-' | '~' | 'NOT'; readonly operand: SqlBoundExpression;
+    readonly type: SqlType; readonly position: SqlPosition;
+  }
+  /** Integer operands compute in LONG (bigint, overflow is an error), any float in DOUBLE. */
+  | {
+    readonly kind: 'arithmetic'; readonly operator: SqlArithmeticOperator;
+    readonly left: SqlBoundExpression; readonly right: SqlBoundExpression;
+    readonly type: 'LONG' | 'DOUBLE' | 'UNKNOWN'; readonly position: SqlPosition;
+  }
+  /** Operands of one family (numbers, timestamps of one precision, strings, BOOL, BLOB). */
+  | {
+    readonly kind: 'compare'; readonly operator: SqlCompareOperator;
+    readonly left: SqlBoundExpression; readonly right: SqlBoundExpression; readonly type: 'BOOL';
+  }
+  | {
+    readonly kind: 'logic'; readonly operator: 'AND' | 'OR';
+    readonly left: SqlBoundExpression; readonly right: SqlBoundExpression; readonly type: 'BOOL';
+  }
+  | {
+    readonly kind: 'concat'; readonly left: SqlBoundExpression; readonly right: SqlBoundExpression;
+    readonly type: 'STRING';
+  }
+  /** NULL-safe equality. */
+  | {
+    readonly kind: 'is'; readonly negated: boolean; readonly left: SqlBoundExpression;
+    readonly right: SqlBoundExpression; readonly type: 'BOOL';
+  }
+  | {
+    readonly kind: 'isNull'; readonly negated: boolean; readonly operand: SqlBoundExpression;
+    readonly type: 'BOOL';
+  }
+  | {
+    readonly kind: 'in'; readonly negated: boolean; readonly operand: SqlBoundExpression;
+    readonly list: readonly SqlBoundExpression[]; readonly type: 'BOOL';
+  }
+  | {
+    readonly kind: 'case';
+    readonly whens: readonly { readonly when: SqlBoundExpression; readonly then: SqlBoundExpression }[];
+    readonly otherwise: SqlBoundExpression | undefined; readonly type: SqlType;
+  }
+  /** A scalar function of the registry (§5.8), LIKE and GLOB included. */
+  | {
+    readonly kind: 'call'; readonly function: SqlScalarFunction;
+    readonly args: readonly SqlBoundExpression[]; readonly type: SqlType;
+    readonly position: SqlPosition;
+  }
+  /**
+   * A widening the planner inserts so both sides of an operator share a shape: integers to DOUBLE,
+   * a timestamp to a finer precision, an integer to LONG (bigint).
+   */
+  | { readonly kind: 'widen'; readonly operand: SqlBoundExpression; readonly type: SqlType };
+
+/** A stable text of an expression, to match a SELECT item against a GROUP BY key. */
+export function boundExpressionKey(expression: SqlBoundExpression): string {
+  return JSON.stringify(expression, (key, value: unknown) => {
+    if (key === 'position') return undefined;
+    if (key === 'function') return (value as SqlScalarFunction).name;
+    if (typeof value === 'bigint') return `${value}n`;
+    if (value instanceof Uint8Array) return `X'${Buffer.from(value).toString('hex')}'`;
+    return value;
+  });
+}

@@ -1,0 +1,60 @@
+// EXPLAIN's answer (§5.10): one JSON object per plan node, children before their parent, each
+// with `id`, `type` (SCAN, SELECT, GROUP, SORT, LIMIT, RESULT, …), `inputList` (ids of its inputs)
+// and what the node does; EXPLAIN ANALYZE adds `profile.rows`, the rows the node gave.
+
+import type { SqlPlanNode } from './logical-plan.ts';
+
+export interface SqlExplainEntry {
+  readonly id: number;
+  readonly type: string;
+  readonly inputList: number[];
+  readonly detail: Record<string, unknown>;
+  readonly profile?: { readonly rows: number };
+}
+
+const TYPES: Record<SqlPlanNode['kind'], string> = {
+  scan: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
+  rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT',
+};
+
+export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined):
+  SqlExplainEntry[] {
+  const entries: SqlExplainEntry[] = [];
+  const visit = (node: SqlPlanNode): number => {
+    const inputList = 'input' in node ? [visit(node.input)] : [];
+    const id = entries.length;
+    const entry: SqlExplainEntry = {
+      id, type: TYPES[node.kind], inputList, detail: detailOf(node),
+      ...(rowCounts === undefined ? {} : { profile: { rows: rowCounts.get(node) ?? 0 } }),
+    };
+    entries.push(entry);
+    return id;
+  };
+  const top = visit(root);
+  entries.push({ id: entries.length, type: 'RESULT', inputList: [top], detail: {} });
+  return entries;
+}
+
+function detailOf(node: SqlPlanNode): Record<string, unknown> {
+  const columns = node.columns.map((column) => column.name);
+  switch (node.kind) {
+    case 'scan':
+      return {
+        table: node.table, columnIndexes: node.columnIndexes, columns: node.columnIndexes.map((i) => columns[i]),
+        keyRange: { from: text(node.keyRange.from), to: text(node.keyRange.to), empty: node.keyRange.empty },
+        ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }),
+      };
+    case 'aggregate': return { keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name) };
+    case 'rangeGroup':
+      return { interval: String(node.interval), fill: node.fill, aggregates: node.aggregates.map((a) => a.name) };
+    case 'sort': return { keys: node.keys, ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }) };
+    case 'limit': return { limit: node.limit === Infinity ? null : node.limit, offset: node.offset };
+    case 'filter': return { operation: 'FILTER' };
+    case 'values': return { operation: 'VALUES', rowCount: node.rows.length };
+    default: return { columns };
+  }
+}
+
+function text(value: unknown): unknown {
+  return typeof value === 'bigint' ? String(value) : Array.isArray(value) ? value.map(text) : value;
+}

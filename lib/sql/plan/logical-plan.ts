@@ -1,0 +1,99 @@
+// The logical plan: a tree of relational operators the planner builds from a statement and the
+// executor runs. Each node says what columns it gives (name and SqlType); the expressions inside a
+// node refer to the columns of its input by position.
+//
+//   values ── filter ── aggregate ── filter ── project ── distinct ── sort ── limit
+//   scan   ─┘         └ rangeGroup ┘
+//
+// Joins, subqueries, set operations and windows (the next SQL issue) are new node kinds with one
+// or more inputs; nothing here assumes one table except `scan`, which is a leaf.
+
+import type { RowKey } from '../../schema/column-type.ts';
+import type { SqlFillMethod } from '../ast.ts';
+import type { SqlType } from '../value.ts';
+import type { SqlBoundExpression } from './bound-expression.ts';
+
+export interface SqlPlanColumn {
+  readonly name: string;
+  readonly type: SqlType;
+}
+
+/** Every aggregate of §5.8 (STDDEV and VARIANCE are aliases resolved by the planner). */
+export type SqlAggregateName =
+  | 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX' | 'TOTAL' | 'GROUP_CONCAT' | 'STDDEV_SAMP'
+  | 'STDDEV0' | 'STDDEV_POP' | 'VAR_SAMP' | 'VARIANCE0' | 'VAR_POP' | 'MEDIAN'
+  | 'PERCENTILE_CONT'
+  /** Not SQL: a column outside GROUP BY takes the value of its group's first row, as in SQLite. */
+  | 'FIRST';
+
+export interface SqlAggregateCall {
+  readonly name: SqlAggregateName;
+  /** COUNT(*): none. GROUP_CONCAT: value [, separator]. PERCENTILE_CONT: the ORDER BY key. */
+  readonly args: readonly SqlBoundExpression[];
+  readonly distinct: boolean;
+  /** PERCENTILE_CONT's fraction; GROUP_CONCAT's separator. */
+  readonly fraction?: number;
+  readonly separator?: string;
+  readonly type: SqlType;
+}
+
+/** Inclusive bounds on the row key the scan reads; undefined: unbounded on that side. */
+export interface SqlKeyRange {
+  readonly from: RowKey | undefined;
+  readonly to: RowKey | undefined;
+  /** A bound proved no row can match (`k < 5 AND k > 9`): nothing is read. */
+  readonly empty: boolean;
+}
+
+export type SqlPlanNode =
+  | {
+    /** Rows of a table: only `columnIndexes` are read, only keys in `keyRange`. */
+    readonly kind: 'scan'; readonly table: string; readonly columnIndexes: readonly number[];
+    readonly keyRange: SqlKeyRange;
+    /** Rows read at most (a LIMIT pushed down when nothing between drops rows). */
+    readonly rowCountMax: number; readonly columns: readonly SqlPlanColumn[];
+  }
+  /** Constant rows: VALUES, or the one empty row of `SELECT 1+1`. */
+  | {
+    readonly kind: 'values'; readonly rows: readonly (readonly SqlBoundExpression[])[];
+    readonly columns: readonly SqlPlanColumn[];
+  }
+  | {
+    readonly kind: 'filter'; readonly input: SqlPlanNode; readonly predicate: SqlBoundExpression;
+    readonly columns: readonly SqlPlanColumn[];
+  }
+  | {
+    readonly kind: 'project'; readonly input: SqlPlanNode;
+    readonly expressions: readonly SqlBoundExpression[]; readonly columns: readonly SqlPlanColumn[];
+  }
+  /** Gives the group keys, then one column per aggregate. No keys: one group, even when empty. */
+  | {
+    readonly kind: 'aggregate'; readonly input: SqlPlanNode;
+    readonly keys: readonly SqlBoundExpression[]; readonly aggregates: readonly SqlAggregateCall[];
+    readonly columns: readonly SqlPlanColumn[];
+  }
+  /** GROUP BY RANGE (§5.6): gives the group start time, then one column per aggregate. */
+  | {
+    readonly kind: 'rangeGroup'; readonly input: SqlPlanNode; readonly key: SqlBoundExpression;
+    /** Group width and the start of one group, in the key's unit (ms, µs or ns). */
+    readonly interval: bigint; readonly origin: bigint;
+    /** Key bounds from WHERE (inclusive), in the key's unit. */
+    readonly low: bigint; readonly high: bigint;
+    readonly fill: SqlFillMethod; readonly groupCountMax: number;
+    readonly aggregates: readonly SqlAggregateCall[]; readonly columns: readonly SqlPlanColumn[];
+  }
+  | { readonly kind: 'distinct'; readonly input: SqlPlanNode; readonly columns: readonly SqlPlanColumn[] }
+  | {
+    readonly kind: 'sort'; readonly input: SqlPlanNode;
+    readonly keys: readonly { readonly column: number; readonly descending: boolean }[];
+    /** Only the first rowCountMax rows are needed (LIMIT + OFFSET): a bounded sort. */
+    readonly rowCountMax: number; readonly columns: readonly SqlPlanColumn[];
+  }
+  | {
+    readonly kind: 'limit'; readonly input: SqlPlanNode; readonly limit: number;
+    readonly offset: number; readonly columns: readonly SqlPlanColumn[];
+  };
+
+export function planChildren(node: SqlPlanNode): SqlPlanNode[] {
+  return 'input' in node ? [node.input] : [];
+}

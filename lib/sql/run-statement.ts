@@ -1,0 +1,180 @@
+// Runs one SQL statement against a SqlDatabase: parses it, plans it, and answers rows (SELECT,
+// EXPLAIN) that the caller pulls page by page, or an update count (DML; 0 for DDL). The statement
+// has a work memory limit, a deadline and a cancellation check, both looked at between batches;
+// reading rows yields to the event loop between batches (the table source does), so a long SELECT
+// leaves the engine's commits running.
+
+import { StorageError } from '../base/errors.ts';
+import { SQL_STATEMENT_KINDS_NOT_SUPPORTED } from './ast-statements.ts';
+import type { SqlStatement } from './ast.ts';
+import { sqlNotSupported } from './errors.ts';
+import type { SqlBatch } from './exec/evaluate.ts';
+import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
+import { SqlWorkMemory } from './exec/work-memory.ts';
+import type { SqlEvalContext, SqlScalarFunction } from './functions/scalar-function.ts';
+import { sqlScalarFunction } from './functions/registry.ts';
+import { explainPlan } from './plan/explain-plan.ts';
+import type { SqlTypedValue } from './plan/bind-expression.ts';
+import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
+import { planQuery, type SqlPlanContext } from './plan/plan-select.ts';
+import { parseSqlStatement } from './parser.ts';
+import { runDdl } from './run-ddl.ts';
+import { runDml } from './run-dml.ts';
+import type { SqlDatabase } from './sql-database.ts';
+import type { SqlValue } from './value.ts';
+
+export interface SqlRunOptions {
+  readonly database: SqlDatabase;
+  readonly parameters?: readonly SqlTypedValue[];
+  /** GridDB's /sql/workMemoryLimit. */
+  readonly workMemoryLimitBytes: number;
+  /** The statement ends with REQUEST_TIMEOUT this long after it began, fetches included. */
+  readonly timeoutMs: number;
+  readonly monotonicMs: () => number;
+  /** NOW(): when the statement began, ms since the epoch. */
+  readonly nowMs: number;
+  readonly timeZoneOffsetMinutes?: number;
+  readonly randomBytes: (count: number) => Uint8Array;
+  /** True once the statement is cancelled: it ends with CLOSED at its next batch. */
+  readonly cancelled?: () => boolean;
+  /** Scalar functions by name; the §5.8 registry by default. */
+  readonly functions?: (name: string) => SqlScalarFunction | undefined;
+}
+
+export interface SqlRowPage {
+  readonly rows: SqlValue[][];
+  readonly done: boolean;
+}
+
+export type SqlResult =
+  | {
+    readonly kind: 'rows';
+    readonly columns: readonly SqlPlanColumn[];
+    /** The next rows, rowCountMax at most. */
+    next(rowCountMax: number): Promise<SqlRowPage>;
+    close(): Promise<void>;
+  }
+  | { readonly kind: 'update'; readonly updateCount: number };
+
+export async function runSql(text: string, options: SqlRunOptions): Promise<SqlResult> {
+  const parsed = parseSqlStatement(text);
+  const parameters = options.parameters ?? [];
+  if (parameters.length !== parsed.parameterCount) {
+    throw new StorageError('ROW_INVALID', `the statement has ${parsed.parameterCount} parameters, ` +
+      `${parameters.length} given`);
+  }
+  return runStatement(parsed.statement, options);
+}
+
+export async function runStatement(statement: SqlStatement, options: SqlRunOptions): Promise<SqlResult> {
+  const evalContext: SqlEvalContext = {
+    timeZoneOffsetMinutes: options.timeZoneOffsetMinutes ?? 0,
+    statementStartMs: options.nowMs,
+    randomBytes: options.randomBytes,
+  };
+  const hints = 'hints' in statement ? statement.hints : [];
+  const plan: SqlPlanContext = {
+    parameters: options.parameters ?? [],
+    functions: options.functions ?? sqlScalarFunction,
+    tableSchema: (name) => options.database.tableSchema(name),
+    evalContext,
+    hints,
+  };
+  const env: SqlRunEnvironment = {
+    table: (name) => options.database.table(name),
+    context: evalContext,
+    memory: new SqlWorkMemory(options.workMemoryLimitBytes),
+    control: runControl(options),
+  };
+  if (SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statement.kind)) {
+    throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
+  }
+  switch (statement.kind) {
+    case 'select': {
+      const query = planQuery(statement.query, plan);
+      return rowsResult(query.columns, runPlan(query.root, env), env.control);
+    }
+    case 'explain': {
+      const inner = statement.statement;
+      if (inner.kind !== 'select') {
+        throw sqlNotSupported('EXPLAIN takes a SELECT', statement.position);
+      }
+      const query = planQuery(inner.query, plan);
+      const rowCounts = statement.analyze ? new Map<SqlPlanNode, number>() : undefined;
+      if (rowCounts !== undefined) {
+        for await (const _batch of runPlan(query.root, { ...env, rowCounts })) { /* counted */ }
+      }
+      const rows = explainPlan(query.root, rowCounts).map((entry) => [JSON.stringify(entry)]);
+      return rowsResult([{ name: 'plan', type: 'STRING' }], (async function* () {
+        yield { rowCount: rows.length, columns: [rows.map((row) => row[0]!)] };
+      })(), env.control);
+    }
+    case 'insert': case 'update': case 'delete':
+      return { kind: 'update', updateCount: await runDml(statement, options.database, plan, env) };
+    case 'createTable': case 'dropTable': case 'createIndex': case 'dropIndex':
+    case 'alterTableAddColumns': case 'alterTableRenameColumn':
+      await runDdl(statement, options.database);
+      return { kind: 'update', updateCount: 0 };
+    default:
+      throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
+  }
+}
+
+function runControl(options: SqlRunOptions): SqlRunControl {
+  const deadlineMs = options.monotonicMs() + options.timeoutMs;
+  return {
+    check() {
+      if (options.cancelled?.() === true) {
+        throw new StorageError('CLOSED', 'the statement was cancelled');
+      }
+      if (options.monotonicMs() > deadlineMs) {
+        throw new StorageError('REQUEST_TIMEOUT', `the statement ran longer than its timeout of ` +
+          `${options.timeoutMs} ms`);
+      }
+    },
+  };
+}
+
+function rowsResult(columns: readonly SqlPlanColumn[], batches: AsyncGenerator<SqlBatch>,
+  control: SqlRunControl): SqlResult {
+  let pending: SqlBatch | undefined;
+  let at = 0;
+  let done = false;
+  return {
+    kind: 'rows',
+    columns,
+    async next(rowCountMax) {
+      // Fetching is part of the statement: its deadline and cancellation hold here too.
+      if (!done) control.check();
+      const rows: SqlValue[][] = [];
+      const wanted = Math.max(1, Math.min(rowCountMax, Number.MAX_SAFE_INTEGER));
+      while (rows.length < wanted && !done) {
+        if (pending === undefined || at >= pending.rowCount) {
+          const step = await batches.next();
+          if (step.done === true) {
+            done = true;
+            break;
+          }
+          pending = step.value;
+          at = 0;
+          continue;
+        }
+        const take = Math.min(wanted - rows.length, pending.rowCount - at);
+        for (let r = at; r < at + take; r++) rows.push(pending.columns.map((column) => column[r]!));
+        at += take;
+      }
+      // Done only when nothing remains: peek so the last page says so.
+      if (!done && (pending === undefined || at >= pending.rowCount)) {
+        const step = await batches.next();
+        if (step.done === true) done = true;
+        else { pending = step.value; at = 0; }
+      }
+      return { rows, done };
+    },
+    async close() {
+      done = true;
+      await batches.return(undefined);
+    },
+  };
+}
+

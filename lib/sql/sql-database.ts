@@ -1,0 +1,31 @@
+// What SQL statements run against: every container is a table. The engine implements it
+// (lib/engine/sql-database.ts) over a Store; the unit tests use the same one on a simulated disk.
+// Changes of one statement go through one transaction on one table, committed together or not at
+// all (the engine's per-container transactions).
+
+import type { Row, RowKey } from '../schema/column-type.ts';
+import type {
+  ColumnSchema, ContainerDefinition, ContainerSchema, IndexDefinition, IndexSelector,
+} from '../schema/container-schema.ts';
+import type { SqlTable } from './exec/table-source.ts';
+
+export interface SqlTableTransaction {
+  get(key: RowKey): Promise<Row | undefined>;
+  put(rows: readonly Row[]): Promise<void>;
+  remove(key: RowKey): Promise<boolean>;
+}
+
+export interface SqlDatabase {
+  /** A table's schema by name (any case); undefined when there is none. */
+  tableSchema(name: string): ContainerSchema | undefined;
+  /** Reads a table's committed rows (lib/sql/exec/table-source.ts). */
+  table(name: string): SqlTable;
+  createTable(definition: ContainerDefinition): Promise<void>;
+  dropTable(name: string): Promise<boolean>;
+  createIndex(table: string, index: IndexDefinition): Promise<boolean>;
+  dropIndex(table: string, selector: IndexSelector): Promise<number>;
+  addColumn(table: string, column: ColumnSchema): Promise<void>;
+  renameColumn(table: string, columns: { fromName: string; toName: string }): Promise<void>;
+  /** Runs `change` in one transaction on `table`: committed when it resolves, aborted when it throws. */
+  transaction<T>(table: string, change: (txn: SqlTableTransaction) => Promise<T>): Promise<T>;
+}
