@@ -444,6 +444,13 @@ export const SQL_PARAMETER_COUNT_MAX = 32_766;
 /** Statements of one SQL text (the web API sends several separated by `;`). */
 export const SQL_STATEMENT_COUNT_MAX = 10_000;
 assert(SQL_PARAMETER_COUNT_MAX * 2 <= SQL_TEXT_LENGTH_MAX); // `?,` per parameter fits the text
+/**
+ * Bytes of one value a scalar SQL function makes (ZEROBLOB, RANDOMBLOB, PRINTF's width,
+ * REPLACE): past it LIMIT_EXCEEDED, so one call cannot take the node's memory. A function result
+ * is one row's value; a STRING or BLOB column holds at most BLOB_SIZE_BYTES_MAX anyway.
+ */
+export const SQL_FUNCTION_VALUE_BYTES_MAX = 64 * MiB;
+assert(SQL_FUNCTION_VALUE_BYTES_MAX <= BLOB_SIZE_BYTES_MAX);
 // SQL execution (lib/sql/exec/).
 /** Rows of one batch the SQL executor passes between operators; a scan yields after each. */
 export const SQL_BATCH_ROW_COUNT = 1024;

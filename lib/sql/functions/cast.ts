@@ -57,7 +57,9 @@ export function parseDoubleText(text: string): number {
   if (!NUMBER_TEXT.test(trimmed)) {
     throw valueSyntaxError(`'${text}' is not a number`);
   }
-  return Number(trimmed);
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) throw valueOverflow(`'${text}' is beyond DOUBLE`);
+  return value;
 }
 
 function integerInRange(value: bigint, target: SqlColumnType): bigint {

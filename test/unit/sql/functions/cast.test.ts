@@ -57,6 +57,8 @@ describe('SQL CAST to numbers', () => {
     assertThrowsCode(() => cast('LONG', NaN), 'SQL_PROC_VALUE_OVERFLOW');
     assertThrowsCode(() => cast('LONG', Infinity), 'SQL_PROC_VALUE_OVERFLOW');
     assertThrowsCode(() => cast('FLOAT', 1e300), 'SQL_PROC_VALUE_OVERFLOW');
+    assertThrowsCode(() => cast('DOUBLE', '1e400'), 'SQL_PROC_VALUE_OVERFLOW');
+    assertThrowsCode(() => cast('FLOAT', '-1e400'), 'SQL_PROC_VALUE_OVERFLOW');
   });
   it('refuses text that is not a number', () => {
     for (const text of ['', 'abc', '1x', '--1', '1e', '.', '0x10']) {
