@@ -51,6 +51,17 @@ describe('web API: SQL endpoints', { timeout: 180_000 }, () => {
     assert.deepEqual(plain[0]!.results, [[2]]);
   });
 
+  it('answers docs/webapi.md\'s SQL example as shown', async () => {
+    const ddl = await http.call('POST', `${base}/sql/ddl`, { body: [
+      { stmt: 'CREATE TABLE IF NOT EXISTS t_sql (id INTEGER PRIMARY KEY, v DOUBLE)' }] });
+    assert.equal(ddl.text, '[{"status":1,"message":null,"stmt":"CREATE TABLE IF NOT EXISTS t_sql ' +
+      '(id INTEGER PRIMARY KEY, v DOUBLE)"}]');
+    const query = await http.call('POST', `${base}/sql/dml/query`, { body: [
+      { stmt: 'SELECT COUNT(*), MAX(v) FROM t_sql' }] });
+    assert.match(query.text, /^\[\{"columns":\[\{"name":"COUNT\(\*\)","type":"LONG"\},\{"name":"MAX\(v\)",/);
+    assert.match(query.text, /"type":"DOUBLE"\}\],"results":\[\[0,null\]\],"responseSizeByte":\d+\}\]$/);
+  });
+
   it('checks the body and the statement kind as GridDB does', async () => {
     assertError(await http.call('POST', `${base}/sql/dml/query`, { body: [] }), 400, 'List of SQL is empty');
     assertError(await http.call('POST', `${base}/sql/dml/query`, { body: [{ stmt: 'select 1' },
