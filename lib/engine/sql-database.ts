@@ -5,6 +5,7 @@
 // between pages, and a page never sees a block change under it. A statement's changes go through
 // one session's transaction on the table, committed together or aborted.
 
+import { isStorageError } from '../base/errors.ts';
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
@@ -25,9 +26,13 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
   return {
     tableSchema(name) {
       try {
-        return store.getContainerInfo(name) === undefined ? undefined : entryOf(name).schema;
-      } catch {
-        return undefined;
+        return entryOf(name).schema;
+      } catch (error) {
+        // No such container here: none by that name, or its partition is another group's.
+        if (isStorageError(error, 'CONTAINER_NOT_FOUND') || isStorageError(error, 'PARTITION_NOT_OWNED')) {
+          return undefined;
+        }
+        throw error;
       }
     },
     table(name): SqlTable {
