@@ -146,6 +146,17 @@ describe('SQL statement bounds', () => {
     await assert.rejects(second.next(10), code('CLOSED', /cancelled/));
   });
 
+  it('a JavaScript error inside a function fails the statement as INTERNAL_ERROR, not the caller', async () => {
+    const db = await sqlTestDatabase();
+    const broken = {
+      name: 'BROKEN', minArgs: 0, maxArgs: 0, resultType: () => 'LONG' as const,
+      evaluate: () => BigInt(1.5),
+    };
+    await assert.rejects(db.rows('SELECT BROKEN()', [], { functions: (name) => (name === 'BROKEN' ? broken : undefined) }),
+      code('INTERNAL_ERROR', /RangeError/));
+    assert.deepEqual(await db.rows('SELECT 1'), [[1n]]);
+  });
+
   it('GEOMETRY and array columns read as NULL and refuse changes', async () => {
     const db = await sqlTestDatabase();
     await db.test.store.createContainer({
