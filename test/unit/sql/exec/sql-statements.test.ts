@@ -96,6 +96,11 @@ describe('SQL DML', () => {
     await assert.rejects(db.update("INSERT INTO n VALUES (1, 1, 'a'), (2, 300, 'b')"), code('VALUE_OUT_OF_RANGE'));
     await assert.rejects(db.update("INSERT INTO n VALUES (1, 1, 'a'), (2, 'x', 'b')"), code('TYPE_MISMATCH'));
     assert.deepEqual(await db.rows('SELECT * FROM n'), []);
+    await db.update('CREATE TABLE src (id INTEGER PRIMARY KEY, b LONG)');
+    await db.update('INSERT INTO src VALUES (1, 1), (2, 2), (3, 3)');
+    await assert.rejects(db.update("INSERT INTO n SELECT id, b * 60, 'x' FROM src"), code('VALUE_OUT_OF_RANGE', /180/));
+    assert.deepEqual(await db.rows('SELECT * FROM n'), []);
+    assert.equal(await db.update("INSERT INTO n SELECT id, b * 40, 'x' FROM src"), 3);
   });
 
   it('UPDATE … SET … WHERE and DELETE, all-or-nothing; the key is not updatable', async () => {
