@@ -459,7 +459,7 @@ export const SQL_FUNCTION_VALUE_BYTES_MAX = 64 * MiB;
 assert(SQL_FUNCTION_VALUE_BYTES_MAX <= BLOB_SIZE_BYTES_MAX);
 // SQL execution (lib/sql/exec/).
 /** Rows of one batch the SQL executor passes between operators; a scan yields after each. */
-export const SQL_BATCH_ROW_COUNT = 1024;
+export const SQL_BATCH_ROW_COUNT = 256;
 /** Groups GROUP BY RANGE generates at most without a MaxGeneratedRows hint (GridDB's default). */
 export const SQL_RANGE_GROUP_COUNT_MAX = 1_000_000;
 /** Rows one VALUES list holds: each row is checked and held until the statement commits. */

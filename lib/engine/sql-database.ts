@@ -1,10 +1,11 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
-// committed rows in pages of whole blocks (RowStore.scanBatches, only the columns asked for),
+// committed rows in pages of SQL_BATCH_ROW_COUNT rows (RowStore.scanBatches, only the columns asked for),
 // copying the values out before it hands a page on, then waits one event-loop turn and goes on
 // from the row key after the page's last, as the TQL pages do (partition-query.ts): commits run
 // between pages, and a page never sees a block change under it. A statement's changes go through
 // one session's transaction on the table, committed together or aborted.
 
+import { isStorageError } from '../base/errors.ts';
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
@@ -25,9 +26,13 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
   return {
     tableSchema(name) {
       try {
-        return store.getContainerInfo(name) === undefined ? undefined : entryOf(name).schema;
-      } catch {
-        return undefined;
+        return entryOf(name).schema;
+      } catch (error) {
+        // No such container here: none by that name, or its partition is another group's.
+        if (isStorageError(error, 'CONTAINER_NOT_FOUND') || isStorageError(error, 'PARTITION_NOT_OWNED')) {
+          return undefined;
+        }
+        throw error;
       }
     },
     table(name): SqlTable {
@@ -87,7 +92,7 @@ async function* scanPages(
   }
 }
 
-/** Whole blocks from `after` (exclusive) until `rowCountMin` rows; last: where to go on, or none. */
+/** Rows from `after` (exclusive), `rowCountMin` of them; last: where to go on, or none when no more. */
 function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey | undefined,
   rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
   const schema = entry.schema;
@@ -107,13 +112,16 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
       request.columnIndexes.length, keyCount, 0), after) === 0) {
       start = 1;
     }
+    // A page ends inside a block when the block holds more than the page: the work between two
+    // turns of the event loop stays about one page's.
+    const end = Math.min(batch.rowCount, start + Math.max(0, rowCountMin - rowCount));
     request.columnIndexes.forEach((index, c) => {
-      appendColumn(out[c]!, batch.columns[c]!, schema.columns[index]!, start, batch.rowCount);
+      appendColumn(out[c]!, batch.columns[c]!, schema.columns[index]!, start, end);
     });
-    rowCount += batch.rowCount - start;
-    if (batch.rowCount > 0) {
-      last = keyed ? keyAt(batch.columns, request.columnIndexes.length, keyCount, batch.rowCount - 1)
-        : batch.rowIds![batch.rowCount - 1]!;
+    rowCount += end - start;
+    if (end > 0) {
+      last = keyed ? keyAt(batch.columns, request.columnIndexes.length, keyCount, end - 1)
+        : batch.rowIds![end - 1]!;
     }
     if (rowCount >= rowCountMin) {
       exhausted = false;

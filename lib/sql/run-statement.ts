@@ -4,6 +4,7 @@
 // reading rows yields to the event loop between batches (the table source does), so a long SELECT
 // leaves the engine's commits running.
 
+import { AssertionError } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { SQL_STATEMENT_KINDS_NOT_SUPPORTED } from './ast-statements.ts';
 import type { SqlStatement } from './ast.ts';
@@ -57,6 +58,29 @@ export type SqlResult =
   | { readonly kind: 'update'; readonly updateCount: number };
 
 export async function runSql(text: string, options: SqlRunOptions): Promise<SqlResult> {
+  return guarded(async () => {
+    const result = await runParsed(text, options);
+    if (result.kind === 'update') return result;
+    return { ...result, next: (rowCountMax: number) => guarded(() => result.next(rowCountMax)) };
+  });
+}
+
+/**
+ * A JavaScript error out of evaluating one statement (a TypeError or RangeError a value provoked
+ * in a function) fails that statement as INTERNAL_ERROR, not the node: SQL changes nothing
+ * before its transaction commits. A failed assertion stays fatal.
+ */
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof StorageError || error instanceof AssertionError || !(error instanceof Error)) throw error;
+    throw new StorageError('INTERNAL_ERROR', `the SQL statement failed: ${error.name}: ${error.message}`,
+      { cause: error });
+  }
+}
+
+async function runParsed(text: string, options: SqlRunOptions): Promise<SqlResult> {
   const parsed = parseSqlStatement(text);
   const parameters = options.parameters ?? [];
   if (parameters.length !== parsed.parameterCount) {

@@ -52,6 +52,7 @@ import { containerRoutes } from './routes/containers.ts';
 import { multiRowRoutes } from './routes/multi-rows.ts';
 import { blobRowRoutes } from './routes/rows-blob.ts';
 import { rowRoutes } from './routes/rows.ts';
+import { sqlRoutes } from './routes/sql.ts';
 import { tqlRoutes } from './routes/tql.ts';
 
 export interface WebApiServerOptions {
@@ -175,6 +176,7 @@ function buildApp(options: WebApiServerOptions, pool: StorePool, bodyBudget: Bod
   blobRowRoutes(table, dependencies);
   multiRowRoutes(table, dependencies);
   tqlRoutes(table, dependencies);
+  sqlRoutes(table, dependencies);
   return app;
 }
 

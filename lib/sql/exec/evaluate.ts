@@ -6,7 +6,7 @@ import { StorageError } from '../../base/errors.ts';
 import { SqlError } from '../errors.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
 import type { SqlBoundExpression } from '../plan/bound-expression.ts';
-import { SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
+import type { SqlType, SqlValue } from '../value.ts';
 import {
   arithmeticDouble, arithmeticLong, compareSqlValues, concatText, negateLong, widenValue,
 } from './value-ops.ts';
@@ -222,9 +222,4 @@ export function selectRows(batch: SqlBatch, predicate: readonly SqlValue[]): Sql
     // An empty column is one the scan did not read: it stays empty.
     columns: batch.columns.map((column) => (column.length === 0 ? column : keep.map((i) => column[i]!))),
   };
-}
-
-/** Integer values of a non-LONG integer column are numbers; this makes a LONG-typed value. */
-export function asLongIfInteger(value: SqlValue, type: SqlType): SqlValue {
-  return value !== null && SQL_INTEGER_TYPES.has(type) ? BigInt(value as number | bigint) : value;
 }

@@ -17,6 +17,8 @@ import type { SqlRunEnvironment } from './execute-plan.ts';
 type RangeGroupNode = Extract<SqlPlanNode, { kind: 'rangeGroup' }>;
 
 const GROUP_BYTES = 96;
+/** A group start and its output row, held while the gaps are filled. */
+const GENERATED_GROUP_BYTES = 48;
 
 export async function* runRangeGroup(
   node: RangeGroupNode,
@@ -56,6 +58,8 @@ export async function* runRangeGroup(
     }
     env.memory.charge(heldBytes, 'GROUP BY RANGE');
   }
+  // Every group of the range is a row to hold, with or without rows of its own.
+  env.memory.charge(Number(groupCount) * GENERATED_GROUP_BYTES, 'GROUP BY RANGE');
   const starts: bigint[] = [];
   for (let start = first; start <= node.high; start += node.interval) starts.push(start);
   const results = new Map<bigint, SqlValue[]>();
@@ -94,6 +98,12 @@ function filledRows(
   const nulls = types.map((): SqlValue => null);
   let previous: SqlValue[] | undefined;
   let previousStart = 0n;
+  // The next group with rows after each group, found once backwards (not a search per gap).
+  const nextFilled = new Array<number>(starts.length);
+  for (let i = starts.length - 1, next = -1; i >= 0; i--) {
+    nextFilled[i] = next;
+    if (results.has(starts[i]!)) next = i;
+  }
   for (let i = 0; i < starts.length; i++) {
     const start = starts[i]!;
     const values = results.get(start);
@@ -108,7 +118,8 @@ function filledRows(
       case 'NULL': rows.push([start, nulls]); break;
       case 'PREVIOUS': rows.push([start, previous ?? nulls]); break;
       case 'LINEAR': {
-        const nextStart = starts.slice(i + 1).find((candidate) => results.has(candidate));
+        const nextIndex = nextFilled[i]!;
+        const nextStart = nextIndex < 0 ? undefined : starts[nextIndex]!;
         const next = nextStart === undefined ? undefined : results.get(nextStart);
         rows.push([start, types.map((type, c) => {
           if (!isSqlNumericType(type)) return previous?.[c] ?? null;

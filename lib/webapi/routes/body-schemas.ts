@@ -65,6 +65,13 @@ export const TqlBody = Type.Array(Type.Object({
 }, closed));
 export type TqlBody = Static<typeof TqlBody>;
 
+/** The SQL endpoints' body: `[{"stmt": "..."}]`; `type` exists in GridDB's DTO and is unused. */
+export const SqlBody = Type.Array(Type.Union([Type.Null(), Type.Object({
+  stmt: optional(Type.String()),
+  type: optional(Type.String()),
+}, closed)]));
+export type SqlBody = Static<typeof SqlBody>;
+
 /**
  * ajv's path of a bad member (`/0/name`) in GridDB's words, with the JSON type expected; a member
  * the schema does not have (`params.additionalProperty`) is named, with the ones it has.

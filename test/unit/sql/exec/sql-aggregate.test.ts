@@ -122,6 +122,16 @@ describe('GROUP BY RANGE (§5.6)', () => {
     [[Date.parse('2022-12-31T23:59:35Z'), 1n], [at('00:00:05'), 3n], [at('00:00:35'), 2n]]);
   });
 
+  it('a wide range of many groups is bounded by the work memory, and LINEAR over long gaps is linear', async () => {
+    const wide = "SELECT ts, MAX(value) FROM trend_data2 WHERE ts BETWEEN TIMESTAMP('2023-01-01T00:00:00Z') AND " +
+      "TIMESTAMP('2023-01-01T00:01:39.999Z') GROUP BY RANGE(ts) EVERY(1, MILLISECOND) FILL(LINEAR)";
+    const rows = await db.rows(wide);
+    assert.equal(rows.length, 100_000);
+    assert.deepEqual(rows[15_000], [at('00:00:15'), 12]);
+    await assert.rejects(db.rows(wide, [], { workMemoryLimitBytes: 1024 * 1024 }),
+      (error: unknown) => error instanceof StorageError && error.code === 'LIMIT_EXCEEDED' && /GROUP BY RANGE/.test(error.message));
+  });
+
   it('needs WHERE bounds on both sides, and MaxGeneratedRows caps the groups', async () => {
     await assert.rejects(db.rows("SELECT ts, COUNT(*) FROM trend_data1 WHERE ts >= TIMESTAMP('2023-01-01T00:00:00Z') " +
       'GROUP BY RANGE(ts) EVERY(10, SECOND)'),

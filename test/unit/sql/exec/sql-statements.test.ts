@@ -96,6 +96,11 @@ describe('SQL DML', () => {
     await assert.rejects(db.update("INSERT INTO n VALUES (1, 1, 'a'), (2, 300, 'b')"), code('VALUE_OUT_OF_RANGE'));
     await assert.rejects(db.update("INSERT INTO n VALUES (1, 1, 'a'), (2, 'x', 'b')"), code('TYPE_MISMATCH'));
     assert.deepEqual(await db.rows('SELECT * FROM n'), []);
+    await db.update('CREATE TABLE src (id INTEGER PRIMARY KEY, b LONG)');
+    await db.update('INSERT INTO src VALUES (1, 1), (2, 2), (3, 3)');
+    await assert.rejects(db.update("INSERT INTO n SELECT id, b * 60, 'x' FROM src"), code('VALUE_OUT_OF_RANGE', /180/));
+    assert.deepEqual(await db.rows('SELECT * FROM n'), []);
+    assert.equal(await db.update("INSERT INTO n SELECT id, b * 40, 'x' FROM src"), 3);
   });
 
   it('UPDATE … SET … WHERE and DELETE, all-or-nothing; the key is not updatable', async () => {
@@ -144,6 +149,17 @@ describe('SQL statement bounds', () => {
     cancelled = true;
     if (second.kind !== 'rows') return;
     await assert.rejects(second.next(10), code('CLOSED', /cancelled/));
+  });
+
+  it('a JavaScript error inside a function fails the statement as INTERNAL_ERROR, not the caller', async () => {
+    const db = await sqlTestDatabase();
+    const broken = {
+      name: 'BROKEN', minArgs: 0, maxArgs: 0, resultType: () => 'LONG' as const,
+      evaluate: () => BigInt(1.5),
+    };
+    await assert.rejects(db.rows('SELECT BROKEN()', [], { functions: (name) => (name === 'BROKEN' ? broken : undefined) }),
+      code('INTERNAL_ERROR', /RangeError/));
+    assert.deepEqual(await db.rows('SELECT 1'), [[1n]]);
   });
 
   it('GEOMETRY and array columns read as NULL and refuse changes', async () => {
