@@ -26,8 +26,9 @@
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
 // So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop and
 // written through the thread pool (one write in flight), with a further turn of the loop every
-// CHECKPOINT_BATCH_BLOCK_COUNT blocks; and an engine thread checkpoints one partition at a time
-// (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs.
+// CHECKPOINT_BATCH_BLOCK_COUNT blocks; the node checkpoints one partition at a time over all its
+// engine threads (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs;
+// and checkpointFileFlushSize (step 2) can cut a partition's data-file sync into short ones.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog

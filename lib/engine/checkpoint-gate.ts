@@ -79,10 +79,9 @@ export class CheckpointGate {
     for (;;) {
       const seen = Atomics.load(count, 0);
       assert(seen >= 0 && seen <= this.inFlightCountMax);
-      if (seen < this.inFlightCountMax && Atomics.compareExchange(count, 0, seen, seen + 1) === seen) {
-        break;
-      }
-      if (seen < this.inFlightCountMax) continue; // another thread took it first: look again
+      const free = seen < this.inFlightCountMax;
+      if (free && Atomics.compareExchange(count, 0, seen, seen + 1) === seen) break;
+      if (free) continue; // another thread took it first: look again
       const wait = atomicsWaitAsync.waitAsync(count, 0, seen, CHECKPOINT_GATE_SHARED_WAIT_MS_MAX);
       if (wait.async) await wait.value;
     }
