@@ -5,7 +5,11 @@
 //      xlog record up to checkpointLsn is applied and no later one is (the caller's job);
 //   2. write each changed block's image to a FREE slot — never to a slot the last complete
 //      checkpoint references, so a crash anywhere before step 4 leaves that checkpoint intact;
-//      the slot the block had before is retired, not freed;
+//      the slot the block had before is retired, not freed; with a fileFlushSizeBytes
+//      (checkpointFileFlushSize), the data files are also fdatasynced each time that many bytes
+//      were written, which only makes those slots durable sooner (no complete cplog names them
+//      yet) and keeps each sync short, so the commit journal's fdatasync never queues behind one
+//      long flush of the whole partition;
 //   3. log, besides the changed and freed blocks, the cold blocks whose id falls in this
 //      generation's share (id % partialCheckpointInterval == generation % partialCheckpointInterval),
 //      so the last partialCheckpointInterval complete cplogs together describe every live block;
@@ -22,8 +26,9 @@
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
 // So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop and
 // written through the thread pool (one write in flight), with a further turn of the loop every
-// CHECKPOINT_BATCH_BLOCK_COUNT blocks; and an engine thread checkpoints one partition at a time
-// (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs.
+// CHECKPOINT_BATCH_BLOCK_COUNT blocks; the node checkpoints one partition at a time over all its
+// engine threads (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs;
+// and checkpointFileFlushSize (step 2) can cut a partition's data-file sync into short ones.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog
@@ -78,6 +83,8 @@ export interface PartitionCheckpointerOptions {
   splitCount: number;
   filePathList?: string[];
   clock?: Clock;
+  /** checkpointFileFlushSize: step 2 syncs the data files every this many bytes; 0 or absent: off. */
+  fileFlushSizeBytes?: number;
 }
 
 /** Running totals since open, for the node status report (gs_stat) and benchmarks. */
@@ -389,6 +396,9 @@ export class PartitionCheckpointer implements BlockBacking {
     // Each write is awaited before the next block is encoded: one buffer serves every block.
     const scratch = new Uint8Array(this.options.blockSizeBytes);
     const files = this.dataFiles.counters;
+    const flushSizeBytes = this.options.fileFlushSizeBytes ?? 0;
+    assert(Number.isSafeInteger(flushSizeBytes) && flushSizeBytes >= 0);
+    let unsyncedBytes = 0;
     for (let i = 0; i < dirty.length; i++) {
       if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
       const blockId = dirty[i]!;
@@ -411,6 +421,7 @@ export class PartitionCheckpointer implements BlockBacking {
       const writing = this.dataFiles.writeSlotAsync(slot, image, { compress });
       this.counters.writeCount++;
       this.counters.writeBytes += files.writtenBytes - before.bytes;
+      unsyncedBytes += files.writtenBytes - before.bytes;
       this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
       this.writing.set(blockId, image);
       let stored;
@@ -426,6 +437,10 @@ export class PartitionCheckpointer implements BlockBacking {
       this.blockMap.set(blockId, { blockId, slot, ...stored, kind, generation });
       cplog.appendBlock({ blockId, slot, ...stored, kind });
       written.add(blockId);
+      if (flushSizeBytes > 0 && unsyncedBytes >= flushSizeBytes) {
+        await this.dataFiles.datasync();
+        unsyncedBytes = 0;
+      }
     }
     return written;
   }

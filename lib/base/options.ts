@@ -27,6 +27,12 @@ export interface StorageOptions {
   dbFilePathList: string[];
   checkpointIntervalMs: number;
   partialCheckpointInterval: number;
+  /**
+   * GridDB's /dataStore/checkpointFileFlushSize: a checkpoint fdatasyncs a partition's data files
+   * each time it has written this many bytes to them, besides once before the cplog END; 0: only
+   * that once.
+   */
+  checkpointFileFlushSizeBytes: number;
   /** Upper bound of a transaction's life and of one lock wait. */
   transactionTimeoutLimitMs: number;
 }
@@ -47,6 +53,7 @@ export const STORAGE_OPTION_DEFAULTS: StorageOptions = {
   dbFilePathList: [],
   checkpointIntervalMs: 300_000,
   partialCheckpointInterval: 5,
+  checkpointFileFlushSizeBytes: 0,
   transactionTimeoutLimitMs: 300_000,
 };
 
@@ -88,6 +95,9 @@ export function readStorageMembers(read: OptionReader): StorageOptions {
       d.checkpointIntervalMs, { minMs: 1 }),
     partialCheckpointInterval: read.integer('node', '/checkpoint/partialCheckpointInterval',
       d.partialCheckpointInterval, { min: 1, max: PARTIAL_CHECKPOINT_INTERVAL_MAX }),
+    // GridDB's default is the number 0 (off), which has no unit: taken as it is.
+    checkpointFileFlushSizeBytes: read.member('node', '/dataStore/checkpointFileFlushSize') === 0 ? 0
+      : read.size('node', '/dataStore/checkpointFileFlushSize', d.checkpointFileFlushSizeBytes),
     transactionTimeoutLimitMs: read.duration('node', '/transaction/transactionTimeoutLimit',
       d.transactionTimeoutLimitMs, { minMs: 1 }),
   };

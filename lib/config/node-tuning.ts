@@ -44,7 +44,6 @@ export const NODE_TUNING_MEMBERS = {
   '/dataStore/storeMemoryColdRate': rate(0.375),
   '/dataStore/storeMemoryRedistributeShiftableMemoryRate': integer(80, 0, 100),
   '/dataStore/storeMemoryRedistributeEmaHalfLifePeriod': integer(240, 1),
-  '/dataStore/checkpointFileFlushSize': sizeBytes(0),
   '/dataStore/checkpointFileAutoClearCache': boolean(true),
   '/dataStore/storeBufferTableSizeRate': rate(0.01),
   '/dataStore/logMemoryLimit': sizeBytes(128 * MiB),

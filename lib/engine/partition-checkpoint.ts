@@ -47,6 +47,7 @@ export async function recoverPartition(
     partialCheckpointInterval: options.partialCheckpointInterval,
     compress: options.storeCompressionMode === 'COMPRESSION',
     splitCount: options.dbFileSplitCount, filePathList: options.dbFilePathList, clock: context.clock,
+    fileFlushSizeBytes: options.checkpointFileFlushSizeBytes,
   });
   partition.checkpointer = checkpointer;
   partition.catalog.space.attachBacking(checkpointer);

@@ -34,7 +34,7 @@ import {
   containerPartitionId, partitionGroupOf, partitionGroupRange,
 } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
-import { CheckpointGate } from './checkpoint-gate.ts';
+import { CheckpointGate, type CheckpointGateShared } from './checkpoint-gate.ts';
 import type { BackupTarget, PartitionBackupReport } from './partition-backup.ts';
 import type { Partition } from './partition.ts';
 import {
@@ -65,6 +65,11 @@ export interface StoreConfig {
    * when absent. Each group keeps its share of storeMemoryLimit (limit / concurrency) either way.
    */
   groupIndexes?: readonly number[];
+  /**
+   * The checkpoint count shared with the Stores of other engine threads of the same node
+   * (checkpoint-gate.ts): CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX then bounds them all together.
+   */
+  checkpointGateShared?: CheckpointGateShared;
 }
 
 /** Where a Store of `config` keeps its files: dbPath and transactionLogPath, resolved. */
@@ -130,7 +135,8 @@ export class Store {
     const periodicScheduler = config.scheduler ?? backgroundScheduler;
     await Store.prepareHome({ ...config, options, fileSystem });
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
-    const checkpointGate = new CheckpointGate(CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX);
+    const checkpointGate = new CheckpointGate(CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX,
+      config.checkpointGateShared);
     const store = new Store(options, fileSystem, clock, groupIndexes, (self) =>
       groupIndexes.map((index) => new PartitionGroup({
         groupCount: options.concurrency,

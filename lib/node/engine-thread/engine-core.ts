@@ -93,6 +93,8 @@ export class EngineCore {
       home: settings.home, options: settings.options,
       releaseUnusedFileBlocks: settings.releaseUnusedFileBlocks,
       ...(settings.groupIndexes === undefined ? {} : { groupIndexes: settings.groupIndexes }),
+      ...(settings.checkpointGateShared === undefined
+        ? {} : { checkpointGateShared: settings.checkpointGateShared }),
       onCheckpoint: (event) => this.events.checkpoint(
         event.kind === 'failed' || event.kind === 'cleanupFailed'
           ? { ...event, error: errorData(event.error) } : event),

@@ -18,6 +18,7 @@
 
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
+import type { CheckpointGateShared } from '../../engine/checkpoint-gate.ts';
 import type { BackupTarget } from '../../engine/partition-backup.ts';
 import type { StoreStats } from '../../engine/store-stats.ts';
 import type { MessageType } from '../../protocol/message-types.ts';
@@ -34,6 +35,8 @@ export interface EngineOpenSettings {
   sqlWorkMemoryLimitBytes?: number;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
+  /** Shared by the node's engine threads: one checkpoint count for all (checkpoint-gate.ts). */
+  checkpointGateShared?: CheckpointGateShared;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
   /** The slow-query log's threshold and text size (lib/server/slow-query-handler.ts). */

@@ -15,6 +15,7 @@ import type { StorageOptions } from '../../base/options.ts';
 import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import { mergeStoreStats } from '../../engine/store-stats.ts';
+import { checkpointGateSharedCreate } from '../../engine/checkpoint-gate.ts';
 import { Store, recoveryReportSum } from '../../engine/store.ts';
 import { partitionGroupOf } from '../../schema/partition-hash.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
@@ -46,8 +47,11 @@ export class GroupWorkersEngine implements NodeEngine {
   ): Promise<GroupWorkersEngine> {
     const { options } = settings;
     await Store.prepareHome({ home: settings.home, options });
+    // One checkpoint count for every worker: they share the thread pool's syncs and the disk.
+    const checkpointGateShared = settings.checkpointGateShared ?? checkpointGateSharedCreate();
     const opens = await Promise.allSettled(Array.from({ length: options.concurrency },
-      (_, groupIndex) => WorkerEngine.open({ ...settings, groupIndexes: [groupIndex] }, events)));
+      (_, groupIndex) => WorkerEngine.open(
+        { ...settings, groupIndexes: [groupIndex], checkpointGateShared }, events)));
     const workers = opens.flatMap((open) => (open.status === 'fulfilled' ? [open.value] : []));
     const failed = opens.find((open) => open.status === 'rejected');
     if (failed !== undefined) {

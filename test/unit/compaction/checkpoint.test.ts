@@ -81,10 +81,12 @@ class ModelSource implements CheckpointSource {
   }
 }
 
-function options(fileSystem: SimFileSystem, compress: boolean): PartitionCheckpointerOptions {
+function options(
+  fileSystem: SimFileSystem, compress: boolean, fileFlushSizeBytes = 0,
+): PartitionCheckpointerOptions {
   return {
     fileSystem, dataRoot: DATA_ROOT, partitionId: P5, blockSizeBytes: BLOCK_SIZE_BYTES,
-    partialCheckpointInterval: 3, compress, splitCount: 2,
+    partialCheckpointInterval: 3, compress, splitCount: 2, fileFlushSizeBytes,
   };
 }
 
@@ -113,11 +115,14 @@ function sameImages(a: Map<BlockId, Uint8Array>, b: Map<BlockId, Uint8Array>): b
   return true;
 }
 
-async function runSeed(seed: number, compress: boolean): Promise<{ crashes: number; midCheckpoint: number }> {
+async function runSeed(
+  seed: number, compress: boolean, fileFlushSizeBytes: number,
+): Promise<{ crashes: number; midCheckpoint: number }> {
   const prng = new Prng(seed);
   const fileSystem = await newSimData(seed);
   const source = new ModelSource();
-  let checkpointer = await PartitionCheckpointer.open(options(fileSystem, compress));
+  let checkpointer = await PartitionCheckpointer.open(
+    options(fileSystem, compress, fileFlushSizeBytes));
   let complete = new Map<BlockId, Uint8Array>();
   let referenced = new Set<number>();
   guardReferencedSlots(checkpointer, () => referenced);
@@ -145,7 +150,8 @@ async function runSeed(seed: number, compress: boolean): Promise<{ crashes: numb
     crashes++;
     const finished = await Promise.race([outcome, nextTurn().then(() => 'pending' as const)]);
     if (finished !== 'done') midCheckpoint++;
-    checkpointer = await PartitionCheckpointer.open(options(fileSystem, compress));
+    checkpointer = await PartitionCheckpointer.open(
+      options(fileSystem, compress, fileFlushSizeBytes));
     const recovered = imagesOf(checkpointer);
     const matches = sameImages(recovered, complete) || sameImages(recovered, inFlight);
     assert.ok(matches, `seed ${seed}, step ${step}: recovered blocks match no complete checkpoint`);
@@ -166,7 +172,9 @@ describe('partition checkpointer', () => {
     let crashes = 0;
     let midCheckpoint = 0;
     for (let seed = 1; seed <= SEED_COUNT; seed++) {
-      const result = await runSeed(seed, seed % 2 === 0);
+      // Every third seed also syncs the data files every two blocks (checkpointFileFlushSize).
+      const fileFlushSizeBytes = seed % 3 === 0 ? 2 * BLOCK_SIZE_BYTES : 0;
+      const result = await runSeed(seed, seed % 2 === 0, fileFlushSizeBytes);
       crashes += result.crashes;
       midCheckpoint += result.midCheckpoint;
     }
@@ -192,5 +200,23 @@ describe('partition checkpointer', () => {
     assert.equal(checkpointer.recovered.generations.length, 3);
     assert.ok(sameImages(imagesOf(checkpointer), source.images));
     checkpointer.close();
+  });
+
+  it('checkpointFileFlushSize: syncs the data files each time that many bytes went out', async () => {
+    const blockCount = 10;
+    const syncCounts: number[] = [];
+    for (const fileFlushSizeBytes of [0, 3 * BLOCK_SIZE_BYTES]) {
+      const fileSystem = await newSimData(11);
+      const source = new ModelSource();
+      const checkpointer = await PartitionCheckpointer.open(
+        options(fileSystem, false, fileFlushSizeBytes));
+      for (let id = 0; id < blockCount; id++) source.write(blockId(id), id + 1);
+      await checkpointer.checkpoint(source, lsn(1n));
+      syncCounts.push(checkpointer.dataFiles.counters.flushCount);
+      assert.ok(sameImages(imagesOf(checkpointer), source.images));
+      checkpointer.close();
+    }
+    // Off: once before the END. Every 3 blocks of 10: after blocks 3, 6 and 9, then before END.
+    assert.deepStrictEqual(syncCounts, [1, 4]);
   });
 });

@@ -51,7 +51,7 @@ describe('units', () => {
     const { config, problems } = readConfig({
       cluster: { cluster: { heartbeatInterval: '2min' }, sync: { timeoutInterval: '1500ms' } },
       node: {
-        dataStore: { storeMemoryLimit: '2g' },
+        dataStore: { storeMemoryLimit: '2g', checkpointFileFlushSize: '4MB' },
         sql: { storeSwapSyncSize: '512m', traceLimitExecutionTime: '1h' },
         transaction: { workMemoryLimit: '64KB', reauthenticationInterval: '10min' },
         sync: { redoLogErrorKeepInterval: '1h' },
@@ -62,6 +62,7 @@ describe('units', () => {
     assert.equal(config.cluster.heartbeatIntervalMs, 120_000);
     assert.equal(config.cluster.sync.timeoutIntervalMs, 1_500);
     assert.equal(config.storage.storeMemoryLimitBytes, 2 * GiB);
+    assert.equal(config.storage.checkpointFileFlushSizeBytes, 4 * MiB);
     assert.equal(config.node.sql.storeSwapSyncSizeBytes, 512 * MiB);
     assert.equal(config.node.sql.traceLimitExecutionTimeMs, 3_600_000);
     assert.equal(config.node.transaction.workMemoryLimitBytes, 64 * KiB);
@@ -72,9 +73,13 @@ describe('units', () => {
 
   it('takes 0 without a unit where GridDB means "automatic"', () => {
     const { config, problems } = readConfig({
-      node: { sql: { totalMemoryLimit: 0, jobTotalMemoryLimit: 0 } },
+      node: {
+        sql: { totalMemoryLimit: 0, jobTotalMemoryLimit: 0 },
+        dataStore: { checkpointFileFlushSize: 0 },
+      },
     });
     assert.deepEqual(problems, []);
+    assert.equal(config.storage.checkpointFileFlushSizeBytes, 0);
     assert.equal(config.node.sql.totalMemoryLimitBytes, 0);
     assert.equal(config.node.tuning['/sql/jobTotalMemoryLimit'], 0);
   });

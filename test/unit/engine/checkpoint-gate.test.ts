@@ -1,13 +1,14 @@
 // CheckpointGate: at most K partition checkpoints in flight, in the order they came, a failed one
 // handing its turn on; and through a Store, one partition checkpoint at a time over all its
-// groups, so at most one data-file fsync of a checkpoint holds a thread of the pool.
+// groups, so at most one data-file fsync of a checkpoint holds a thread of the pool; and gates of
+// several engine threads sharing one count (CheckpointGateShared) hold to K over all of them.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 import fc from 'fast-check';
 import { storageOptions } from '../../../lib/base/options.ts';
-import { CheckpointGate } from '../../../lib/engine/checkpoint-gate.ts';
+import { CheckpointGate, checkpointGateSharedCreate } from '../../../lib/engine/checkpoint-gate.ts';
 import { Store } from '../../../lib/engine/store.ts';
 import type { FileHandle, OpenMode } from '../../../lib/io/file-system.ts';
 import { SimFileSystem } from '../../sim/sim-file-system.ts';
@@ -88,6 +89,65 @@ describe('CheckpointGate', () => {
       assert.equal(fileSystem.dataSyncsInFlightCountMax, 1);
     } finally {
       await store.close();
+    }
+  });
+
+  it('gates sharing one count run at most K bodies at once over all of them', async () => {
+    await fc.assert(fc.asyncProperty(
+      fc.integer({ min: 1, max: 2 }),
+      fc.array(fc.record({ gateIndex: fc.nat(2), turnCount: fc.nat(3), fails: fc.boolean() },
+        { noNullPrototype: true }), { minLength: 1, maxLength: 10 }),
+      async (inFlightCountMax, bodies) => {
+        // As the node's engine threads: a gate each, one shared count.
+        const shared = checkpointGateSharedCreate();
+        const gates = [0, 1, 2].map(() => new CheckpointGate(inFlightCountMax, shared));
+        let running = 0;
+        let runningMax = 0;
+        const outcomes = await Promise.allSettled(bodies.map((body, index) =>
+          gates[body.gateIndex]!.run(async () => {
+            running++;
+            runningMax = Math.max(runningMax, running);
+            for (let turn = 0; turn < body.turnCount; turn++) await nextMacrotask();
+            running--;
+            if (body.fails) throw new Error(`body ${index}`);
+          })));
+        assert.ok(runningMax <= inFlightCountMax);
+        assert.equal(new Int32Array(shared)[0], 0, 'every place given back');
+        outcomes.forEach((outcome, index) =>
+          assert.equal(outcome.status, bodies[index]!.fails ? 'rejected' : 'fulfilled'));
+      },
+    ), { numRuns: 50 });
+  });
+
+  it('Stores of one group each, sharing a count, checkpoint one partition at a time', async () => {
+    const fileSystem = new SlowDataSyncFileSystem({ seed: 2 });
+    fileSystem.mkdirp('/h');
+    await fileSystem.syncDirectory('/');
+    const options = storageOptions({ partitionNum: 8, concurrency: 4, logWriteMode: 0 });
+    // As GroupWorkersEngine opens its workers: the home prepared once, then a Store per group.
+    await Store.prepareHome({ home: '/h', options, fileSystem });
+    const checkpointGateShared = checkpointGateSharedCreate();
+    const stores = await Promise.all([0, 1, 2, 3].map((groupIndex) => Store.open({
+      home: '/h', options, fileSystem, groupIndexes: [groupIndex], checkpointGateShared,
+    })));
+    try {
+      for (let c = 0; c < 24; c++) {
+        const name = `sensors${c}`;
+        for (const store of stores) {
+          if (!store.ownsPartition(store.partitionIdOf(name))) continue;
+          await store.createContainer({ ...structuredClone(SENSORS), name });
+          await store.session().container(name).put([`k${c}`, BigInt(c)]);
+        }
+      }
+      fileSystem.dataSyncsInFlightCountMax = 0;
+      await Promise.all(stores.map((store) => store.checkpoint()));
+      const storesSynced = stores.filter((store) => store.partitionGroups.some((group) =>
+        group.partitions.some((partition) =>
+          partition.checkpointer!.dataFiles.counters.flushCount > 0)));
+      assert.equal(storesSynced.length, 4, 'every Store had partitions to checkpoint');
+      assert.equal(fileSystem.dataSyncsInFlightCountMax, 1);
+    } finally {
+      await Promise.all(stores.map((store) => store.close()));
     }
   });
 });
