@@ -89,11 +89,11 @@ export class RowBatch extends EncodedBatch<Row> {
   }
 
   protected writeItems(writer: ByteWriter, schema: ContainerSchema, rows: readonly Row[]): void {
-    rowCodec(schema).writeRows(writer, rows);
+    rowCodec(schema, 'wire').writeRows(writer, rows);
   }
 
   protected readItems(reader: ByteReader, schema: ContainerSchema, count: number): Row[] {
-    return rowCodec(schema).readRows(reader, count);
+    return rowCodec(schema, 'wire').readRows(reader, count);
   }
 
   protected get what(): string {
@@ -114,14 +114,14 @@ export class KeyBatch extends EncodedBatch<RowKey> {
   }
 
   protected writeItems(writer: ByteWriter, schema: ContainerSchema, keys: readonly RowKey[]): void {
-    rowCodec(schema).writeKeys(writer, keys);
+    rowCodec(schema, 'wire').writeKeys(writer, keys);
   }
 
   protected readItems(reader: ByteReader, schema: ContainerSchema, count: number): RowKey[] {
     if (schema.rowKeyColumnCount === 0) {
       throw protocolError(`container ${JSON.stringify(schema.name)} has no row key`);
     }
-    return rowCodec(schema).readKeys(reader, count);
+    return rowCodec(schema, 'wire').readKeys(reader, count);
   }
 
   protected get what(): string {

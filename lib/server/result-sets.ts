@@ -117,7 +117,7 @@ export class ResultSets {
   private async page(entry: OpenResult, fetchSize: number): Promise<FetchReply> {
     const rowCountMax = fetchSize === 0
       ? FETCH_ROW_COUNT_MAX : Math.min(fetchSize, FETCH_ROW_COUNT_MAX);
-    const codec = rowCodec(entry.schema);
+    const codec = rowCodec(entry.schema, 'wire');
     const rows: Row[] = [];
     let sizeBytes = 0;
     while (rows.length < rowCountMax && sizeBytes < this.pageBytesTarget) {
