@@ -333,12 +333,15 @@ function readLargeValueRef(
 
 /**
  * A GEOMETRY payload: the binary encoding (first byte 0x01), or WKT text as blocks held it before
- * (first byte a letter), parsed once, here (legacyGeometry keeps a text that does not parse).
+ * (first byte a letter). The text stays a string: the block's sizes, and the space its image takes
+ * in a shared page, are those of the text, and a block must read back to the sizes it was written
+ * with. Its rows take the binary form when they are written again; until then a query parses the
+ * text, as it always did (spatial-value.ts geometryArgument, index-spatial.ts).
  */
 function readGeometry(reader: BlockFormatReader, prefix: number): GeometryValue | string {
   const raw = reader.bytes(prefix & VAR_LENGTH_MASK);
   if (raw[0] !== GEOMETRY_BINARY_TAG || (prefix & VAR_LENGTH_UTF16_FLAG) !== 0) {
-    return legacyGeometry(textOf(reader, prefix, raw));
+    return textOf(reader, prefix, raw);
   }
   const value = geometryValueFromBytes(raw.slice());
   if (!isGeometryValue(value)) throw reader.fail(`column ${reader.columnIndex}: ${value.problem}`);

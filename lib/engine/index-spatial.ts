@@ -10,15 +10,24 @@
 //
 // What is entered: a row whose value is not empty, with the MBR its binary form's header holds
 // (geometry-value.ts; no coordinate is decoded, no text parsed). NULL and empty geometries never
-// satisfy ST_MBRIntersects and are left out. A stored text that does not parse (a home written
-// before values were checked, kept as a string by legacyGeometry) is entered with the whole plane
-// as its box, so that the query reads it and fails on it exactly as a scan would.
+// satisfy ST_MBRIntersects and are left out. A string is WKT text from a home written before the
+// binary form (a row block not written since keeps it): it is parsed, and one that does not parse
+// (written before values were checked) is entered with the whole plane as its box, so that the
+// query reads it and fails on it exactly as a scan would.
 
 import RBush from 'rbush';
 import { assert } from '../base/assert.ts';
 import type { Mbr } from '../geometry/geometry.ts';
-import { isGeometryValue } from '../geometry/geometry-value.ts';
+import {
+  geometryValueFromWkt, isGeometryValue, type GeometryValue,
+} from '../geometry/geometry-value.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
+
+function geometryOfText(value: unknown): GeometryValue | undefined {
+  assert(typeof value === 'string');
+  const geometry = geometryValueFromWkt(value);
+  return isGeometryValue(geometry) ? geometry : undefined;
+}
 
 /** Memory an entry is counted for: its box object, its share of the tree's nodes, its key. */
 const SPATIAL_ENTRY_SIZE_BYTES = 160;
@@ -48,12 +57,12 @@ export class SpatialIndex {
   entryOf(row: Row, position: RowKey): SpatialEntry | undefined {
     const value = row[this.columnIndex];
     if (value === null || value === undefined) return undefined;
-    if (!isGeometryValue(value)) {
-      assert(typeof value === 'string');
+    const geometry = isGeometryValue(value) ? value : geometryOfText(value);
+    if (geometry === undefined) {
       const far = Number.MAX_VALUE;
       return { minX: -far, minY: -far, maxX: far, maxY: far, position };
     }
-    const mbr = value.mbr;
+    const mbr = geometry.mbr;
     if (mbr === undefined) return undefined;
     return { minX: mbr.minX, minY: mbr.minY, maxX: mbr.maxX, maxY: mbr.maxY, position };
   }

@@ -3,7 +3,8 @@
 // a coordinate, which is all ST_MBRIntersects and the spatial index need; the coordinates are
 // decoded, and the WKT printed, only when asked.
 //
-// A GEOMETRY column may also hold a string: WKT text kept from before this encoding that does not
+// A GEOMETRY column may also hold a string: WKT text from a home written before this encoding,
+// kept in a row block not written since (block-format-column.ts says why), or text that does not
 // parse (legacyGeometry). Whatever reads a GEOMETRY takes both.
 //
 // Values are immutable and shared (a block hands out the one object it holds). Equal geometries
