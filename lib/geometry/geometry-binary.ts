@@ -12,19 +12,23 @@
  *    2     1   dimension: 0 (empty), 2 or 3
  *    3     1   zero
  *    4     4   srid i32 (-1: none)
- *    8         MBR, when dimension > 0 and kind ≠ QUADRATICSURFACE: dimension × 2 f64,
- *                | min x | min y | [min z] | max x | max y | [max z] |
- *              so a box test reads 48 bytes at most and decodes no coordinate.
+ *    8         MBR, when dimension > 0 and kind is LINESTRING, POLYGON or POLYHEDRALSURFACE:
+ *                | min x | min y | [min z] | max x | max y | [max z] |  dimension × 2 f64
+ *              so a box test reads 48 bytes at most and decodes no coordinate. A POINT is its
+ *              own box: it has none (24 bytes in all in 2-D, 32 in 3-D; its WKT takes about as
+ *              many), and a QUADRATICSURFACE is unbounded.
  *    then the body (nothing when empty):
- *      POINT, LINESTRING   | point count u32 | point count × dimension f64 |
+ *      POINT               | dimension f64 |
+ *      LINESTRING          | point count u32 | point count × dimension f64 |
  *      POLYGON             | ring count u32 | per ring: | point count u32 | its f64s |
  *      POLYHEDRALSURFACE   | polygon count u32 | per polygon: a POLYGON body |
  *      QUADRATICSURFACE    | 13 f64 | (A00 … A22 B0 B1 B2 c)
  *
  * Coordinates are the doubles the WKT gave, bit for bit (-0 kept), so printing a decoded value
  * gives exactly the WKT printed from the parsed one. Decoding checks what bytes can get wrong
- * (tag, kind, dimension, counts against the bytes left and the part limits, finite coordinates,
- * the MBR against the coordinates, nothing after the end) and returns a problem.
+ * (tag, kind, dimension, counts against the bytes left and the part limits, point counts and
+ * closed rings as the WKT reader wants them, finite coordinates, the MBR against the coordinates,
+ * nothing after the end) and returns a problem.
  */
 
 import { assert } from '../base/assert.ts';
@@ -46,6 +50,9 @@ export function geometryKindCode(kind: GeometryKind): number {
   return GEOMETRY_KINDS.indexOf(kind) + 1;
 }
 
+export const KIND_CODE_POINT = geometryKindCode('POINT');
+const KIND_CODE_QUADRATIC = geometryKindCode('QUADRATICSURFACE');
+
 export interface GeometryBinaryProblem {
   readonly problem: string;
 }
@@ -58,13 +65,14 @@ export function isGeometryBinaryProblem(
 
 /** Bytes of the MBR section for a header's kind and dimension. */
 export function geometryBinaryMbrBytes(kindCode: number, dimension: number): number {
-  return dimension === 0 || kindCode === geometryKindCode('QUADRATICSURFACE')
+  return dimension === 0 || kindCode === KIND_CODE_POINT || kindCode === KIND_CODE_QUADRATIC
     ? 0 : dimension * 2 * F64_BYTES;
 }
 
 export function encodeGeometry(geometry: Geometry): Uint8Array {
-  const mbr = geometry.kind === 'QUADRATICSURFACE' ? undefined : geometryMbr(geometry);
   const kindCode = geometryKindCode(geometry.kind);
+  const mbr = geometryBinaryMbrBytes(kindCode, geometry.dimension) === 0
+    ? undefined : geometryMbr(geometry);
   const { dimension } = geometry;
   const sizeBytes = GEOMETRY_BINARY_HEADER_BYTES + geometryBinaryMbrBytes(kindCode, dimension) +
     bodyBytes(geometry);
@@ -91,7 +99,8 @@ export function encodeGeometry(geometry: Geometry): Uint8Array {
   };
   if (dimension !== 0) {
     switch (geometry.kind) {
-      case 'POINT': case 'LINESTRING': points(geometry.positions); break;
+      case 'POINT': for (const c of geometry.positions[0]!) f64(c); break;
+      case 'LINESTRING': points(geometry.positions); break;
       case 'POLYGON': rings(geometry.rings); break;
       case 'POLYHEDRALSURFACE':
         u32(geometry.polygons.length);
@@ -111,7 +120,8 @@ function bodyBytes(geometry: Geometry): number {
   const rings = (list: readonly (readonly Position[])[]) =>
     list.reduce((sum, ring) => sum + points(ring), U32_BYTES);
   switch (geometry.kind) {
-    case 'POINT': case 'LINESTRING': return points(geometry.positions);
+    case 'POINT': return pointBytes;
+    case 'LINESTRING': return points(geometry.positions);
     case 'POLYGON': return rings(geometry.rings);
     case 'POLYHEDRALSURFACE':
       return geometry.polygons.reduce((sum, polygon) => sum + rings(polygon), U32_BYTES);
@@ -178,9 +188,9 @@ class Decoder {
     }
     switch (kind) {
       case 'POINT': {
-        const positions = this.points(dimension, 1);
-        if (positions.length !== 1) this.fail(`POINT of ${positions.length} points`);
-        return { kind, srid, dimension, positions };
+        const position = [];
+        for (let i = 0; i < dimension; i++) position.push(this.f64());
+        return { kind, srid, dimension, positions: [position] };
       }
       case 'LINESTRING': {
         const positions = this.points(dimension, 2);
@@ -206,7 +216,12 @@ class Decoder {
     const count = this.count(GEOMETRY_PART_COUNT_MAX, U32_BYTES);
     if (count === 0) this.fail('a polygon of no rings');
     const rings = [];
-    for (let i = 0; i < count; i++) rings.push(this.points(dimension, 4));
+    for (let i = 0; i < count; i++) {
+      const ring = this.points(dimension, 4);
+      const [first, last] = [ring[0]!, ring[ring.length - 1]!];
+      if (!first.every((c, k) => c === last[k])) this.fail('a ring that is not closed');
+      rings.push(ring);
+    }
     return rings;
   }
 

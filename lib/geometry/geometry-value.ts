@@ -13,7 +13,7 @@
 import { assert } from '../base/assert.ts';
 import {
   decodeGeometry, encodeGeometry, GEOMETRY_BINARY_HEADER_BYTES, GEOMETRY_BINARY_TAG,
-  geometryBinaryMbrBytes, isGeometryBinaryProblem,
+  geometryBinaryMbrBytes, isGeometryBinaryProblem, KIND_CODE_POINT,
 } from './geometry-binary.ts';
 import { GEOMETRY_KINDS, type Geometry, type GeometryKind, type Mbr } from './geometry.ts';
 import { isWktProblem, parseWkt } from './wkt-parse.ts';
@@ -48,9 +48,17 @@ export class GeometryValue {
   get mbr(): Mbr | undefined {
     const { bytes } = this;
     const dimension = this.dimension;
-    if (geometryBinaryMbrBytes(bytes[1]!, dimension) === 0) return undefined;
+    if (dimension === 0) return undefined;
     const view = new DataView(bytes.buffer, bytes.byteOffset + GEOMETRY_BINARY_HEADER_BYTES);
     const f64 = (index: number) => view.getFloat64(index * 8, true);
+    if (bytes[1] === KIND_CODE_POINT) {
+      // A POINT is its own box: its coordinates.
+      const [x, y] = [f64(0), f64(1)];
+      return dimension === 3
+        ? { minX: x, minY: y, minZ: f64(2), maxX: x, maxY: y, maxZ: f64(2) }
+        : { minX: x, minY: y, minZ: -Infinity, maxX: x, maxY: y, maxZ: Infinity };
+    }
+    if (geometryBinaryMbrBytes(bytes[1]!, dimension) === 0) return undefined;
     return dimension === 3
       ? { minX: f64(0), minY: f64(1), minZ: f64(2), maxX: f64(3), maxY: f64(4), maxZ: f64(5) }
       : { minX: f64(0), minY: f64(1), minZ: -Infinity, maxX: f64(2), maxY: f64(3), maxZ: Infinity };
