@@ -1,7 +1,7 @@
 // Rows and row keys on the wire. A batch is encoded with the binary row codec of its container's
 // schema (lib/encoding/row-codec.ts draws the row and key layouts: a null bitmap, then each value
 // in its fixed-width or size-prefixed form; LONG as i64, DOUBLE as f64 bit for bit, so NaN and -0
-// survive) behind a count and a size:
+// survive; GEOMETRY as WKT text, the codec's 'wire' form) behind a count and a size:
 //
 //   | count varuint | sizeBytes u32 | rows or keys (sizeBytes bytes) |
 //
