@@ -107,10 +107,14 @@ function writeVarValue(
     return offset + VAR_LENGTH_PREFIX_BYTES;
   }
   if (!column.array) {
-    if (column.type === 'BLOB' || (column.type === 'GEOMETRY' && typeof value !== 'string')) {
-      const bytes = column.type === 'BLOB' ? value as Uint8Array : (value as GeometryValue).bytes;
+    if (column.type === 'BLOB') {
       view.setUint32(offset, payloadBytes, true);
-      image.buffer.set(bytes, offset + 4);
+      image.buffer.set(value as Uint8Array, offset + 4);
+      return offset + 4 + payloadBytes;
+    }
+    if (column.type === 'GEOMETRY' && typeof value !== 'string') {
+      view.setUint32(offset, payloadBytes, true);
+      (value as GeometryValue).writeTo(image.buffer, offset + 4);
       return offset + 4 + payloadBytes;
     }
     return writeString(image, offset, value as string);
@@ -343,7 +347,7 @@ function readGeometry(reader: BlockFormatReader, prefix: number): GeometryValue 
   if (raw[0] !== GEOMETRY_BINARY_TAG || (prefix & VAR_LENGTH_UTF16_FLAG) !== 0) {
     return textOf(reader, prefix, raw);
   }
-  const value = geometryValueFromBytes(raw.slice());
+  const value = geometryValueFromBytes(raw); // copied into the value
   if (!isGeometryValue(value)) throw reader.fail(`column ${reader.columnIndex}: ${value.problem}`);
   return value;
 }
@@ -354,7 +358,7 @@ function largeGeometry(
 ): { geometry: GeometryValue | string; sizeBytes: number } {
   if (kind === LargeValueKind.GEOMETRY) {
     if (!isGeometryValue(value)) throw reader.fail('a large GEOMETRY that is not one');
-    return { geometry: value, sizeBytes: value.bytes.byteLength };
+    return { geometry: value, sizeBytes: value.sizeBytes };
   }
   if (typeof value !== 'string') throw reader.fail('a large GEOMETRY text that is not text');
   return { geometry: legacyGeometry(value), sizeBytes: Buffer.byteLength(value, 'utf8') };

@@ -209,7 +209,7 @@ function largeValueOfPayload(
 ): Value {
   if (kind === LargeValueKind.BLOB) return payload;
   if (kind === LargeValueKind.GEOMETRY) {
-    const geometry = geometryValueFromBytes(payload.slice());
+    const geometry = geometryValueFromBytes(payload); // copied into the value
     if (!isGeometryValue(geometry)) throw fail(geometry.problem);
     return geometry;
   }

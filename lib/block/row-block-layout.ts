@@ -172,7 +172,7 @@ export function varPayloadBytes(column: ColumnLayout, value: StoredValue): numbe
   if (!column.array) {
     if (column.type === 'BLOB') return (value as Uint8Array).byteLength;
     if (column.type === 'GEOMETRY' && typeof value !== 'string') {
-      return (value as GeometryValue).bytes.byteLength;
+      return (value as GeometryValue).sizeBytes;
     }
     return stringPayloadBytes(value as string);
   }

@@ -485,7 +485,7 @@ function scalarBytes(kind: number, value: ScalarValue): number {
     }
     case K_GEOMETRY: {
       const sizeBytes = typeof value === 'string'
-        ? Buffer.byteLength(value, 'utf8') : (value as GeometryValue).bytes.byteLength;
+        ? Buffer.byteLength(value, 'utf8') : (value as GeometryValue).sizeBytes;
       return varuintBytes(sizeBytes) + sizeBytes;
     }
     case K_BLOB: {

@@ -45,21 +45,23 @@ describe('binary GEOMETRY', () => {
   it('draws the format: header, MBR, counts, coordinates', () => {
     const point = geometryValueFromWkt('POINT(1 2;4326)');
     assert.ok(isGeometryValue(point));
-    const view = new DataView(point.bytes.buffer);
+    const pointBytes = point.bytes;
+    const view = new DataView(pointBytes.buffer, pointBytes.byteOffset, pointBytes.byteLength);
     assert.deepEqual([...point.bytes.subarray(0, 4)], [0x01, 1, 2, 0]);
     assert.equal(view.getInt32(4, true), 4326);
     assert.deepEqual([8, 16].map((at) => view.getFloat64(at, true)), [1, 2]);
-    assert.equal(point.bytes.byteLength, 8 + 16);
+    assert.equal(point.sizeBytes, 8 + 16);
     const line = geometryValueFromWkt('LINESTRING(3 -1 5,0 2 4)');
     assert.ok(isGeometryValue(line));
-    const lineView = new DataView(line.bytes.buffer);
+    const lineBytes = line.bytes;
+    const lineView = new DataView(lineBytes.buffer, lineBytes.byteOffset, lineBytes.byteLength);
     assert.deepEqual([...line.bytes.subarray(0, 8)], [0x01, 2, 3, 0, 0xff, 0xff, 0xff, 0xff]);
     assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => lineView.getFloat64(8 + i * 8, true)),
       [0, -1, 4, 3, 2, 5]);
     assert.equal(lineView.getUint32(56, true), 2);
     assert.deepEqual([0, 1, 2, 3, 4, 5].map((i) => lineView.getFloat64(60 + i * 8, true)),
       [3, -1, 5, 0, 2, 4]);
-    assert.equal(line.bytes.byteLength, 60 + 48);
+    assert.equal(line.sizeBytes, 60 + 48);
     const empty = geometryValueFromWkt('POLYGON(EMPTY)');
     assert.ok(isGeometryValue(empty));
     assert.deepEqual([...empty.bytes], [0x01, 3, 0, 0, 0xff, 0xff, 0xff, 0xff]);
