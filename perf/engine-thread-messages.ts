@@ -41,7 +41,7 @@ export interface EngineReply {
 function tsbsRowCodec(): RowCodec {
   const schema = validateContainerDefinition(tsbsContainerDefinition('cpu'),
     blockSizeLimits(64 * 1024));
-  return rowCodec(schema);
+  return rowCodec(schema, 'storage');
 }
 
 export class TsbsRowBytes {

@@ -64,7 +64,7 @@ export class LevelPeer {
     // Every host has the same columns, so one schema (one codec) writes the bytes of all of them.
     const schema = validateContainerDefinition(
       tsbsContainerDefinition(hosts[0]!.containerName), blockSizeLimits(64 * 1024));
-    this.codec = rowCodec(schema);
+    this.codec = rowCodec(schema, 'storage');
     this.prefixes = hosts.map((host) => Buffer.from(`${host.containerName}\0`, 'utf8'));
   }
 

@@ -6,9 +6,13 @@
 import { assert } from '../base/assert.ts';
 import type { StorageError } from '../base/errors.ts';
 import { blockId as toBlockId } from '../base/ids.ts';
+import { GEOMETRY_BINARY_TAG } from '../geometry/geometry-binary.ts';
+import {
+  geometryValueFromBytes, isGeometryValue, legacyGeometry, type GeometryValue,
+} from '../geometry/geometry-value.ts';
 import type { Value } from '../schema/column-type.ts';
 import {
-  LARGE_VALUE_REF_BYTES, LargeValue, largeValueBlockCount, type LargeValueKind,
+  LARGE_VALUE_REF_BYTES, LargeValue, largeValueBlockCount, LargeValueKind,
   type LargeValueResolver, type StoredValue,
 } from './large-value.ts';
 import type { ColumnData } from './row-block-column.ts';
@@ -106,6 +110,11 @@ function writeVarValue(
     if (column.type === 'BLOB') {
       view.setUint32(offset, payloadBytes, true);
       image.buffer.set(value as Uint8Array, offset + 4);
+      return offset + 4 + payloadBytes;
+    }
+    if (column.type === 'GEOMETRY' && typeof value !== 'string') {
+      view.setUint32(offset, payloadBytes, true);
+      (value as GeometryValue).writeTo(image.buffer, offset + 4);
       return offset + 4 + payloadBytes;
     }
     return writeString(image, offset, value as string);
@@ -266,6 +275,7 @@ export function blockFormatReadVarValue(
 function readVarValue(reader: BlockFormatReader, column: ColumnLayout, prefix: number): Value {
   if (!column.array) {
     if (column.type === 'BLOB') return reader.bytes(prefix).slice();
+    if (column.type === 'GEOMETRY') return readGeometry(reader, prefix);
     return readString(reader, prefix);
   }
   const lengthBytes = prefix;
@@ -310,11 +320,55 @@ function readLargeValueRef(
     }
     return value;
   }
+  if (column.type === 'GEOMETRY' && !column.array && value !== null) {
+    // Legacy text keeps its chain: the LargeValue turns it into a GeometryValue when read.
+    const read = largeGeometry(reader, kind, value);
+    if (read.sizeBytes !== sizeBytes) {
+      throw reader.fail(`${where}: the large value read does not match its reference`);
+    }
+    return new LargeValue(kind, sizeBytes, read.geometry, kind !== LargeValueKind.GEOMETRY);
+  }
   if (value === null || largeValueKindOf(column, value) !== kind ||
     varPayloadBytes(column, value) !== sizeBytes) {
     throw reader.fail(`${where}: the large value read does not match its reference`);
   }
   return new LargeValue(kind, sizeBytes, value);
+}
+
+/**
+ * A GEOMETRY payload: the binary encoding (first byte 0x01), or WKT text as blocks held it before
+ * (first byte a letter). The text stays a string: the block's sizes, and the space its image takes
+ * in a shared page, are those of the text, and a block must read back to the sizes it was written
+ * with. Its rows take the binary form when they are written again; until then a query parses the
+ * text, as it always did (spatial-value.ts geometryArgument, index-spatial.ts).
+ */
+function readGeometry(reader: BlockFormatReader, prefix: number): GeometryValue | string {
+  const raw = reader.bytes(prefix & VAR_LENGTH_MASK);
+  if (raw[0] !== GEOMETRY_BINARY_TAG || (prefix & VAR_LENGTH_UTF16_FLAG) !== 0) {
+    return textOf(reader, prefix, raw);
+  }
+  const value = geometryValueFromBytes(raw); // copied into the value
+  if (!isGeometryValue(value)) throw reader.fail(`column ${reader.columnIndex}: ${value.problem}`);
+  return value;
+}
+
+/** The geometry a large value's chain held: binary, or WKT text (STRING_UTF8) written before. */
+function largeGeometry(
+  reader: BlockFormatReader, kind: LargeValueKind, value: Value,
+): { geometry: GeometryValue | string; sizeBytes: number } {
+  if (kind === LargeValueKind.GEOMETRY) {
+    if (!isGeometryValue(value)) throw reader.fail('a large GEOMETRY that is not one');
+    return { geometry: value, sizeBytes: value.sizeBytes };
+  }
+  if (typeof value !== 'string') throw reader.fail('a large GEOMETRY text that is not text');
+  return { geometry: legacyGeometry(value), sizeBytes: Buffer.byteLength(value, 'utf8') };
+}
+
+function textOf(reader: BlockFormatReader, prefix: number, raw: Uint8Array): string {
+  const utf16 = (prefix & VAR_LENGTH_UTF16_FLAG) !== 0;
+  const buffer = Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength);
+  if (utf16 && raw.byteLength % 2 !== 0) throw reader.fail('odd UTF-16 string length');
+  return buffer.toString(utf16 ? 'utf16le' : 'utf8');
 }
 
 function readString(reader: BlockFormatReader, prefix = reader.u32()): string {

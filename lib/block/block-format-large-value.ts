@@ -22,7 +22,8 @@
  *   32 + chunk bytes … blockSizeBytes: zero, outside the checksum (a compressed slot drops it)
  *
  * The payload is what the value would be inline after its length prefix (block-format.ts): BLOB
- * the bytes; STRING_UTF8 / STRING_UTF16 the string as UTF-8 / UTF-16LE; ARRAY_* | count u32 |
+ * the bytes; GEOMETRY its binary encoding (geometry-binary.ts); STRING_UTF8 / STRING_UTF16 the
+ * string as UTF-8 / UTF-16LE (and a GEOMETRY's WKT text, as chains held it before); ARRAY_* | count u32 |
  * elements |, elements packed as in a row block. The value's row holds a reference naming value
  * kind, total size, first block id and block count. Bump LARGE_VALUE_FORMAT_VERSION to change this.
  */
@@ -31,6 +32,9 @@ import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { ContainerId } from '../base/ids.ts';
 import { crc32c } from '../encoding/crc32c.ts';
+import {
+  geometryValueFromBytes, isGeometryValue, type GeometryValue,
+} from '../geometry/geometry-value.ts';
 import type { Value } from '../schema/column-type.ts';
 import {
   blockFormatReadArray, blockFormatWriteArray, BlockFormatReader,
@@ -100,7 +104,11 @@ export function encodeLargeValueBlock(
 export function largeValuePayload(large: LargeValue): Uint8Array {
   const { kind, value } = large;
   if (kind === LargeValueKind.BLOB) return value as Uint8Array;
-  if (kind === LargeValueKind.STRING_UTF8) return Buffer.from(value as string, 'utf8');
+  if (kind === LargeValueKind.GEOMETRY) return (value as GeometryValue).bytes;
+  // A GEOMETRY whose chain was written as WKT text before the binary encoding keeps it.
+  if (kind === LargeValueKind.STRING_UTF8) {
+    return Buffer.from(isGeometryValue(value) ? value.wkt : value as string, 'utf8');
+  }
   if (kind === LargeValueKind.STRING_UTF16) return Buffer.from(value as string, 'utf16le');
   const column = largeValueArrayColumn(kind);
   assert(column !== undefined, `large value kind ${kind}`);
@@ -200,6 +208,11 @@ function largeValueOfPayload(
   kind: number, payload: Uint8Array, fail: (problem: string) => StorageError,
 ): Value {
   if (kind === LargeValueKind.BLOB) return payload;
+  if (kind === LargeValueKind.GEOMETRY) {
+    const geometry = geometryValueFromBytes(payload); // copied into the value
+    if (!isGeometryValue(geometry)) throw fail(geometry.problem);
+    return geometry;
+  }
   const text = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   if (kind === LargeValueKind.STRING_UTF8) return text.toString('utf8');
   if (kind === LargeValueKind.STRING_UTF16) {

@@ -25,8 +25,11 @@
  *                                FLOAT f32, DOUBLE f64, TIMESTAMP(ms) f64, TIMESTAMP(µs) i64,
  *                                TIMESTAMP(ns) i96 = | low u64 | high i32 | (year 9999 > 2^63 ns)
  *       var:   rowCount × | length u32 | payload |
- *              STRING, GEOMETRY: UTF-8; when the string holds a lone surrogate, UTF-16LE and
- *                bit 31 of length set. BLOB: the bytes. Array: | count u32 | elements | with fixed
+ *              STRING: UTF-8; when the string holds a lone surrogate, UTF-16LE and
+ *                bit 31 of length set. GEOMETRY: its binary form, first byte 0x01
+ *                (lib/geometry/geometry-binary.ts), or, written before it, WKT text as UTF-8
+ *                (first byte a letter; read back as text, block-format-column.ts says why).
+ *                BLOB: the bytes. Array: | count u32 | elements | with fixed
  *                elements packed as above and STRING elements each | length u32 | payload |.
  *              A value kept out of line (large-value.ts) is a 16-byte reference instead, bit 30
  *                of length set (version 2):

@@ -9,6 +9,8 @@
 
 import { assert } from '../base/assert.ts';
 import type { BlockId } from '../base/ids.ts';
+import { StorageError } from '../base/errors.ts';
+import { isGeometryValue, legacyGeometry, type GeometryValue } from '../geometry/geometry-value.ts';
 import type { Value } from '../schema/column-type.ts';
 
 /**
@@ -20,6 +22,8 @@ export const LargeValueKind = {
   STRING_UTF8: 2,
   /** A string holding a lone surrogate, which UTF-8 cannot hold. */
   STRING_UTF16: 3,
+  /** A GEOMETRY's binary encoding (geometry-binary.ts). Written before it: STRING_UTF8 WKT. */
+  GEOMETRY: 4,
   ARRAY_BOOL: 0x10,
   ARRAY_BYTE: 0x11,
   ARRAY_SHORT: 0x12,
@@ -66,6 +70,11 @@ export class LargeValue {
     /** Payload bytes of the value: what an inline value's length prefix would say. */
     readonly sizeBytes: number,
     value: Exclude<Value, null>,
+    /**
+     * A GEOMETRY whose chain holds WKT text (STRING_UTF8), written before the binary encoding:
+     * the chain stays as it is, and the text it reads back becomes a GeometryValue.
+     */
+    readonly geometryText = false,
   ) {
     assert(Number.isSafeInteger(sizeBytes));
     assert(sizeBytes > LARGE_VALUE_REF_BYTES, 'a value this small stays inline');
@@ -76,7 +85,8 @@ export class LargeValue {
   get value(): Exclude<Value, null> {
     if (this.held === undefined) {
       // The loader stays until it succeeds: a failed read is retried by the next access.
-      this.held = this.loader!(this);
+      const loaded = this.loader!(this);
+      this.held = this.geometryText ? geometryOfText(loaded) : loaded;
       this.loader = undefined;
     }
     return this.held;
@@ -92,6 +102,15 @@ export class LargeValue {
     this.held = undefined;
     this.loader = loader;
   }
+}
+
+/** Legacy GEOMETRY text read back from its chain, as its row block's read made it. */
+function geometryOfText(value: Exclude<Value, null>): GeometryValue | string {
+  if (isGeometryValue(value)) return value;
+  if (typeof value !== 'string') {
+    throw new StorageError('CORRUPTION', 'a large GEOMETRY text that is not text');
+  }
+  return legacyGeometry(value);
 }
 
 /** What a reference in a row block image says; decodeRowBlock hands it to the resolver. */

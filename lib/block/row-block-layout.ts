@@ -15,6 +15,7 @@ import { assert } from '../base/assert.ts';
 import {
   emptyValueOf, type ColumnType, type TimePrecision, type Value,
 } from '../schema/column-type.ts';
+import type { GeometryValue } from '../geometry/geometry-value.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../schema/row-key.ts';
 import {
@@ -170,6 +171,9 @@ export function varPayloadBytes(column: ColumnLayout, value: StoredValue): numbe
   if (value instanceof LargeValue) return LARGE_VALUE_REF_BYTES;
   if (!column.array) {
     if (column.type === 'BLOB') return (value as Uint8Array).byteLength;
+    if (column.type === 'GEOMETRY' && typeof value !== 'string') {
+      return (value as GeometryValue).sizeBytes;
+    }
     return stringPayloadBytes(value as string);
   }
   const elements = value as unknown[];
@@ -225,6 +229,7 @@ export function largeValueKindOf(
   assert(column.storage === 'var');
   if (!column.array) {
     if (column.type === 'BLOB') return LargeValueKind.BLOB;
+    if (column.type === 'GEOMETRY' && typeof value !== 'string') return LargeValueKind.GEOMETRY;
     return stringIsUtf16Stored(value as string)
       ? LargeValueKind.STRING_UTF16
       : LargeValueKind.STRING_UTF8;
@@ -241,6 +246,10 @@ export function largeValueKindFits(column: ColumnLayout, kind: LargeValueKind): 
   if (column.storage !== 'var') return false;
   if (column.array) return kind === largeValueKindOf(column, []);
   if (column.type === 'BLOB') return kind === LargeValueKind.BLOB;
+  // STRING_UTF8: a GEOMETRY written as WKT text, before the binary encoding.
+  if (column.type === 'GEOMETRY') {
+    return kind === LargeValueKind.GEOMETRY || kind === LargeValueKind.STRING_UTF8;
+  }
   return kind === LargeValueKind.STRING_UTF8 || kind === LargeValueKind.STRING_UTF16;
 }
 

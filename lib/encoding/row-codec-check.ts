@@ -3,6 +3,7 @@
 // validated, so a mismatch is our bug, and without this check it would be written silently wrong
 // (a string written as f64 is NaN on disk).
 
+import { isGeometryValue } from '../geometry/geometry-value.ts';
 import {
   INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_MS_MIN, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX,
   ValueKind,
@@ -24,6 +25,10 @@ const K_TIMESTAMP_MS = ValueKind.TIMESTAMP_MS;
 const K_TIMESTAMP_NS = ValueKind.TIMESTAMP_NS;
 const K_TIMESTAMP_US = ValueKind.TIMESTAMP_US;
 
+/** row-codec.ts's kind for a GEOMETRY in the wire form (WKT text): past every ValueKind. */
+export const ROW_CODEC_KIND_GEOMETRY_WKT = 13;
+const K_GEOMETRY_WKT = ROW_CODEC_KIND_GEOMETRY_WKT;
+
 export function rowCodecValueMatches(kind: number, value: unknown): boolean {
   switch (kind) {
     case K_BOOL: return typeof value === 'boolean';
@@ -39,7 +44,11 @@ export function rowCodecValueMatches(kind: number, value: unknown): boolean {
     case K_TIMESTAMP_US: return bigintIn(value, 0n, TIMESTAMP_US_MAX);
     case K_TIMESTAMP_NS: return bigintIn(value, 0n, TIMESTAMP_NS_MAX);
     case K_STRING: return typeof value === 'string';
-    case K_GEOMETRY: return typeof value === 'string' && value.length > 0;
+    // A string: WKT text that did not parse, kept from before values were checked.
+    case K_GEOMETRY: return isGeometryValue(value) || (typeof value === 'string' && value.length > 0);
+    // A client writes the GeometryValue its validator made; a node writes WKT its engine printed.
+    case K_GEOMETRY_WKT:
+      return isGeometryValue(value) || (typeof value === 'string' && value.length > 0);
     case K_BLOB:
       return value instanceof Uint8Array && Object.getPrototypeOf(value) === Uint8Array.prototype;
     default: return false;

@@ -9,10 +9,22 @@
 //   TIMESTAMP(µs)      i64 of the µs since the epoch
 //   TIMESTAMP(ns)      i64 of the whole µs since the epoch, then u16 of the ns within it (0..999):
 //                      9999-12-31 in ns is about 2^67, beyond an i64
-//   STRING, GEOMETRY   varuint UTF-8 size in bytes, then UTF-8
+//   STRING             varuint UTF-8 size in bytes, then UTF-8
+//   GEOMETRY           varuint size in bytes, then, by form (below):
+//                        'storage'  the binary encoding, first byte 0x01 (geometry-binary.ts)
+//                        'wire'     the WKT text as GridDB prints it, UTF-8 (first byte a letter)
+//                      Either reader takes both: xlog records written before the binary encoding
+//                      hold WKT text, which 'storage' parses into a GeometryValue once, at replay.
+//                      A text that does not parse (written before values were checked) stays a
+//                      string, and is written back as text: queries fail on it as they did.
 //   BLOB               varuint size in bytes, then the bytes
 //   arrays             varuint element count, then each element as its scalar type (never NULL)
 // Keys: the key columns' values only, in column order, no bitmap (key values are never NULL).
+//
+// Two forms differ in GEOMETRY only. 'storage' (xlog records) keeps the engine's GeometryValue;
+// 'wire' (client protocol, lib/protocol/wire-rows.ts) carries WKT text both ways, as GridDB's
+// clients and web API read and write it, and reads a GEOMETRY as a string (the node's engine
+// parses it when it validates the row; the client hands it to the caller as is).
 //
 // The format has no version or column count of its own: the record around it names the schema
 // version, and only that schema can read it. Bump ROW_FORMAT_VERSION (and teach the reader the
@@ -36,7 +48,11 @@ import {
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { ByteReader } from './byte-reader.ts';
 import type { ByteWriter } from './byte-writer.ts';
-import { rowCodecValueMatches } from './row-codec-check.ts';
+import { rowCodecValueMatches, ROW_CODEC_KIND_GEOMETRY_WKT } from './row-codec-check.ts';
+import {
+  geometryValueFromBytes, isGeometryValue, legacyGeometry, type GeometryValue,
+} from '../geometry/geometry-value.ts';
+import { GEOMETRY_BINARY_TAG } from '../geometry/geometry-binary.ts';
 
 // Module constants: case labels are evaluated at every switch, and a loader (tsx) may turn an
 // imported binding into a getter call.
@@ -49,6 +65,7 @@ const K_BYTE = ValueKind.BYTE;
 const K_DOUBLE = ValueKind.DOUBLE;
 const K_FLOAT = ValueKind.FLOAT;
 const K_GEOMETRY = ValueKind.GEOMETRY;
+const K_GEOMETRY_WKT = ROW_CODEC_KIND_GEOMETRY_WKT;
 const K_INTEGER = ValueKind.INTEGER;
 const K_LONG = ValueKind.LONG;
 const K_SHORT = ValueKind.SHORT;
@@ -92,14 +109,20 @@ export interface RowColumn {
   readonly nulls: Uint8Array | undefined;
 }
 
-const codecCache = new WeakMap<ContainerSchema, RowCodec>();
+/** 'storage': GEOMETRY as its binary encoding; 'wire': as WKT text (the header draws both). */
+export type RowForm = 'storage' | 'wire';
 
-/** The codec of `schema`, built once per schema object. */
-export function rowCodec(schema: ContainerSchema): RowCodec {
-  let codec = codecCache.get(schema);
+const codecCaches: Record<RowForm, WeakMap<ContainerSchema, RowCodec>> = {
+  storage: new WeakMap(), wire: new WeakMap(),
+};
+
+/** The codec of `schema` in `form`, built once per schema object. */
+export function rowCodec(schema: ContainerSchema, form: RowForm): RowCodec {
+  const cache = codecCaches[form];
+  let codec = cache.get(schema);
   if (codec === undefined) {
-    codec = new SchemaRowCodec(schema);
-    codecCache.set(schema, codec);
+    codec = new SchemaRowCodec(schema, form);
+    cache.set(schema, codec);
   }
   return codec;
 }
@@ -119,12 +142,16 @@ class SchemaRowCodec implements RowCodec {
   /** Each column's encoded size when it is a fixed-width scalar, else 0. */
   private readonly fixedBytes: Uint8Array;
 
-  constructor(schema: ContainerSchema) {
+  constructor(schema: ContainerSchema, form: RowForm) {
     assert(schema.columns.length > 0);
     assert(schema.rowKeyColumnCount <= schema.columns.length);
     this.columnCount = schema.columns.length;
     this.keyColumnCount = schema.rowKeyColumnCount;
-    this.kinds = Uint8Array.from(schema.columns, (c) => valueKind(c.type, c.timePrecision));
+    // The wire form's GEOMETRY is a kind of its own, so the hot loops switch once per value.
+    this.kinds = Uint8Array.from(schema.columns, (c) => {
+      const kind = valueKind(c.type, c.timePrecision);
+      return kind === K_GEOMETRY && form === 'wire' ? K_GEOMETRY_WKT : kind;
+    });
     this.arrays = Uint8Array.from(schema.columns, (c) => (c.array ? 1 : 0));
     this.nullables = Uint8Array.from(schema.columns, (c, i) =>
       (c.notNull || i < schema.rowKeyColumnCount ? 0 : 1));
@@ -376,10 +403,40 @@ class SchemaRowCodec implements RowCodec {
       case K_FLOAT: return reader.f32();
       case K_TIMESTAMP_US: return this.timestampUsRead(reader, columnIndex);
       case K_TIMESTAMP_NS: return this.timestampNsRead(reader, columnIndex);
-      case K_STRING:
-      case K_GEOMETRY: return reader.string();
+      case K_STRING: return reader.string();
+      case K_GEOMETRY: return this.geometryRead(reader, columnIndex);
+      case K_GEOMETRY_WKT: return this.geometryWktRead(reader, columnIndex);
       case K_BLOB: return reader.bytes(reader.varuint());
       default: return assertNever(kind);
+    }
+  }
+
+  /**
+   * Binary (tag 0x01), or WKT text written before the binary encoding: a GeometryValue, or the
+   * text itself when it does not parse.
+   */
+  private geometryRead(reader: ByteReader, columnIndex: number): GeometryValue | string {
+    const bytes = reader.bytes(reader.varuint());
+    if (bytes[0] !== GEOMETRY_BINARY_TAG) return legacyGeometry(this.utf8(bytes, columnIndex));
+    const value = geometryValueFromBytes(bytes);
+    if (!isGeometryValue(value)) throw this.corruption(columnIndex, value.problem);
+    return value;
+  }
+
+  /** WKT text, or a binary value printed as WKT: a string, checked by whoever takes the row. */
+  private geometryWktRead(reader: ByteReader, columnIndex: number): string {
+    const bytes = reader.bytes(reader.varuint());
+    if (bytes[0] !== GEOMETRY_BINARY_TAG) return this.utf8(bytes, columnIndex);
+    const value = geometryValueFromBytes(bytes);
+    if (!isGeometryValue(value)) throw this.corruption(columnIndex, value.problem);
+    return value.wkt;
+  }
+
+  private utf8(bytes: Uint8Array, columnIndex: number): string {
+    try {
+      return utf8Decoder.decode(bytes);
+    } catch (cause) {
+      throw this.corruption(columnIndex, `GEOMETRY text is not valid UTF-8 (${String(cause)})`);
     }
   }
 
@@ -468,8 +525,15 @@ function scalarWrite(writer: ByteWriter, kind: number, value: ScalarValue): void
       return;
     }
     case K_FLOAT: writer.f32(value as number); return;
-    case K_STRING:
-    case K_GEOMETRY: writer.string(value as string); return;
+    case K_STRING: writer.string(value as string); return;
+    case K_GEOMETRY: {
+      if (typeof value === 'string') { writer.string(value); return; } // legacy text, kept
+      const bytes = (value as GeometryValue).bytes;
+      writer.varuint(bytes.byteLength);
+      writer.bytes(bytes);
+      return;
+    }
+    case K_GEOMETRY_WKT: writer.string(geometryText(value)); return;
     case K_BLOB: {
       const bytes = value as Uint8Array;
       writer.varuint(bytes.byteLength);
@@ -480,6 +544,13 @@ function scalarWrite(writer: ByteWriter, kind: number, value: ScalarValue): void
   }
 }
 
+/** A wire GEOMETRY (or a STRING) as text: a client's validated GeometryValue is printed. */
+function geometryText(value: ScalarValue): string {
+  return isGeometryValue(value) ? value.wkt : value as string;
+}
+
+const utf8Decoder = new TextDecoder('utf-8', { fatal: true });
+
 /** writeFixedRows claims room for this many rows at a time. */
 const FIXED_ROWS_CLAIMED_MAX = 1024;
 
@@ -487,8 +558,13 @@ const FIXED_ROWS_CLAIMED_MAX = 1024;
 function scalarBytes(kind: number, value: ScalarValue): number {
   switch (kind) {
     case K_STRING:
+    case K_GEOMETRY_WKT: {
+      const sizeBytes = Buffer.byteLength(geometryText(value), 'utf8');
+      return varuintBytes(sizeBytes) + sizeBytes;
+    }
     case K_GEOMETRY: {
-      const sizeBytes = Buffer.byteLength(value as string, 'utf8');
+      const sizeBytes = typeof value === 'string'
+        ? Buffer.byteLength(value, 'utf8') : (value as GeometryValue).sizeBytes;
       return varuintBytes(sizeBytes) + sizeBytes;
     }
     case K_BLOB: {

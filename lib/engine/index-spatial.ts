@@ -8,16 +8,26 @@
 // executor then filters with the whole WHERE, as for every index. rbush-3d would narrow 3-D data
 // in z too; it is young (0.1.x, May 2026), rbush is mature and maintained (4.0.1, Dec 2024).
 //
-// What is entered: a row whose value parses and is not empty. NULL and empty geometries never
-// satisfy ST_MBRIntersects and are left out. A stored text that does not parse (a home written
-// before values were checked) is entered with the whole plane as its box, so that the query reads
-// it and fails on it exactly as a scan would.
+// What is entered: a row whose value is not empty, with the MBR its binary form's header holds
+// (geometry-value.ts; no coordinate is decoded, no text parsed). NULL and empty geometries never
+// satisfy ST_MBRIntersects and are left out. A string is WKT text from a home written before the
+// binary form (a row block not written since keeps it): it is parsed, and one that does not parse
+// (written before values were checked) is entered with the whole plane as its box, so that the
+// query reads it and fails on it exactly as a scan would.
 
 import RBush from 'rbush';
 import { assert } from '../base/assert.ts';
-import { geometryMbr, type Mbr } from '../geometry/geometry.ts';
-import { isWktProblem, parseWkt } from '../geometry/wkt-parse.ts';
+import type { Mbr } from '../geometry/geometry.ts';
+import {
+  geometryValueFromWkt, isGeometryValue, type GeometryValue,
+} from '../geometry/geometry-value.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
+
+function geometryOfText(value: unknown): GeometryValue | undefined {
+  assert(typeof value === 'string');
+  const geometry = geometryValueFromWkt(value);
+  return isGeometryValue(geometry) ? geometry : undefined;
+}
 
 /** Memory an entry is counted for: its box object, its share of the tree's nodes, its key. */
 const SPATIAL_ENTRY_SIZE_BYTES = 160;
@@ -47,13 +57,12 @@ export class SpatialIndex {
   entryOf(row: Row, position: RowKey): SpatialEntry | undefined {
     const value = row[this.columnIndex];
     if (value === null || value === undefined) return undefined;
-    assert(typeof value === 'string');
-    const geometry = parseWkt(value);
-    if (isWktProblem(geometry)) {
+    const geometry = isGeometryValue(value) ? value : geometryOfText(value);
+    if (geometry === undefined) {
       const far = Number.MAX_VALUE;
       return { minX: -far, minY: -far, maxX: far, maxY: far, position };
     }
-    const mbr = geometryMbr(geometry);
+    const mbr = geometry.mbr;
     if (mbr === undefined) return undefined;
     return { minX: mbr.minX, minY: mbr.minY, maxX: mbr.maxX, maxY: mbr.maxY, position };
   }

@@ -6,6 +6,7 @@
 // durability, applies the record to the block images and answers. Replay at open applies the very same
 // records through the same apply functions (partition-apply.ts).
 
+import { rowForOutput, rowsForOutput } from './row-output.ts';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { QUERY_FOR_UPDATE_PASS_COUNT_MAX } from '../base/limits.ts';
@@ -272,8 +273,9 @@ export class Partition {
     const entry = this.lookupOrThrow(name);
     const key = entry.validateKey(keyInput);
     const row = transactionGet(entry, this.transactions.find(this.scope(context, entry)), key);
-    if (row !== undefined) this.rowsReadCount++;
-    return row;
+    if (row === undefined) return undefined;
+    this.rowsReadCount++;
+    return rowForOutput(entry.schema, row);
   }
 
   scan(context: RequestContext, name: string, range: ScanRange): Row[] {
@@ -285,7 +287,7 @@ export class Partition {
     };
     const rows = transactionScan(entry, this.transactions.find(this.scope(context, entry)), checked);
     this.rowsReadCount += rows.length;
-    return rows;
+    return rowsForOutput(entry.schema, rows);
   }
 
   count(context: RequestContext, name: string): number {
@@ -302,9 +304,13 @@ export class Partition {
     const clock = this.context.clock;
     const result = partitionQuery({ entry, txn, autoCommit: context.autoCommit }, tql,
       { ...options, nowMs: clock.nowMs(), monotonicMs: () => clock.monotonicMs() });
-    if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
-    if (result.kind === 'encodedRows') this.rowsReadCount += result.rows.count;
-    return result;
+    if (result.kind === 'encodedRows') {
+      this.rowsReadCount += result.rows.count;
+      return result;
+    }
+    if (result.kind !== 'rows') return result;
+    this.rowsReadCount += result.rows.length;
+    return { ...result, rows: rowsForOutput(entry.schema, result.rows) };
   }
 
   /**
@@ -354,8 +360,9 @@ export class Partition {
     const txn = this.transactions.find(this.scope(context, entry));
     const scope = { entry, txn, autoCommit: context.autoCommit };
     const result = partitionQueryContinue(scope, cursor, options);
-    if (result.kind === 'rows') this.rowsReadCount += result.rows.length;
-    return result;
+    if (result.kind !== 'rows') return result;
+    this.rowsReadCount += result.rows.length;
+    return { ...result, rows: rowsForOutput(entry.schema, result.rows) };
   }
 
   lookupOrThrow(name: string): ContainerEntry {

@@ -45,7 +45,7 @@ export function encodeCommit(writer: ByteWriter, schema: ContainerSchema, commit
   writer.u32(commit.schemaVersion);
   writer.varuint(commit.puts.length);
   writer.varuint(commit.removes.length);
-  const codec = rowCodec(schema);
+  const codec = rowCodec(schema, 'storage');
   codec.writeRows(writer, commit.puts);
   // A collection without a row key has no keys to write (and never removes by key).
   if (commit.removes.length > 0) codec.writeKeys(writer, commit.removes);
@@ -72,7 +72,7 @@ export function decodeCommit(payload: Uint8Array, schemaOf: (id: ContainerId) =>
       `xlog commit for container ${id} has schema version ${schemaVersion}, ` +
         `the catalog has ${schema.schemaVersion}`);
   }
-  const codec = rowCodec(schema);
+  const codec = rowCodec(schema, 'storage');
   const puts = codec.readRows(reader, putCount);
   const removes = removeCount > 0 ? codec.readKeys(reader, removeCount) : [];
   reader.expectEnd();

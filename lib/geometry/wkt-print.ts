@@ -43,7 +43,20 @@ export function formatCoordinate(value: number): string {
   return Number.isFinite(Number(text)) ? text : formatDigits(value, PRECISION_DIGITS + 1);
 }
 
+/** Where %.16g prints fixed notation whatever the rounding: [1e-4, 1e16) (see formatCoordinate). */
+const FIXED_ABS_MIN = 1e-4;
+const FIXED_ABS_MAX = 1e16;
+
 function formatDigits(value: number, precisionDigits: number): string {
+  // The common case in one call: toPrecision rounds to the same digits as toExponential (the
+  // nearest, the larger on a tie) and writes fixed notation for a rounded exponent in [-6, 16),
+  // which holds %.16g's [-4, 16) when |value| is at least 1e-4; a value that rounds up to 1e16
+  // comes back with an exponent and takes the general path.
+  const abs = Math.abs(value);
+  if (precisionDigits === PRECISION_DIGITS && abs >= FIXED_ABS_MIN && abs < FIXED_ABS_MAX) {
+    const fixed = value.toPrecision(precisionDigits);
+    if (!fixed.includes('e')) return stripZeros(fixed);
+  }
   const [mantissa, exponentText] = value.toExponential(precisionDigits - 1).split('e');
   const exponent = Number(exponentText);
   if (exponent < -4 || exponent >= precisionDigits) {

@@ -1,7 +1,7 @@
 // Rows and row keys on the wire. A batch is encoded with the binary row codec of its container's
 // schema (lib/encoding/row-codec.ts draws the row and key layouts: a null bitmap, then each value
 // in its fixed-width or size-prefixed form; LONG as i64, DOUBLE as f64 bit for bit, so NaN and -0
-// survive) behind a count and a size:
+// survive; GEOMETRY as WKT text, the codec's 'wire' form) behind a count and a size:
 //
 //   | count varuint | sizeBytes u32 | rows or keys (sizeBytes bytes) |
 //
@@ -100,11 +100,11 @@ export class RowBatch extends EncodedBatch<Row> {
   }
 
   protected writeItems(writer: ByteWriter, schema: ContainerSchema, rows: readonly Row[]): void {
-    rowCodec(schema).writeRows(writer, rows);
+    rowCodec(schema, 'wire').writeRows(writer, rows);
   }
 
   protected readItems(reader: ByteReader, schema: ContainerSchema, count: number): Row[] {
-    return rowCodec(schema).readRows(reader, count);
+    return rowCodec(schema, 'wire').readRows(reader, count);
   }
 
   protected get what(): string {
@@ -125,14 +125,14 @@ export class KeyBatch extends EncodedBatch<RowKey> {
   }
 
   protected writeItems(writer: ByteWriter, schema: ContainerSchema, keys: readonly RowKey[]): void {
-    rowCodec(schema).writeKeys(writer, keys);
+    rowCodec(schema, 'wire').writeKeys(writer, keys);
   }
 
   protected readItems(reader: ByteReader, schema: ContainerSchema, count: number): RowKey[] {
     if (schema.rowKeyColumnCount === 0) {
       throw protocolError(`container ${JSON.stringify(schema.name)} has no row key`);
     }
-    return rowCodec(schema).readKeys(reader, count);
+    return rowCodec(schema, 'wire').readKeys(reader, count);
   }
 
   protected get what(): string {

@@ -1,9 +1,13 @@
 // Column types (spec/surface.md §4.2) and the JavaScript shape of their values in the engine.
 //
-//   BOOL → boolean            STRING, GEOMETRY (WKT text) → string      BLOB → Uint8Array
+//   BOOL → boolean            STRING → string      BLOB → Uint8Array
+//   GEOMETRY → GeometryValue (its binary encoding, lib/geometry/geometry-value.ts) inside the engine;
+//              WKT text where rows enter and leave it (row-validate parses, Partition prints)
 //   BYTE, SHORT, INTEGER → number (integer)     FLOAT, DOUBLE → number  LONG → bigint (full int64)
 //   TIMESTAMP(ms) → number (integer ms since the epoch)   TIMESTAMP(µs|ns) → bigint (µs|ns since the epoch)
 //   arrays → JavaScript arrays of the element shape (no nulls); NULL → null
+
+import { GEOMETRY_EMPTY_POINT, type GeometryValue } from '../geometry/geometry-value.ts';
 
 export const COLUMN_TYPES = [
   'BOOL', 'STRING', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP', 'GEOMETRY', 'BLOB',
@@ -34,7 +38,7 @@ export const TIMESTAMP_MS_MAX = 253_402_300_799_999;
 export const INT64_MIN = -(2n ** 63n);
 export const INT64_MAX = 2n ** 63n - 1n;
 
-export type ScalarValue = boolean | number | bigint | string | Uint8Array;
+export type ScalarValue = boolean | number | bigint | string | Uint8Array | GeometryValue;
 export type ArrayValue = boolean[] | number[] | bigint[] | string[];
 export type Value = ScalarValue | ArrayValue | null;
 export type Row = Value[];
@@ -88,7 +92,7 @@ export function emptyValueOf(
   if (options.array) return [];
   switch (type) {
     case 'STRING': return '';
-    case 'GEOMETRY': return 'POINT(EMPTY)';
+    case 'GEOMETRY': return GEOMETRY_EMPTY_POINT;
     case 'BLOB': return new Uint8Array(0);
     case 'BOOL': return false;
     case 'LONG': return 0n;

@@ -12,7 +12,7 @@
 //   TIMESTAMP(ms)   integral number in [TIMESTAMP_MS_MIN, TIMESTAMP_MS_MAX]; a Date gives its ms
 //   TIMESTAMP(µs|ns) bigint in range; a safe-integer number or a Date is converted to bigint
 //   STRING          string, no U+0000, no lone surrogate, UTF-8 size ≤ limits.stringSizeBytesMax
-//   GEOMETRY        WKT (wkt-parse.ts), kept as GridDB prints it; QUADRATICSURFACE refused
+//   GEOMETRY        WKT (wkt-parse.ts) → GeometryValue (its binary form); QUADRATICSURFACE refused
 //   BLOB            Uint8Array ≤ BLOB_SIZE_BYTES_MAX; a subclass (Buffer) becomes a plain view
 //                   of the same memory, so decoding gives back an equal value
 // Codes: TYPE_MISMATCH for the wrong kind of value, VALUE_OUT_OF_RANGE for a value outside its
@@ -26,6 +26,9 @@ import {
   INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_MS_MIN, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX,
   ValueKind, type ScalarValue,
 } from './column-type.ts';
+import {
+  geometryValueOf, isGeometryValue, type GeometryValue,
+} from '../geometry/geometry-value.ts';
 import { isWktProblem, parseWkt } from '../geometry/wkt-parse.ts';
 import { printWkt } from '../geometry/wkt-print.ts';
 import { describeValue, quote } from './describe-value.ts';
@@ -206,10 +209,17 @@ function stringCanonical(check: ValueCheck, value: unknown, elementIndex: number
 }
 
 /**
- * A GEOMETRY is parsed and kept as GridDB prints it (wkt-print.ts): what a client reads back is
- * then what GridDB would give it, and the spatial index reads the same text at every open.
+ * A GEOMETRY is parsed once, here, and kept as its binary encoding (geometry-value.ts): rows,
+ * blocks, TQL and the spatial index read that, never the text again. The size limit applies to
+ * the WKT as GridDB prints it (wkt-print.ts), which is what a client reads back.
  */
-function geometryCanonical(check: ValueCheck, value: unknown, elementIndex: number): string {
+function geometryCanonical(check: ValueCheck, value: unknown, elementIndex: number): GeometryValue {
+  // A GeometryValue was made by this validator already (a client's row, a row moved inside the
+  // engine): it is canonical.
+  if (isGeometryValue(value)) {
+    if (value.kind === 'QUADRATICSURFACE') return quadraticRefused(check, elementIndex);
+    return value;
+  }
   if (typeof value !== 'string') return valueMismatch(check, value, elementIndex);
   if (value.length === 0) {
     throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex, 'GEOMETRY text is empty');
@@ -220,13 +230,15 @@ function geometryCanonical(check: ValueCheck, value: unknown, elementIndex: numb
     throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex,
       `${describeValue(value)} is not a GEOMETRY: ${geometry.problem}`);
   }
-  if (geometry.kind === 'QUADRATICSURFACE') {
-    throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex,
-      'a QUADRATICSURFACE exists only in queries and cannot be stored');
-  }
+  if (geometry.kind === 'QUADRATICSURFACE') return quadraticRefused(check, elementIndex);
   const canonical = printWkt(geometry);
   stringCheck(check, canonical, elementIndex);
-  return canonical;
+  return geometryValueOf(geometry);
+}
+
+function quadraticRefused(check: ValueCheck, elementIndex: number): never {
+  throw valueError(check, 'VALUE_OUT_OF_RANGE', elementIndex,
+    'a QUADRATICSURFACE exists only in queries and cannot be stored');
 }
 
 function stringCheck(check: ValueCheck, text: string, elementIndex: number): void {

@@ -121,7 +121,7 @@ export class ResultSets {
       ? FETCH_ROW_COUNT_MAX : Math.min(fetchSize, FETCH_ROW_COUNT_MAX);
     const encoded = entry.result.encoded;
     if (encoded !== undefined) return this.encodedPage(encoded, rowCountMax);
-    const codec = rowCodec(entry.schema);
+    const codec = rowCodec(entry.schema, 'wire');
     const rows: Row[] = [];
     let sizeBytes = 0;
     while (rows.length < rowCountMax && sizeBytes < this.pageBytesTarget) {

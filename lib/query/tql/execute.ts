@@ -398,7 +398,7 @@ function allEncoded(
 ): EncodedRows | undefined {
   const { plan } = query;
   if (!plan.ordered || query.filter !== undefined || plan.index !== undefined) return undefined;
-  const builder = new EncodedRowsBuilder(rowCodec(query.schema));
+  const builder = new EncodedRowsBuilder(rowCodec(query.schema, 'wire'));
   if (plan.empty || query.limit === 0) return builder.finish();
   const batches = source.rowBatches?.(scanOf(query, undefined));
   if (batches === undefined) return undefined;

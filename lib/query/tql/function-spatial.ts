@@ -1,6 +1,7 @@
 // Spatial functions of TQL (surface.md §3.4): ST_GeomFromText, the makers of rectangles, boxes and
 // quadratic surfaces, ST_MBRIntersects, ST_QSFMBRIntersects and ST_GetSrId. Geometry arguments
-// and results are canonical WKT (spatial-value.ts); the geometry itself is lib/geometry.
+// and results are GeometryValues (spatial-value.ts): a predicate reads kind, dimension and MBR
+// from the header of its binary form and decodes coordinates only when it needs them.
 //
 // Rules taken from GridDB: ST_MakeRect and ST_MakeBox refuse equal coordinates on an axis;
 // ST_MBRIntersects refuses a QUADRATICSURFACE, compares a 2-D and a 3-D geometry on x and y only
@@ -12,13 +13,13 @@ import { SRID_NONE, mbrIntersects, type Geometry, type Position } from '../../ge
 import {
   makeCone, makeCylinder, makePlane, makeSphere, quadraticSurface, quadraticSurfaceMeetsBox,
 } from '../../geometry/quadratic-surface.ts';
-import { printWkt } from '../../geometry/wkt-print.ts';
+import { geometryValueOf, type GeometryValue } from '../../geometry/geometry-value.ts';
 import { toDouble, type Integral } from './arithmetic.ts';
 import { tqlEvaluationError, tqlSemanticError, type TqlPosition } from './error.ts';
 import {
   argumentOfType, type FunctionArgument, type FunctionBindContext, type ScalarFunctionSpec,
 } from './function-spec.ts';
-import { geometryReader, parseGeometry, type ParsedGeometry } from './spatial-value.ts';
+import { geometryArgument, geometryFromTextReader } from './spatial-value.ts';
 import { isNumeric, isScalarOf, TQL_BOOL, type TqlType, type TqlValue } from './types.ts';
 
 export const TQL_GEOMETRY: TqlType = { scalar: 'GEOMETRY', array: false };
@@ -46,7 +47,7 @@ function surfaceMaker(
       numbersOf(args, context);
       return {
         type: TQL_GEOMETRY,
-        impl: (values) => printWkt(make(doubles(values), context.position)),
+        impl: (values) => geometryValueOf(make(doubles(values), context.position)),
       };
     },
   };
@@ -85,11 +86,11 @@ function cornerArguments(
     return [numbers.slice(0, dimension), numbers.slice(dimension)];
   }
   const points = values.map((value, i) => {
-    const { geometry } = parseGeometry(value as string, position);
+    const { geometry } = geometryArgument(value, position);
     if (geometry.kind !== 'POINT' || geometry.dimension === 0 ||
       geometry.dimension < dimension) {
       throw tqlEvaluationError(`argument ${i + 1} of ${name} must be a ${dimension}-D POINT, ` +
-        `not ${value as string}`, position);
+        `not ${geometryArgument(value, position).wkt}`, position);
     }
     return geometry.positions[0]!.slice(0, dimension);
   });
@@ -113,7 +114,7 @@ function cornerMaker(name: string, dimension: 2 | 3, usage: string): ScalarFunct
         impl: (values) => {
           const [a, b] = cornerArguments(values, dimension, name, context.position);
           const [low, high] = corners(a, b, name, context.position);
-          return printWkt(dimension === 2 ? rectangle(low!, high!) : box(low!, high!));
+          return geometryValueOf(dimension === 2 ? rectangle(low!, high!) : box(low!, high!));
         },
       };
     },
@@ -146,20 +147,20 @@ function box(low: readonly number[], high: readonly number[]): Geometry {
 
 type V3 = [number, number, number];
 
-/** A predicate of two GEOMETRY arguments, each parsed once per distinct text. */
+/** A predicate of two GEOMETRY arguments. */
 function geometryPair(
   usage: string,
-  test: (a: ParsedGeometry, b: ParsedGeometry, position: TqlPosition) => boolean,
+  test: (a: GeometryValue, b: GeometryValue, position: TqlPosition) => boolean,
 ): ScalarFunctionSpec {
   return {
     argumentCountMin: 2, argumentCountMax: 2, usage,
     bind(args, context) {
       args.forEach((_, i) => argumentOfType(args, i, context, isGeometry, 'a GEOMETRY'));
-      const [readA, readB] = [geometryReader(context.position), geometryReader(context.position)];
       return {
         type: TQL_BOOL,
         impl: (values) =>
-          test(readA(values[0] as string), readB(values[1] as string), context.position),
+          test(geometryArgument(values[0], context.position),
+            geometryArgument(values[1], context.position), context.position),
       };
     },
   };
@@ -170,10 +171,8 @@ export const SPATIAL_FUNCTIONS: Record<string, ScalarFunctionSpec> = {
     argumentCountMin: 1, argumentCountMax: 1, usage: 'ST_GeomFromText(text)',
     bind(args, context) {
       argumentOfType(args, 0, context, isString, 'a STRING');
-      return {
-        type: TQL_GEOMETRY,
-        impl: (values) => printWkt(parseGeometry(values[0] as string, context.position).geometry),
-      };
+      const read = geometryFromTextReader(context.position);
+      return { type: TQL_GEOMETRY, impl: (values) => read(values[0] as string) };
     },
   },
   ST_MAKERECT: cornerMaker('ST_MAKERECT', 2, 'ST_MakeRect(p1, p2) or ST_MakeRect(x1, y1, x2, y2)'),
@@ -204,8 +203,8 @@ export const SPATIAL_FUNCTIONS: Record<string, ScalarFunctionSpec> = {
       [n.slice(0, 3) as V3, n.slice(3, 6) as V3, n.slice(6, 9) as V3], n.slice(9, 12) as V3, n[12]!,
     )),
   ST_MBRINTERSECTS: geometryPair('ST_MBRIntersects(g1, g2)', (a, b, position) => {
-    for (const parsed of [a, b]) {
-      if (parsed.geometry.kind === 'QUADRATICSURFACE') {
+    for (const value of [a, b]) {
+      if (value.kind === 'QUADRATICSURFACE') {
         throw tqlEvaluationError('ST_MBRINTERSECTS does not take a QUADRATICSURFACE; ' +
           'use ST_QSFMBRIntersects', position);
       }
@@ -214,27 +213,30 @@ export const SPATIAL_FUNCTIONS: Record<string, ScalarFunctionSpec> = {
     return mbrIntersects(a.mbr, b.mbr);
   }),
   ST_QSFMBRINTERSECTS: geometryPair('ST_QSFMBRIntersects(q, g)', (q, g, position) => {
-    if (q.geometry.kind !== 'QUADRATICSURFACE') {
+    if (q.kind !== 'QUADRATICSURFACE') {
       throw tqlEvaluationError('argument 1 of ST_QSFMBRINTERSECTS must be a ' +
-        `QUADRATICSURFACE, not a ${q.geometry.kind}`, position);
+        `QUADRATICSURFACE, not a ${q.kind}`, position);
     }
-    if (g.geometry.kind === 'QUADRATICSURFACE') {
+    if (g.kind === 'QUADRATICSURFACE') {
       throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must not be a ' +
         'QUADRATICSURFACE', position);
     }
-    if (q.geometry.dimension === 0 || g.mbr === undefined) return false;
-    if (g.geometry.dimension !== 3) {
+    if (q.dimension === 0 || g.mbr === undefined) return false;
+    if (g.dimension !== 3) {
       throw tqlEvaluationError('argument 2 of ST_QSFMBRINTERSECTS must be 3-D ' +
         '(a 2-D geometry has no bounded box)', position);
     }
-    return quadraticSurfaceMeetsBox(q.geometry.coefficients, g.mbr);
+    const surface = q.geometry;
+    return surface.kind === 'QUADRATICSURFACE' &&
+      quadraticSurfaceMeetsBox(surface.coefficients, g.mbr);
   }),
   ST_GETSRID: {
     argumentCountMin: 1, argumentCountMax: 1, usage: 'ST_GetSrId(g)',
     bind(args, context) {
       argumentOfType(args, 0, context, isGeometry, 'a GEOMETRY');
-      const read = geometryReader(context.position);
-      return { type: TQL_INTEGER, impl: (values) => read(values[0] as string).geometry.srid };
+      return {
+        type: TQL_INTEGER, impl: (values) => geometryArgument(values[0], context.position).srid,
+      };
     },
   },
 };

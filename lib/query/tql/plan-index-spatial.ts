@@ -6,8 +6,7 @@
 // and the executor evaluates the whole WHERE on each. The first such condition wins.
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
-import { geometryMbr } from '../../geometry/geometry.ts';
-import { isWktProblem, parseWkt } from '../../geometry/wkt-parse.ts';
+import { isGeometryValue } from '../../geometry/geometry-value.ts';
 import type { BoundExpression } from './bound.ts';
 import type { TqlIndexRange } from './plan-index.ts';
 
@@ -22,12 +21,12 @@ export function planSpatialIndex(
     const [a, b] = condition.args as [BoundExpression, BoundExpression];
     const [column, constant] = a.kind === 'column' ? [a, b] : [b, a];
     if (column.kind !== 'column' || constant.kind !== 'constant') continue;
-    if (typeof constant.value !== 'string') continue;
+    if (!isGeometryValue(constant.value)) continue;
     const index = spatial.find((i) => i.columnIndexes[0] === column.columnIndex);
     if (index === undefined) continue;
-    const geometry = parseWkt(constant.value);
-    if (isWktProblem(geometry) || geometry.kind === 'QUADRATICSURFACE') continue;
-    const mbr = geometryMbr(geometry);
+    // The box comes from the value's header: nothing is parsed or decoded.
+    if (constant.value.kind === 'QUADRATICSURFACE') continue;
+    const mbr = constant.value.mbr;
     if (mbr === undefined) continue;
     return {
       name: index.name, columnIndexes: index.columnIndexes, low: [], lowInclusive: true,

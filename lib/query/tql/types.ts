@@ -1,6 +1,8 @@
 // Types of TQL expressions and the JavaScript shape of their values while a query runs.
 //
-//   BOOL → boolean   STRING → string   BLOB → Uint8Array   GEOMETRY → string (WKT)
+//   BOOL → boolean   STRING → string   BLOB → Uint8Array
+//   GEOMETRY → GeometryValue (its binary form, lib/geometry/geometry-value.ts); a string is WKT text
+//              kept from before that form (spatial-value.ts geometryArgument reads both)
 //   BYTE, SHORT, INTEGER, FLOAT, DOUBLE → number
 //   LONG → bigint from a column; a computed integer is a number when it is a safe integer and a
 //          bigint otherwise (see arithmetic.ts), so code reading an integral value takes both

@@ -1,3 +1,4 @@
+import { geometryValueOf } from '../../../lib/geometry/geometry-value.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -39,6 +40,11 @@ function valueOf(column: ColumnLayout, count: number, seed: number): Value {
   const at = (i: number) => (i * 2_654_435_761 + seed) >>> 0;
   if (!column.array) {
     if (column.type === 'BLOB') return Uint8Array.from({ length: count }, (_, i) => at(i) & 255);
+    if (column.type === 'GEOMETRY') {
+      // A LINESTRING of about count / 16 points: its binary form is about count bytes.
+      const points = Array.from({ length: Math.max(2, count >> 4) }, (_, i) => [at(i) / 7, i]);
+      return geometryValueOf({ kind: 'LINESTRING', srid: -1, dimension: 2, positions: points });
+    }
     const text = Array.from({ length: count }, (_, i) => String.fromCharCode(32 + (at(i) % 500)));
     // A lone surrogate now and then: stored as UTF-16LE.
     return seed % 3 === 0 ? `${text.join('')}\uD800` : text.join('');

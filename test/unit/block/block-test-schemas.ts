@@ -3,6 +3,7 @@
 // Keys come from an integer "key index" mapped monotonically to each key type, so a test can ask
 // for keys above the current maximum, or pick them from a small domain to collide on purpose.
 
+import { geometryValueFromWkt, type GeometryValue } from '../../../lib/geometry/geometry-value.ts';
 import fc from 'fast-check';
 import {
   ARRAY_ELEMENT_TYPES, COLUMN_TYPES, INT64_MAX, INT64_MIN, ROW_KEY_TYPES, TIMESTAMP_MS_MAX,
@@ -94,7 +95,8 @@ function elementArbitrary(column: ColumnSchema, type: ColumnType): fc.Arbitrary<
       return fc.oneof(fc.bigInt({ min: 0n, max }), fc.constantFrom(0n, max));
     }
     case 'GEOMETRY':
-      return fc.constantFrom('POINT(EMPTY)', 'POINT(1 2)', 'POLYGON((0 0,1 0,1 1,0 0))');
+      return fc.constantFrom('POINT(EMPTY)', 'POINT(1 2)', 'POLYGON((0 0,1 0,1 1,0 0))')
+        .map((wkt) => geometryValueFromWkt(wkt) as GeometryValue);
     case 'BLOB': return fc.uint8Array({ maxLength: 24 });
   }
 }

@@ -4,6 +4,7 @@
 // and payloads over a quarter block go out of line as large values. Every run ends by writing the
 // store's row blocks and large-value chains as images and reading them back into a new store.
 
+import { GEOMETRY_EMPTY_POINT, geometryValueFromWkt, type GeometryValue } from '../../../lib/geometry/geometry-value.ts';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -22,6 +23,8 @@ import {
 import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { rowKeyOps, type RowKeyOps } from '../../../lib/schema/row-key.ts';
 import { keyValueOf, schemaArbitrary } from './block-test-schemas.ts';
+
+const POINT_1_2 = geometryValueFromWkt('POINT(1 2)') as GeometryValue;
 
 const BLOCK_SIZE_BYTES = 32 * 1024;
 const PRECISIONS = ['MILLISECOND', 'MICROSECOND', 'NANOSECOND'] as const;
@@ -116,7 +119,7 @@ function element(column: ColumnSchema, random: () => number): unknown {
       }
       if (column.timePrecision === 'MICROSECOND') return BigInt(int(2 ** 50));
       return pick(0, TIMESTAMP_MS_MAX, int(2 ** 40));
-    case 'GEOMETRY': return pick('POINT(1 2)', 'POINT(EMPTY)');
+    case 'GEOMETRY': return pick(POINT_1_2, GEOMETRY_EMPTY_POINT);
     case 'BLOB': return Uint8Array.from({ length: int(8) }, () => int(256));
   }
 }
@@ -356,7 +359,7 @@ function emptyValue(column: ColumnSchema): Value {
   if (column.array) return [];
   switch (column.type) {
     case 'STRING': return '';
-    case 'GEOMETRY': return 'POINT(EMPTY)';
+    case 'GEOMETRY': return GEOMETRY_EMPTY_POINT;
     case 'BLOB': return new Uint8Array(0);
     case 'BOOL': return false;
     case 'LONG': return 0n;

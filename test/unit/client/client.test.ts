@@ -9,7 +9,7 @@ import type { ClientStore } from '../../../lib/client/client-store.ts';
 import { INT64_MAX, INT64_MIN, type Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { tqlQueryHandler } from '../../../lib/server/tql-query-handler.ts';
-import { rowsArbitrary, schemaArbitrary } from '../encoding/row-arbitraries.ts';
+import { rowsArbitrary, schemaArbitrary, wireRows } from '../encoding/row-arbitraries.ts';
 import { startServer, storageError, type TestServer } from '../server/server-test-helpers.ts';
 import { clientOf } from './client-test-helpers.ts';
 
@@ -115,7 +115,7 @@ describe('client: containers and rows', () => {
       await container.multiPut([...unique.values()]);
       for (const row of unique.values()) {
         const key = keyColumns === 1 ? row[0] : row.slice(0, keyColumns);
-        assert.deepStrictEqual(await container.get(key as never), row);
+        assert.deepStrictEqual(await container.get(key as never), wireRows([row])[0]);
       }
       await store.dropContainer(name);
     }), { numRuns: 40 });

@@ -25,7 +25,7 @@ export function storeOf(schema: ContainerSchema, rows: readonly Row[]): RowStore
 export function encodedOf(
   store: RowStore, direction: 'asc' | 'desc', chunkBytesTarget: number,
 ): EncodedRows {
-  const builder = new EncodedRowsBuilder(rowCodec(store.schema), chunkBytesTarget);
+  const builder = new EncodedRowsBuilder(rowCodec(store.schema, 'wire'), chunkBytesTarget);
   for (const { rowCount, columns } of store.scanBatches({ direction })) {
     for (let n = 0; n < rowCount; n++) {
       builder.add(columns, direction === 'asc' ? n : rowCount - 1 - n);

@@ -15,7 +15,7 @@ import { rowsArbitrary, schemaArbitrary } from './row-arbitraries.ts';
 
 function rowBytesOf(schema: ContainerSchema, rows: readonly Row[]): Uint8Array {
   const writer = new ByteWriter(8);
-  rowCodec(schema).writeRows(writer, rows);
+  rowCodec(schema, 'wire').writeRows(writer, rows);
   return writer.finish().slice();
 }
 
@@ -38,7 +38,7 @@ describe('EncodedRows', () => {
     fc.assert(fc.property(encodingCase, (c) => {
       const store = storeOf(c.schema, c.rows);
       const rows = store.scan({ direction: c.direction });
-      const codec = rowCodec(c.schema);
+      const codec = rowCodec(c.schema, 'wire');
       const ascending = store.scan({ direction: 'asc' });
       let at = 0;
       if (store.blockCount > 1) severalBlocks++;
@@ -62,7 +62,7 @@ describe('EncodedRows', () => {
     fc.assert(fc.property(encodingCase, (c) => {
       const store = storeOf(c.schema, c.rows);
       const rows = store.scan({ direction: c.direction });
-      const codec = rowCodec(c.schema);
+      const codec = rowCodec(c.schema, 'wire');
       const encoded = encodedOf(store, c.direction, c.chunkBytesTarget);
       let next = 0;
       for (let p = 0; encoded.remainingCount > 0; p++) {

@@ -4,6 +4,9 @@
 // property tests of the row codec and of what carries rows (result sets, protocol messages, the
 // client).
 
+import {
+  geometryValueFromWkt, isGeometryValue, type GeometryValue,
+} from '../../../lib/geometry/geometry-value.ts';
 import fc from 'fast-check';
 import { blockSizeLimits } from '../../../lib/base/limits.ts';
 import {
@@ -90,9 +93,10 @@ function scalarArbitrary(column: ColumnSchema): fc.Arbitrary<Value> {
       return fc.oneof(fc.bigInt({ min: 0n, max: BigInt(TIMESTAMP_MS_MAX) }).map(Number),
         fc.constantFrom(0, TIMESTAMP_MS_MAX));
     case 'STRING': return textArbitrary;
-    // Canonical GEOMETRY is WKT as GridDB prints it (the validator parses and reprints it).
+    // Canonical GEOMETRY is its binary form (the validator parses WKT into a GeometryValue).
     case 'GEOMETRY': return fc.constantFrom('POINT(1 2)', 'POLYGON((0 0,1 0,1 1,0 0))',
-      'POINT(EMPTY)', 'LINESTRING(0 0 0,1.5 -2 3e+20)', 'POINT(1 2;4326)');
+      'POINT(EMPTY)', 'LINESTRING(0 0 0,1.5 -2 3e+20)', 'POINT(1 2;4326)')
+      .map((wkt) => geometryValueFromWkt(wkt) as GeometryValue);
     case 'BLOB': return fc.oneof(fc.uint8Array({ maxLength: 40 }), fc.constant(new Uint8Array(0)));
   }
 }
@@ -118,4 +122,9 @@ export const schemaAndRows = schemaArbitrary.chain((schema) =>
 export function keysOf(schema: ContainerSchema, rows: readonly Row[]): RowKey[] {
   const n = schema.rowKeyColumnCount;
   return rows.map((row) => (n === 1 ? row[0] : row.slice(0, n)) as RowKey);
+}
+
+/** Rows as the wire form reads them (row-codec.ts 'wire'): a GEOMETRY is its WKT text. */
+export function wireRows(rows: readonly Row[]): Row[] {
+  return rows.map((row) => row.map((value) => (isGeometryValue(value) ? value.wkt : value)));
 }

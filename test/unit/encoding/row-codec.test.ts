@@ -26,7 +26,7 @@ describe('row codec round trips', () => {
     fc.assert(fc.property(schemaAndRows, ({ schema, rows }) => {
       const validate = rowValidator(schema, limits);
       for (const row of rows) assert.deepStrictEqual(validate([...row]), row);
-      const codec = rowCodec(schema);
+      const codec = rowCodec(schema, 'storage');
       const writer = new ByteWriter(8);
       codec.writeRows(writer, rows);
       if (schema.rowKeyColumnCount > 0) codec.writeKeys(writer, keysOf(schema, rows));
@@ -41,7 +41,7 @@ describe('row codec round trips', () => {
 
   it('rowBytes is the size writeRows takes for each row, one at a time and in a batch', () => {
     fc.assert(fc.property(schemaAndRows, ({ schema, rows }) => {
-      const codec = rowCodec(schema);
+      const codec = rowCodec(schema, 'storage');
       const writer = new ByteWriter(8);
       let totalBytes = 0;
       for (const row of rows) {
@@ -65,9 +65,9 @@ describe('row codec round trips', () => {
       const keys = keysOf(schema, rows).map((key) => validateKey(key));
       assert.deepStrictEqual(keys, keysOf(schema, rows));
       const writer = new ByteWriter(8);
-      rowCodec(schema).writeKeys(writer, keys);
+      rowCodec(schema, 'storage').writeKeys(writer, keys);
       const reader = new ByteReader(writer.finish());
-      assert.deepStrictEqual(rowCodec(schema).readKeys(reader, keys.length), keys);
+      assert.deepStrictEqual(rowCodec(schema, 'storage').readKeys(reader, keys.length), keys);
       reader.expectEnd();
     }), { numRuns: 1000 });
   });
@@ -76,7 +76,7 @@ describe('row codec round trips', () => {
     fc.assert(fc.property(schemaArbitrary, fc.uint8Array({ maxLength: 64 }), fc.nat(4),
       (schema, bytes, count) => {
         try {
-          rowCodec(schema).readRows(new ByteReader(bytes), count);
+          rowCodec(schema, 'storage').readRows(new ByteReader(bytes), count);
         } catch (error) {
           assert.ok(error instanceof StorageError && error.code === 'CORRUPTION', String(error));
         }
@@ -95,7 +95,7 @@ describe('row codec: named cases', () => {
       { name: 'xs', type: 'BYTE_ARRAY' },
       { name: 's', type: 'STRING' }, { name: 'n', type: 'TIMESTAMP(9)' }],
   }, limits);
-  const codec = rowCodec(schema);
+  const codec = rowCodec(schema, 'storage');
 
   function encode(rows: Row[]): Uint8Array {
     const writer = new ByteWriter(8);
@@ -152,8 +152,8 @@ describe('row codec: named cases', () => {
     ] }, limits);
     const rows: Row[] = [[1_600_000_000_000, 1, 2, 3, 4, 5, 6, 7, 8, 9, null]];
     const writer = new ByteWriter(64);
-    rowCodec(cpu).writeRows(writer, rows);
+    rowCodec(cpu, 'storage').writeRows(writer, rows);
     assert.equal(writer.lengthBytes, 2 + 8 + 9 * 8);
-    assert.deepStrictEqual(rowCodec(cpu).readRows(new ByteReader(writer.finish()), 1), rows);
+    assert.deepStrictEqual(rowCodec(cpu, 'storage').readRows(new ByteReader(writer.finish()), 1), rows);
   });
 });

@@ -108,6 +108,29 @@ describe('WKT', () => {
       }));
   });
 
+  it('prints the same digits on its fixed-notation fast path as the general %.16g path', () => {
+    // The general path: round with toExponential, then write fixed or C-style exponent notation.
+    const general = (value: number): string => {
+      const strip = (t: string) => (t.includes('.') ? t.replace(/\.?0+$/, '') : t);
+      const [mantissa, exponentText] = value.toExponential(15).split('e');
+      const exponent = Number(exponentText);
+      if (exponent < -4 || exponent >= 16) {
+        return `${strip(mantissa!)}e${exponent < 0 ? '-' : '+'}` +
+          String(Math.abs(exponent)).padStart(2, '0');
+      }
+      return strip(value.toFixed(15 - exponent));
+    };
+    const near = (x: number) => [x, x * (1 - 2 ** -52), x * (1 + 2 ** -52), -x];
+    const values = fc.oneof(
+      fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e17, max: 1e17 }),
+      fc.integer({ min: -(10 ** 9), max: 10 ** 9 }).map((n) => n / 1000),
+      fc.constantFrom(...[1e-4, 1e16, 8.00000000000001, 1.0000152587890625].flatMap(near)),
+    ).filter((v) => v !== 0);
+    fc.assert(fc.property(values, (v) => {
+      assert.equal(formatCoordinate(v), general(v), String(v));
+    }), { numRuns: 20_000 });
+  });
+
   it('bounds 2-D geometries over all of z and empty ones not at all', () => {
     const flat = parseWkt('LINESTRING(0 0,2 3)') as Geometry;
     const high = parseWkt('POINT(1 1 100)') as Geometry;

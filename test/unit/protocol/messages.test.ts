@@ -35,7 +35,7 @@ import {
 import type { ByteReader } from '../../../lib/encoding/byte-reader.ts';
 import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 import {
-  keysOf, limits, schemaAndRows, schemaArbitrary, textArbitrary,
+  keysOf, limits, schemaAndRows, schemaArbitrary, textArbitrary, wireRows,
 } from '../encoding/row-arbitraries.ts';
 
 const MAX = 64 * 1024 * 1024;
@@ -166,7 +166,7 @@ describe('messages: round trips', () => {
         { statement, ref: schemaRef, rows: RowBatch.of(schema, rows) });
       assert.deepStrictEqual(read.statement, statement);
       assert.deepStrictEqual(read.ref, schemaRef);
-      assert.deepStrictEqual(read.rows.decode(schema), rows);
+      assert.deepStrictEqual(read.rows.decode(schema), wireRows(rows));
     }), { numRuns: 1000 });
   });
 
@@ -192,7 +192,7 @@ describe('messages: round trips', () => {
       assert.deepStrictEqual(byRange!.predicate.finish.decode(schema), []);
       assert.equal(byRange!.predicate.limit, 10);
       const reply = replyTrip(MULTI_GET, [RowBatch.of(schema, rows), RowBatch.of(schema, [])]);
-      assert.deepStrictEqual(reply.map((batch) => batch.decode(schema)), [rows, []]);
+      assert.deepStrictEqual(reply.map((batch) => batch.decode(schema)), [wireRows(rows), []]);
     }), { numRuns: 300 });
   });
 
@@ -269,9 +269,9 @@ describe('messages: round trips', () => {
           rows: RowBatch.of(resultSchema, rows) });
         assert.equal(reply.kind, kind);
         assert.deepStrictEqual(reply.columns, resultSchema.columns);
-        assert.deepStrictEqual(reply.rows.decode(resultSchema), rows);
+        assert.deepStrictEqual(reply.rows.decode(resultSchema), wireRows(rows));
         const fetch = replyTrip(FETCH, { done: true, rows: RowBatch.of(resultSchema, rows) });
-        assert.deepStrictEqual(fetch.rows.decode(resultSchema), rows);
+        assert.deepStrictEqual(fetch.rows.decode(resultSchema), wireRows(rows));
       }), { numRuns: 200 });
     const fetch = { resultSetId: 9, fetchSize: 0 };
     assert.deepStrictEqual(requestTrip(FETCH, fetch), fetch);

@@ -48,7 +48,7 @@ async function rowPathBytes(
   assert.equal(result.kind, 'rows');
   if (result.kind !== 'rows') throw new Error('not rows');
   const writer = new ByteWriter(8);
-  rowCodec(resultSchemaOf(result.columns)).writeRows(writer, result.rows);
+  rowCodec(resultSchemaOf(result.columns), 'wire').writeRows(writer, result.rows);
   return { bytes: writer.finish().slice(), result };
 }
 

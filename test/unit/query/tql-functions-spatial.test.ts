@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
+import { isGeometryValue, legacyGeometry } from '../../../lib/geometry/geometry-value.ts';
 import { evaluate, tqlError, valueOf } from './tql-test-helpers.ts';
 
 const GEO: ContainerSchema = {
@@ -13,12 +14,15 @@ const GEO: ContainerSchema = {
   ],
 };
 
+/** Rows hold a GEOMETRY in its binary form (legacyGeometry keeps a text that does not parse). */
 function row(g: string | null, s: string | null = null): Row {
-  return [1, g, s];
+  return [1, g === null ? null : legacyGeometry(g), s];
 }
 
+/** A GEOMETRY result as the WKT GridDB prints. */
 function value(expression: string, g: string | null = null): unknown {
-  return valueOf(expression, row(g), GEO);
+  const result = valueOf(expression, row(g), GEO);
+  return isGeometryValue(result) ? result.wkt : result;
 }
 
 function holds(condition: string, g: string | null = null): void {

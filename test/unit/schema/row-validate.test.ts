@@ -1,3 +1,6 @@
+import {
+  geometryValueFromWkt, isGeometryValue, type GeometryValue,
+} from '../../../lib/geometry/geometry-value.ts';
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { describe, it } from 'node:test';
@@ -53,7 +56,8 @@ const refuses = (name: string, value: unknown, expected: StorageErrorCode, patte
 describe('rowValidator: canonical values pass unchanged', () => {
   it('returns the same array, values untouched', () => {
     const row = ['k', true, -128, 32767, -(2 ** 31), -(2n ** 63n), Math.fround(1.1), -0,
-      TIMESTAMP_MS_MAX, TIMESTAMP_US_MAX, TIMESTAMP_NS_MAX, 'POINT(1 2)', new Uint8Array([1]),
+      TIMESTAMP_MS_MAX, TIMESTAMP_US_MAX, TIMESTAMP_NS_MAX, geometryValueFromWkt('POINT(1 2)'),
+      new Uint8Array([1]),
       [1, -2], [2n ** 63n - 1n], NaN];
     const copy = [...row];
     assert.equal(validate(row), row);
@@ -199,10 +203,14 @@ describe('rowValidator: refusals', () => {
     assert.throws(() => validate(rowWith('id', null)), code('KEY_REQUIRED', /"id"/));
   });
 
-  it('GEOMETRY: WKT is parsed and kept as GridDB prints it; bad WKT and QSF are refused', () => {
-    assert.equal(accepts('g', ' point ( 1.50 2 ;4326 ) '), 'POINT(1.5 2;4326)');
-    assert.equal(accepts('g', 'polygon((0 0, 1 0, 1 1, 0 0))'), 'POLYGON((0 0,1 0,1 1,0 0))');
-    assert.equal(accepts('g', 'LINESTRING EMPTY'), 'LINESTRING(EMPTY)');
+  it('GEOMETRY: WKT is parsed into its binary form, printed as GridDB does; bad WKT and QSF are refused', () => {
+    const wkt = (value: unknown) => (value as GeometryValue).wkt;
+    assert.equal(wkt(accepts('g', ' point ( 1.50 2 ;4326 ) ')), 'POINT(1.5 2;4326)');
+    assert.equal(wkt(accepts('g', 'polygon((0 0, 1 0, 1 1, 0 0))')), 'POLYGON((0 0,1 0,1 1,0 0))');
+    assert.equal(wkt(accepts('g', 'LINESTRING EMPTY')), 'LINESTRING(EMPTY)');
+    assert.ok(isGeometryValue(accepts('g', 'POINT(1 2)')));
+    refuses('g', geometryValueFromWkt('QUADRATICSURFACE(1 0 0 0 1 0 0 0 1 0 0 0 -1)'),
+      'VALUE_OUT_OF_RANGE', /QUADRATICSURFACE/);
     refuses('g', 'CIRCLE(1)', 'VALUE_OUT_OF_RANGE', /"g".*not a GEOMETRY: invalid WKT at character 1/);
     refuses('g', 'POINT(1 NaN)', 'VALUE_OUT_OF_RANGE', /NaN and INF/);
     refuses('g', 'POLYGON((0 0,1 0,1 1,0 1))', 'VALUE_OUT_OF_RANGE', /closed ring/);

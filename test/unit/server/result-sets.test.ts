@@ -51,7 +51,7 @@ async function referencePages(
 ): Promise<FetchReply[]> {
   const rowCountMax = fetchSize === 0
     ? FETCH_ROW_COUNT_MAX : Math.min(fetchSize, FETCH_ROW_COUNT_MAX);
-  const codec = rowCodec(resultSchemaOf(result.columns));
+  const codec = rowCodec(resultSchemaOf(result.columns), 'wire');
   let buffered: Row[] = [];
   let bufferedIndex = 0;
   let handlerDone = false;
