@@ -1,7 +1,7 @@
 // gs_sh's SQL in script mode against a real node process (tools/shell/shell-sql.ts): CREATE TABLE
 // prints nothing, INSERT/UPDATE/DELETE print GridDB's update count line, a SELECT (bare or with
-// `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval,
-// paged by setfetchsize, sqlcount FALSE, EXPLAIN's plan for getplantxt/getplanjson/gettaskplan,
+// `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval
+// (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for getplantxt/getplanjson/gettaskplan,
 // an SQL error printed with its code (the script stops; with errexit false it goes on), and
 // showsql/killsql saying what the node does not have.
 
@@ -69,7 +69,7 @@ describe('gs_sh SQL', { timeout: 300_000 }, () => {
     assert.match(run.stdout.split('\n')[1]!, /^3 results\. \(\d+ ms\)$/);
   });
 
-  it('sql with getcsv, getnoprint and getval, a page of setfetchsize rows at a time', async () => {
+  it('sql with getcsv, getnoprint and getval, under setfetchsize 1', async () => {
     const csv = join(home, 's1.csv');
     const run = await runScriptFile([...CONNECT,
       'setfetchsize 1',
