@@ -1,8 +1,8 @@
 // gs_sh's SQL in script mode against a real node process (tools/shell/shell-sql.ts): CREATE TABLE
 // prints nothing, INSERT/UPDATE/DELETE print GridDB's update count line, a SELECT (bare or with
 // `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval
-// (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for getplantxt/getplanjson/gettaskplan,
-// an SQL error printed with its code (the script stops; with errexit false it goes on), and
+// (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for
+// getplantxt/getplanjson/gettaskplan, an SQL error printed with its code (the script stops; with errexit false it goes on), and
 // showsql/killsql saying what the node does not have.
 
 import assert from 'node:assert/strict';
