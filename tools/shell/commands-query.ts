@@ -32,7 +32,7 @@ function countOf(word: string | undefined, name: string): number | undefined {
   return Number(word);
 }
 
-function requireResult(shell: Shell): QueryResult {
+export function requireResult(shell: Shell): QueryResult {
   if (shell.result === undefined) throw new ShellError(MESSAGES.notExecuted);
   return shell.result;
 }
@@ -62,7 +62,7 @@ async function takeRows(shell: Shell, limit: number | undefined,
 function printPage(shell: Shell, page: ResultPage, first: boolean): void {
   const names = page.columns.map((column) => column.name);
   const rows = page.rows.map((row) => cellsOf(shell, page.columns, row));
-  if (shell.settings.resultFormat === 'TABLE') {
+  if (shell.settings.resultFormat === 'TABLE' && shell.result?.alwaysCsv !== true) {
     shell.io.out(tableText(names, rows, shell.settings.resultWidthMax));
     return;
   }
@@ -78,8 +78,9 @@ export const QUERY_COMMANDS: SubCommand[] = [
       await shell.result?.close();
       shell.result = undefined;
       const startMs = Date.now();
-      shell.result = await QueryResult.run(shell, container, tql);
-      shell.io.out(MESSAGES.queryExecuted(shell.result.count, Date.now() - startMs));
+      const result = await QueryResult.run(shell, (s) => openRowSet(s, container, tql));
+      shell.result = result;
+      shell.io.out(MESSAGES.queryExecuted(result.count!, Date.now() - startMs));
     },
   },
   {

@@ -15,7 +15,6 @@ import { DATABASE_PUBLIC } from './shell-connection.ts';
 import { MESSAGES, ShellError } from './shell-messages.ts';
 import { parseTimeZone, RESULT_WIDTH_MAX, timeZoneText } from './shell-output.ts';
 import { LOAD_DEPTH_MAX, readScript, runScript } from './shell-script.ts';
-import { SQL_NOT_AVAILABLE } from './shell-sql.ts';
 import { FETCH_SIZE_MAX, HISTORY_ENTRIES_MAX } from './shell-limits.ts';
 import type { Shell } from './shell.ts';
 import { parseBoolean, type VariableValue } from './shell-variables.ts';
@@ -111,7 +110,16 @@ export const SESSION_COMMANDS: SubCommand[] = [
       shell.variables.set(name!, { kind: 'cluster', clusterName: clusterName!, members: members!, nodes: nodeNames });
     },
   },
-  refused('setclustersql', '<clusterVar> <clusterName> FIXED_LIST <host:port>', SQL_NOT_AVAILABLE),
+  {
+    name: 'setclustersql', usage: '<clusterVar> <clusterName> FIXED_LIST <host:port>',
+    summary: 'accepted for GridDB scripts: SQL goes through the cluster\'s transaction service',
+    async run(shell, input) {
+      expectWords(input, 3, 4);
+      // store serves SQL on the transaction port (docs/sql.md): the SQL address has no use.
+      shell.io.out(`setclustersql: SQL goes through the transaction service of $${input.words[0]!.text} ` +
+        '(setcluster); the SQL address is not used.');
+    },
+  },
   {
     name: 'modcluster', usage: '<clusterVar> add|remove $node ...', summary: 'edit a cluster\'s nodes',
     async run(shell, input) {

@@ -10,6 +10,10 @@ export const MESSAGES = {
   connected: 'The connection attempt was successful(NoSQL).',
   disconnected: 'Disconnected connection attempt was successful.',
   queryExecuted: (count: number, ms: number) => `${count} results. (${ms} ms)`,
+  /** A query not counted (sqlcount FALSE). */
+  queryRan: (ms: number) => `The query had been executed. (${ms} ms)`,
+  /** DML: verb is inserted, updated or deleted. */
+  recordsChanged: (count: number, verb: string) => `The ${count} records had been ${verb}.`,
   acquired: (count: number) => `The ${count} results had been acquired.`,
   cancelled: 'The statement was cancelled (Ctrl-C).',
   noSuchCommand: (name: string) => `D20401: This sub command ${name} does not exist. The help sub ` +

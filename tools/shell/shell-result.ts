@@ -1,9 +1,10 @@
-// The result of the last `tql` (spec/surface.md §6.2): `tql` runs the query and counts its rows
-// (`{n} results. ({ms} ms)`), reading the node's result a page of `setfetchsize` rows at a time
-// and keeping none; `get`, `getcsv`, `getnoprint` and `getval` then run it again and take the
-// rows a page at a time from where the previous one stopped, so that a result of any size is
+// The result of the last `tql` or `sql` query (spec/surface.md §6.2): the query runs and its rows
+// are counted (`{n} results. ({ms} ms)`), reading the node's result a page of `setfetchsize` rows
+// at a time and keeping none; `get`, `getcsv`, `getnoprint` and `getval` then run it again and take
+// the rows a page at a time from where the previous one stopped, so that a result of any size is
 // never held in memory whole. (The rows are those of the second run: a write between the two
-// shows.) Ctrl-C stops between rows, closes the result on the node and leaves the shell as it was.
+// shows.) Uncounted (`sqlcount FALSE`), the first run's rows are kept open for get instead.
+// Ctrl-C stops between rows, closes the result on the node and leaves the shell as it was.
 
 import { assert } from '../../lib/base/assert.ts';
 import { isStorageError } from '../../lib/base/errors.ts';
@@ -18,16 +19,36 @@ export interface ResultPage {
   rows: Row[];
 }
 
+/** Rows of a query read from the node: a TQL RowSet or an SQL row set. */
+export interface ResultRows {
+  readonly columns: readonly ColumnSchema[];
+  hasNext(): boolean;
+  next(): Promise<Row>;
+  close(): Promise<void>;
+}
+
+/** Runs the query on the node (again). */
+export type OpenRows = (shell: Shell) => Promise<ResultRows>;
+
 export class QueryResult {
-  private rowSet: RowSet | undefined;
   /** Rows handed out by get and friends. */
   delivered = 0;
+  /** An EXPLAIN's rows print as CSV whatever the result format (GridDB's rule). */
+  alwaysCsv = false;
 
-  private constructor(readonly container: string, readonly tql: string, readonly count: number) {}
+  private constructor(private readonly open: OpenRows,
+    /** Rows of the result; undefined when not counted (sqlcount FALSE). */
+    readonly count: number | undefined,
+    private rowSet: ResultRows | undefined) {}
 
-  /** Runs the query and counts its rows. */
-  static async run(shell: Shell, container: string, tql: string): Promise<QueryResult> {
-    const rowSet = await openRowSet(shell, container, tql);
+  /** A result whose rows are not counted: `rowSet`, already open, is read by get. */
+  static uncounted(open: OpenRows, rowSet: ResultRows): QueryResult {
+    return new QueryResult(open, undefined, rowSet);
+  }
+
+  /** Runs the query and counts its rows; `rowSet` is the query's first run when it is open already. */
+  static async run(shell: Shell, open: OpenRows, opened?: ResultRows): Promise<QueryResult> {
+    const rowSet = opened ?? await open(shell);
     let count = 0;
     try {
       while (rowSet.hasNext()) {
@@ -39,11 +60,12 @@ export class QueryResult {
       await rowSet.close().catch(() => undefined);
     }
     assert(count >= 0);
-    return new QueryResult(container, tql, count);
+    return new QueryResult(open, count, undefined);
   }
 
+  /** Rows not handed out yet; Infinity when not counted (get then reads until the end). */
   get remaining(): number {
-    return Math.max(0, this.count - this.delivered);
+    return this.count === undefined ? Infinity : Math.max(0, this.count - this.delivered);
   }
 
   /** The next rows, `rowsMax` at most; none when the result is used up. */
@@ -51,7 +73,7 @@ export class QueryResult {
     assert(Number.isSafeInteger(rowsMax));
     assert(rowsMax >= 1);
     if (this.rowSet === undefined) {
-      this.rowSet = await openRowSet(shell, this.container, this.tql);
+      this.rowSet = await this.open(shell);
       // Rows already handed out by an earlier get are skipped.
       for (let skipped = 0; skipped < this.delivered && this.rowSet.hasNext(); skipped++) {
         shell.checkCancel();
@@ -60,7 +82,7 @@ export class QueryResult {
     }
     const rows: Row[] = [];
     try {
-      while (rows.length < rowsMax && this.delivered < this.count && this.rowSet.hasNext()) {
+      while (rows.length < rowsMax && this.delivered < (this.count ?? Infinity) && this.rowSet.hasNext()) {
         shell.checkCancel();
         rows.push(await shell.guard(this.rowSet.next()));
         this.delivered++;

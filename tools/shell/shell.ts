@@ -14,7 +14,7 @@ import { FETCH_SIZE_DEFAULT, HISTORY_ENTRIES_MAX } from './shell-limits.ts';
 import { MESSAGES, ShellError } from './shell-messages.ts';
 import { RESULT_WIDTH_DEFAULT, type TimeZone } from './shell-output.ts';
 import type { QueryResult } from './shell-result.ts';
-import { isSqlStatement } from './shell-sql.ts';
+import { isSqlStatement, type SqlPlanNode } from './shell-sql.ts';
 import { splitWords, Variables, type Word } from './shell-variables.ts';
 
 
@@ -36,6 +36,8 @@ export interface ShellSettings {
   errexit: boolean;
   /** Print each statement of a script before running it. */
   echo: boolean;
+  /** Count the rows of an SQL query (sqlcount). */
+  sqlCount: boolean;
 }
 
 /** What a sub-command gets: its words (after expansion) and the text after its name. */
@@ -50,6 +52,8 @@ export class Shell {
   readonly connection = new ShellConnection();
   readonly history: string[] = [];
   result: QueryResult | undefined;
+  /** The plan of the last SQL EXPLAIN, for getplantxt and friends. */
+  sqlPlan: SqlPlanNode[] | undefined;
   credentials: Credentials | undefined;
   settings: ShellSettings;
   exitRequested = false;
@@ -63,7 +67,7 @@ export class Shell {
     private readonly options: { errexit: boolean; onStatement?: (statement: string) => void }) {
     this.settings = {
       timeZone: 0, fetchSize: FETCH_SIZE_DEFAULT, resultFormat: 'TABLE',
-      resultWidthMax: RESULT_WIDTH_DEFAULT, errexit: options.errexit, echo: false,
+      resultWidthMax: RESULT_WIDTH_DEFAULT, errexit: options.errexit, echo: false, sqlCount: true,
     };
   }
 

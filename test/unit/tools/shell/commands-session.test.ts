@@ -1,8 +1,8 @@
 // gs_sh's session sub-commands in script mode against a real node process
-// (tools/shell/commands-session.ts, shell-sql.ts): connect by default to the node of GS_HOME and its
+// (tools/shell/commands-session.ts): connect by default to the node of GS_HOME and its
 // errors, variables and $name expansion, show with passwords masked, save and load, ~/.gsshrc at
 // start, echo, print, sleep, exec, history with !N, help, version, exit; the database commands of
-// the one database; SQL, which says it is not available yet; an unknown sub-command (D20401); and
+// the one database; setclustersql, accepted for GridDB scripts; an unknown sub-command (D20401); and
 // the command log with the password masked.
 
 import assert from 'node:assert/strict';
@@ -10,9 +10,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
-import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
-
-const SQL_NOT_AVAILABLE = 'SQL is not available yet in this version of store';
+import { MESSAGES } from '../../../../tools/shell/shell-messages.ts';
+import { newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
 
 function errorLines(stderr: string): string[] {
   return stderr.split('\n').filter((line) => line !== '').map((line) => line.replace(/ \(\S+:\d+\)$/, ''));
@@ -173,22 +172,18 @@ describe('gs_sh session sub-commands', { timeout: 300_000 }, () => {
     assert.equal(errors[7], 'There is no statement !99 in the history.');
   });
 
-  it('SQL, bare or with sql, and the SQL sub-commands say SQL is not available yet', async () => {
-    const run = await runScriptFile([...CONNECT,
-      'errexit false',
-      'select * from t1;',
-      'SELECT count(*)',
-      '  FROM t1;',
-      'sql delete from t1;',
-      'showsql',
-      'killsql 1',
+  it('setclustersql of a GridDB script is accepted and says SQL goes through the transaction service', async () => {
+    const run = await runScriptFile([
+      'setcluster c myCluster FIXED_LIST 127.0.0.1:10001',
       'setclustersql c myCluster FIXED_LIST 127.0.0.1:20001',
+      'errexit false',
+      'select 1;',
     ], env);
     assert.equal(run.code, 1);
-    const errors = errorLines(run.stderr);
-    assert.equal(errors.length, 6, run.stderr);
-    for (const line of errors) assert.ok(line.includes(SQL_NOT_AVAILABLE), line);
-    assert.match(run.stderr, /\(\S+:5\)\n/);
+    assert.equal(run.stdout, 'setclustersql: SQL goes through the transaction service of $c (setcluster); ' +
+      'the SQL address is not used.\n');
+    // SQL needs a connection like every data sub-command.
+    assert.deepEqual(errorLines(run.stderr), [MESSAGES.connectionClosed]);
   });
 
   it('logs each statement to $GS_LOG/gs_sh.log with the passwords masked', async () => {

@@ -1,6 +1,6 @@
 // gs_sh at a terminal, driven as a person would (tools/shell/shell-interactive.ts): gs_sh runs in a
 // tmux pane (a pseudo-terminal; Debian's `tmux`, which .ci/run installs) against a real node
-// process; the test types sub-commands and TQL, presses Tab, Enter, Up and Ctrl-C, and reads the
+// process; the test types sub-commands, TQL and SQL, presses Tab, Enter, Up and Ctrl-C, and reads the
 // screen (`tmux capture-pane`). Every wait for the screen is bounded; the tmux server is the
 // test's own (its socket in a temporary folder) and is ended by the test.
 
@@ -163,9 +163,23 @@ describe('gs_sh at a terminal (tmux)', { timeout: 300_000 }, () => {
       await terminal.keys('C-c');
       screen = await terminal.waitFor(/gs\[public\]> tql big select \*;\nThe statement was cancelled \(Ctrl-C\)\.\ngs\[public\]>$/);
       assert.doesNotMatch(screen, new RegExp(`${BIG_ROW_COUNT} results`));
+      // The same for SQL.
+      await terminal.line('select * from big;');
+      await terminal.waitFor(/gs\[public\]> select \* from big;$/);
+      await sleep(1000);
+      await terminal.keys('C-c');
+      screen = await terminal.waitFor(/gs\[public\]> select \* from big;\nThe statement was cancelled \(Ctrl-C\)\.\ngs\[public\]>$/);
+      assert.doesNotMatch(screen, new RegExp(`${BIG_ROW_COUNT} results`));
       await terminal.line('setfetchsize 1000');
       await terminal.line('tql big select * where id < 3;');
       await terminal.waitFor(/\n3 results\. \(\d+ ms\)\ngs\[public\]>$/);
+      // SQL over two lines, then its row.
+      await terminal.line('select count(*) AS n');
+      await terminal.waitFor(/gs\[public\]> select count\(\*\) AS n\n>$/);
+      await terminal.line('from big where id < 3;');
+      await terminal.waitFor(/\n1 results\. \(\d+ ms\)\ngs\[public\]>$/);
+      await terminal.line('get');
+      await terminal.waitFor(/\| n +\|\n\+-+\+\n\| 3 +\|\n\+-+\+\nThe 1 results had been acquired\.\ngs\[public\]>$/);
 
       // Ctrl-C at the prompt drops the line typed, not the shell.
       await terminal.type('print half typed');

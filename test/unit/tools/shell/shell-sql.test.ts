@@ -1,0 +1,177 @@
+// gs_sh's SQL in script mode against a real node process (tools/shell/shell-sql.ts): CREATE TABLE
+// prints nothing, INSERT/UPDATE/DELETE print GridDB's update count line, a SELECT (bare or with
+// `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval
+// (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for
+// getplantxt/getplanjson/gettaskplan, an SQL error printed with its code (the script stops; with errexit false it goes on), and
+// showsql/killsql saying what the node does not have.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
+import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
+
+function errorLines(stderr: string): string[] {
+  return stderr.split('\n').filter((line) => line !== '');
+}
+
+describe('gs_sh SQL', { timeout: 300_000 }, () => {
+  let node: NodeProcess;
+  let env: NodeJS.ProcessEnv;
+  let home: string;
+
+  before(async () => {
+    node = await startNodeProcess(newNodeHome({ dataStore: { partitionNum: 4, concurrency: 1 } }));
+    home = newShellHome();
+    env = shellEnv(node, home);
+    const setup = await runScriptFile([...CONNECT,
+      'CREATE TABLE s1 (id INTEGER PRIMARY KEY, name STRING, ts TIMESTAMP);',
+      "INSERT INTO s1 VALUES (1, 'one', TIMESTAMP('2024-01-01T00:00:00Z')),",
+      "  (2, NULL, TIMESTAMP('2024-01-01T00:00:01.250Z')), (3, 'a, \"quoted\" text', NULL);",
+    ], env);
+    assert.equal(setup.code, 0, setup.stderr);
+    assert.equal(setup.stdout, 'The connection attempt was successful(NoSQL).\nThe 3 records had been inserted.\n');
+  });
+
+  after(async () => {
+    await node.stop();
+    removeHome(node.home);
+  });
+
+  it('a SELECT counts its rows; get prints them as a TABLE, then as CSV from where it stopped', async () => {
+    const run = await runScriptFile([...CONNECT,
+      'SELECT id, name, ts',
+      '  FROM s1',
+      '  ORDER BY id;',
+      'get 1',
+      'setresultformat CSV',
+      'get',
+      'get',
+    ], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, [
+      'The connection attempt was successful(NoSQL).',
+      run.stdout.split('\n')[1]!,
+      '+----+------+--------------------------+',
+      '| id | name | ts                       |',
+      '+----+------+--------------------------+',
+      '| 1  | one  | 2024-01-01T00:00:00.000Z |',
+      '+----+------+--------------------------+',
+      'The 1 results had been acquired.',
+      'id,name,ts',
+      '2,(NULL),2024-01-01T00:00:01.250Z',
+      '3,"a, ""quoted"" text",(NULL)',
+      'The 2 results had been acquired.',
+      'The 0 results had been acquired.',
+      '',
+    ].join('\n'));
+    assert.match(run.stdout.split('\n')[1]!, /^3 results\. \(\d+ ms\)$/);
+  });
+
+  it('sql with getcsv, getnoprint and getval, under setfetchsize 1', async () => {
+    const csv = join(home, 's1.csv');
+    const run = await runScriptFile([...CONNECT,
+      'setfetchsize 1',
+      'sql select * from s1 order by id;',
+      `getcsv ${csv}`,
+      'sql SELECT id, name FROM s1 WHERE id >= 2 ORDER BY id DESC;',
+      'getnoprint 1',
+      'getval id name',
+      'print id=$id name=$name',
+    ], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(readFileSync(csv, 'utf8'), ['id,name,ts', '1,one,2024-01-01T00:00:00.000Z',
+      '2,,2024-01-01T00:00:01.250Z', '3,"a, ""quoted"" text",', ''].join('\n'));
+    assert.match(run.stdout, /\n3 results\. \(\d+ ms\)\nThe 3 results had been acquired\.\n2 results\. \(\d+ ms\)\n/);
+    assert.ok(run.stdout.endsWith('The 1 results had been acquired.\nThe 1 results had been acquired.\nid=2 name=\n'),
+      run.stdout);
+  });
+
+  it('UPDATE and DELETE print their counts; DDL prints nothing; sqlcount FALSE does not count', async () => {
+    const run = await runScriptFile([...CONNECT,
+      'CREATE TABLE s2 (id INTEGER PRIMARY KEY, v DOUBLE);',
+      'INSERT INTO s2 VALUES (1, 1.5), (2, 2.5), (3, 3.5);',
+      'UPDATE s2 SET v = v * 2 WHERE id >= 2;',
+      'sql DELETE FROM s2 WHERE id = 1;',
+      'sqlcount FALSE',
+      'select v from s2 order by id;',
+      'setresultformat CSV',
+      'get',
+      'DROP TABLE s2;',
+      'get',
+    ], env);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout.replace(/\(\d+ ms\)/g, '(ms)'), [
+      'The connection attempt was successful(NoSQL).',
+      'The 3 records had been inserted.',
+      'The 2 records had been updated.',
+      'The 1 records had been deleted.',
+      'The query had been executed. (ms)',
+      'v', '5', '7',
+      'The 2 results had been acquired.',
+      '',
+    ].join('\n'));
+    // DROP TABLE let the last result go.
+    assert.match(run.stderr, /^D20304: This query has not been executed yet\. \(.*:12\)\n$/);
+  });
+
+  it('an SQL error prints its code and message: the script stops there, or goes on with errexit false', async () => {
+    const stopped = await runScriptFile([...CONNECT, 'SELEC * FROM s1;', 'print not reached'], env);
+    assert.equal(stopped.code, 1);
+    assert.doesNotMatch(stopped.stdout, /not reached/);
+    const run = await runScriptFile([...CONNECT,
+      'errexit false',
+      'select * fro s1;',
+      'sql select nosuch from s1;',
+      'INSERT INTO s1 VALUES (1, \'again\', NULL);',
+      'select count(*) from s1;',
+      'get',
+    ], env);
+    assert.equal(run.code, 1);
+    const errors = errorLines(run.stderr);
+    assert.equal(errors.length, 3, run.stderr);
+    assert.match(errors[0]!, /^SQL_COMPILE_SYNTAX_ERROR: syntax error at line 1, column 10: .*found "fro" \(\S+:4\)$/);
+    assert.match(errors[1]!, /^[A-Z_]+: .*nosuch.*\(\S+:5\)$/);
+    assert.match(errors[2]!, /^ROW_INVALID: .*\(\S+:6\)$/);
+    // The failed INSERT changed nothing and the shell went on.
+    assert.match(run.stdout, /\n1 results\. \(\d+ ms\)\n[\s\S]*\| 3 +\|\n/);
+  });
+
+  it('EXPLAIN keeps its plan for getplantxt, getplanjson and gettaskplan', async () => {
+    const planFile = join(home, 'plan.json');
+    const run = await runScriptFile([...CONNECT,
+      'errexit false',
+      'getplantxt',
+      'EXPLAIN ANALYZE SELECT name FROM s1 WHERE id > 1 ORDER BY name;',
+      'get',
+      'getplantxt',
+      `getplanjson ${planFile}`,
+      'gettaskplan 0',
+      'gettaskplan 99',
+    ], env);
+    assert.equal(run.code, 1);
+    const plan = (JSON.parse(readFileSync(planFile, 'utf8')) as { nodeList: Array<Record<string, unknown>> }).nodeList;
+    assert.ok(plan.some((node) => node.type === 'SORT'), JSON.stringify(plan));
+    assert.equal(plan.at(-1)!['type'], 'RESULT');
+    assert.equal(plan[0]!['type'], 'SCAN');
+    assert.deepEqual(plan[0]!['profile'], { rows: 2 });
+    // get prints the plan's rows as CSV (GridDB's rule for EXPLAIN) although the format is TABLE.
+    assert.match(run.stdout, new RegExp(`\\n${plan.length} results\\. \\(\\d+ ms\\)\\n[^\\n+|]+\\n"\\{""id"":0,""type"":""SCAN""`));
+    assert.match(run.stdout, /\nId Type +Input +Rows And more\.\.\n-+\n 0 SCAN +- +2 \{"table":"s1"/);
+    assert.match(run.stdout, /\n\{\n {2}"id": 0,\n {2}"type": "SCAN",/);
+    const errors = errorLines(run.stderr);
+    assert.match(errors[0]!, /^There is no SQL plan: run EXPLAIN or EXPLAIN ANALYZE with sql first\./);
+    assert.match(errors[1]!, new RegExp(`^gettaskplan: the last plan has no node "99" \\(its ids are 0 to ${plan.length - 1}\\)`));
+    assert.equal(errors.length, 2, run.stderr);
+  });
+
+  it('showsql and killsql say the node has no list of running statements and no cancel message', async () => {
+    const run = await runScriptFile([...CONNECT, 'errexit false', 'showsql', 'killsql 1'], env);
+    assert.equal(run.code, 1);
+    const errors = errorLines(run.stderr);
+    assert.match(errors[0]!, /^showsql: the node keeps no list of running SQL statements yet, so it cannot show them;/);
+    assert.match(errors[1]!, /^killsql: the node has no message to cancel an SQL statement yet,/);
+    assert.doesNotMatch(run.stderr, /not available yet/);
+  });
+});
