@@ -14,6 +14,7 @@ import { parseArray, parseScalar, printArray, printScalar, ValueProblem } from '
 
 const VERSION_LINE = 'GridDB V5.8.00';
 const EXTERNAL_REFERENCE = /^@(BLOB|STRING|GEOMETRY|[A-Z]+_ARRAY):(.+)$/;
+const AT = 0x40;
 
 /** The lines a row file opens with. */
 export function rowFileHeader(options: {
@@ -99,7 +100,8 @@ export function parseRowLine(columns: readonly ColumnSchema[], line: string, dir
 }
 
 function cellValue(column: ColumnSchema, cell: string, directory: string): Value {
-  const reference = EXTERNAL_REFERENCE.exec(cell);
+  // Only a cell starting with `@` can be a reference: no regular expression for the others.
+  const reference = cell.charCodeAt(0) === AT ? EXTERNAL_REFERENCE.exec(cell) : null;
   if (reference !== null && (column.type === 'BLOB' || column.type === 'STRING' ||
     column.type === 'GEOMETRY' || column.array)) {
     const bytes = externalRead(directory, reference[2]!);
