@@ -11,7 +11,7 @@ import type { ColumnSchema } from '../lib/schema/container-schema.ts';
 import { parseRowLine, RowProblem } from './expimp-row-file.ts';
 
 /** Bytes read from a row file at a time. */
-const READ_CHUNK_BYTES = 1 << 20;
+const READ_CHUNK_BYTES = 1 << 16;
 const CR = 13;
 
 export class ImportProblem extends Error {

@@ -27,10 +27,13 @@ import {
 } from './operating-command.ts';
 
 const NAME = 'gs_export';
-/** Rows per page fetched from the node (one page is formatted while the next is fetched). */
-const FETCH_ROWS_PER_PAGE = 20_000;
+/**
+ * Rows per page fetched from the node (one page is formatted while the next is fetched). Small
+ * pages die young: a page of 20,000 rows outlives the young generation and costs a third more CPU.
+ */
+const FETCH_ROWS_PER_PAGE = 2_000;
 /** Characters of row lines gathered before a write to the file stream. */
-const WRITE_CHUNK_CHARS_MIN = 1 << 20;
+const WRITE_CHUNK_CHARS_MIN = 1 << 17;
 /** Containers exported at once. */
 const EXPORTS_IN_FLIGHT_MAX = 2;
 
