@@ -5,9 +5,10 @@
 // Each container is all or nothing as far as a file can make it so: its row file is read through
 // once and every line checked (cells, types, the engine's row validation, external files) before
 // anything is created, dropped or written; a bad file names its line and column and leaves the
-// container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT (GridDB's
-// commitCount), each an auto-commit statement, so memory is one batch whatever the size; the next
-// container's first read runs meanwhile (it only reads, so the node writes while this parses). An
+// container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT rows or
+// BATCH_BYTES_MAX bytes (expimp-batch-writer.ts), each an auto-commit statement, so memory is a few
+// batches whatever the size; the next container's first read runs meanwhile (it only reads, so
+// the node writes while this parses). An
 // interrupt (SIGINT/SIGTERM) stops after the batch in flight and prints exactly which rows were
 // written; running again with --append finishes the job for keyed containers (rows are upserted).
 
