@@ -3,7 +3,7 @@
 // ImportProblem naming the file, the 1-based line and the 1-based column (cell), so a user can
 // find it; a reader holds one chunk of the file and one line.
 
-import { createReadStream, type ReadStream } from 'node:fs';
+import { createReadStream } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { isStorageError } from '../lib/base/errors.ts';
 import type { Row } from '../lib/schema/column-type.ts';
@@ -47,7 +47,7 @@ export async function* readRowFile(
   let lineNumber = 0;
   let inHeader = true;
   try {
-    for await (const lines of linesOf(stream)) for (const line of lines) {
+    for await (const lines of linesOf(stream as AsyncIterable<string>)) for (const line of lines) {
       lineNumber++;
       if (inHeader) {
         if (line.startsWith('"$"')) inHeader = false;
@@ -69,9 +69,9 @@ export async function* readRowFile(
  * lone CR; no empty last line after a final break), a chunk's lines at a time: one indexOf per
  * line instead of readline's regular expression and an event per line.
  */
-async function* linesOf(stream: ReadStream): AsyncGenerator<string[]> {
+export async function* linesOf(stream: AsyncIterable<string>): AsyncGenerator<string[]> {
   let rest = '';
-  for await (const chunk of stream as AsyncIterable<string>) {
+  for await (const chunk of stream) {
     const text = rest === '' ? chunk : rest + chunk;
     const lines: string[] = [];
     let start = 0;
