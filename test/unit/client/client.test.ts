@@ -176,7 +176,7 @@ describe('client: containers and rows', () => {
       storageError('CONFIG_INVALID'));
   });
 
-  it('takes a result a page at a time with nextPage (the next page fetched ahead), LIMIT and close included', async () => {
+  it('takes a result a page at a time with nextPage (the next page fetched ahead), LIMIT and close too', async () => {
     const paged = await store.putContainer({ name: 'paged', type: 'TIME_SERIES',
       columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'value', type: 'DOUBLE' }] });
     await paged.multiPut(Array.from({ length: 23 }, (_, i) => [i * 1000, i]));

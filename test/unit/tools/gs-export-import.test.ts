@@ -245,7 +245,8 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
       columns: [{ name: 'id', type: 'INTEGER' }, { name: 'n', type: 'BYTE' }] });
     const names = ['force1', 'force2', 'force3'];
     for (const name of names) {
-      await (await store.putContainer(definitionOf(name))).multiPut(Array.from({ length: 1500 }, (_, i) => [i, i % 100]));
+      const container = await store.putContainer(definitionOf(name));
+      await container.multiPut(Array.from({ length: 1500 }, (_, i) => [i, i % 100]));
     }
     const directory = newDirectory();
     const exported = await runTool('gs_export.ts', [...args, ...names.flatMap((name) => ['-c', name]), '-d', directory],
@@ -262,8 +263,8 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal((await rowsOf(store, 'force1')).length, 1500);
     assert.equal(await store.getContainer('force2'), undefined, 'nothing of the bad file');
     assert.equal(await store.getContainer('force3'), undefined, 'the import stopped at the bad file');
-    result = await runTool('gs_import.ts', [...args.filter((arg) => arg !== '--silent'), '--all', '--replace', '--force',
-      '-d', directory], node.env);
+    const loud = args.filter((arg) => arg !== '--silent');
+    result = await runTool('gs_import.ts', [...loud, '--all', '--replace', '--force', '-d', directory], node.env);
     assert.equal(result.code, 1);
     assert.match(result.stdout, /public\.force1 : 1500\npublic\.force3 : 1500\nImport completed\nSuccess:2 Failure:1/);
     assert.equal(await store.getContainer('force2'), undefined);
