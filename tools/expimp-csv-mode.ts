@@ -2,7 +2,7 @@
 // file with a header row of column names (expimp-csv-plain.ts). Out, rows stream a page at a
 // time. In, the container must exist (CSV has no schema); the header names its columns in any
 // order (case-insensitive; a column not named is NULL), the file is read through once and every
-// record checked before anything is written, then read again and written 1,000 rows a statement (expimp-batch-writer.ts).
+// record checked before anything is written, then read again and written in batches (expimp-batch-writer.ts).
 
 import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';

@@ -14,6 +14,7 @@ import { parseArray, parseScalar, printArray, printScalar, ValueProblem } from '
 
 const VERSION_LINE = 'GridDB V5.8.00';
 const EXTERNAL_REFERENCE = /^@(BLOB|STRING|GEOMETRY|[A-Z]+_ARRAY):(.+)$/;
+const AT = 0x40;
 
 /** The lines a row file opens with. */
 export function rowFileHeader(options: {
@@ -34,23 +35,24 @@ export function rowLine(
   place: { directory: string; stem: string; rowIndex: number },
 ): string {
   const cells: Array<string | null> = new Array(columns.length);
-  for (let i = 0; i < columns.length; i++) {
-    const column = columns[i]!;
-    const value = row[i];
-    if (value === null || value === undefined) {
-      cells[i] = null;
-    } else if (column.array) {
-      cells[i] = printArray(column, value as ScalarValue[]);
-    } else if (column.type === 'BLOB') {
-      cells[i] = externalCell(place, i, 'BLOB', value as Uint8Array);
-    } else if ((column.type === 'STRING' || column.type === 'GEOMETRY') &&
-      /^@|[\r\n]/.test(value as string)) {
-      cells[i] = externalCell(place, i, column.type, Buffer.from(value as string, 'utf8'));
-    } else {
-      cells[i] = printScalar(column, value as ScalarValue);
-    }
-  }
+  for (let i = 0; i < columns.length; i++) cells[i] = cellText(columns[i]!, i, row[i], place);
   return printLine(cells) + '\n';
+}
+
+/** A cell before quoting (null for NULL); an external cell's file is written now. */
+export function cellText(
+  column: ColumnSchema,
+  columnIndex: number,
+  value: Value | null | undefined,
+  place: { directory: string; stem: string; rowIndex: number },
+): string | null {
+  if (value === null || value === undefined) return null;
+  if (column.array) return printArray(column, value as ScalarValue[]);
+  if (column.type === 'BLOB') return externalCell(place, columnIndex, 'BLOB', value as Uint8Array);
+  if ((column.type === 'STRING' || column.type === 'GEOMETRY') && /^@|[\r\n]/.test(value as string)) {
+    return externalCell(place, columnIndex, column.type, Buffer.from(value as string, 'utf8'));
+  }
+  return printScalar(column, value as ScalarValue);
 }
 
 function externalCell(
@@ -98,7 +100,8 @@ export function parseRowLine(columns: readonly ColumnSchema[], line: string, dir
 }
 
 function cellValue(column: ColumnSchema, cell: string, directory: string): Value {
-  const reference = EXTERNAL_REFERENCE.exec(cell);
+  // Only a cell starting with `@` can be a reference: no regular expression for the others.
+  const reference = cell.charCodeAt(0) === AT ? EXTERNAL_REFERENCE.exec(cell) : null;
   if (reference !== null && (column.type === 'BLOB' || column.type === 'STRING' ||
     column.type === 'GEOMETRY' || column.array)) {
     const bytes = externalRead(directory, reference[2]!);

@@ -2,7 +2,8 @@
 // [--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]: containers to a
 // directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts): gs_export.json,
 // one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files. Rows are read a
-// page at a time and written with the stream's backpressure, so memory does not grow with the data.
+// page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
+// backpressure, so memory does not grow with the data.
 
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -18,19 +19,23 @@ import {
   DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
   type ExportEntry, type ExportExecution,
 } from './expimp-metadata.ts';
-import { rowFileHeader, rowLine } from './expimp-row-file.ts';
+import { rowFileHeader } from './expimp-row-file.ts';
+import { rowPrinterOf } from './expimp-row-printer.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
   parseCommandArgs, requireEnvironment, runCommand,
 } from './operating-command.ts';
 
 const NAME = 'gs_export';
-/** Rows per page fetched from the node. */
-const FETCH_ROWS_PER_PAGE = 10_000;
+/**
+ * Rows per page fetched from the node (one page is formatted while the next is fetched). Small
+ * pages die young: a page of 20,000 rows outlives the young generation and costs a third more CPU.
+ */
+const FETCH_ROWS_PER_PAGE = 2_000;
+/** Characters of row lines gathered before a write to the file stream. */
+const WRITE_CHUNK_CHARS_MIN = 1 << 17;
 /** Containers exported at once. */
 const EXPORTS_IN_FLIGHT_MAX = 2;
-/** Rows between two progress updates. */
-const PROGRESS_ROWS_STEP = 1000;
 
 const HELP: CommandHelp = {
   name: NAME,
@@ -195,14 +200,23 @@ async function exportContainer(
     if (!job.schemaOnly) {
       const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
       const rows = await query.fetch();
+      const printRow = rowPrinterOf(info.columns);
       const place = { directory: job.directory, stem, rowIndex: 0 };
-      for await (const row of rows) {
-        place.rowIndex = rowIndex;
-        if (!out.write(rowLine(info.columns, row, place))) await Promise.race([once(out, 'drain'), failed]);
-        rowIndex++;
-        if (rowIndex % PROGRESS_ROWS_STEP === 0) job.onRows(PROGRESS_ROWS_STEP);
+      // A page at a time (the next one is on its way meanwhile), its lines joined into chunks of
+      // WRITE_CHUNK_CHARS_MIN characters or more: one stream write per chunk, not per line.
+      for (let page = await rows.nextPage(); page.length > 0; page = await rows.nextPage()) {
+        let chunk = '';
+        for (const row of page) {
+          place.rowIndex = rowIndex++;
+          chunk += printRow(row, place);
+          if (chunk.length >= WRITE_CHUNK_CHARS_MIN) {
+            if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+            chunk = '';
+          }
+        }
+        if (chunk !== '' && !out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+        job.onRows(page.length);
       }
-      job.onRows(rowIndex % PROGRESS_ROWS_STEP);
     }
   } finally {
     out.end();

@@ -5,8 +5,10 @@
 // Each container is all or nothing as far as a file can make it so: its row file is read through
 // once and every line checked (cells, types, the engine's row validation, external files) before
 // anything is created, dropped or written; a bad file names its line and column and leaves the
-// container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT (GridDB's
-// commitCount), each an auto-commit statement, so memory is one batch whatever the size. An
+// container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT rows or
+// BATCH_BYTES_MAX bytes (expimp-batch-writer.ts), each an auto-commit statement, so memory is a few
+// batches whatever the size; the next container's first read runs meanwhile (it only reads, so
+// the node writes while this parses). An
 // interrupt (SIGINT/SIGTERM) stops after the batch in flight and prints exactly which rows were
 // written; running again with --append finishes the job for keyed containers (rows are upserted).
 
@@ -122,10 +124,24 @@ async function main(): Promise<number> {
     const progress = Progress.forConsole(silent, progressRows);
     let successCount = 0;
     let failureCount = 0;
-    for (const entry of chosen) {
+    // The next container's file is checked while this one's rows are written (the check only
+    // reads): the node writes while the command parses. `abandon` stops a check no longer wanted.
+    const abandon = { stop: false };
+    const checkOf = (entry: ExportEntry) => {
+      const checking = checkContainer(store, directory, entry, abandon);
+      checking.catch(() => undefined);
+      return checking;
+    };
+    let next = chosen.length === 0 ? undefined : checkOf(chosen[0]!);
+    for (let i = 0; i < chosen.length; i++) {
+      const entry = chosen[i]!;
       const label = `${entry.database}.${entry.name}`;
+      const checking = next!;
+      next = undefined;
       try {
-        const rowCount = await importContainer(store, { directory, entry, mode, progress, values });
+        const checked = await checking;
+        next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+        const rowCount = await writeContainer(store, checked, { entry, mode, progress, values });
         successCount++;
         log.info('importContainer', `${label}: ${rowCount} rows`);
         if (!silent) console.log(`${label} : ${rowCount}`);
@@ -136,8 +152,11 @@ async function main(): Promise<number> {
         log.error('importContainer', `${label}: ${message}`);
         console.error(`D00F01: Import of ${label} failed: ${message}`);
         if (values.force !== true || interrupted) break;
+        next ??= i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
       }
     }
+    abandon.stop = true;
+    await next?.catch(() => undefined);
     const summary = `Success:${successCount} Failure:${failureCount}`;
     log.info('main', summary);
     if (!silent) console.log(`Import completed\n${summary}`);
@@ -194,34 +213,52 @@ function progressRowsOf(text: string | undefined): number | undefined {
 }
 
 interface ImportJob {
-  directory: string;
   entry: ExportEntry;
   mode: 'create' | 'append' | 'replace';
   progress: Progress;
   values: { schemaCheckSkip?: boolean | undefined };
 }
 
-async function importContainer(store: ClientStore, job: ImportJob): Promise<number> {
-  const { definition, containerFile } = readMetadata(job.directory, job.entry);
+interface CheckedContainer {
+  definition: ContainerDefinition;
+  schema: ContainerSchema;
+  containerFile: string;
+  rowPath: string;
+  rowCount: number;
+}
+
+/** The first read: the metadata and every line of the row file checked; nothing written. */
+async function checkContainer(
+  store: ClientStore, directory: string, entry: ExportEntry, abandon: { stop: boolean },
+): Promise<CheckedContainer> {
+  const { definition, containerFile } = readMetadata(directory, entry);
   const limits = limitsOf(store.pool.node!.storeBlockSizeBytes);
   let schema: ContainerSchema;
   try {
     schema = validateContainerDefinition(definition, limits);
   } catch (error) {
-    throw new Error(`${job.entry.metafile}: ${(error as Error).message}`, { cause: error });
+    throw new Error(`${entry.metafile}: ${(error as Error).message}`, { cause: error });
   }
-  const rowPath = join(job.directory, containerFile);
+  const rowPath = join(directory, containerFile);
   const validateRow = rowValidator(schema, limits);
-  // First read: every line checked, nothing written yet.
   let rowCount = 0;
-  for await (const _ of readRowFile(rowPath, schema.columns, validateRow)) rowCount++;
+  for await (const _ of readRowFile(rowPath, schema.columns, validateRow)) {
+    if (abandon.stop) throw new Error('abandoned');
+    rowCount++;
+  }
+  return { definition, schema, containerFile, rowPath, rowCount };
+}
+
+/** The second read: the container prepared per mode, then the rows written. Returns the row count. */
+async function writeContainer(store: ClientStore, checked: CheckedContainer, job: ImportJob): Promise<number> {
+  const { definition, schema, containerFile, rowPath, rowCount } = checked;
   await prepareContainer(store, {
     definition, schema, mode: job.mode, schemaCheckSkip: job.values.schemaCheckSkip === true,
   });
   const container = await store.putContainer(definition);
-  // Second read: the rows, a batch at a time, up to WRITES_IN_FLIGHT_MAX batches sent and not yet
-  // acknowledged (the next batch is parsed while the node writes the last). The client validates
-  // each row again as it encodes it.
+  // A batch at a time, up to WRITES_IN_FLIGHT_MAX batches sent and not yet acknowledged (the next
+  // batch is parsed while the node writes the last). The client validates each row again as it
+  // encodes it.
   const label = `${job.entry.database}.${definition.name}`;
   job.progress.start(label, rowCount);
   const writes = new BatchWriter((rows) => container.multiPut(rows));

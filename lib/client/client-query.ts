@@ -94,6 +94,8 @@ export class RowSet implements AsyncIterable<Row> {
   private resultSetId: number;
   /** Rows the application may still take (the LIMIT option). */
   private rowsLeft: number;
+  /** The next page's FETCH, sent by nextPage() before its caller works through the page it got. */
+  private pending: ReturnType<RowSet['fetchRequest']> | undefined;
 
   constructor(
     reply: QueryReply,
@@ -127,6 +129,32 @@ export class RowSet implements AsyncIterable<Row> {
     return row;
   }
 
+  /**
+   * The rows left of the current page at once (empty when none remain), for a reader that takes
+   * a page at a time. The next page's FETCH is sent before this returns, so the node reads it
+   * while the caller works through these rows: one page ahead at most.
+   */
+  async nextPage(): Promise<Row[]> {
+    await this.ready();
+    if (!this.hasNext()) {
+      await this.close();
+      return [];
+    }
+    const end = Math.min(this.page.length, this.pageIndex + this.rowsLeft);
+    const rows = this.pageIndex === 0 && end === this.page.length
+      ? this.page : this.page.slice(this.pageIndex, end);
+    this.rowsLeft -= rows.length;
+    this.page = [];
+    this.pageIndex = 0;
+    if (this.rowsLeft === 0) {
+      await this.close();
+    } else if (this.resultSetId !== RESULT_SET_ID_NONE) {
+      this.pending = this.fetchRequest();
+      this.pending.catch(() => undefined);
+    }
+    return rows;
+  }
+
   /** The value of an AGGREGATION result (undefined when it has none). */
   aggregationValue(): Value | undefined {
     if (this.kind !== 'AGGREGATION') {
@@ -153,6 +181,13 @@ export class RowSet implements AsyncIterable<Row> {
   /** Lets go of the result on the node (also when not every row was read); no rows remain. */
   async close(): Promise<void> {
     this.rowsLeft = 0;
+    if (this.pending !== undefined) {
+      // A page fetched ahead may have ended the result on the node: close only what is still open.
+      const pending = this.pending;
+      this.pending = undefined;
+      const reply = await pending.catch(() => undefined);
+      if (reply?.done === true) this.resultSetId = RESULT_SET_ID_NONE;
+    }
     const resultSetId = this.resultSetId;
     if (resultSetId === RESULT_SET_ID_NONE) return;
     this.resultSetId = RESULT_SET_ID_NONE;
@@ -167,8 +202,9 @@ export class RowSet implements AsyncIterable<Row> {
     while (this.pageIndex >= this.page.length && this.resultSetId !== RESULT_SET_ID_NONE) {
       let reply;
       try {
-        reply = await this.connection.request(FETCH,
-          { resultSetId: this.resultSetId, fetchSize: this.fetchSize });
+        const pending = this.pending;
+        this.pending = undefined;
+        reply = await (pending ?? this.fetchRequest());
       } catch (error) {
         if (!(error instanceof ConnectionLostError)) throw error;
         this.resultSetId = RESULT_SET_ID_NONE;
@@ -179,6 +215,10 @@ export class RowSet implements AsyncIterable<Row> {
       this.pageIndex = 0;
       if (reply.done) this.resultSetId = RESULT_SET_ID_NONE;
     }
+  }
+
+  private fetchRequest() {
+    return this.connection.request(FETCH, { resultSetId: this.resultSetId, fetchSize: this.fetchSize });
   }
 }
 

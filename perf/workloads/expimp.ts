@@ -1,6 +1,7 @@
 // expimp/export/tsbs-day and expimp/import/tsbs-day: gs_export --all and gs_import --all --replace
 // of the TSBS day (one time series per host), rows/s, as the commands run (child processes, start
-// included; the import reads each file twice: checked, then written).
+// included, compiled as `npx gs_export` runs them after `npm run build`, else through tsx; the
+// import reads each file twice: checked, then written).
 //
 // Store: a node process, logWriteMode 0 (every statement durable when acknowledged), loaded
 // untimed through the client. Peer: PostgreSQL's COPY TO / COPY FROM of the same rows as CSV,
@@ -13,9 +14,9 @@ import { chmodSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { getStore } from '../../lib/client/store-factory.ts';
+import { toolEntry } from '../../tools/bin/tool-entry.mjs';
 import type { BenchConfig } from '../bench-config.ts';
 import { throughputResult, type WorkloadReport } from '../bench-result.ts';
 import { withNodeProcess } from '../node-process.ts';
@@ -24,7 +25,6 @@ import { median } from '../stats.ts';
 import { tsbsContainerDefinition, TSBS_CPU_FIELDS, type TsbsDataset } from '../tsbs.ts';
 
 const run = promisify(execFile);
-const TOOLS = fileURLToPath(new URL('../../tools/', import.meta.url));
 const REPEAT_COUNT = 3;
 const TARGET = { of: 'ratio', min: 1 } as const;
 
@@ -73,8 +73,8 @@ async function storeRuns(dataset: TsbsDataset, repeatCount: number) {
       const args = ['-u', 'admin/admin', '-s', node.storeProperties.notificationMember, '--silent'];
       for (let i = 0; i < repeatCount; i++) {
         const directory = join(root, `export-${i}`);
-        exportMs.push(await timedTool('gs_export.ts', [...args, '--all', '-d', directory], env));
-        importMs.push(await timedTool('gs_import.ts',
+        exportMs.push(await timedTool('gs_export', [...args, '--all', '-d', directory], env));
+        importMs.push(await timedTool('gs_import',
           [...args, '--all', '--replace', '-d', directory], env));
         rmSync(directory, { recursive: true, force: true });
       }
@@ -85,9 +85,12 @@ async function storeRuns(dataset: TsbsDataset, repeatCount: number) {
   return { exportMs, importMs };
 }
 
+/** The command as `npx <name>` runs it: compiled when `npm run build` is up to date, else through tsx. */
 async function timedTool(name: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const entry = toolEntry(name);
+  if (!entry.built) console.error(`expimp: ${name} runs through tsx (${entry.reason}); npm run build first`);
   const startMs = performance.now();
-  await run(process.execPath, ['--import', 'tsx', join(TOOLS, name), ...args], { env });
+  await run(process.execPath, [...(entry.built ? [] : ['--import', 'tsx']), entry.path, ...args], { env });
   return performance.now() - startMs;
 }
 

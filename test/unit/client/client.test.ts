@@ -175,6 +175,38 @@ describe('client: containers and rows', () => {
     assert.throws(() => readings.query('x').setFetchOption('SIZE', 0),
       storageError('CONFIG_INVALID'));
   });
+
+  it('takes a result a page at a time with nextPage (the next page fetched ahead), LIMIT and close too', async () => {
+    const paged = await store.putContainer({ name: 'paged', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'value', type: 'DOUBLE' }] });
+    await paged.multiPut(Array.from({ length: 23 }, (_, i) => [i * 1000, i]));
+    const all = await paged.query('SELECT *').setFetchOption('SIZE', 5).fetch();
+    await all.next();
+    const sizes: number[] = [];
+    const values: unknown[] = [];
+    for (let page = await all.nextPage(); page.length > 0; page = await all.nextPage()) {
+      sizes.push(page.length);
+      values.push(...page.map((row) => row[1]));
+    }
+    assert.deepEqual(sizes, [4, 5, 5, 5, 3]);
+    assert.deepEqual(values, Array.from({ length: 22 }, (_, i) => i + 1));
+    assert.equal(all.hasNext(), false);
+    const limited = await paged.query('SELECT *').setFetchOption('SIZE', 5).setFetchOption('LIMIT', 7).fetch();
+    assert.deepEqual([(await limited.nextPage()).length, (await limited.nextPage()).length,
+      (await limited.nextPage()).length], [5, 2, 0]);
+    // Closed with a page fetched ahead and not taken: the result is let go of, and the connection
+    // still answers.
+    const early = await paged.query('SELECT *').setFetchOption('SIZE', 5).fetch();
+    assert.equal((await early.nextPage()).length, 5);
+    await early.close();
+    assert.equal(early.hasNext(), false);
+    assert.deepEqual(await early.nextPage(), []);
+    // The page fetched ahead is the last one: the node has ended the result, close sends nothing.
+    const ended = await paged.query('SELECT * WHERE value < 10').setFetchOption('SIZE', 5).fetch();
+    assert.equal((await ended.nextPage()).length, 5);
+    await ended.close();
+    assert.equal((await (await paged.query('SELECT *').fetch()).toArray()).length, 23);
+  });
 });
 
 describe('client: transactions', () => {

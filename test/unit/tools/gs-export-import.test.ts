@@ -240,6 +240,38 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     await store.dropContainer('bad');
   });
 
+  it('a bad container among several stops the import, or with --force is skipped and the next come in', async () => {
+    const definitionOf = (name: string): ContainerDefinition => ({ name, type: 'COLLECTION', rowKey: true,
+      columns: [{ name: 'id', type: 'INTEGER' }, { name: 'n', type: 'BYTE' }] });
+    const names = ['force1', 'force2', 'force3'];
+    for (const name of names) {
+      const container = await store.putContainer(definitionOf(name));
+      await container.multiPut(Array.from({ length: 1500 }, (_, i) => [i, i % 100]));
+    }
+    const directory = newDirectory();
+    const exported = await runTool('gs_export.ts', [...args, ...names.flatMap((name) => ['-c', name]), '-d', directory],
+      node.env);
+    assert.equal(exported.code, 0, exported.stderr);
+    const rowFile = join(directory, 'public.force2.csv');
+    const lines = readFileSync(rowFile, 'utf8').split('\n');
+    lines[1200] = '"1196","300"';
+    writeFileSync(rowFile, lines.join('\n'));
+    for (const name of names) await store.dropContainer(name);
+    let result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /public\.force2\.csv:1201:2: /);
+    assert.equal((await rowsOf(store, 'force1')).length, 1500);
+    assert.equal(await store.getContainer('force2'), undefined, 'nothing of the bad file');
+    assert.equal(await store.getContainer('force3'), undefined, 'the import stopped at the bad file');
+    const loud = args.filter((arg) => arg !== '--silent');
+    result = await runTool('gs_import.ts', [...loud, '--all', '--replace', '--force', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stdout, /public\.force1 : 1500\npublic\.force3 : 1500\nImport completed\nSuccess:2 Failure:1/);
+    assert.equal(await store.getContainer('force2'), undefined);
+    assert.equal((await rowsOf(store, 'force3')).length, 1500);
+    for (const name of ['force1', 'force3']) await store.dropContainer(name);
+  });
+
   it('an interrupted import says exactly how many rows it wrote; --append finishes it', async () => {
     const definition: ContainerDefinition = { name: 'big', type: 'TIME_SERIES',
       columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
