@@ -2,7 +2,8 @@
 // committed rows in pages of SQL_BATCH_ROW_COUNT rows (RowStore.scanBatches, only the columns asked for),
 // copying the values out before it hands a page on, then waits one event-loop turn and goes on
 // from the row key after the page's last, as the TQL pages do (partition-query.ts): commits run
-// between pages, and a page never sees a block change under it. A statement's changes go through
+// between pages, and a page never sees a block change under it. A scan with an index range reads
+// the rows the index names instead (sql-index-scan.ts). A statement's changes go through
 // one session's transaction on the table, committed together or aborted.
 
 import { isStorageError } from '../base/errors.ts';

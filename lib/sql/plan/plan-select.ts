@@ -1,7 +1,8 @@
 // The planner of a query: FROM, WHERE, GROUP BY [RANGE], HAVING, the select list, DISTINCT, ORDER
 // BY and LIMIT/OFFSET become a chain of logical operators (logical-plan.ts), with names resolved,
 // every expression typed, and what the scan can do itself pushed down to it: the columns read,
-// the row-key range WHERE implies, and LIMIT when nothing between drops rows.
+// the row-key range WHERE implies, a TREE index range (plan-index-range.ts), and LIMIT when
+// nothing between drops rows.
 //
 // A column outside GROUP BY in an aggregate query takes its group's first value (SQLite's and
 // GridDB's behaviour, which `SELECT * … GROUP BY RANGE` relies on). ORDER BY takes an ordinal, an
