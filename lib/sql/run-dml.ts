@@ -162,7 +162,7 @@ function tableRows(schema: ContainerSchema, where: SqlExpression | undefined, pl
   const columns = schema.columns.map((column) => ({ name: column.name, type: sqlTypeOfColumn(column) }));
   let node: SqlPlanNode = {
     kind: 'scan', table: schema.name, columnIndexes: schema.columns.map((_c, i) => i), columns,
-    keyRange: { from: undefined, to: undefined, empty: false }, rowCountMax: Infinity,
+    keyRange: { from: undefined, to: undefined, empty: false }, index: undefined, rowCountMax: Infinity,
   };
   if (where !== undefined) {
     node = { kind: 'filter', input: node, predicate: bindCondition(where, scope, plan, 'WHERE'), columns };

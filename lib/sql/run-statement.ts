@@ -123,7 +123,8 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
       if (inner.kind !== 'select') {
         throw sqlNotSupported('EXPLAIN takes a SELECT', statement.position);
       }
-      const query = planQuery(inner.query, plan);
+      // The hints come with the SELECT, after EXPLAIN's keywords.
+      const query = planQuery(inner.query, { ...plan, hints: inner.hints });
       const rowCounts = statement.analyze ? new Map<SqlPlanNode, number>() : undefined;
       if (rowCounts !== undefined) {
         for await (const _batch of runPlan(query.root, { ...env, rowCounts })) { /* counted */ }

@@ -64,7 +64,7 @@ async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEn
   const width = node.columns.length;
   for await (const read of table.scan({
     columnIndexes: node.columnIndexes, from: node.keyRange.from, to: node.keyRange.to,
-    rowCountMax: node.rowCountMax,
+    rowCountMax: node.rowCountMax, ...(node.index === undefined ? {} : { index: node.index }),
   })) {
     env.control.check();
     const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);

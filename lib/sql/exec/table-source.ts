@@ -7,15 +7,18 @@
 
 import type { RowKey } from '../../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../../schema/container-schema.ts';
+import type { SqlIndexRange } from '../plan/logical-plan.ts';
 import type { SqlType } from '../value.ts';
 import type { SqlBatch } from './evaluate.ts';
 
 export interface SqlScanRequest {
   /** Schema positions, in the order the batch's columns come. */
   readonly columnIndexes: readonly number[];
-  /** Inclusive row key bounds (a composite key: its first column's bounds, as arrays). */
+  /** Inclusive row key bounds (a composite key: arrays of its leading columns' values, a prefix). */
   readonly from: RowKey | undefined;
   readonly to: RowKey | undefined;
+  /** Rows outside this TREE index range are not wanted: the table may read only those it names. */
+  readonly index?: SqlIndexRange;
   readonly rowCountMax: number;
 }
 

@@ -3,6 +3,7 @@
 // and what the node does; EXPLAIN ANALYZE adds `profile.rows`, the rows the node gave.
 
 import type { SqlPlanNode } from './logical-plan.ts';
+import { sqlIndexLabel } from './plan-index-range.ts';
 
 export interface SqlExplainEntry {
   readonly id: number;
@@ -42,6 +43,12 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
       return {
         table: node.table, columnIndexes: node.columnIndexes, columns: node.columnIndexes.map((i) => columns[i]),
         keyRange: { from: text(node.keyRange.from), to: text(node.keyRange.to), empty: node.keyRange.empty },
+        ...(node.index === undefined ? {} : {
+          index: {
+            name: sqlIndexLabel(node.index, node.columns), low: text(node.index.low), high: text(node.index.high),
+            highInclusive: node.index.highInclusive,
+          },
+        }),
         ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }),
       };
     case 'aggregate': return { keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name) };

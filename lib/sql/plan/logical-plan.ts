@@ -8,7 +8,7 @@
 // Joins, subqueries, set operations and windows (the next SQL issue) are new node kinds with one
 // or more inputs; nothing here assumes one table except `scan`, which is a leaf.
 
-import type { RowKey } from '../../schema/column-type.ts';
+import type { RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
 import type { SqlType } from '../value.ts';
 import type { SqlBoundExpression } from './bound-expression.ts';
@@ -37,7 +37,10 @@ export interface SqlAggregateCall {
   readonly type: SqlType;
 }
 
-/** Inclusive bounds on the row key the scan reads; undefined: unbounded on that side. */
+/**
+ * Inclusive bounds on the row key the scan reads; undefined: unbounded on that side. For a
+ * composite key each bound is an array of the leading key columns' values (a prefix of the key).
+ */
 export interface SqlKeyRange {
   readonly from: RowKey | undefined;
   readonly to: RowKey | undefined;
@@ -45,11 +48,28 @@ export interface SqlKeyRange {
   readonly empty: boolean;
 }
 
+/**
+ * A range of a TREE index (plan-index-range.ts): entries whose leading values lie between `low`
+ * and `high` (prefixes of the index's columns, in the index's order; empty: that side unbounded).
+ * The shape of the engine's index ranges (lib/query/tql/plan-index.ts), so it reads them as they are.
+ */
+export interface SqlIndexRange {
+  /** The index's name as defined ('' when unnamed) and its columns. */
+  readonly name: string;
+  readonly columnIndexes: readonly number[];
+  readonly low: readonly Value[];
+  readonly lowInclusive: boolean;
+  readonly high: readonly Value[];
+  readonly highInclusive: boolean;
+}
+
 export type SqlPlanNode =
   | {
     /** Rows of a table: only `columnIndexes` are read, only keys in `keyRange`. */
     readonly kind: 'scan'; readonly table: string; readonly columnIndexes: readonly number[];
     readonly keyRange: SqlKeyRange;
+    /** Only the rows this index range names are read (the engine may scan instead: same rows). */
+    readonly index: SqlIndexRange | undefined;
     /** Rows read at most (a LIMIT pushed down when nothing between drops rows). */
     readonly rowCountMax: number; readonly columns: readonly SqlPlanColumn[];
   }

@@ -1,7 +1,8 @@
 // The planner of a query: FROM, WHERE, GROUP BY [RANGE], HAVING, the select list, DISTINCT, ORDER
 // BY and LIMIT/OFFSET become a chain of logical operators (logical-plan.ts), with names resolved,
 // every expression typed, and what the scan can do itself pushed down to it: the columns read,
-// the row-key range WHERE implies, and LIMIT when nothing between drops rows.
+// the row-key range WHERE implies, a TREE index range (plan-index-range.ts), and LIMIT when
+// nothing between drops rows.
 //
 // A column outside GROUP BY in an aggregate query takes its group's first value (SQLite's and
 // GridDB's behaviour, which `SELECT * … GROUP BY RANGE` relies on). ORDER BY takes an ordinal, an
@@ -24,6 +25,7 @@ import { boundExpressionKey, type SqlBoundExpression } from './bound-expression.
 import type {
   SqlAggregateCall, SqlAggregateName, SqlKeyRange, SqlPlanColumn, SqlPlanNode,
 } from './logical-plan.ts';
+import { planIndexRange } from './plan-index-range.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 
 export interface SqlPlanContext extends SqlBindContext {
@@ -136,7 +138,7 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
   const columns = schema.columns.map((column) => ({ name: column.name, type: sqlTypeOfColumn(column) }));
   const node: SqlPlanNode = {
     kind: 'scan', table: schema.name, columnIndexes: [], columns, rowCountMax: Infinity,
-    keyRange: { from: undefined, to: undefined, empty: false },
+    keyRange: { from: undefined, to: undefined, empty: false }, index: undefined,
   };
   return { node, scope, schema, tableLabel: label.text, usedColumns };
 }
@@ -468,8 +470,10 @@ function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, ro
   const schema = source.schema!;
   const where = findFilterOverScan(root, scan);
   const keyRange = where === undefined ? FULL_RANGE : keyRangeOf(schema, where, context.evalContext);
+  const index = where === undefined || keyRange.empty ? undefined
+    : planIndexRange(schema, conjunctsOf(where), context.hints, context.evalContext);
   const pushed: SqlPlanNode = {
-    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), keyRange,
+    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), keyRange, index,
     rowCountMax: dropsOrReorders ? Infinity : rowCountMax,
   };
   return replaceNode(root, scan, pushed);
@@ -489,11 +493,47 @@ function replaceNode(node: SqlPlanNode, from: SqlPlanNode, to: SqlPlanNode): Sql
   return input === node.input ? node : { ...node, input } as SqlPlanNode;
 }
 
-/** The row-key range of a single-column key WHERE bounds; composite keys are scanned whole. */
+/**
+ * The row-key range WHERE bounds. A composite key takes its leading columns' equalities and then
+ * one range: `PRIMARY KEY (hostname, ts)` with `hostname = 'h1' AND ts >= 10 AND ts < 20` reads
+ * from ['h1', 10] to ['h1', 19]; `hostname = 'h1'` alone reads ['h1'] to ['h1'] (prefixes, which
+ * the engine pads). A STRING key column other than the first takes equality only: SQL orders
+ * strings by code point, keys by UTF-16 unit.
+ */
 function keyRangeOf(schema: ContainerSchema, where: SqlBoundExpression, context: SqlEvalContext): SqlKeyRange {
-  if (schema.rowKeyColumnCount !== 1) return FULL_RANGE;
-  const keyType = sqlTypeOfColumn(schema.columns[0]!);
-  const bounds = columnBounds(conjunctsOf(where), 0, context);
+  const count = schema.rowKeyColumnCount;
+  if (count === 0) return FULL_RANGE;
+  const conjuncts = conjunctsOf(where);
+  if (count === 1) {
+    const single = columnKeyRange(schema, conjuncts, 0, context);
+    return { from: single.from ?? undefined, to: single.to ?? undefined, empty: single.empty };
+  }
+  const from: RowKey[] = [];
+  const to: RowKey[] = [];
+  for (let i = 0; i < count; i++) {
+    const range = columnKeyRange(schema, conjuncts, i, context);
+    if (range.empty) return { from: undefined, to: undefined, empty: true };
+    const point = range.from !== undefined && range.from === range.to;
+    if (point) {
+      from.push(range.from!);
+      to.push(range.to!);
+      continue;
+    }
+    if (i > 0 && schema.columns[i]!.type === 'STRING') break;
+    if (range.from !== undefined) from.push(range.from);
+    if (range.to !== undefined) to.push(range.to);
+    break;
+  }
+  return {
+    from: from.length === 0 ? undefined : from as RowKey, to: to.length === 0 ? undefined : to as RowKey, empty: false,
+  };
+}
+
+/** One key column's bounds in its own shape, and whether they prove no row can match. */
+function columnKeyRange(schema: ContainerSchema, conjuncts: readonly SqlBoundExpression[], columnIndex: number,
+  context: SqlEvalContext): { from: RowKey | undefined; to: RowKey | undefined; empty: boolean } {
+  const keyType = sqlTypeOfColumn(schema.columns[columnIndex]!);
+  const bounds = columnBounds(conjuncts, columnIndex, context);
   const from = keyBound(bounds.low, bounds.lowStrict, keyType, 'low');
   const to = keyBound(bounds.high, bounds.highStrict, keyType, 'high');
   const empty = from === null || to === null ||
