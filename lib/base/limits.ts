@@ -471,3 +471,8 @@ export const SQL_STATEMENT_TIMEOUT_MS_DEFAULT = 300_000;
 assert(SQL_VALUES_ROW_COUNT_MAX <= SQL_DML_ROW_COUNT_MAX);
 /** GridDB's /sql/workMemoryLimit default: work memory of one SQL statement. */
 export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;
+
+/** Running SQL statements one node lists in "#sqls"; past it the oldest are not listed (they still run). */
+export const SQL_RUNNING_STATEMENT_COUNT_MAX = 1024;
+/** Characters of a statement's text kept for "#sqls" (GridDB cuts it too). */
+export const SQL_RUNNING_TEXT_LENGTH_MAX = 1024;

@@ -11,6 +11,9 @@ import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
+import {
+  sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablesRows, type SqlNodeActivity,
+} from '../sql/meta/metatables.ts';
 import type { SqlBatch } from '../sql/exec/evaluate.ts';
 import { sqlTypeOfColumn, type SqlScanRequest, type SqlTable } from '../sql/exec/table-source.ts';
 import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
@@ -22,11 +25,18 @@ import type { Store } from './store.ts';
 export interface StoreSqlDatabaseOptions {
   /** Waits one event-loop turn between pages (setImmediate), so commits are not held up. */
   readonly yieldTurn: () => Promise<void>;
+  /** Running statements and connections for "#sqls" and "#sockets"; both empty when absent. */
+  readonly activity?: SqlNodeActivity;
 }
 
 export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions): SqlDatabase {
   const entryOf = (name: string): ContainerEntry => store.partitionFor(name).lookupOrThrow(name);
-  return {
+  // Containers of the partitions this store serves, in name order.
+  const schemas = (): ContainerSchema[] => store.listContainers().flatMap((name) => {
+    const schema = self.tableSchema(name);
+    return schema === undefined ? [] : [schema];
+  });
+  const self: SqlDatabase = {
     tableSchema(name) {
       try {
         return entryOf(name).schema;
@@ -41,6 +51,15 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
     table(name): SqlTable {
       const entry = entryOf(name);
       return { schema: entry.schema, scan: (request) => scan(name, entryOf, request, options) };
+    },
+    metatableRows(name) {
+      switch (name) {
+        case '#tables': return sqlTablesRows(schemas());
+        case '#index_info': return sqlIndexInfoRows(schemas());
+        case '#databases': return sqlDatabasesRows();
+        case '#sqls': return sqlSqlsRows(options.activity?.runningStatements() ?? []);
+        case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
+      }
     },
     async createTable(definition) { await store.createContainer(definition); },
     dropTable: (name) => store.dropContainer(name),
@@ -72,6 +91,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       }
     },
   };
+  return self;
 }
 
 /** Through the index when the request names one and the index pays (sql-index-scan.ts), else pages of a scan. */

@@ -12,22 +12,33 @@ import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
 import type { SqlPlanColumn } from '../sql/plan/logical-plan.ts';
-import { runSql, type SqlResult } from '../sql/run-statement.ts';
+import type { SqlConnectionInfo } from '../sql/meta/node-activity.ts';
+import { runListedSql } from '../sql/run-listed.ts';
+import { runSql, type SqlResult, type SqlRunOptions } from '../sql/run-statement.ts';
 import type { QueryResult } from './query-handler.ts';
 import { handler, type DispatchEntry } from './request-handler.ts';
+
+/** Who runs a statement when requests come without a socket (tests of the runner alone). */
+const NO_CONNECTION: SqlConnectionInfo = { localAddress: '', remoteAddress: '', applicationName: '', user: '' };
 
 export const SQL_HANDLERS: readonly DispatchEntry[] = [
   handler(SQL_EXECUTE, async (request, context) => {
     const store = context.store;
-    const result = await runSql(request.sql, {
-      database: storeSqlDatabase(store, { yieldTurn: async () => { await nextTurn(); } }),
+    const options: SqlRunOptions = {
+      database: storeSqlDatabase(store, {
+        yieldTurn: async () => { await nextTurn(); },
+        ...(context.sqlActivity === undefined ? {} : { activity: context.sqlActivity }),
+      }),
       parameters: request.parameters,
       workMemoryLimitBytes: context.sqlWorkMemoryLimitBytes ?? SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT,
       timeoutMs: request.timeoutMs > 0 ? request.timeoutMs : SQL_STATEMENT_TIMEOUT_MS_DEFAULT,
       monotonicMs: () => store.clock.monotonicMs(),
       nowMs: store.clock.nowMs(),
       randomBytes: (count) => new Uint8Array(randomBytes(count)),
-    });
+    };
+    const result = context.sqlActivity === undefined
+      ? await runSql(request.sql, options)
+      : await runListedSql(request.sql, options, context.sqlActivity, context.connection ?? NO_CONNECTION);
     if (result.kind === 'update') return { resultSetId: 0 as const, updateCount: result.updateCount };
     const reply = await context.resultSets.first(queryResultOfSql(result), request.fetchSize);
     return { ...reply, sqlTypes: result.columns.map((column) => column.type) };

@@ -8,6 +8,7 @@ import type { ByteWriter } from '../encoding/byte-writer.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import type { Statement } from '../protocol/wire-refs.ts';
+import type { SqlConnectionInfo, SqlNodeActivityRegistry } from '../sql/meta/node-activity.ts';
 import type { ConnectionSessions } from './connection-sessions.ts';
 import type { QueryHandler } from './query-handler.ts';
 import type { ResultSets } from './result-sets.ts';
@@ -21,6 +22,10 @@ export interface ConnectionContext {
   /** The same for every connection of one client (user and client id). */
   readonly clientKey: string;
   readonly queryHandler: QueryHandler;
+  /** The engine's running SQL statements and connections ("#sqls", "#sockets"). */
+  readonly sqlActivity?: SqlNodeActivityRegistry;
+  /** This connection's addresses, user and application; absent when requests run without a socket. */
+  readonly connection?: SqlConnectionInfo;
   /** GridDB's /sql/workMemoryLimit for SQL statements; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */
   readonly sqlWorkMemoryLimitBytes?: number;
   /** Testing aid (LocalRunnerOptions.faultAssertOnContainer): puts into it fail an assertion. */

@@ -19,6 +19,7 @@
 // running, reject with it. A rejected run is the network side's sign to close every connection
 // (server-connection.ts).
 
+import { SqlNodeActivityRegistry, type SqlConnectionInfo } from '../sql/meta/node-activity.ts';
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
 import type { Store } from '../engine/store.ts';
@@ -61,6 +62,8 @@ export interface ConnectionSetup {
   /** The same for every connection of one client (user and client id). */
   clientKey: string;
   transactionTimeoutMs: number;
+  /** Its addresses, user and application, for "#sockets" and "#sqls"; absent in tests that run requests directly. */
+  connection?: SqlConnectionInfo;
 }
 
 /** A reply frame; `closeReason` set: the request broke the protocol, close after sending. */
@@ -113,6 +116,8 @@ export class LocalRequestRunner implements RequestRunner {
   readonly info: EngineInfo;
   private readonly statements: StatementResults;
   private readonly connections = new Map<number, OpenConnection>();
+  /** Running SQL statements and connections, for "#sqls" and "#sockets". */
+  private readonly sqlActivity: SqlNodeActivityRegistry;
   /** The bug that stopped this runner (fail-stop); set once, never cleared. */
   private failure: { error: unknown } | undefined;
   /**
@@ -131,6 +136,7 @@ export class LocalRequestRunner implements RequestRunner {
       storeBlockSizeBytes: store.options.storeBlockSizeBytes,
       transactionTimeoutLimitMs: store.options.transactionTimeoutLimitMs,
     };
+    this.sqlActivity = new SqlNodeActivityRegistry(() => store.clock.nowMs());
     this.statements = new StatementResults(options.statementResultCountMax,
       options.statementResultCountPerClientMax);
     this.replyWriter = frameWriter(options.messageBytesMax);
@@ -148,7 +154,8 @@ export class LocalRequestRunner implements RequestRunner {
       context: {
         store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
         statements: this.statements, queryHandler: this.options.queryHandler,
-        clientKey: setup.clientKey,
+        clientKey: setup.clientKey, sqlActivity: this.sqlActivity,
+        ...(setup.connection === undefined ? {} : { connection: setup.connection }),
         ...(this.options.sqlWorkMemoryLimitBytes === undefined
           ? {} : { sqlWorkMemoryLimitBytes: this.options.sqlWorkMemoryLimitBytes }),
         ...(this.options.faultAssertOnContainer === undefined
@@ -156,6 +163,7 @@ export class LocalRequestRunner implements RequestRunner {
       },
       order: new RequestOrder(),
     });
+    if (setup.connection !== undefined) this.sqlActivity.connectionOpened(connectionId, setup.connection);
   }
 
   connectionClosed(connectionId: number): void {
@@ -164,6 +172,7 @@ export class LocalRequestRunner implements RequestRunner {
     const connection = this.connections.get(connectionId);
     if (connection === undefined) return;
     this.connections.delete(connectionId);
+    this.sqlActivity.connectionClosed(connectionId);
     connection.context.resultSets.closeAll();
     connection.context.sessions.closeAll();
   }

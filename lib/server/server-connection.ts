@@ -239,6 +239,10 @@ export class ServerConnection implements ReplyHolder {
       this.host.runner.connectionOpened(this.id, {
         clientKey: `${request.user}/${Buffer.from(request.clientId).toString('hex')}`,
         transactionTimeoutMs,
+        connection: {
+          localAddress: `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`,
+          remoteAddress: this.remoteAddress(), applicationName: request.applicationName, user: request.user,
+        },
       });
       this.opened = true;
       this.phase = 'ready';

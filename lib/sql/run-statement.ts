@@ -7,13 +7,14 @@
 import { AssertionError } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { SQL_STATEMENT_KINDS_NOT_SUPPORTED } from './ast-statements.ts';
-import type { SqlStatement } from './ast.ts';
+import type { SqlName, SqlStatement } from './ast.ts';
 import { sqlNotSupported } from './errors.ts';
 import type { SqlBatch } from './exec/evaluate.ts';
 import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
 import { SqlWorkMemory } from './exec/work-memory.ts';
 import type { SqlEvalContext, SqlScalarFunction } from './functions/scalar-function.ts';
 import { sqlScalarFunction } from './functions/registry.ts';
+import { sqlMetatableOf } from './meta/metatables.ts';
 import { explainPlan } from './plan/explain-plan.ts';
 import type { SqlTypedValue } from './plan/bind-expression.ts';
 import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
@@ -106,6 +107,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
   };
   const env: SqlRunEnvironment = {
     table: (name) => options.database.table(name),
+    metatableRows: (name) => options.database.metatableRows(name),
     context: evalContext,
     memory: new SqlWorkMemory(options.workMemoryLimitBytes),
     control: runControl(options),
@@ -113,6 +115,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
   if (SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statement.kind)) {
     throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
   }
+  refuseMetatableWrite(statement);
   switch (statement.kind) {
     case 'select': {
       const query = planQuery(statement.query, plan);
@@ -142,6 +145,27 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
       return { kind: 'update', updateCount: 0 };
     default:
       throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
+  }
+}
+
+/** Metatables are read-only (§5.11): a statement that would change one is refused before it runs. */
+function refuseMetatableWrite(statement: SqlStatement): void {
+  let target: SqlName | undefined;
+  switch (statement.kind) {
+    case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
+    case 'alterTableAddColumns': case 'alterTableRenameColumn':
+      target = statement.table;
+      break;
+    case 'createTable': case 'dropTable':
+      target = statement.name;
+      break;
+    default:
+      return;
+  }
+  const metatable = sqlMetatableOf(target);
+  if (metatable !== undefined) {
+    throw sqlNotSupported(`the metatable "${metatable}" is read-only: ${statement.kind} is refused`,
+      target.position);
   }
 }
 

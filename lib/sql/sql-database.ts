@@ -8,6 +8,8 @@ import type {
   ColumnSchema, ContainerDefinition, ContainerSchema, IndexDefinition, IndexSelector,
 } from '../schema/container-schema.ts';
 import type { SqlTable } from './exec/table-source.ts';
+import type { SqlMetatableName } from './meta/metatables.ts';
+import type { SqlValue } from './value.ts';
 
 export interface SqlTableTransaction {
   get(key: RowKey): Promise<Row | undefined>;
@@ -20,6 +22,8 @@ export interface SqlDatabase {
   tableSchema(name: string): ContainerSchema | undefined;
   /** Reads a table's committed rows (lib/sql/exec/table-source.ts). */
   table(name: string): SqlTable;
+  /** A metatable's rows, read now: containers, indexes, and what the node reports. */
+  metatableRows(name: SqlMetatableName): readonly (readonly SqlValue[])[];
   createTable(definition: ContainerDefinition): Promise<void>;
   dropTable(name: string): Promise<boolean>;
   createIndex(table: string, index: IndexDefinition): Promise<boolean>;

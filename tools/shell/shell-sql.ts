@@ -4,8 +4,8 @@
 // getcsv, getnoprint, getval); DML prints GridDB's `The {n} records had been inserted.` (updated,
 // deleted), DDL prints nothing (GridDB's rule). An EXPLAIN's plan (one JSON object per plan node,
 // lib/sql/plan/explain-plan.ts) is kept for getplantxt, getplanjson and gettaskplan, and its rows
-// are the result, printed as CSV. The node keeps no list of running statements and has no cancel
-// message yet, so showsql and killsql say so.
+// are the result, printed as CSV. showsql prints the node's running statements from the metatable
+// "#sqls" (docs/sql.md); the node has no cancel message yet, so killsql says so.
 
 import { writeFileSync } from 'node:fs';
 import type { Row } from '../../lib/schema/column-type.ts';
@@ -24,7 +24,11 @@ const PLAN_NODES_MAX = 10_000;
 /** What DML's update count is called, by the statement's first word. */
 const UPDATE_VERBS: Record<string, string> = { insert: 'inserted', replace: 'inserted', update: 'updated',
   delete: 'deleted' };
-const NO_STATEMENT_LIST = 'the node keeps no list of running SQL statements yet';
+/** showsql's own query: left out of what it prints. */
+const SHOWSQL_QUERY = 'SELECT QUERY_ID, START_TIME, DATABASE_NAME, APPLICATION_NAME, NODE_ADDRESS, NODE_PORT, SQL ' +
+  'FROM "#sqls" ORDER BY START_TIME, QUERY_ID';
+/** Statements showsql prints at most (the node lists 1,024: SQL_RUNNING_STATEMENT_COUNT_MAX). */
+const SHOWSQL_ROWS_MAX = 1024;
 const CANCEL_BY_CTRL_C = 'Ctrl-C in the shell that runs a statement gives it up (its connection closes), ' +
   'and every statement ends at its timeout (300 s by default)';
 
@@ -127,6 +131,30 @@ async function runSql(shell: Shell, input: CommandInput): Promise<void> {
   shell.io.out(MESSAGES.queryExecuted(result.count!, Date.now() - startMs));
 }
 
+/** GridDB's showsql layout: one block per running statement (all, or the one of `queryId`). */
+async function showSql(shell: Shell, input: CommandInput): Promise<void> {
+  expectWords(input, 0, 1);
+  const queryId = input.words[0]?.text;
+  const rowSet = await openSql(shell, SHOWSQL_QUERY);
+  const rows: Row[] = [];
+  try {
+    while (rowSet.hasNext() && rows.length < SHOWSQL_ROWS_MAX) rows.push(await shell.guard(rowSet.next()));
+  } finally {
+    await rowSet.close().catch(() => undefined);
+  }
+  const nowMs = Date.now();
+  for (const [id, start, database, application, address, port, sql] of rows) {
+    if (sql === SHOWSQL_QUERY || (queryId !== undefined && id !== queryId)) continue;
+    const startMs = start instanceof Date ? start.getTime() : Number(start);
+    shell.io.out([
+      '='.repeat(71), `query id: ${String(id)}`, `start time: ${new Date(startMs).toISOString()}`,
+      `elapsed time: ${Math.max(0, nowMs - startMs)}`, `database name: ${String(database)}`,
+      `application name: ${String(application)}`, `node: ${String(address)}:${String(port)}`,
+      `sql: ${String(sql)}`, '#'.repeat(1) + '-'.repeat(27),
+    ].join('\n'));
+  }
+}
+
 function requirePlan(shell: Shell): SqlPlanNode[] {
   if (shell.sqlPlan === undefined) {
     throw new ShellError('There is no SQL plan: run EXPLAIN or EXPLAIN ANALYZE with sql first.');
@@ -170,15 +198,11 @@ export const SQL_COMMANDS: SubCommand[] = [
       shell.settings.sqlCount = parseBoolean(input.words[0]!.text, 'sqlcount');
     },
   },
-  {
-    name: 'showsql', usage: '[<queryId>]', summary: `(${NO_STATEMENT_LIST})`,
-    run: () => Promise.reject(new ShellError(`showsql: ${NO_STATEMENT_LIST}, so it cannot show them; ` +
-      `${CANCEL_BY_CTRL_C}.`)),
-  },
+  { name: 'showsql', usage: '[<queryId>]', summary: 'the SQL statements running on the node ("#sqls")', run: showSql },
   {
     name: 'killsql', usage: '<queryId>', summary: '(the node has no message to cancel SQL yet)',
     run: () => Promise.reject(new ShellError('killsql: the node has no message to cancel an SQL statement ' +
-      `yet, and ${NO_STATEMENT_LIST}; ${CANCEL_BY_CTRL_C}.`)),
+      `yet (showsql lists them); ${CANCEL_BY_CTRL_C}.`)),
   },
   {
     name: 'getplantxt', usage: '[<file>]', summary: 'the last SQL EXPLAIN plan as text',

@@ -8,6 +8,7 @@ import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
 import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
+import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
@@ -25,6 +26,8 @@ export interface SqlRunControl {
 
 export interface SqlRunEnvironment {
   readonly table: (name: string) => SqlTable;
+  /** A metatable's rows, as of now (lib/sql/meta/metatables.ts). */
+  readonly metatableRows: (name: SqlMetatableName) => readonly (readonly SqlValue[])[];
   readonly context: SqlEvalContext;
   readonly memory: SqlWorkMemory;
   readonly control: SqlRunControl;
@@ -43,6 +46,7 @@ export async function* runPlan(node: SqlPlanNode, env: SqlRunEnvironment): Async
 function runNode(node: SqlPlanNode, env: SqlRunEnvironment): AsyncIterable<SqlBatch> {
   switch (node.kind) {
     case 'scan': return scan(node, env);
+    case 'metatable': return metatable(node, env);
     case 'values': return values(node, env);
     case 'filter': return filter(node, env);
     case 'project': return project(node, env);
@@ -81,6 +85,12 @@ async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEn
 }
 
 const NOT_READ: readonly SqlValue[] = [];
+
+async function* metatable(node: Extract<SqlPlanNode, { kind: 'metatable' }>, env: SqlRunEnvironment):
+  AsyncGenerator<SqlBatch> {
+  const rows = env.metatableRows(node.table);
+  yield { rowCount: rows.length, columns: node.columns.map((_column, c) => rows.map((row) => row[c]!)) };
+}
 
 async function* values(node: Extract<SqlPlanNode, { kind: 'values' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {

@@ -14,7 +14,7 @@ export interface SqlExplainEntry {
 }
 
 const TYPES: Record<SqlPlanNode['kind'], string> = {
-  scan: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
+  scan: 'SCAN', metatable: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
   rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT',
 };
 
@@ -57,6 +57,7 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
     case 'sort': return { keys: node.keys, ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }) };
     case 'limit': return { limit: node.limit === Infinity ? null : node.limit, offset: node.offset };
     case 'filter': return { operation: 'FILTER' };
+    case 'metatable': return { table: node.table };
     case 'values': return { operation: 'VALUES', rowCount: node.rows.length };
     default: return { columns };
   }

@@ -3,13 +3,15 @@
 // node refer to the columns of its input by position.
 //
 //   values ── filter ── aggregate ── filter ── project ── distinct ── sort ── limit
-//   scan   ─┘         └ rangeGroup ┘
+//   scan   ─┤         └ rangeGroup ┘
+//   metatable ┘
 //
 // Joins, subqueries, set operations and windows (the next SQL issue) are new node kinds with one
 // or more inputs; nothing here assumes one table except `scan`, which is a leaf.
 
 import type { RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
+import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlType } from '../value.ts';
 import type { SqlBoundExpression } from './bound-expression.ts';
 
@@ -73,6 +75,8 @@ export type SqlPlanNode =
     /** Rows read at most (a LIMIT pushed down when nothing between drops rows). */
     readonly rowCountMax: number; readonly columns: readonly SqlPlanColumn[];
   }
+  /** The rows of a metatable (§5.11), read from the database when the plan runs. */
+  | { readonly kind: 'metatable'; readonly table: SqlMetatableName; readonly columns: readonly SqlPlanColumn[] }
   /** Constant rows: VALUES, or the one empty row of `SELECT 1+1`. */
   | {
     readonly kind: 'values'; readonly rows: readonly (readonly SqlBoundExpression[])[];

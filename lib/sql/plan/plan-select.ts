@@ -9,8 +9,9 @@
 // output alias, or any expression (computed as a hidden column and dropped after the sort).
 
 import { SQL_RANGE_GROUP_COUNT_MAX } from '../../base/limits.ts';
-import type { RowKey } from '../../schema/column-type.ts';
+import type { ColumnType, RowKey } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { SQL_METATABLE_COLUMNS, sqlMetatableOf, type SqlMetatableName } from '../meta/metatables.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlExpression, SqlHint, SqlName, SqlSelectCore } from '../ast.ts';
 import { SqlError, type SqlPosition } from '../errors.ts';
@@ -119,7 +120,8 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     };
   }
   const reference = query.from;
-  const schema = context.tableSchema(reference.name.text);
+  const metatable = sqlMetatableOf(reference.name);
+  const schema = metatable === undefined ? context.tableSchema(reference.name.text) : metatableSchema(metatable);
   if (schema === undefined) {
     throw new SqlError('CONTAINER_NOT_FOUND', `no table ${reference.name.text}`, reference.name.position);
   }
@@ -136,11 +138,21 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     },
   };
   const columns = schema.columns.map((column) => ({ name: column.name, type: sqlTypeOfColumn(column) }));
-  const node: SqlPlanNode = {
+  const node: SqlPlanNode = metatable !== undefined ? { kind: 'metatable', table: metatable, columns } : {
     kind: 'scan', table: schema.name, columnIndexes: [], columns, rowCountMax: Infinity,
     keyRange: { from: undefined, to: undefined, empty: false }, index: undefined,
   };
   return { node, scope, schema, tableLabel: label.text, usedColumns };
+}
+
+/** A metatable seen as a container without a row key, so `*` and column names bind as for a table. */
+function metatableSchema(name: SqlMetatableName): ContainerSchema {
+  return {
+    name, type: 'COLLECTION', rowKeyColumnCount: 0, indexes: [], schemaVersion: 0,
+    columns: SQL_METATABLE_COLUMNS[name].map((column) => ({
+      name: column.name, type: column.type as ColumnType, array: false, notNull: false,
+    })),
+  };
 }
 
 export function columnIndexOf(schema: ContainerSchema, name: SqlName): number {

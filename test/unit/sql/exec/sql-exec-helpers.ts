@@ -6,6 +6,7 @@ import { storeSqlDatabase } from '../../../../lib/engine/sql-database.ts';
 import { sqlCast } from '../../../../lib/sql/functions/cast.ts';
 import { sqlScalarFunction } from '../../../../lib/sql/functions/registry.ts';
 import type { SqlScalarFunction } from '../../../../lib/sql/functions/scalar-function.ts';
+import type { SqlNodeActivity } from '../../../../lib/sql/meta/metatables.ts';
 import type { SqlTypedValue } from '../../../../lib/sql/plan/bind-expression.ts';
 import { runSql, type SqlResult, type SqlRunOptions } from '../../../../lib/sql/run-statement.ts';
 import type { SqlDatabase } from '../../../../lib/sql/sql-database.ts';
@@ -34,9 +35,12 @@ export interface SqlTestDatabase {
   update(text: string, parameters?: readonly SqlTypedValue[]): Promise<number>;
 }
 
-export async function sqlTestDatabase(): Promise<SqlTestDatabase> {
+/** `activity`: what "#sqls" and "#sockets" read; both empty when absent. */
+export async function sqlTestDatabase(activity?: SqlNodeActivity): Promise<SqlTestDatabase> {
   const test = await openTestStore();
-  const database = storeSqlDatabase(test.store, { yieldTurn: async () => { await nextTurn(); } });
+  const database = storeSqlDatabase(test.store, {
+    yieldTurn: async () => { await nextTurn(); }, ...(activity === undefined ? {} : { activity }),
+  });
   const self: SqlTestDatabase = {
     test, database, clockMs: 0,
     run(text, parameters = [], options = {}) {

@@ -3,7 +3,8 @@
 // `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval
 // (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for
 // getplantxt/getplanjson/gettaskplan, an SQL error printed with its code (the script stops; with errexit false it goes on), and
-// showsql/killsql saying what the node does not have.
+// showsql printing a statement another result holds half fetched (from "#sqls"), killsql saying
+// the node has no cancel message.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -166,12 +167,17 @@ describe('gs_sh SQL', { timeout: 300_000 }, () => {
     assert.equal(errors.length, 2, run.stderr);
   });
 
-  it('showsql and killsql say the node has no list of running statements and no cancel message', async () => {
-    const run = await runScriptFile([...CONNECT, 'errexit false', 'showsql', 'killsql 1'], env);
-    assert.equal(run.code, 1);
+  it('showsql prints a half-fetched SELECT from "#sqls"; killsql says the node cannot cancel', async () => {
+    const run = await runScriptFile([...CONNECT, 'setfetchsize 1', 'sqlcount FALSE',
+      'SELECT id FROM s1 WHERE id > 0;', 'showsql', 'errexit false', 'showsql 999999', 'killsql 1'], env);
+    assert.equal(run.code, 1, run.stderr);
+    const blocks = run.stdout.split('='.repeat(71)).slice(1);
+    assert.equal(blocks.length, 1, run.stdout);
+    assert.match(blocks[0]!, /^\nquery id: \d+\nstart time: \d{4}-\d\d-\d\dT[\d:.]+Z\nelapsed time: \d+\n/);
+    assert.match(blocks[0]!, new RegExp(`\ndatabase name: public\napplication name: [^\n]*\nnode: 127\\.0\\.0\\.1:` +
+      `${node.transactionPort}\nsql: SELECT id FROM s1 WHERE id > 0\n#-+\n$`));
     const errors = errorLines(run.stderr);
-    assert.match(errors[0]!, /^showsql: the node keeps no list of running SQL statements yet, so it cannot show them;/);
-    assert.match(errors[1]!, /^killsql: the node has no message to cancel an SQL statement yet,/);
-    assert.doesNotMatch(run.stderr, /not available yet/);
+    assert.match(errors[0]!, /^killsql: the node has no message to cancel an SQL statement yet \(showsql lists them\);/);
+    assert.equal(errors.length, 1, run.stderr);
   });
 });
