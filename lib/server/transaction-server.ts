@@ -1,5 +1,7 @@
-// The transaction server: the client protocol (lib/protocol/) on the transaction port. It runs
-// each connection in a ServerConnection. Connections count against two budgets: those not yet
+// The transaction server: the client protocol (lib/protocol/) on the transaction port, and beside
+// it GridDB's NoSQL protocol (griddb/), told apart by a connection's first four bytes
+// (first-bytes.ts; why one port: docs/internals.md). It runs each connection of store's protocol
+// in a ServerConnection, and each of GridDB's in a GriddbConnection. Connections count against two budgets: those not yet
 // authenticated against the unauthenticated limits, in total and per address (one more is closed
 // at once, unauthenticated-connections.ts), and authenticated ones against connectionLimit (one
 // more is told LIMIT_EXCEEDED and closed, at accept when the limit is already reached, else when
