@@ -139,8 +139,9 @@ export class GriddbConnection {
           (writer) => griddbErrorStackWrite(writer, error.error, error.message));
         if (this.phase === 'connect' || this.phase === 'login') this.close(CLOSE_LINGER_MS);
       } else if (isStorageError(error) && error.code === 'LIMIT_EXCEEDED') {
+        // NODE_ERROR: the client retries (within failoverTimeout), as a full node warrants.
         reply(GriddbResult.NODE_ERROR, (writer) => griddbErrorStackWrite(writer,
-          GriddbErrorCode.TXN_AUTH_FAILED, error.message));
+          GriddbErrorCode.LIMIT_EXCEEDED, error.message));
         this.close(CLOSE_LINGER_MS);
       } else {
         throw error;

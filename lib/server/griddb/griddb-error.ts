@@ -11,19 +11,26 @@
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { griddbStringWrite } from './griddb-frame.ts';
 
-/** GridDB's codes and names, as its server sends them (and gs_error.h names them). */
+/**
+ * The codes and names this node sends. 10005 and 10053 are GridDB's (the web API's
+ * ConnectionUtils.java tests for them: spec/surface.md §1.3). For the others the name is the one
+ * GridDB's server throws in that case but its number is not in the material here (gs_error.h is
+ * not vendored): they are numbered in GridDB's transaction range and must be checked against a
+ * GridDB node before an application relies on them. The connection limit is store's own code.
+ */
 export const GriddbErrorCode = {
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */
   TXN_AUTH_FAILED: { code: 10005, name: 'TXN_AUTH_FAILED' },
-  /** The client's clusterName is not this node's (spec/surface.md: 10053). */
+  /** The client's clusterName is not this node's. */
   TXN_CLUSTER_NAME_INVALID: { code: 10053, name: 'TXN_CLUSTER_NAME_INVALID' },
-  // Not checked against a running GridDB server (its gs_error.h is not in ../shared/vendor): the
-  // name is the one GridDB throws for a CONNECT of another version, the number is ours.
+  /** A CONNECT of a protocol version other than 15 (number unverified). */
   TXN_CLIENT_VERSION_NOT_ACCEPTABLE: { code: 10004, name: 'TXN_CLIENT_VERSION_NOT_ACCEPTABLE' },
-  /** A statement this node does not implement yet (GridDB's name for an unknown event type). */
-  TXN_STATEMENT_TYPE_UNKNOWN: { code: 10007, name: 'TXN_STATEMENT_TYPE_UNKNOWN' },
-  /** A statement that needs a login, sent before one. */
+  /** A statement sent before LOGIN (number unverified). */
   TXN_AUTH_REQUIRED: { code: 10006, name: 'TXN_AUTH_REQUIRED' },
+  /** A statement this node does not implement yet (number unverified). */
+  TXN_STATEMENT_TYPE_UNKNOWN: { code: 10007, name: 'TXN_STATEMENT_TYPE_UNKNOWN' },
+  /** connectionLimit reached: store's LIMIT_EXCEEDED (lib/base/errors.ts). */
+  LIMIT_EXCEEDED: { code: 100005, name: 'LIMIT_EXCEEDED' },
 } as const;
 export type GriddbErrorCode = (typeof GriddbErrorCode)[keyof typeof GriddbErrorCode];
 
