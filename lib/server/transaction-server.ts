@@ -192,14 +192,15 @@ export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
     // Until its first bytes say which protocol it speaks, the socket is held by the wait, which
     // counts as an unauthenticated connection like any other (first-bytes.ts).
     const id = this.nextConnectionId++;
+    const remoteAddress = `${address}:${socket.remotePort ?? '?'}`;
+    this.options.onEvent?.({ kind: 'accepted', connectionId: id, remoteAddress });
     const wait: FirstBytesWait = new FirstBytesWait(socket, this.options.handshakeTimeoutMs,
       (protocol) => {
         if (protocol === 'closed' || protocol === 'timeout') {
-          if (protocol === 'timeout') {
-            this.options.onEvent?.({ kind: 'closed', connectionId: id,
-              remoteAddress: `${address}:${socket.remotePort ?? '?'}`,
-              reason: `not authenticated within ${this.options.handshakeTimeoutMs} ms` });
-          }
+          this.options.onEvent?.({ kind: 'closed', connectionId: id, remoteAddress,
+            reason: protocol === 'timeout'
+              ? `not authenticated within ${this.options.handshakeTimeoutMs} ms`
+              : 'the client closed the connection' });
           this.connectionClosed(wait);
           return;
         }

@@ -56,6 +56,7 @@ export class GriddbConnection {
   private authenticated = false;
   private timer: ReturnType<typeof setTimeout>;
   private gone = false;
+  private closeReason = 'the client closed the connection';
 
   constructor(
     readonly id: number,
@@ -66,7 +67,9 @@ export class GriddbConnection {
     socket.on('data', (chunk: Buffer) => this.received(chunk));
     socket.on('error', () => undefined); // 'close' follows
     socket.on('close', () => this.closed());
-    this.timer = setTimeout(() => this.close(), host.options.handshakeTimeoutMs);
+    const handshakeMs = host.options.handshakeTimeoutMs;
+    this.timer = setTimeout(() => this.close(`not authenticated within ${handshakeMs} ms`),
+      handshakeMs);
     this.timer.unref();
   }
 
@@ -94,7 +97,7 @@ export class GriddbConnection {
         request = this.reader.next();
       } catch (error) {
         if (!(error instanceof GriddbFrameError)) throw error;
-        this.close();
+        this.close(`malformed GridDB frame: ${error.message}`);
         return;
       }
       if (request === undefined) return;
@@ -121,7 +124,7 @@ export class GriddbConnection {
       }));
     } catch (error) {
       if (!(error instanceof GriddbFrameError)) throw error;
-      this.close();
+      this.close(`malformed GridDB frame: ${error.message}`);
       return;
     }
     const reply = (result: number, write: (writer: ByteWriter) => void): void => {
@@ -133,16 +136,18 @@ export class GriddbConnection {
       await this.statement(request, rest, reply);
     } catch (error) {
       if (error instanceof GriddbFrameError) {
-        this.close();
+        this.close(`malformed GridDB statement: ${error.message}`);
       } else if (error instanceof GriddbError) {
         reply(GriddbResult.STATEMENT_ERROR,
           (writer) => griddbErrorStackWrite(writer, error.error, error.message));
-        if (this.phase === 'connect' || this.phase === 'login') this.close(CLOSE_LINGER_MS);
+        if (this.phase === 'connect' || this.phase === 'login') {
+          this.close(`refused: ${error.message}`, CLOSE_LINGER_MS);
+        }
       } else if (isStorageError(error) && error.code === 'LIMIT_EXCEEDED') {
         // NODE_ERROR: the client retries (within failoverTimeout), as a full node warrants.
         reply(GriddbResult.NODE_ERROR, (writer) => griddbErrorStackWrite(writer,
           GriddbErrorCode.LIMIT_EXCEEDED, error.message));
-        this.close(CLOSE_LINGER_MS);
+        this.close(error.message, CLOSE_LINGER_MS);
       } else {
         throw error;
       }
@@ -171,6 +176,8 @@ export class GriddbConnection {
         if (refusal !== undefined) throw refusal;
         this.authenticated = true;
         this.reader.bodyBytesMax = this.host.options.messageBytesMax;
+        this.host.options.onEvent?.({ kind: 'connected', connectionId: this.id,
+          remoteAddress: this.remoteAddress(), user: login.user, applicationName: '' });
       }
       this.phase = 'ready';
       this.restartTimer(this.host.options.idleTimeoutMs);
@@ -178,7 +185,7 @@ export class GriddbConnection {
       return;
     }
     if (type === GriddbStatement.DISCONNECT) {
-      this.close(CLOSE_LINGER_MS);
+      this.close('the client disconnected', CLOSE_LINGER_MS);
       return;
     }
     if (this.phase !== 'ready') {
@@ -217,13 +224,14 @@ export class GriddbConnection {
 
   private restartTimer(timeoutMs: number): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.close(), timeoutMs);
+    this.timer = setTimeout(() => this.close(`idle for ${timeoutMs} ms`), timeoutMs);
     this.timer.unref();
   }
 
   /** Stops reading; with a linger, what was written is flushed first, then the socket is cut. */
-  private close(lingerMs = 0): void {
+  private close(reason: string, lingerMs = 0): void {
     if (this.phase === 'closing' && lingerMs > 0) return;
+    if (this.phase !== 'closing') this.closeReason = reason;
     this.phase = 'closing';
     clearTimeout(this.timer);
     if (lingerMs === 0) {
@@ -239,6 +247,12 @@ export class GriddbConnection {
     this.gone = true;
     this.phase = 'closing';
     clearTimeout(this.timer);
+    this.host.options.onEvent?.({ kind: 'closed', connectionId: this.id,
+      remoteAddress: this.remoteAddress(), reason: this.closeReason });
     this.host.connectionClosed(this);
+  }
+
+  private remoteAddress(): string {
+    return `${this.socket.remoteAddress ?? '?'}:${this.socket.remotePort ?? '?'}`;
   }
 }
