@@ -250,6 +250,7 @@ export class StoreNode implements SystemServiceNode {
       host: this.transactionEndpoint.address,
       port: this.transactionEndpoint.port,
       clusterName: config.cluster.clusterName,
+      partitionNum: this.partitionNum,
       lookupPasswordDigest: (user) => this.users.current().passwordDigestHex(user),
       connectionLimit: config.node.transaction.connectionLimit,
       unauthenticatedConnectionLimit: config.node.transaction.unauthenticatedConnectionLimit,

@@ -108,9 +108,7 @@ export class ServerConnection implements ReplyHolder {
     socket.on('close', () => this.closed());
     this.timer = setTimeout(() => this.timedOut(), host.options.handshakeTimeoutMs);
     this.timer.unref();
-    host.options.onEvent?.({
-      kind: 'accepted', connectionId: id, remoteAddress: this.remoteAddress(),
-    });
+    // The server has reported it 'accepted' (transaction-server.ts).
   }
 
   get requestsInFlight(): number {

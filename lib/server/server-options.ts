@@ -1,6 +1,7 @@
 // The transaction server's options, their defaults and their checks. Every bad option is reported
 // at once (CONFIG_INVALID), before anything listens.
 
+import { STORAGE_OPTION_DEFAULTS } from '../base/options.ts';
 import { randomBytes } from 'node:crypto';
 import { StorageError } from '../base/errors.ts';
 import {
@@ -83,6 +84,11 @@ export interface TransactionServerOptions {
   statementResultCountPerClientMax?: number;
   /** Sent in the HELLO reply. */
   serverVersion?: string;
+  /**
+   * The store's partitionNum, which GridDB's clients are told (GET_PARTITION_ADDRESS) and hash
+   * container names with; the store's own default unless given.
+   */
+  partitionNum?: number;
   /** The source of authentication nonces; random bytes unless a test needs others. */
   nonce?: () => Uint8Array;
   /** Connections made, refused and closed, for the event log. */
@@ -127,6 +133,7 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     statementResultCountPerClientMax: options.statementResultCountPerClientMax ??
       STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
     serverVersion: options.serverVersion ?? SERVER_VERSION_DEFAULT,
+    partitionNum: options.partitionNum ?? STORAGE_OPTION_DEFAULTS.partitionNum,
     nonce: options.nonce ?? (() => new Uint8Array(randomBytes(AUTH_NONCE_BYTES))),
     onEvent: options.onEvent,
     onEngineFailure: options.onEngineFailure ?? rethrow,

@@ -1,5 +1,7 @@
-// The transaction server: the client protocol (lib/protocol/) on the transaction port. It runs
-// each connection in a ServerConnection. Connections count against two budgets: those not yet
+// The transaction server: the client protocol (lib/protocol/) on the transaction port, and beside
+// it GridDB's NoSQL protocol (griddb/), told apart by a connection's first four bytes
+// (first-bytes.ts; why one port: docs/internals.md). It runs each connection of store's protocol
+// in a ServerConnection, and each of GridDB's in a GriddbConnection. Connections count against two budgets: those not yet
 // authenticated against the unauthenticated limits, in total and per address (one more is closed
 // at once, unauthenticated-connections.ts), and authenticated ones against connectionLimit (one
 // more is told LIMIT_EXCEEDED and closed, at accept when the limit is already reached, else when
@@ -27,22 +29,29 @@ import { errorWrite } from '../protocol/wire-error.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import type { RequestRunner } from './request-runner.ts';
 import { ReplyBuffers } from './reply-buffers.ts';
+import { FirstBytesWait } from './first-bytes.ts';
+import { GriddbConnection, type GriddbConnectionHost } from './griddb/griddb-connection.ts';
 import { ServerConnection, type ConnectionHost } from './server-connection.ts';
 import { UnauthenticatedConnections } from './unauthenticated-connections.ts';
 import {
   resolveServerOptions, type ResolvedServerOptions, type TransactionServerOptions,
 } from './server-options.ts';
 
+/** What the server holds for a socket: a connection of either protocol, or the wait for it. */
+interface HostedConnection {
+  destroy(reason: string): void;
+}
+
 /** How long a refused connection has to read its error before it is cut. */
 const REFUSED_LINGER_MS = 1000;
 
-export class TransactionServer implements ConnectionHost {
+export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
   readonly options: ResolvedServerOptions;
   readonly runner: RequestRunner;
   readonly replyBuffers: ReplyBuffers;
-  private readonly connections = new Set<ServerConnection>();
+  private readonly connections = new Set<HostedConnection>();
   /** The address each connection not yet authenticated is counted under. */
-  private readonly unauthenticatedAddresses = new Map<ServerConnection, string>();
+  private readonly unauthenticatedAddresses = new Map<HostedConnection, string>();
   private readonly unauthenticated: UnauthenticatedConnections;
   private authenticatedCount = 0;
   /** Sockets refused at the connection limit, until they have read why. */
@@ -117,13 +126,13 @@ export class TransactionServer implements ConnectionHost {
     return wasListening;
   }
 
-  connectionAuthenticated(connection: ServerConnection): StorageError | undefined {
+  connectionAuthenticated(connection: HostedConnection): StorageError | undefined {
     if (this.authenticatedCount >= this.options.connectionLimit) return this.connectionLimitError();
     this.countAuthenticated(connection);
     return undefined;
   }
 
-  connectionClosed(connection: ServerConnection): void {
+  connectionClosed(connection: HostedConnection): void {
     if (!this.connections.delete(connection)) return;
     const address = this.unauthenticatedAddresses.get(connection);
     if (address !== undefined) {
@@ -135,7 +144,7 @@ export class TransactionServer implements ConnectionHost {
     }
   }
 
-  private countAuthenticated(connection: ServerConnection): void {
+  private countAuthenticated(connection: HostedConnection): void {
     const address = this.unauthenticatedAddresses.get(connection);
     assert(address !== undefined);
     this.unauthenticatedAddresses.delete(connection);
@@ -180,9 +189,35 @@ export class TransactionServer implements ConnectionHost {
       this.refuseAtOnce(socket, new StorageError('LIMIT_EXCEEDED', refusal));
       return;
     }
-    const connection = new ServerConnection(this.nextConnectionId++, socket, this);
-    this.connections.add(connection);
-    this.unauthenticatedAddresses.set(connection, address);
+    // Until its first bytes say which protocol it speaks, the socket is held by the wait, which
+    // counts as an unauthenticated connection like any other (first-bytes.ts).
+    const id = this.nextConnectionId++;
+    const remoteAddress = `${address}:${socket.remotePort ?? '?'}`;
+    this.options.onEvent?.({ kind: 'accepted', connectionId: id, remoteAddress });
+    const wait: FirstBytesWait = new FirstBytesWait(socket, this.options.handshakeTimeoutMs,
+      (protocol) => {
+        if (protocol === 'closed' || protocol === 'timeout') {
+          this.options.onEvent?.({ kind: 'closed', connectionId: id, remoteAddress,
+            reason: protocol === 'timeout'
+              ? `not authenticated within ${this.options.handshakeTimeoutMs} ms`
+              : 'the client closed the connection' });
+          this.connectionClosed(wait);
+          return;
+        }
+        if (this.state !== 'listening') {
+          socket.destroy();
+          return;
+        }
+        const connection = protocol === 'griddb'
+          ? new GriddbConnection(id, socket, this) : new ServerConnection(id, socket, this);
+        this.connections.delete(wait);
+        this.unauthenticatedAddresses.delete(wait);
+        this.connections.add(connection);
+        this.unauthenticatedAddresses.set(connection, address);
+        socket.resume();
+      });
+    this.connections.add(wait);
+    this.unauthenticatedAddresses.set(wait, address);
   }
 
   /**

@@ -1,0 +1,258 @@
+// One connection speaking GridDB's NoSQL protocol (v15) on the transaction port: frames in
+// (griddb-frame.ts), one statement at a time (a GridDB client has one request outstanding per
+// connection), replies out. The transaction server hands a socket here when its first four bytes
+// are GridDB's check code (transaction-server.ts).
+//
+// Life: CONNECT → LOGIN → ready (→ LOGOUT → LOGIN again) → closing. Until LOGIN succeeds the
+// connection counts against the unauthenticated limits, its frames may be at most
+// PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, and it must log in within handshakeTimeoutMs; after, it
+// counts against connectionLimit and is closed when idle for idleTimeoutMs.
+//
+// Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes), and
+// GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
+// partition, under the address the client reached it at. Any other statement is answered with
+// GridDB's STATEMENT_ERROR and the connection carries on.
+//
+// Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
+// once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
+// GridDB's error and closes; nothing a peer sends reaches the engine or another connection.
+
+import type { Socket } from 'node:net';
+import { Buffer } from 'node:buffer';
+import { assert } from '../../base/assert.ts';
+import { isStorageError } from '../../base/errors.ts';
+import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../../base/limits.ts';
+import { ByteReader } from '../../encoding/byte-reader.ts';
+import type { ByteWriter } from '../../encoding/byte-writer.ts';
+import type { StorageError } from '../../base/errors.ts';
+import type { ResolvedServerOptions } from '../server-options.ts';
+import { GriddbError, GriddbErrorCode, griddbErrorStackWrite } from './griddb-error.ts';
+import {
+  GriddbFrameError, GriddbFrameReader, encodeGriddbReply, griddbDecode, type GriddbRequest,
+} from './griddb-frame.ts';
+import {
+  connectCheck, connectReplyWrite, loginCheck, loginDecode, loginReplyWrite,
+} from './griddb-handshake.ts';
+import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
+import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+
+/** After a refusal, how long the peer has to read it before the socket is cut. */
+const CLOSE_LINGER_MS = 1000;
+
+export interface GriddbConnectionHost {
+  readonly options: ResolvedServerOptions;
+  /** Undefined lets the connection in; an error (at connectionLimit) refuses it. */
+  connectionAuthenticated(connection: GriddbConnection): StorageError | undefined;
+  connectionClosed(connection: GriddbConnection): void;
+}
+
+type Phase = 'connect' | 'login' | 'ready' | 'closing';
+
+export class GriddbConnection {
+  private phase: Phase = 'connect';
+  private readonly reader = new GriddbFrameReader(PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX);
+  /** A statement is being answered (LOGIN looks the user up asynchronously). */
+  private busy = false;
+  private authenticated = false;
+  private timer: ReturnType<typeof setTimeout>;
+  private gone = false;
+  private closeReason = 'the client closed the connection';
+
+  constructor(
+    readonly id: number,
+    private readonly socket: Socket,
+    private readonly host: GriddbConnectionHost,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (chunk: Buffer) => this.received(chunk));
+    socket.on('error', () => undefined); // 'close' follows
+    socket.on('close', () => this.closed());
+    const handshakeMs = host.options.handshakeTimeoutMs;
+    this.timer = setTimeout(() => this.close(`not authenticated within ${handshakeMs} ms`),
+      handshakeMs);
+    this.timer.unref();
+  }
+
+  get isReady(): boolean {
+    return this.phase === 'ready';
+  }
+
+  /** Closes at once (the server stops). */
+  destroy(_reason: string): void {
+    this.phase = 'closing';
+    this.socket.destroy();
+  }
+
+  private received(chunk: Buffer): void {
+    if (this.phase === 'closing') return;
+    this.reader.push(chunk);
+    this.pump();
+  }
+
+  /** Answers the frames buffered, one at a time. */
+  private pump(): void {
+    while (!this.busy && this.phase !== 'closing') {
+      let request: GriddbRequest | undefined;
+      try {
+        request = this.reader.next();
+      } catch (error) {
+        if (!(error instanceof GriddbFrameError)) throw error;
+        this.close(`malformed GridDB frame: ${error.message}`);
+        return;
+      }
+      if (request === undefined) return;
+      this.busy = true;
+      this.handle(request).then(() => {
+        this.busy = false;
+        this.pump();
+      }, (error: unknown) => {
+        // Only a bug gets here (every refusal is answered in handle): stop the process.
+        queueMicrotask(() => { throw error; });
+      });
+    }
+  }
+
+  private async handle(request: GriddbRequest): Promise<void> {
+    const small = request.statementType === GriddbStatement.CONNECT;
+    let statementId: bigint;
+    let rest: Uint8Array;
+    try {
+      ({ statementId, rest } = griddbDecode(() => {
+        const reader = new ByteReader(request.body);
+        const id = small ? BigInt(reader.i32()) : reader.i64();
+        return { statementId: id, rest: request.body.subarray(reader.offsetBytes) };
+      }));
+    } catch (error) {
+      if (!(error instanceof GriddbFrameError)) throw error;
+      this.close(`malformed GridDB frame: ${error.message}`);
+      return;
+    }
+    const reply = (result: number, write: (writer: ByteWriter) => void): void => {
+      this.send(encodeGriddbReply(
+        { statementType: request.statementType, statementId, smallStatementId: small, result },
+        write, this.reader.bodyBytesMax));
+    };
+    try {
+      await this.statement(request, rest, reply);
+    } catch (error) {
+      if (error instanceof GriddbFrameError) {
+        this.close(`malformed GridDB statement: ${error.message}`);
+      } else if (error instanceof GriddbError) {
+        reply(GriddbResult.STATEMENT_ERROR,
+          (writer) => griddbErrorStackWrite(writer, error.error, error.message));
+        if (this.phase === 'connect' || this.phase === 'login') {
+          this.close(`refused: ${error.message}`, CLOSE_LINGER_MS);
+        }
+      } else if (isStorageError(error) && error.code === 'LIMIT_EXCEEDED') {
+        // NODE_ERROR: the client retries (within failoverTimeout), as a full node warrants.
+        reply(GriddbResult.NODE_ERROR, (writer) => griddbErrorStackWrite(writer,
+          GriddbErrorCode.LIMIT_EXCEEDED, error.message));
+        this.close(error.message, CLOSE_LINGER_MS);
+      } else {
+        throw error;
+      }
+    }
+  }
+
+  private async statement(request: GriddbRequest, body: Uint8Array,
+    reply: (result: number, write: (writer: ByteWriter) => void) => void): Promise<void> {
+    const type = request.statementType;
+    if (this.phase === 'connect') {
+      if (type !== GriddbStatement.CONNECT) {
+        throw new GriddbError(GriddbErrorCode.TXN_AUTH_REQUIRED,
+          `statement ${type} before CONNECT`);
+      }
+      connectCheck(body);
+      this.phase = 'login';
+      reply(GriddbResult.SUCCESS, connectReplyWrite);
+      return;
+    }
+    if (type === GriddbStatement.LOGIN) {
+      const login = loginDecode(body);
+      await loginCheck(login, this.host.options);
+      if (this.phase === 'closing') return;
+      if (!this.authenticated) {
+        const refusal = this.host.connectionAuthenticated(this);
+        if (refusal !== undefined) throw refusal;
+        this.authenticated = true;
+        this.reader.bodyBytesMax = this.host.options.messageBytesMax;
+        this.host.options.onEvent?.({ kind: 'connected', connectionId: this.id,
+          remoteAddress: this.remoteAddress(), user: login.user, applicationName: '' });
+      }
+      this.phase = 'ready';
+      this.restartTimer(this.host.options.idleTimeoutMs);
+      reply(GriddbResult.SUCCESS, loginReplyWrite);
+      return;
+    }
+    if (type === GriddbStatement.DISCONNECT) {
+      this.close('the client disconnected', CLOSE_LINGER_MS);
+      return;
+    }
+    if (this.phase !== 'ready') {
+      throw new GriddbError(GriddbErrorCode.TXN_AUTH_REQUIRED,
+        `statement ${type} needs a LOGIN first`);
+    }
+    this.restartTimer(this.host.options.idleTimeoutMs);
+    switch (type) {
+      case GriddbStatement.LOGOUT:
+        this.phase = 'login';
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      case GriddbStatement.GET_PARTITION_ADDRESS: {
+        const { masterResolvable } = partitionAddressDecode(body);
+        if (request.partitionId < 0 || request.partitionId >= this.host.options.partitionNum) {
+          throw new GriddbFrameError(`partition ${request.partitionId} is outside ` +
+            `0..${this.host.options.partitionNum - 1}`);
+        }
+        const address = { host: this.socket.localAddress ?? '127.0.0.1',
+          port: this.socket.localPort ?? 0 };
+        reply(GriddbResult.SUCCESS, (writer) => partitionAddressReplyWrite(writer, {
+          partitionNum: this.host.options.partitionNum, masterResolvable, address,
+        }));
+        return;
+      }
+      default:
+        throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
+          `statement ${type} is not supported by this node yet`);
+    }
+  }
+
+  private send(bytes: Uint8Array): void {
+    if (this.phase === 'closing' && this.gone) return;
+    this.socket.write(bytes);
+  }
+
+  private restartTimer(timeoutMs: number): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.close(`idle for ${timeoutMs} ms`), timeoutMs);
+    this.timer.unref();
+  }
+
+  /** Stops reading; with a linger, what was written is flushed first, then the socket is cut. */
+  private close(reason: string, lingerMs = 0): void {
+    if (this.phase === 'closing' && lingerMs > 0) return;
+    if (this.phase !== 'closing') this.closeReason = reason;
+    this.phase = 'closing';
+    clearTimeout(this.timer);
+    if (lingerMs === 0) {
+      this.socket.destroy();
+      return;
+    }
+    this.socket.end();
+    setTimeout(() => this.socket.destroy(), lingerMs).unref();
+  }
+
+  private closed(): void {
+    assert(!this.gone);
+    this.gone = true;
+    this.phase = 'closing';
+    clearTimeout(this.timer);
+    this.host.options.onEvent?.({ kind: 'closed', connectionId: this.id,
+      remoteAddress: this.remoteAddress(), reason: this.closeReason });
+    this.host.connectionClosed(this);
+  }
+
+  private remoteAddress(): string {
+    return `${this.socket.remoteAddress ?? '?'}:${this.socket.remotePort ?? '?'}`;
+  }
+}

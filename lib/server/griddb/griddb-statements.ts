@@ -1,0 +1,27 @@
+// GridDB's NoSQL statement numbers (protocol v15: the C client's Statement enum index + 100, the
+// server's GSEventType; spec/internals.md §4.3) and the result byte of a reply. Only the numbers
+// this node answers are listed; any other statement gets GridDB's "not supported" error.
+
+export const GriddbStatement = {
+  CONNECT: 100,
+  DISCONNECT: 101,
+  LOGIN: 102,
+  LOGOUT: 103,
+  GET_PARTITION_ADDRESS: 104,
+} as const;
+export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
+
+/** The byte after the statement id in a reply (client.cpp StatementResult). */
+export const GriddbResult = {
+  SUCCESS: 0,
+  /** The application's error: the client returns it to the application as it is. */
+  STATEMENT_ERROR: 1,
+  /** The node's error: the client retries on another connection until failoverTimeout. */
+  NODE_ERROR: 2,
+  /** Wrong node (not the partition's owner): the client refreshes its partition map. */
+  DENY: 3,
+} as const;
+export type GriddbResult = (typeof GriddbResult)[keyof typeof GriddbResult];
+
+/** The one NoSQL protocol version GridDB 5.x accepts (TXN_V4_0_1_CLIENT_VERSION). */
+export const GRIDDB_PROTOCOL_VERSION = 15;
