@@ -115,7 +115,8 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
           results.push(latencyResult(`${name}/postgres`, storeMs, postgresMs, { peer: 'postgres', target }));
           const method = `store: ${sets[0]!.storeText}; InfluxDB: ${sets[0]!.influx}; ` +
             `PostgreSQL: ${sets[0]!.postgres}; ${parameterSetCount} parameter set(s), answers ` +
-            `cross-checked (the untimed warm-up); ${WARM_UP_COUNT} more warm-up + up to ${queryCount} timed runs per side ` +
+            `cross-checked (the untimed warm-up); ${WARM_UP_COUNT} more warm-up + up to ` +
+            `${queryCount} timed runs per side ` +
             `(${SIDE_BUDGET_MS / 1000} s budget), alternating, median latency`;
           details.push({ name: `${name}/influxdb`, method, storeSamples: samples.store,
             peerSamples: samples.influx });
@@ -273,7 +274,8 @@ function tsbsQuery(name: (typeof QUERY_NAMES)[number], dataset: TsbsDataset, prn
       return {
         name, ...bySql(text, columns),
         influx: `SELECT ${maxOf(metrics, (m) => `max_${m}`)} FROM cpu WHERE ${influxHosts(hosts)} ` +
-          `AND time >= ${influxTime(fromMs)} AND time < ${influxTime(toMs)} GROUP BY time(1${unit === 'MINUTE' ? 'm' : 'h'})`,
+          `AND time >= ${influxTime(fromMs)} AND time < ${influxTime(toMs)} ` +
+          `GROUP BY time(1${unit === 'MINUTE' ? 'm' : 'h'})`,
         postgres: `SELECT date_trunc('${unit.toLowerCase()}', time) AS time, ` +
           `${maxOf(metrics, (m) => `max_${m}`)} FROM cpu WHERE hostname IN (${hostList(hosts)}) ` +
           `AND time >= ${pgTime(fromMs)} AND time < ${pgTime(toMs)} GROUP BY 1 ORDER BY 1`,
@@ -322,7 +324,8 @@ function tsbsQuery(name: (typeof QUERY_NAMES)[number], dataset: TsbsDataset, prn
     case 'groupby-orderby-limit': {
       const [, toMs] = randomWindow(dataset, prng, HOUR_MS);
       const text = 'SELECT TIMESTAMP_TRUNC(MINUTE, ts) AS time, MAX(usage_user) AS max_usage_user ' +
-        `FROM cpu WHERE ts < ${storeTime(toMs)} GROUP BY TIMESTAMP_TRUNC(MINUTE, ts) ORDER BY time DESC LIMIT 5`;
+        `FROM cpu WHERE ts < ${storeTime(toMs)} GROUP BY TIMESTAMP_TRUNC(MINUTE, ts) ` +
+        'ORDER BY time DESC LIMIT 5';
       return {
         name, ...bySql(text, ['time', 'max_usage_user']),
         influx: `SELECT max(usage_user) AS max_usage_user FROM cpu WHERE time < ${influxTime(toMs)} ` +
@@ -341,7 +344,9 @@ function cell(value: unknown): Cell {
   if (value instanceof Date) return value.getTime();
   if (typeof value === 'bigint') return Number(value);
   if (typeof value === 'number') return Number(value.toPrecision(SIGNIFICANT_DIGITS));
-  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) return Number(Number(value).toPrecision(SIGNIFICANT_DIGITS));
+  if (typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value)) {
+    return Number(Number(value).toPrecision(SIGNIFICANT_DIGITS));
+  }
   return String(value);
 }
 
