@@ -46,6 +46,7 @@ import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
 import { soakWorkload } from './workloads/soak.ts';
 import { spatialWorkload } from './workloads/spatial.ts';
+import { sqlTsbsWorkload } from './workloads/sql-tsbs.ts';
 import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 import { webApiQueryWorkload } from './workloads/webapi-query.ts';
@@ -86,6 +87,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'webapi/ingest/tsbs/batch=5000/connections=2', run: webApiIngestWorkload },
   { name: 'webapi/query', run: webApiQueryWorkload },
   { name: 'expimp/tsbs-day', run: expimpWorkload },
+  { name: 'sql/tsbs', run: sqlTsbsWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',
