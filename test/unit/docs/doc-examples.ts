@@ -30,6 +30,7 @@
 import assert from 'node:assert/strict';
 import { execFile, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePorts, newNodeHome, removeHome } from '../node/node-process.ts';
@@ -106,8 +107,25 @@ export async function assertBuildFresh(): Promise<void> {
     'dist/ is older than the sources: `npm run build` (the ts examples import store/client)');
 }
 
-function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv):
+/**
+ * npm's cache for the blocks, new for each test process. `npx gs_x` in a checkout installs the
+ * checkout into npm's `_npx` folder once, at its first use, and links the bins it had then: with
+ * the user's cache, a command added since then is `not found` (docs/operations.md says so). A
+ * fresh cache sees the checkout as a fresh machine does. Removed when the process exits.
+ */
+let blockNpmCache: string | undefined;
+function npmCacheForBlocks(): string {
+  if (blockNpmCache === undefined) {
+    const directory = mkdtempSync(join(tmpdir(), 'store-docs-npm-'));
+    process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
+    blockNpmCache = join(directory, '_cacache');
+  }
+  return blockNpmCache;
+}
+
+function run(command: string, args: readonly string[], blockEnv: NodeJS.ProcessEnv):
   Promise<{ code: number; output: string }> {
+  const env = { ...blockEnv, npm_config_cache: npmCacheForBlocks() };
   return new Promise((resolve) => {
     execFile(command, args, { cwd: ROOT, env, timeout: BLOCK_TIMEOUT_MS }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
