@@ -47,14 +47,31 @@ function likeItems(pattern: string, escape: string | undefined): PatternItem[] {
 }
 
 function likeMatches(items: readonly PatternItem[], text: readonly string[]): boolean {
+  return wildcardMatches(items, text, likeItemMatches);
+}
+
+function likeItemMatches(item: Exclude<PatternItem, { kind: 'any' }>, char: string): boolean {
+  return item.kind === 'one' || item.char === char;
+}
+
+/**
+ * Whether the whole of `text` matches `items`: an `any` item takes any run of characters (the empty
+ * one too), every other item one character that `matchesOne` accepts. Shared by LIKE and SQL's
+ * GLOB (lib/sql/functions/pattern.ts), whose items differ only in what one character matches.
+ */
+export function wildcardMatches<Item extends { readonly kind: string }>(
+  items: readonly Item[],
+  text: readonly string[],
+  matchesOne: (item: Exclude<Item, { kind: 'any' }>, char: string) => boolean,
+): boolean {
   let t = 0;
   let p = 0;
   let starP = -1;
   let starT = 0;
   while (t < text.length) {
     const item = items[p];
-    const single = item?.kind === 'one' || (item?.kind === 'char' && item.char === text[t]);
-    if (single) {
+    if (item !== undefined && item.kind !== 'any' &&
+      matchesOne(item as Exclude<Item, { kind: 'any' }>, text[t]!)) {
       t++;
       p++;
     } else if (item?.kind === 'any') {

@@ -8,7 +8,7 @@
 // after `[` (or `[^`) is literal. Matching walks by code points and backtracks to the last `*`,
 // O(text × pattern) at worst, without recursion.
 
-import { likeMatcher, type LikeMatcher } from '../../query/tql/like.ts';
+import { likeMatcher, wildcardMatches, type LikeMatcher } from '../../query/tql/like.ts';
 import type { SqlType } from '../value.ts';
 import { argumentsProblem, invalidInput, isStringType, strictFunction } from './function-kit.ts';
 import type { SqlScalarFunction } from './scalar-function.ts';
@@ -107,29 +107,7 @@ function globItemMatches(item: GlobItem, char: string): boolean {
 
 export function sqlGlob(pattern: string, text: string): boolean {
   if (lastGlob.pattern !== pattern) lastGlob = { pattern, items: globItems(Array.from(pattern)) };
-  const items = lastGlob.items;
-  const chars = Array.from(text);
-  let t = 0;
-  let p = 0;
-  let starP = -1;
-  let starT = 0;
-  while (t < chars.length) {
-    const item = items[p];
-    if (item !== undefined && item.kind !== 'any' && globItemMatches(item, chars[t]!)) {
-      t++;
-      p++;
-    } else if (item?.kind === 'any') {
-      starP = p++;
-      starT = t;
-    } else if (starP >= 0) {
-      p = starP + 1;
-      t = ++starT;
-    } else {
-      return false;
-    }
-  }
-  while (items[p]?.kind === 'any') p++;
-  return p === items.length;
+  return wildcardMatches(lastGlob.items, Array.from(text), globItemMatches);
 }
 
 const STRINGS = [isStringType];
