@@ -5,35 +5,24 @@
 // node that does not answer).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { freePorts, newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
-import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
+import { describe, it } from 'node:test';
+import { freePorts } from '../../node/node-process.ts';
+import { CONNECT, runScriptFile, shellNodeForSuite } from './shell-test-helpers.ts';
 
 describe('gs_sh cluster sub-commands', { timeout: 300_000 }, () => {
-  let node: NodeProcess;
-  let env: NodeJS.ProcessEnv;
-
-  before(async () => {
-    node = await startNodeProcess(newNodeHome({ dataStore: { partitionNum: 4, concurrency: 1 } }));
-    env = shellEnv(node, newShellHome());
-  });
-
-  after(async () => {
-    await node.stop();
-    removeHome(node.home);
-  });
+  const shell = shellNodeForSuite();
 
   it('stat, config, logs, logconf, configcluster and showconnection ask the node', async () => {
     const run = await runScriptFile([...CONNECT,
       'stat',
-      `setnode mynode 127.0.0.1 ${node.systemPort}`,
+      `setnode mynode 127.0.0.1 ${shell.node.systemPort}`,
       'config $mynode',
       'logs',
       'logconf $node0 connection INFO',
       'logconf connection',
       'configcluster',
       'showconnection',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 0, run.stderr);
     const out = run.stdout;
     assert.match(out, /\n {4}"cluster": \{\n/);
@@ -44,8 +33,8 @@ describe('gs_sh cluster sub-commands', { timeout: 300_000 }, () => {
     assert.match(out, new RegExp(['Name                  : cluster0', 'ClusterName           : myCluster',
       'Designated Node Count : 1', 'Active Node Count     : 1', 'ClusterStatus         : SERVICE_STABLE', '',
       'Nodes:', '  Name    Role Host:Port              Status', '-{49}',
-      `  node0     M  127\\.0\\.0\\.1:${node.systemPort} +SERVICING`].join('\\n')));
-    assert.match(out, new RegExp(`Cluster     : cluster0 \\(myCluster, 127\\.0\\.0\\.1:${node.transactionPort}\\)\\n` +
+      `  node0     M  127\\.0\\.0\\.1:${shell.node.systemPort} +SERVICING`].join('\\n')));
+    assert.match(out, new RegExp(`Cluster     : cluster0 \\(myCluster, 127\\.0\\.0\\.1:${shell.node.transactionPort}\\)\\n` +
       'Database    : public\\nUser        : admin\\nSince       : \\d{4}-.*Z\\nConnections : [1-9]\\d* on the node\\n'));
   });
 
@@ -53,7 +42,7 @@ describe('gs_sh cluster sub-commands', { timeout: 300_000 }, () => {
     const names = ['startnode $node0', 'stopnode $node0', 'stopnodeforce $node0', 'startcluster $cluster0',
       'stopcluster $cluster0', 'joincluster $cluster0 $node0', 'leavecluster $node0', 'leaveclusterforce $node0',
       'appendcluster $cluster0 $node0', 'sync 127.0.0.1 10040', 'showevent'];
-    const run = await runScriptFile(['errexit false', ...names], env);
+    const run = await runScriptFile(['errexit false', ...names], shell.env);
     assert.equal(run.code, 1);
     const errors = run.stderr.split('\n').filter((line) => line !== '');
     assert.equal(errors.length, names.length, run.stderr);
@@ -78,7 +67,7 @@ describe('gs_sh cluster sub-commands', { timeout: 300_000 }, () => {
       'setnode n2 127.0.0.1 99999',
       'setcluster c2 myCluster FIXED_LIST nohostport',
       'logconf $node0 NOSUCH INFO',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 1);
     const errors = run.stderr.split('\n').filter((line) => line !== '').map((line) => line.replace(/ \(\S+:\d+\)$/, ''));
     assert.deepEqual(errors.slice(0, 6), [

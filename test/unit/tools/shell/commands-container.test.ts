@@ -4,23 +4,11 @@
 // each one's errors (D20322, D20342, wrong values, types and counts), which change nothing.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
-import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
+import { describe, it } from 'node:test';
+import { CONNECT, runScriptFile, shellNodeForSuite } from './shell-test-helpers.ts';
 
 describe('gs_sh container sub-commands', { timeout: 300_000 }, () => {
-  let node: NodeProcess;
-  let env: NodeJS.ProcessEnv;
-
-  before(async () => {
-    node = await startNodeProcess(newNodeHome({ dataStore: { partitionNum: 4, concurrency: 1 } }));
-    env = shellEnv(node, newShellHome());
-  });
-
-  after(async () => {
-    await node.stop();
-    removeHome(node.home);
-  });
+  const shell = shellNodeForSuite();
 
   it('creates, lists, shows, indexes and drops containers in GridDB\'s layouts', async () => {
     const run = await runScriptFile([...CONNECT,
@@ -35,7 +23,7 @@ describe('gs_sh container sub-commands', { timeout: 300_000 }, () => {
       'showcontainer c1',
       'dropcontainer t1',
       'showcontainer',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 0, run.stderr);
     assert.equal(run.stderr, '');
     const out = run.stdout;
@@ -67,7 +55,7 @@ describe('gs_sh container sub-commands', { timeout: 300_000 }, () => {
       'putrow d1 1 1.5',
       'removerow d1 1 2',
       'showcontainer',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 1);
     const errors = run.stderr.split('\n').filter((line) => line !== '');
     const expected = [
@@ -101,7 +89,7 @@ describe('gs_sh container sub-commands', { timeout: 300_000 }, () => {
       'setresultformat CSV',
       'tql r1 select * order by k;',
       'get',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 0, run.stderr);
     assert.ok(run.stdout.includes(['k,n,b,ts,a',
       'it\'s,(NULL),false,2024-04-30T15:00:00.000Z,(NULL)',

@@ -4,23 +4,11 @@
 // passwords go through gs_passwd (D20354); bad names and missing users are refused.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
-import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
+import { describe, it } from 'node:test';
+import { CONNECT, runScriptFile, shellNodeForSuite } from './shell-test-helpers.ts';
 
 describe('gs_sh user sub-commands', { timeout: 300_000 }, () => {
-  let node: NodeProcess;
-  let env: NodeJS.ProcessEnv;
-
-  before(async () => {
-    node = await startNodeProcess(newNodeHome({ dataStore: { partitionNum: 4, concurrency: 1 } }));
-    env = shellEnv(node, newShellHome());
-  });
-
-  after(async () => {
-    await node.stop();
-    removeHome(node.home);
-  });
+  const shell = shellNodeForSuite();
 
   it('createuser, connect as the user, setpassword, showuser, dropuser', async () => {
     const run = await runScriptFile([...CONNECT,
@@ -38,7 +26,7 @@ describe('gs_sh user sub-commands', { timeout: 300_000 }, () => {
       'errexit false',
       'setuser gs#ops second-pw',
       'connect',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 1);
     assert.ok(run.stdout.includes('Name                 Type\nadmin                Administrator\n' +
       'system               Administrator\ngs#ops               Administrator\n'), run.stdout);
@@ -59,7 +47,7 @@ describe('gs_sh user sub-commands', { timeout: 300_000 }, () => {
       'setpassword gs#nosuch pw',
       'showuser gs#nosuch',
       'createuser gs#x',
-    ], env);
+    ], shell.env);
     assert.equal(run.code, 1);
     const errors = run.stderr.split('\n').filter((line) => line !== '').map((line) => line.replace(/ \(\S+:\d+\)$/, ''));
     assert.deepEqual(errors, [
@@ -76,7 +64,7 @@ describe('gs_sh user sub-commands', { timeout: 300_000 }, () => {
   });
 
   it('needs a connection', async () => {
-    const run = await runScriptFile(['showuser'], env);
+    const run = await runScriptFile(['showuser'], shell.env);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /^D20302: This connection has already been closed\(NoSQL\)/);
   });

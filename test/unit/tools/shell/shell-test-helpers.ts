@@ -3,11 +3,12 @@
 // node's GS_HOME and GS_LOG, a bounded run.
 
 import { spawn } from 'node:child_process';
+import { after, before } from 'node:test';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { NodeProcess } from '../../node/node-process.ts';
+import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
 
 export const GS_SH = fileURLToPath(new URL('../../../../tools/gs_sh.ts', import.meta.url));
 const RUN_TIMEOUT_MS = 60_000;
@@ -26,6 +27,39 @@ export function newShellHome(): string {
 
 export function shellEnv(node: NodeProcess, home: string): NodeJS.ProcessEnv {
   return { ...process.env, GS_HOME: node.home, GS_LOG: join(node.home, 'log'), HOME: home };
+}
+
+export interface ShellNode {
+  readonly node: NodeProcess;
+  /** gs_sh's environment: the node's GS_HOME and GS_LOG, a HOME of its own. */
+  readonly env: NodeJS.ProcessEnv;
+}
+
+/**
+ * A node for the tests of the describe block that calls this (started before them, stopped and its
+ * home removed after them) and gs_sh's environment for it; read its members inside the tests.
+ */
+export function shellNodeForSuite(): ShellNode {
+  let started: ShellNode | undefined;
+  before(async () => {
+    const node = await startNodeProcess(newNodeHome({ dataStore: { partitionNum: 4, concurrency: 1 } }));
+    started = { node, env: shellEnv(node, newShellHome()) };
+  });
+  after(async () => {
+    if (started === undefined) return;
+    await started.node.stop();
+    removeHome(started.node.home);
+  });
+  return {
+    get node() {
+      if (started === undefined) throw new Error('the suite\'s node is not started yet');
+      return started.node;
+    },
+    get env() {
+      if (started === undefined) throw new Error('the suite\'s node is not started yet');
+      return started.env;
+    },
+  };
 }
 
 /** Runs gs_sh with `args`; `input` on its stdin (a pipe). */
