@@ -50,19 +50,11 @@ export function sqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     table.add('POST', path, async (request, reply) => {
       const context = requestContext(request, dependencies);
       const statements = statementsOf(request.body as SqlBody | undefined, context.settings, pattern);
-      const answers = await context.use(async (store) => {
-        const out: unknown[] = [];
-        for (const stmt of statements) {
-          try {
-            const result = await store.sql(stmt);
-            await result.close();
-            out.push({ updatedRows: result.updateCount ?? 0, status: 1, message: null, stmt });
-          } catch (error) {
-            out.push({ updatedRows: 0, status: 0, message: failureMessage(error), stmt });
-          }
-        }
-        return out;
-      });
+      const answers = await context.use((store) => eachStatement(statements, async (stmt) => {
+        const result = await store.sql(stmt);
+        await result.close();
+        return { updatedRows: result.updateCount ?? 0 };
+      }, { updatedRows: 0 }));
       return sendJsonText(reply, 200, JSON.stringify(answers));
     }, { body: SqlBody });
   }
@@ -70,25 +62,36 @@ export function sqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     table.add('POST', path, async (request, reply) => {
       const context = requestContext(request, dependencies);
       const statements = statementsOf(request.body as SqlBody | undefined, context.settings, pattern);
-      const answers = await context.use(async (store) => {
-        const out: unknown[] = [];
-        for (const stmt of statements) {
-          try {
-            if (refuse) {
-              throw new StorageError('NOT_SUPPORTED', 'users, roles and privileges are not ' +
-                'supported yet (SQL part 2)');
-            }
-            await (await store.sql(stmt)).close();
-            out.push({ status: 1, message: null, stmt });
-          } catch (error) {
-            out.push({ status: 0, message: failureMessage(error), stmt });
-          }
+      const answers = await context.use((store) => eachStatement(statements, async (stmt) => {
+        if (refuse) {
+          throw new StorageError('NOT_SUPPORTED', 'users, roles and privileges are not ' +
+            'supported yet (SQL part 2)');
         }
-        return out;
-      });
+        await (await store.sql(stmt)).close();
+        return {};
+      }, {}));
       return sendJsonText(reply, 200, JSON.stringify(answers));
     }, { body: SqlBody });
   }
+}
+
+/**
+ * Runs the statements in order, each on its own: `{ ...run's fields, status: 1, message: null, stmt }`
+ * for one that succeeds, `{ ...failed, status: 0, message, stmt }` for one that fails (§1.6.14: a
+ * failure does not stop the statements after it).
+ */
+async function eachStatement(statements: readonly string[],
+  run: (stmt: string) => Promise<Record<string, unknown>>, failed: Record<string, unknown>):
+  Promise<unknown[]> {
+  const out: unknown[] = [];
+  for (const stmt of statements) {
+    try {
+      out.push({ ...(await run(stmt)), status: 1, message: null, stmt });
+    } catch (error) {
+      out.push({ ...failed, status: 0, message: failureMessage(error), stmt });
+    }
+  }
+  return out;
 }
 
 function statementsOf(body: SqlBody | undefined, settings: WebApiSettings, pattern: RegExp | undefined):
