@@ -1,16 +1,29 @@
 // Runs a statement listed in the node's "#sqls" (meta/node-activity.ts) for as long as it runs:
 // from before it is planned (so a query of "#sqls" sees itself, as in GridDB) until its last row
-// is fetched, its result is closed, or it fails.
+// is fetched, its result is closed, or it fails. A cancel (by query id, or its connection closing)
+// ends it with SQL_CANCELLED at its next batch; a SELECT waiting between fetches lets go of its
+// batches and work memory at once, and its next fetch gets the error.
 
-import type { SqlConnectionInfo, SqlNodeActivityRegistry } from './meta/node-activity.ts';
-import { runSql, type SqlResult, type SqlRunOptions } from './run-statement.ts';
+import type { SqlConnectionInfo, SqlListedStatement, SqlNodeActivityRegistry } from './meta/node-activity.ts';
+import { runSql, sqlCancelledError, type SqlResult, type SqlRunOptions } from './run-statement.ts';
 
-export async function runListedSql(text: string, options: SqlRunOptions, registry: SqlNodeActivityRegistry,
-  connection: SqlConnectionInfo): Promise<SqlResult> {
-  const listed = registry.statementStarted(text, connection);
+export interface SqlListedRun {
+  readonly registry: SqlNodeActivityRegistry;
+  readonly connection: SqlConnectionInfo;
+  /** The connection it runs for: closing it cancels the statement. */
+  readonly connectionId?: number;
+  /** Work before the statement runs while it is listed already (gathering metatable rows). */
+  readonly prepare?: (listed: SqlListedStatement) => Promise<SqlRunOptions>;
+}
+
+export async function runListedSql(text: string, options: SqlRunOptions, run: SqlListedRun):
+  Promise<SqlResult> {
+  const listed = run.registry.statementStarted(text, run.connection, run.connectionId);
   let result: SqlResult;
   try {
-    result = await runSql(text, options);
+    const prepared = run.prepare === undefined ? options : await run.prepare(listed);
+    if (listed.cancelled()) throw sqlCancelledError();
+    result = await runSql(text, { ...prepared, cancelled: listed.cancelled });
   } catch (error) {
     listed.done();
     throw error;
@@ -20,10 +33,12 @@ export async function runListedSql(text: string, options: SqlRunOptions, registr
     return result;
   }
   const rows = result;
+  listed.onCancel(() => { void rows.close(); });
   return {
     ...rows,
     async next(rowCountMax) {
       try {
+        if (listed.cancelled()) throw sqlCancelledError();
         const page = await rows.next(rowCountMax);
         if (page.done) listed.done();
         return page;

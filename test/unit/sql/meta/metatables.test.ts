@@ -109,7 +109,7 @@ describe('SQL metatables', () => {
     const run = (text: string) => runListedSql(text, {
       database: db.database, workMemoryLimitBytes: WORK_MEMORY_LIMIT_BYTES_TEST, timeoutMs: 60_000,
       monotonicMs: () => 0, nowMs, randomBytes: (count) => new Uint8Array(count), functions: testFunctions,
-    }, registry, CLIENT);
+    }, { registry, connection: CLIENT });
     const slowText = `SELECT a FROM big /* ${'x'.repeat(2000)} */`;
     const slow = await run(slowText);
     assert.ok(slow.kind === 'rows');
