@@ -5,6 +5,7 @@
 // batches and work memory at once, and its next fetch gets the error.
 
 import type { SqlConnectionInfo, SqlListedStatement, SqlNodeActivityRegistry } from './meta/node-activity.ts';
+import type { SqlDatabase } from './sql-database.ts';
 import { runSql, sqlCancelledError, type SqlResult, type SqlRunOptions } from './run-statement.ts';
 
 export interface SqlListedRun {
@@ -16,6 +17,21 @@ export interface SqlListedRun {
   readonly prepare?: (listed: SqlListedStatement) => Promise<SqlRunOptions>;
 }
 
+/**
+ * The database with one more check: a statement cancelled after it computed its changes aborts
+ * instead of committing them (the transaction is all or nothing either way).
+ */
+function cancelledBeforeCommit(database: SqlDatabase, listed: SqlListedStatement): SqlDatabase {
+  return {
+    ...database,
+    transaction: (table, change) => database.transaction(table, async (txn) => {
+      const result = await change(txn);
+      if (listed.cancelled()) throw sqlCancelledError();
+      return result;
+    }),
+  };
+}
+
 export async function runListedSql(text: string, options: SqlRunOptions, run: SqlListedRun):
   Promise<SqlResult> {
   const listed = run.registry.statementStarted(text, run.connection, run.connectionId);
@@ -23,7 +39,9 @@ export async function runListedSql(text: string, options: SqlRunOptions, run: Sq
   try {
     const prepared = run.prepare === undefined ? options : await run.prepare(listed);
     if (listed.cancelled()) throw sqlCancelledError();
-    result = await runSql(text, { ...prepared, cancelled: listed.cancelled });
+    result = await runSql(text, {
+      ...prepared, cancelled: listed.cancelled, database: cancelledBeforeCommit(prepared.database, listed),
+    });
   } catch (error) {
     listed.done();
     throw error;
