@@ -51,13 +51,19 @@ export async function runListedSql(text: string, options: SqlRunOptions, run: Sq
     return result;
   }
   const rows = result;
-  listed.onCancel(() => { void rows.close(); });
+  // Waiting between fetches, it runs no more: off the list, its batches let go.
+  listed.onCancel(() => {
+    listed.done();
+    void rows.close();
+  });
   return {
     ...rows,
     async next(rowCountMax) {
       try {
         if (listed.cancelled()) throw sqlCancelledError();
         const page = await rows.next(rowCountMax);
+        // Cancelled while this page was read: the page may be cut short, so it is not given.
+        if (listed.cancelled()) throw sqlCancelledError();
         if (page.done) listed.done();
         return page;
       } catch (error) {
