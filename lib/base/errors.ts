@@ -83,6 +83,11 @@ export const STORAGE_ERROR_NUMBERS = {
   SQL_PROC_VALUE_SYNTAX_ERROR: 240102,
   /** An argument outside what its function takes: ROUND(x, -1), ZEROBLOB(-1), an unknown unit. */
   SQL_PROC_INVALID_EXPRESSION_INPUT: 240103,
+  /**
+   * A statement cancelled while it ran (SQL_CANCEL, gs_sh killsql, or its connection closed):
+   * GridDB's GS_ERROR_SQL_CANCELLED, 200000 + 7 in its SQLErrorCode (server/sql_common.h).
+   */
+  SQL_CANCELLED: 200007,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

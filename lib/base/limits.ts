@@ -476,3 +476,10 @@ export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;
 export const SQL_RUNNING_STATEMENT_COUNT_MAX = 1024;
 /** Characters of a statement's text kept for "#sqls" (GridDB cuts it too). */
 export const SQL_RUNNING_TEXT_LENGTH_MAX = 1024;
+/**
+ * Rows of one metatable one partition group sends when a statement gathers it from every engine
+ * thread (lib/server/sql-peers.ts): "#tables" and "#index_info" grow with the containers; past it
+ * LIMIT_EXCEEDED rather than a message of any size between threads.
+ */
+export const SQL_METATABLE_GROUP_ROW_COUNT_MAX = 200_000;
+assert(SQL_RUNNING_STATEMENT_COUNT_MAX <= SQL_METATABLE_GROUP_ROW_COUNT_MAX);

@@ -2,7 +2,8 @@
 // lib/protocol/messages-sql.ts) in auto-commit. A SELECT (or EXPLAIN) gives a row set like a TQL
 // query's: async iterable, toArray(), paged from the node by the fetch size; its columns carry
 // their SQL types (TIMESTAMP precision included). DML gives the rows it changed as updateCount,
-// DDL 0, and no rows.
+// DDL 0, and no rows. store.cancelSql(queryId) cancels a running statement by its "#sqls" query
+// id (SQL_CANCEL).
 //
 // Parameters are typed: a plain value takes the type its JavaScript shape implies (boolean BOOL,
 // bigint LONG, integer number LONG, other number DOUBLE, string STRING, Uint8Array BLOB, Date
@@ -11,7 +12,7 @@
 import { StorageError } from '../base/errors.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
-import { SQL_EXECUTE, SQL_WIRE_TYPES } from '../protocol/messages-sql.ts';
+import { SQL_CANCEL, SQL_EXECUTE, SQL_WIRE_TYPES } from '../protocol/messages-sql.ts';
 import type { SqlTypedValue } from '../sql/plan/bind-expression.ts';
 import type { SqlType, SqlValue } from '../sql/value.ts';
 import type { ConnectionPool } from './client-pool.ts';
@@ -80,6 +81,14 @@ export async function clientSql(pool: ConnectionPool, text: string, parameters: 
   const rows = new RowSet(reply, connection, fetchSize, undefined);
   await rows.ready();
   return new SqlRowSet(undefined, reply.columns, reply.sqlTypes, rows);
+}
+
+export async function clientCancelSql(pool: ConnectionPool, queryId: string): Promise<boolean> {
+  if (typeof queryId !== 'string' || queryId.length === 0) {
+    throw new StorageError('ROW_INVALID', 'cancelSql takes a query id (QUERY_ID of "#sqls") as a non-empty string');
+  }
+  const { reply } = await pool.exchange(SQL_CANCEL, { queryId });
+  return reply.cancelled;
 }
 
 export function typedParameter(parameter: SqlParameter): SqlTypedValue {

@@ -24,7 +24,7 @@ import type { ContainerInfo } from '../protocol/wire-schema.ts';
 import { ClientContainer, type StoreLink } from './client-container.ts';
 import { ConnectionPool } from './client-pool.ts';
 import { ClientQuery } from './client-query.ts';
-import { clientSql, type SqlOptions, type SqlParameter, type SqlRowSet } from './client-sql.ts';
+import { clientCancelSql, clientSql, type SqlOptions, type SqlParameter, type SqlRowSet } from './client-sql.ts';
 import {
   resolveClientOptions, type ClientOptions, type StoreProperties,
 } from './client-properties.ts';
@@ -110,6 +110,14 @@ export class ClientStore implements StoreLink {
   async sql(text: string, parameters: readonly SqlParameter[] = [], options: SqlOptions = {}):
     Promise<SqlRowSet> {
     return clientSql(this.pool, text, parameters, options);
+  }
+
+  /**
+   * Cancels a running SQL statement of any connection by its query id (QUERY_ID of "#sqls"): it
+   * ends with SQL_CANCELLED at its next batch. False when the node runs none of that id.
+   */
+  async cancelSql(queryId: string): Promise<boolean> {
+    return clientCancelSql(this.pool, queryId);
   }
 
   async getContainerInfo(name: string): Promise<ContainerInfo | undefined> {

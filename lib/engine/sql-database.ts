@@ -94,6 +94,26 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
   return self;
 }
 
+/** One page of a table's committed rows after `after`, and where the next starts (undefined: no more). */
+export interface SqlScanPage {
+  readonly batch: SqlBatch;
+  readonly last: RowKey | undefined;
+}
+
+/**
+ * One page of a whole-table scan, for a statement in another engine thread (lib/server/sql-peers.ts):
+ * the same pages scanPages reads, asked for one at a time.
+ */
+export function storeSqlScanPage(store: Store, call: { table: string; columnIndexes: readonly number[];
+  from: RowKey | undefined; to: RowKey | undefined; after: RowKey | undefined; rowCountMax: number }):
+  SqlScanPage {
+  const entry = store.partitionFor(call.table).lookupOrThrow(call.table);
+  const request: SqlScanRequest = {
+    columnIndexes: call.columnIndexes, from: call.from, to: call.to, rowCountMax: call.rowCountMax,
+  };
+  return readPage(entry, request, call.after, Math.min(call.rowCountMax, SQL_BATCH_ROW_COUNT));
+}
+
 /** Through the index when the request names one and the index pays (sql-index-scan.ts), else pages of a scan. */
 function scan(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest,
   options: StoreSqlDatabaseOptions): AsyncIterable<SqlBatch> {

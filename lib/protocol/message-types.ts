@@ -8,6 +8,7 @@
 //               23 MULTI_PUT  24 MULTI_GET (several containers)
 //   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
 //   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE  43 SQL_EXECUTE (pages on with FETCH)
+//               44 SQL_CANCEL (a running statement by its "#sqls" query id, from any connection)
 
 export const MessageType = {
   HELLO: 1,
@@ -33,6 +34,7 @@ export const MessageType = {
   FETCH: 41,
   RESULT_CLOSE: 42,
   SQL_EXECUTE: 43,
+  SQL_CANCEL: 44,
 } as const;
 export type MessageType = (typeof MessageType)[keyof typeof MessageType];
 

@@ -13,6 +13,12 @@
 //   value by type: BOOL u8, BYTE i8, SHORT i16, INTEGER i32, LONG i64, FLOAT f32, DOUBLE f64,
 //   TIMESTAMP[(6|9)] i64 (ms, µs or ns since the epoch), STRING string, BLOB varuint + bytes.
 //
+//   SQL_CANCEL   request | queryId string |
+//                reply   | cancelled u8 (1: a statement of that id was running and is cancelled) |
+//
+// SQL_CANCEL reaches every engine thread of the node; the statement ends with SQL_CANCELLED
+// (200007) at its next batch, answered to the connection that runs it.
+//
 // sqlType is the index in SQL_WIRE_TYPES. The result's columns (wire-schema.ts) carry each
 // column's storable type and TIMESTAMP precision for the rows' encoding; a column of SQL type
 // UNKNOWN (a bare NULL, GEOMETRY, arrays) travels as a nullable STRING column of NULLs.
@@ -89,6 +95,32 @@ export const SQL_EXECUTE: MessageCodec<SqlExecuteRequest, SqlExecuteReply> = {
     for (let i = 0; i < count; i++) sqlTypes.push(enumRead(reader, SQL_WIRE_TYPES, 'SQL type'));
     const columns: ColumnSchema[] = columnsRead(reader);
     return { resultSetId, kind: 'ROWS', sqlTypes, columns, rows: RowBatch.read(reader) };
+  },
+};
+
+export interface SqlCancelRequest {
+  queryId: string;
+}
+
+export interface SqlCancelReply {
+  cancelled: boolean;
+}
+
+export const SQL_CANCEL: MessageCodec<SqlCancelRequest, SqlCancelReply> = {
+  type: MessageType.SQL_CANCEL,
+  writeRequest(writer, request) {
+    writer.string(request.queryId);
+  },
+  readRequest(reader) {
+    return { queryId: reader.string() };
+  },
+  writeReply(writer, reply) {
+    writer.u8(reply.cancelled ? 1 : 0);
+  },
+  readReply(reader) {
+    const cancelled = reader.u8();
+    if (cancelled > 1) throw protocolError(`SQL_CANCEL's cancelled byte is ${cancelled}`);
+    return { cancelled: cancelled === 1 };
   },
 };
 

@@ -3,6 +3,10 @@
 // query's, so FETCH pages on and RESULT_CLOSE lets go early; DML and DDL answer an update count.
 // Reading yields to the event loop between pages of blocks, so commits run while a long SELECT
 // does; the statement's deadline and the work memory limit bound what one statement may take.
+// SQL_CANCEL cancels a running statement of this engine by its "#sqls" query id (the routing
+// runner asks every engine thread); it ends with SQL_CANCELLED at its next batch. Where the node
+// runs one engine thread per partition group, a statement gathers the metatables from every
+// group and reads a table of another group through its peers (sql-peers.ts, sql-node-database.ts).
 
 import { randomBytes } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -10,12 +14,13 @@ import { SQL_STATEMENT_TIMEOUT_MS_DEFAULT, SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT }
 import { storeSqlDatabase } from '../engine/sql-database.ts';
 import type { Row } from '../schema/column-type.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
-import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
+import { SQL_CANCEL, SQL_EXECUTE } from '../protocol/messages-sql.ts';
 import type { SqlPlanColumn } from '../sql/plan/logical-plan.ts';
 import type { SqlConnectionInfo } from '../sql/meta/node-activity.ts';
 import { runListedSql } from '../sql/run-listed.ts';
 import { runSql, type SqlResult, type SqlRunOptions } from '../sql/run-statement.ts';
 import type { QueryResult } from './query-handler.ts';
+import { sqlNodeDatabase } from './sql-node-database.ts';
 import { handler, type DispatchEntry } from './request-handler.ts';
 
 /** Who runs a statement when requests come without a socket (tests of the runner alone). */
@@ -36,13 +41,24 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
       nowMs: store.clock.nowMs(),
       randomBytes: (count) => new Uint8Array(randomBytes(count)),
     };
-    const result = context.sqlActivity === undefined
+    const activity = context.sqlActivity;
+    const peers = context.sqlPeers;
+    const result = activity === undefined
       ? await runSql(request.sql, options)
-      : await runListedSql(request.sql, options, context.sqlActivity, context.connection ?? NO_CONNECTION);
+      : await runListedSql(request.sql, options, {
+        registry: activity, connection: context.connection ?? NO_CONNECTION,
+        ...(context.connectionId === undefined ? {} : { connectionId: context.connectionId }),
+        // Listed first, so a statement that reads "#sqls" sees itself in every group's rows.
+        ...(peers === undefined ? {} : {
+          prepare: async () => ({ ...options, database: await sqlNodeDatabase(request.sql, options.database, peers, options.workMemoryLimitBytes) }),
+        }),
+      });
     if (result.kind === 'update') return { resultSetId: 0 as const, updateCount: result.updateCount };
     const reply = await context.resultSets.first(queryResultOfSql(result), request.fetchSize);
     return { ...reply, sqlTypes: result.columns.map((column) => column.type) };
   }),
+  handler(SQL_CANCEL, async (request, context) =>
+    ({ cancelled: context.sqlActivity?.cancel(request.queryId) ?? false })),
 ];
 
 /** The columns SQL's rows are encoded with: UNKNOWN travels as a STRING column of NULLs. */

@@ -12,6 +12,7 @@ import type { SqlConnectionInfo, SqlNodeActivityRegistry } from '../sql/meta/nod
 import type { ConnectionSessions } from './connection-sessions.ts';
 import type { QueryHandler } from './query-handler.ts';
 import type { ResultSets } from './result-sets.ts';
+import type { SqlPeers } from './sql-peers.ts';
 import type { StatementKey, StatementResults } from './statement-results.ts';
 
 export interface ConnectionContext {
@@ -24,6 +25,10 @@ export interface ConnectionContext {
   readonly queryHandler: QueryHandler;
   /** The engine's running SQL statements and connections ("#sqls", "#sockets"). */
   readonly sqlActivity?: SqlNodeActivityRegistry;
+  /** The runner's id of this connection: closing it cancels its SQL statements. */
+  readonly connectionId?: number;
+  /** The node's other engine threads, for SQL that spans partition groups; absent in one thread. */
+  readonly sqlPeers?: SqlPeers;
   /** This connection's addresses, user and application; absent when requests run without a socket. */
   readonly connection?: SqlConnectionInfo;
   /** GridDB's /sql/workMemoryLimit for SQL statements; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */

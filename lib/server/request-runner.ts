@@ -19,6 +19,7 @@
 // running, reject with it. A rejected run is the network side's sign to close every connection
 // (server-connection.ts).
 
+import { randomUUID } from 'node:crypto';
 import { SqlNodeActivityRegistry, type SqlConnectionInfo } from '../sql/meta/node-activity.ts';
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
@@ -44,6 +45,7 @@ import { errorFrame, protocolFailure, replyHeader, type RequestFrame } from './r
 import type { ConnectionContext, DispatchEntry } from './request-handler.ts';
 import { RequestOrder } from './request-order.ts';
 import { ResultSets } from './result-sets.ts';
+import { sqlPeerAnswer, type SqlPeerCall, type SqlPeers } from './sql-peers.ts';
 import { StatementResults } from './statement-results.ts';
 
 export const DISPATCH: ReadonlyMap<number, DispatchEntry> = new Map(
@@ -105,6 +107,8 @@ export interface LocalRunnerOptions {
    * fail-stop on a real process.
    */
   faultAssertOnContainer?: string;
+  /** The node's other engine threads (one per partition group); absent when this runner is the node's only one. */
+  sqlPeers?: SqlPeers;
 }
 
 interface OpenConnection {
@@ -136,7 +140,8 @@ export class LocalRequestRunner implements RequestRunner {
       storeBlockSizeBytes: store.options.storeBlockSizeBytes,
       transactionTimeoutLimitMs: store.options.transactionTimeoutLimitMs,
     };
-    this.sqlActivity = new SqlNodeActivityRegistry(() => store.clock.nowMs());
+    // Query ids `<uuid>:<n>`, GridDB's shape: the uuid keeps them apart across engine threads.
+    this.sqlActivity = new SqlNodeActivityRegistry(() => store.clock.nowMs(), randomUUID());
     this.statements = new StatementResults(options.statementResultCountMax,
       options.statementResultCountPerClientMax);
     this.replyWriter = frameWriter(options.messageBytesMax);
@@ -154,7 +159,8 @@ export class LocalRequestRunner implements RequestRunner {
       context: {
         store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
         statements: this.statements, queryHandler: this.options.queryHandler,
-        clientKey: setup.clientKey, sqlActivity: this.sqlActivity,
+        clientKey: setup.clientKey, sqlActivity: this.sqlActivity, connectionId,
+        ...(this.options.sqlPeers === undefined ? {} : { sqlPeers: this.options.sqlPeers }),
         ...(setup.connection === undefined ? {} : { connection: setup.connection }),
         ...(this.options.sqlWorkMemoryLimitBytes === undefined
           ? {} : { sqlWorkMemoryLimitBytes: this.options.sqlWorkMemoryLimitBytes }),
@@ -172,9 +178,17 @@ export class LocalRequestRunner implements RequestRunner {
     const connection = this.connections.get(connectionId);
     if (connection === undefined) return;
     this.connections.delete(connectionId);
+    // Its statements stop at their next batch: nobody is left to take their rows.
+    this.sqlActivity.cancelConnection(connectionId);
     this.sqlActivity.connectionClosed(connectionId);
     connection.context.resultSets.closeAll();
     connection.context.sessions.closeAll();
+  }
+
+  /** This group's answer to another engine thread's SQL (sql-peers.ts). */
+  sqlPeerAnswer(call: SqlPeerCall): unknown {
+    this.throwIfFailed();
+    return sqlPeerAnswer(this.store, this.sqlActivity, call);
   }
 
   /** Closes every connection's sessions, as when the engine stops. */

@@ -15,6 +15,8 @@
 //                   its containers, one thread after another in the order of their first
 //                   container, stopping at the first failure. Every sub-request carries the
 //                   request's statement id, so a retry is answered by each thread once.
+//   SQL_CANCEL      every thread looks for the query id among its running statements (the ids
+//                   are unique across threads); cancelled when one of them had it.
 //
 // A request whose containers all live in one group goes to its thread untouched. Bodies are read
 // at once (a frame's body is valid only during run()); what is sent later is a copy.
@@ -26,6 +28,7 @@ import { CONTAINER_LIST } from '../protocol/messages-container.ts';
 import {
   MULTI_GET, MULTI_PUT, type MultiGetRequest, type MultiPutRequest,
 } from '../protocol/messages-row.ts';
+import { SQL_CANCEL } from '../protocol/messages-sql.ts';
 import type { RowBatch } from '../protocol/wire-rows.ts';
 import type { RequestFrame } from './reply-frames.ts';
 import type { RunOutcome } from './request-runner.ts';
@@ -142,6 +145,21 @@ export async function multiPutRouted(
     if (!isReply(outcome)) return outcome;
   }
   return outcome!;
+}
+
+/** Asks every thread to cancel the statement; the answer is whether one did. */
+export async function sqlCancelRouted(
+  routes: GroupRoutes,
+  connectionId: number,
+  frame: RequestFrame,
+): Promise<RunOutcome> {
+  const sub = requestWithBody(frame, frame.body.slice());
+  const outcomes = await Promise.all(groupIndexes(routes).map((g) => routes.runIn(g, connectionId, sub)));
+  const failure = firstFailure(outcomes);
+  if (failure !== undefined) return failure;
+  const cancelled = outcomes.some((outcome) =>
+    decodeBody(replyBody(outcome), SQL_CANCEL.readReply, 'SQL_CANCEL reply').cancelled);
+  return routes.reply(frame, (writer) => SQL_CANCEL.writeReply(writer, { cancelled }));
 }
 
 /**

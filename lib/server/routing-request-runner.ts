@@ -7,6 +7,11 @@
 //   CONTAINER_LIST, MULTI_GET, MULTI_PUT                        split and merged (routing-multi.ts)
 //   SESSION_OPEN, SESSION_CLOSE                                 every thread
 //   SQL_EXECUTE                                                 the group of the table it names
+//                                                               (INSERT … SELECT: the table it
+//                                                               writes; another group's table and
+//                                                               the metatables it reads through
+//                                                               the groups' peers, sql-peers.ts)
+//   SQL_CANCEL                                                  every thread (routing-multi.ts)
 //   FETCH, RESULT_CLOSE                                         the thread that holds the result
 //   PING, and anything else                                     group 0's thread
 //
@@ -45,7 +50,7 @@ import {
   requestBody, requestContainerName, requestWithBody, sqlRequestTableName, withLeadingId,
 } from './routing-frames.ts';
 import {
-  containerListRouted, multiGetRouted, multiPutRouted, type GroupRoutes,
+  containerListRouted, multiGetRouted, multiPutRouted, sqlCancelRouted, type GroupRoutes,
 } from './routing-multi.ts';
 
 /** One partition group's engine side (a LocalRequestRunner, here or in its thread). */
@@ -138,6 +143,7 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
         const table = sqlRequestTableName(frame);
         return this.query(table === undefined ? 0 : this.groupOf(table), connectionId, frame);
       }
+      case MessageType.SQL_CANCEL: return sqlCancelRouted(this, connectionId, frame);
       case MessageType.CONTAINER_LIST: return containerListRouted(this, connectionId, frame);
       case MessageType.MULTI_GET: return multiGetRouted(this, connectionId, frame);
       case MessageType.MULTI_PUT: return multiPutRouted(this, connectionId, frame);

@@ -37,7 +37,7 @@ export interface SqlRunOptions {
   readonly nowMs: number;
   readonly timeZoneOffsetMinutes?: number;
   readonly randomBytes: (count: number) => Uint8Array;
-  /** True once the statement is cancelled: it ends with CLOSED at its next batch. */
+  /** True once the statement is cancelled: it ends with SQL_CANCELLED at its next batch. */
   readonly cancelled?: () => boolean;
   /** Scalar functions by name; the §5.8 registry by default. */
   readonly functions?: (name: string) => SqlScalarFunction | undefined;
@@ -174,7 +174,7 @@ function runControl(options: SqlRunOptions): SqlRunControl {
   return {
     check() {
       if (options.cancelled?.() === true) {
-        throw new StorageError('CLOSED', 'the statement was cancelled');
+        throw sqlCancelledError();
       }
       if (options.monotonicMs() > deadlineMs) {
         throw new StorageError('REQUEST_TIMEOUT', `the statement ran longer than its timeout of ` +
@@ -182,6 +182,11 @@ function runControl(options: SqlRunOptions): SqlRunControl {
       }
     },
   };
+}
+
+/** GridDB's error for a statement cancelled while it ran (killsql, SQL_CANCEL, its connection closed). */
+export function sqlCancelledError(): StorageError {
+  return new StorageError('SQL_CANCELLED', 'the statement was cancelled (killsql, or its connection closed)');
 }
 
 function rowsResult(columns: readonly SqlPlanColumn[], batches: AsyncGenerator<SqlBatch>,

@@ -24,6 +24,8 @@ export const MESSAGES = {
   containerExists: (name: string) => `D20322: This Container "${name}" already exists.`,
   databaseMissing: (name: string) => `D20340: This database "${name}" does not exists.`,
   containerMissing: (name: string) => `D20342: This container "${name}" does not exists.`,
+  /** GridDB's text: the argument is `query id=[<id>]`. */
+  killsqlQueryMissing: (queryId: string) => `D20367: This query "query id=[${queryId}]" does not exists.`,
   userNotSet: 'D20201: The username and password is not set. Set them by setuser sub command.',
   usage: (name: string, usage: string) => `The arguments of ${name} are wrong. Usage: ${name} ${usage}`,
 } as const;

@@ -5,7 +5,9 @@
 // deleted), DDL prints nothing (GridDB's rule). An EXPLAIN's plan (one JSON object per plan node,
 // lib/sql/plan/explain-plan.ts) is kept for getplantxt, getplanjson and gettaskplan, and its rows
 // are the result, printed as CSV. showsql prints the node's running statements from the metatable
-// "#sqls" (docs/sql.md); the node has no cancel message yet, so killsql says so.
+// "#sqls" (docs/sql.md); killsql cancels one by its query id, as GridDB's does: it looks the id up
+// in "#sqls" (D20367 when no statement has it), then asks the node to cancel it (store.cancelSql,
+// the SQL_CANCEL message); the statement ends with SQL_CANCELLED for the client that ran it.
 
 import { writeFileSync } from 'node:fs';
 import type { Row } from '../../lib/schema/column-type.ts';
@@ -29,8 +31,6 @@ const SHOWSQL_QUERY = 'SELECT QUERY_ID, START_TIME, DATABASE_NAME, APPLICATION_N
   'FROM "#sqls" ORDER BY START_TIME, QUERY_ID';
 /** Statements showsql prints at most (the node lists 1,024: SQL_RUNNING_STATEMENT_COUNT_MAX). */
 const SHOWSQL_ROWS_MAX = 1024;
-const CANCEL_BY_CTRL_C = 'Ctrl-C in the shell that runs a statement gives it up (its connection closes), ' +
-  'and every statement ends at its timeout (300 s by default)';
 
 /** One node of the last EXPLAIN's plan, as the node gave it. */
 export interface SqlPlanNode {
@@ -155,6 +155,21 @@ async function showSql(shell: Shell, input: CommandInput): Promise<void> {
   }
 }
 
+/** GridDB's killsql: the id must be one of "#sqls", then the node cancels it. */
+async function killSql(shell: Shell, input: CommandInput): Promise<void> {
+  expectWords(input, 1);
+  const queryId = input.words[0]!.text;
+  const store = await shell.guard(shell.connection.require());
+  const listed = await shell.guard((async () => {
+    const rowSet = await store.sql('SELECT QUERY_ID FROM "#sqls" WHERE QUERY_ID = ?', [queryId]);
+    return (await rowSet.toArray()).length > 0;
+  })());
+  // Gone between the look-up and the cancel: it ended by itself, as GridDB reports it.
+  if (!listed || !await shell.guard(store.cancelSql(queryId))) {
+    throw new ShellError(MESSAGES.killsqlQueryMissing(queryId));
+  }
+}
+
 function requirePlan(shell: Shell): SqlPlanNode[] {
   if (shell.sqlPlan === undefined) {
     throw new ShellError('There is no SQL plan: run EXPLAIN or EXPLAIN ANALYZE with sql first.');
@@ -199,11 +214,7 @@ export const SQL_COMMANDS: SubCommand[] = [
     },
   },
   { name: 'showsql', usage: '[<queryId>]', summary: 'the SQL statements running on the node ("#sqls")', run: showSql },
-  {
-    name: 'killsql', usage: '<queryId>', summary: '(the node has no message to cancel SQL yet)',
-    run: () => Promise.reject(new ShellError('killsql: the node has no message to cancel an SQL statement ' +
-      `yet (showsql lists them); ${CANCEL_BY_CTRL_C}.`)),
-  },
+  { name: 'killsql', usage: '<queryId>', summary: 'cancel a running SQL statement (showsql lists them)', run: killSql },
   {
     name: 'getplantxt', usage: '[<file>]', summary: 'the last SQL EXPLAIN plan as text',
     async run(shell, input) {

@@ -17,6 +17,7 @@ import {
 } from '../../server/request-runner.ts';
 import { tqlQueryHandler } from '../../server/tql-query-handler.ts';
 import { slowQueryHandler, type SlowQueryRecord } from '../../server/slow-query-handler.ts';
+import type { SqlPeers } from '../../server/sql-peers.ts';
 import { systemClock } from '../../io/clock.ts';
 import {
   errorData, type CheckpointNotice, type EngineCall, type EngineOpenSettings, type EngineOpened,
@@ -33,6 +34,8 @@ export interface EngineCoreEvents {
    * so its thread must stop before anything else runs in it (fail-stop).
    */
   failed(error: unknown): void;
+  /** The other engine threads, for SQL spanning partition groups (EngineOpenSettings.sqlPeers). */
+  sqlPeers?: SqlPeers;
 }
 
 export class EngineCore {
@@ -83,6 +86,11 @@ export class EngineCore {
       case 'setStoreMemoryLimit':
         this.requireStore().setStoreMemoryLimit(call.memoryLimitBytes);
         return undefined;
+      case 'sqlPeer': {
+        const runner = this.runnerOpen;
+        if (runner === undefined) throw new StorageError('CLOSED', 'the node is stopping');
+        return runner.sqlPeerAnswer(call.call);
+      }
       case 'close': return this.close(call.abandon ?? false);
     }
   }
@@ -115,6 +123,8 @@ export class EngineCore {
       onFailure: (error) => this.events.failed(error),
       ...(settings.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: settings.faultAssertOnContainer }),
+      ...(settings.sqlPeers === true && this.events.sqlPeers !== undefined
+        ? { sqlPeers: this.events.sqlPeers } : {}),
     });
     assert(store.recovery !== undefined);
     return { info: this.runnerOpen.info, recovery: store.recovery };

@@ -7,11 +7,14 @@
 //   main → engine   open, request (or, with `check`, a MULTI_PUT's checks without its writes),
 //                   connectionOpened, connectionClosed, status, partitionLsns,
 //                   checkpoint, setPeriodicCheckpoint,
-//                   setStoreMemoryLimit, close
+//                   setStoreMemoryLimit, sqlPeer (another group's SQL asks this one), close,
+//                   sqlPeerAnswer (answers this engine's sqlPeer)
 //   engine → main   done | failed (answers a call; for a request, the engine failed on a bug),
 //                   reply (answers a request), checkpoint (a checkpoint started, completed,
 //                   failed or skipped), warning (something degraded without failing, such as
-//                   journal preallocation)
+//                   journal preallocation), sqlPeer (a statement here asks the other groups:
+//                   lib/server/sql-peers.ts; the main thread asks them with sqlPeer calls and
+//                   answers with sqlPeerAnswer)
 //
 // An engine that fails on a bug (fail-stop, request-runner.ts) ends its thread with the error
 // uncaught, which the main thread sees as the worker's death (worker-engine.ts).
@@ -24,6 +27,7 @@ import type { StoreStats } from '../../engine/store-stats.ts';
 import type { MessageType } from '../../protocol/message-types.ts';
 import type { ConnectionSetup, EngineInfo } from '../../server/request-runner.ts';
 import type { SlowQueryRecord } from '../../server/slow-query-handler.ts';
+import type { SqlPeerCall } from '../../server/sql-peers.ts';
 
 /** What the engine thread needs to open the store and serve requests. */
 export interface EngineOpenSettings {
@@ -41,6 +45,8 @@ export interface EngineOpenSettings {
   faultAssertOnContainer?: string;
   /** The slow-query log's threshold and text size (lib/server/slow-query-handler.ts). */
   slowQuery?: { thresholdMs: number; textBytesMax: number };
+  /** Other engine threads serve the other partition groups: SQL asks them through the main thread. */
+  sqlPeers?: boolean;
 }
 
 /** The node status report's engine figures. */
@@ -74,6 +80,8 @@ export type EngineCall =
   /** A checkpoint, then the copy of every partition's files into the target (a backup). */
   | { kind: 'backup'; target: BackupTarget }
   | { kind: 'setStoreMemoryLimit'; memoryLimitBytes: number }
+  /** Another group's SQL statement asks this group (lib/server/sql-peers.ts). */
+  | { kind: 'sqlPeer'; call: SqlPeerCall }
   /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */
   | { kind: 'close'; abandon?: boolean };
 
@@ -82,7 +90,8 @@ export type ToEngine =
   | { kind: 'request'; id: number; connectionId: number; messageType: MessageType; requestId: number;
     body: Uint8Array; check?: true }
   | { kind: 'connectionOpened'; connectionId: number; setup: ConnectionSetup }
-  | { kind: 'connectionClosed'; connectionId: number };
+  | { kind: 'connectionClosed'; connectionId: number }
+  | { kind: 'sqlPeerAnswer'; id: number; value?: unknown; error?: ErrorData };
 
 export type CheckpointNotice =
   | { kind: 'started'; groupIndex: number; trigger: CheckpointTrigger }
@@ -103,7 +112,8 @@ export type FromEngine =
   | { kind: 'reply'; id: number; bytes: Uint8Array; closeReason?: string }
   | { kind: 'checkpoint'; notice: CheckpointNotice }
   | { kind: 'warning'; message: string }
-  | { kind: 'slowQuery'; record: SlowQueryRecord };
+  | { kind: 'slowQuery'; record: SlowQueryRecord }
+  | { kind: 'sqlPeer'; id: number; call: SqlPeerCall };
 
 export function errorData(error: unknown): ErrorData {
   if (!(error instanceof Error)) return { message: String(error) };

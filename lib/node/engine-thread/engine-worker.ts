@@ -5,15 +5,29 @@
 
 import { parentPort } from 'node:worker_threads';
 import { assert } from '../../base/assert.ts';
+import type { SqlPeers } from '../../server/sql-peers.ts';
 import { EngineCore } from './engine-core.ts';
 import { errorData, type FromEngine, type ToEngine } from './engine-messages.ts';
+import { errorFromData } from './worker-engine.ts';
 
 const port = parentPort;
 assert(port !== null, 'engine-worker.ts runs only as a worker thread');
 const post = (message: FromEngine, transfer: ArrayBuffer[] = []) =>
   port.postMessage(message, transfer);
 
+// This engine's SQL asks the other groups through the main thread; answers come back by id.
+const peerAnswers = new Map<number, { resolve(value: unknown): void; reject(error: unknown): void }>();
+let nextPeerCallId = 1;
+const sqlPeers: SqlPeers = {
+  call: (call) => new Promise((resolve, reject) => {
+    const id = nextPeerCallId++;
+    peerAnswers.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    post({ kind: 'sqlPeer', id, call });
+  }),
+};
+
 const core = new EngineCore({
+  sqlPeers,
   checkpoint: (notice) => post({ kind: 'checkpoint', notice }),
   warning: (message) => post({ kind: 'warning', message }),
   slowQuery: (record) => post({ kind: 'slowQuery', record }),
@@ -43,6 +57,14 @@ port.on('message', (message: ToEngine) => {
     case 'connectionClosed':
       core.connectionClosed(message.connectionId);
       return;
+    case 'sqlPeerAnswer': {
+      const pending = peerAnswers.get(message.id);
+      if (pending === undefined) return;
+      peerAnswers.delete(message.id);
+      if (message.error !== undefined) pending.reject(errorFromData(message.error));
+      else pending.resolve(message.value);
+      return;
+    }
     default: {
       const { id } = message;
       core.call(message).then(

@@ -20,6 +20,7 @@ import { Store, recoveryReportSum } from '../../engine/store.ts';
 import { partitionGroupOf } from '../../schema/partition-hash.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import { RoutingRequestRunner } from '../../server/routing-request-runner.ts';
+import type { SqlPeerCall } from '../../server/sql-peers.ts';
 import type { EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
 import { WorkerEngine } from './worker-engine.ts';
@@ -34,10 +35,12 @@ export class GroupWorkersEngine implements NodeEngine {
     private readonly options: StorageOptions,
     settings: EngineOpenSettings,
   ) {
-    this.runner = new RoutingRequestRunner(workers, {
+    const routing = new RoutingRequestRunner(workers, {
       partitionNum: options.partitionNum,
       messageBytesMax: settings.messageBytesMax,
     });
+    this.runner = routing;
+    for (const worker of workers) worker.onSqlPeer = (call) => sqlPeerRouted(workers, routing, call);
     this.recovery = recoveryReportSum(workers.map((worker) => worker.recovery));
   }
 
@@ -51,7 +54,8 @@ export class GroupWorkersEngine implements NodeEngine {
     const checkpointGateShared = settings.checkpointGateShared ?? checkpointGateSharedCreate();
     const opens = await Promise.allSettled(Array.from({ length: options.concurrency },
       (_, groupIndex) => WorkerEngine.open(
-        { ...settings, groupIndexes: [groupIndex], checkpointGateShared }, events)));
+        { ...settings, groupIndexes: [groupIndex], checkpointGateShared, sqlPeers: options.concurrency > 1 },
+        events)));
     const workers = opens.flatMap((open) => (open.status === 'fulfilled' ? [open.value] : []));
     const failed = opens.find((open) => open.status === 'rejected');
     if (failed !== undefined) {
@@ -120,5 +124,21 @@ export class GroupWorkersEngine implements NodeEngine {
     const closes = await Promise.allSettled(this.workers.map((worker) => worker.close(options)));
     const failed = closes.find((close) => close.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
+  }
+}
+
+/**
+ * A statement's question to the other groups (lib/server/sql-peers.ts): a metatable's rows from
+ * every worker, joined in group order; a table's schema or page from the worker of its group.
+ */
+async function sqlPeerRouted(workers: readonly WorkerEngine[], routing: RoutingRequestRunner,
+  call: SqlPeerCall): Promise<unknown> {
+  switch (call.kind) {
+    case 'metatableRows': {
+      const parts = await Promise.all(workers.map((worker) => worker.sqlPeer(call)));
+      return (parts as unknown[][]).flat();
+    }
+    case 'tableSchema': return workers[routing.groupOf(call.name)]!.sqlPeer(call);
+    case 'scanPage': return workers[routing.groupOf(call.table)]!.sqlPeer(call);
   }
 }

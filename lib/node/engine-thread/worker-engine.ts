@@ -15,8 +15,10 @@ import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestFrame } from '../../server/reply-frames.ts';
 import type { ConnectionSetup, EngineInfo, RunOutcome } from '../../server/request-runner.ts';
 import type { GroupRequestRunner } from '../../server/routing-request-runner.ts';
-import type {
-  EngineCall, EngineOpenSettings, EngineOpened, ErrorData, FromEngine, ToEngine,
+import type { SqlPeerCall } from '../../server/sql-peers.ts';
+import {
+  errorData, type EngineCall, type EngineOpenSettings, type EngineOpened, type ErrorData, type FromEngine,
+  type ToEngine,
 } from './engine-messages.ts';
 import { EngineCalls } from './engine-calls.ts';
 import type { NodeEngineEvents } from './node-engine.ts';
@@ -36,6 +38,8 @@ interface Pending {
 }
 
 export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
+  /** Answers this engine's SQL asking the other groups (group-workers-engine.ts sets it). */
+  onSqlPeer: ((call: SqlPeerCall) => Promise<unknown>) | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private failure: unknown;
@@ -89,6 +93,11 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
 
   connectionClosed(connectionId: number): void {
     this.post({ kind: 'connectionClosed', connectionId });
+  }
+
+  /** Another group's SQL asks this group (sql-peers.ts). */
+  sqlPeer(call: SqlPeerCall): Promise<unknown> {
+    return this.call({ kind: 'sqlPeer', call });
   }
 
   async close(options: { abandon?: boolean } = {}): Promise<void> {
@@ -152,6 +161,9 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
       case 'slowQuery':
         this.events.slowQuery?.(message.record);
         return;
+      case 'sqlPeer':
+        this.answerSqlPeer(message.id, message.call);
+        return;
       default: {
         const pending = this.pending.get(message.id);
         if (pending === undefined) return;
@@ -161,6 +173,14 @@ export class WorkerEngine extends EngineCalls implements GroupRequestRunner {
         else pending.resolve(message.value);
       }
     }
+  }
+
+  private answerSqlPeer(id: number, call: SqlPeerCall): void {
+    const asked = this.onSqlPeer === undefined
+      ? Promise.reject(new StorageError('NOT_SUPPORTED', 'this engine has no other partition groups'))
+      : this.onSqlPeer(call);
+    asked.then((value) => this.post({ kind: 'sqlPeerAnswer', id, value }),
+      (error: unknown) => this.post({ kind: 'sqlPeerAnswer', id, error: errorData(error) }));
   }
 
   private died(error: unknown): void {

@@ -22,7 +22,7 @@ import {
   CONTAINER_DROP, CONTAINER_INFO, CONTAINER_LIST, CONTAINER_PUT,
 } from '../../../lib/protocol/messages-container.ts';
 import { FETCH, QUERY, RESULT_CLOSE } from '../../../lib/protocol/messages-query.ts';
-import { SQL_EXECUTE } from '../../../lib/protocol/messages-sql.ts';
+import { SQL_CANCEL, SQL_EXECUTE } from '../../../lib/protocol/messages-sql.ts';
 import {
   MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE,
 } from '../../../lib/protocol/messages-row.ts';
@@ -306,6 +306,15 @@ describe('messages: round trips', () => {
     const bad = bodyOf((writer) => { writer.string('x'); writer.varuint(1); writer.varuint(0); writer.varuint(1);
       writer.u8(99); writer.u8(0); });
     assert.throws(() => decodeBody(bad, SQL_EXECUTE.readRequest, 'request'), protocolError);
+  });
+
+  it('SQL_CANCEL carries a query id and answers whether a statement was cancelled', () => {
+    const request = { queryId: '5b9662c0-b34f-49e8-92e7-7ca4a9c1fd4d:1' };
+    assert.deepStrictEqual(requestTrip(SQL_CANCEL, request), request);
+    assert.deepStrictEqual(replyTrip(SQL_CANCEL, { cancelled: true }), { cancelled: true });
+    assert.deepStrictEqual(replyTrip(SQL_CANCEL, { cancelled: false }), { cancelled: false });
+    const bad = bodyOf((writer) => writer.u8(2));
+    assert.throws(() => decodeBody(bad, SQL_CANCEL.readReply, 'reply'), protocolError);
   });
 
   it('errors keep their code and message; an unknown code keeps its number', () => {

@@ -134,7 +134,7 @@ describe('SQL statement bounds', () => {
     assert.equal((await db.rows('SELECT s FROM big ORDER BY s DESC')).length, 2000);
   });
 
-  it('a statement past its timeout ends with REQUEST_TIMEOUT; a cancelled one with CLOSED', async () => {
+  it('a statement past its timeout ends with REQUEST_TIMEOUT; a cancelled one with SQL_CANCELLED', async () => {
     const db = await sqlTestDatabase();
     await db.update('CREATE TABLE slow (id INTEGER PRIMARY KEY)');
     await db.update(`INSERT INTO slow VALUES ${Array.from({ length: 5000 }, (_v, i) => `(${i})`).join(', ')}`);
@@ -148,7 +148,7 @@ describe('SQL statement bounds', () => {
     const second = await db.run('SELECT COUNT(*) FROM slow', [], { cancelled: () => cancelled });
     cancelled = true;
     if (second.kind !== 'rows') return;
-    await assert.rejects(second.next(10), code('CLOSED', /cancelled/));
+    await assert.rejects(second.next(10), code('SQL_CANCELLED', /cancelled/));
   });
 
   it('a JavaScript error inside a function fails the statement as INTERNAL_ERROR, not the caller', async () => {

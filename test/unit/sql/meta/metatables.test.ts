@@ -2,7 +2,8 @@
 // containers and indexes just created, with GridDB's column names and types (NULL where this store
 // has no such thing); they work under WHERE, ORDER BY and GROUP BY like tables; writes to them are
 // refused; "#sqls" lists a statement while it runs (half fetched) and not after; "#sockets" lists
-// a connection with its application name until it closes.
+// a connection with its application name until it closes; a listed statement cancelled by its
+// query id, or by its connection closing, ends with SQL_CANCELLED and a cancelled DML changes nothing.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -109,7 +110,7 @@ describe('SQL metatables', () => {
     const run = (text: string) => runListedSql(text, {
       database: db.database, workMemoryLimitBytes: WORK_MEMORY_LIMIT_BYTES_TEST, timeoutMs: 60_000,
       monotonicMs: () => 0, nowMs, randomBytes: (count) => new Uint8Array(count), functions: testFunctions,
-    }, registry, CLIENT);
+    }, { registry, connection: CLIENT });
     const slowText = `SELECT a FROM big /* ${'x'.repeat(2000)} */`;
     const slow = await run(slowText);
     assert.ok(slow.kind === 'rows');
@@ -148,5 +149,37 @@ describe('SQL metatables', () => {
     ]);
     registry.connectionClosed(7);
     assert.deepEqual(await db.rows('SELECT APPLICATION_NAME FROM "#sockets"'), [['app-two']]);
+  });
+
+  it('cancel by query id ends a half-fetched SELECT; a closed connection\'s DML aborts before it commits', async () => {
+    const registry = new SqlNodeActivityRegistry(() => 0, 'node-uuid');
+    const db = await sqlTestDatabase(registry);
+    await db.update('CREATE TABLE big (a INTEGER PRIMARY KEY)');
+    await db.update(`INSERT INTO big VALUES ${Array.from({ length: 600 }, (_v, i) => `(${i})`).join(', ')}`);
+    await db.update('CREATE TABLE copy (a INTEGER PRIMARY KEY)');
+    const options = {
+      database: db.database, workMemoryLimitBytes: WORK_MEMORY_LIMIT_BYTES_TEST, timeoutMs: 60_000,
+      monotonicMs: () => 0, nowMs: 0, randomBytes: (count: number) => new Uint8Array(count), functions: testFunctions,
+    };
+    const slow = await runListedSql('SELECT a FROM big', options, { registry, connection: CLIENT, connectionId: 7 });
+    assert.ok(slow.kind === 'rows');
+    assert.equal((await slow.next(1)).done, false);
+    const [listed] = registry.runningStatements();
+    assert.equal(listed!.queryId, 'node-uuid:1');
+    assert.equal(registry.cancel('node-uuid:9'), false);
+    assert.equal(registry.cancel('node-uuid:1'), true);
+    assert.deepEqual(registry.runningStatements(), [], 'a cancelled SELECT between fetches is gone at once');
+    await assert.rejects(slow.next(10), (error: unknown) =>
+      error instanceof StorageError && error.code === 'SQL_CANCELLED' && error.errorNumber === 200007);
+    // Cancelled while it computes its rows: the connection closes before the first batch is read.
+    const insert = runListedSql('INSERT INTO copy SELECT a FROM big', options,
+      { registry, connection: CLIENT, connectionId: 8 });
+    registry.cancelConnection(8);
+    await assert.rejects(insert, (error: unknown) => error instanceof StorageError && error.code === 'SQL_CANCELLED');
+    assert.deepEqual(await db.rows('SELECT COUNT(*) FROM copy'), [[0n]]);
+    assert.deepEqual(registry.runningStatements(), []);
+    const other = await runListedSql('INSERT INTO copy SELECT a FROM big', options,
+      { registry, connection: CLIENT, connectionId: 9 });
+    assert.deepEqual(other, { kind: 'update', updateCount: 600 }, 'another connection\'s statement runs on');
   });
 });

@@ -3,13 +3,16 @@
 // `sql`, over several lines) counts its rows and keeps them for get/getcsv/getnoprint/getval
 // (setfetchsize 1; the tmux test shows the paging by Ctrl-C), sqlcount FALSE, EXPLAIN's plan for
 // getplantxt/getplanjson/gettaskplan, an SQL error printed with its code (the script stops; with errexit false it goes on), and
-// showsql printing a statement another result holds half fetched (from "#sqls"), killsql saying
-// the node has no cancel message.
+// showsql printing a statement another result holds half fetched (from "#sqls"), killsql
+// cancelling another client's half-fetched SELECT by its query id (its next fetch gets
+// SQL_CANCELLED) and answering GridDB's D20367 for an id no statement has.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { getStore } from '../../../../lib/client/store-factory.ts';
+import { storageError } from '../../engine/engine-test-helpers.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
 import { CONNECT, newShellHome, runScriptFile, shellEnv } from './shell-test-helpers.ts';
 
@@ -167,17 +170,38 @@ describe('gs_sh SQL', { timeout: 300_000 }, () => {
     assert.equal(errors.length, 2, run.stderr);
   });
 
-  it('showsql prints a half-fetched SELECT from "#sqls"; killsql says the node cannot cancel', async () => {
+  it('showsql prints a half-fetched SELECT from "#sqls"; killsql of an id no statement has is D20367', async () => {
     const run = await runScriptFile([...CONNECT, 'setfetchsize 1', 'sqlcount FALSE',
       'SELECT id FROM s1 WHERE id > 0;', 'showsql', 'errexit false', 'showsql 999999', 'killsql 1'], env);
     assert.equal(run.code, 1, run.stderr);
     const blocks = run.stdout.split('='.repeat(71)).slice(1);
     assert.equal(blocks.length, 1, run.stdout);
-    assert.match(blocks[0]!, /^\nquery id: \d+\nstart time: \d{4}-\d\d-\d\dT[\d:.]+Z\nelapsed time: \d+\n/);
+    assert.match(blocks[0]!, /^\nquery id: [0-9a-f-]{36}:\d+\nstart time: \d{4}-\d\d-\d\dT[\d:.]+Z\nelapsed time: \d+\n/);
     assert.match(blocks[0]!, new RegExp(`\ndatabase name: public\napplication name: [^\n]*\nnode: 127\\.0\\.0\\.1:` +
       `${node.transactionPort}\nsql: SELECT id FROM s1 WHERE id > 0\n#-+\n$`));
     const errors = errorLines(run.stderr);
-    assert.match(errors[0]!, /^killsql: the node has no message to cancel an SQL statement yet \(showsql lists them\);/);
+    assert.match(errors[0]!, /^D20367: This query "query id=\[1\]" does not exists\./);
     assert.equal(errors.length, 1, run.stderr);
+  });
+
+  it('killsql cancels another client\'s running SELECT by its query id: its next fetch is SQL_CANCELLED', async () => {
+    const client = getStore({
+      notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+      username: 'admin', password: 'admin', applicationName: 'victim',
+    });
+    try {
+      const reading = await client.sql('SELECT id FROM s1 WHERE id >= 0', [], { fetchSize: 1 });
+      await reading.next();
+      const [[queryId]] = await (await client.sql(
+        'SELECT QUERY_ID FROM "#sqls" WHERE APPLICATION_NAME = \'victim\' AND SQL LIKE \'%id >= 0\'')).toArray() as
+        [[string]];
+      const run = await runScriptFile([...CONNECT, `killsql ${String(queryId)}`, 'showsql'], env);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, 'The connection attempt was successful(NoSQL).\n');
+      await assert.rejects(reading.toArray(), storageError('SQL_CANCELLED', /cancelled/));
+      assert.deepEqual(await (await client.sql('SELECT COUNT(*) FROM s1')).toArray(), [[3n]]);
+    } finally {
+      await client.close();
+    }
   });
 });
