@@ -80,6 +80,23 @@ const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace 
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
 let interrupted = false;
 
+/**
+ * The one interrupt handler of both import paths (a directory and --csv): SIGINT or SIGTERM sets
+ * `interrupted`, the write loop stops after the batches in flight and prints what was written.
+ * Each signal is caught once, so a second one ends the command at once. Returns the uninstaller.
+ */
+function catchInterrupts(): () => void {
+  const stop = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const values = parseCommandArgs(args, {
@@ -113,11 +130,7 @@ async function main(): Promise<number> {
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
-  const stop = () => {
-    interrupted = true;
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const release = catchInterrupts();
   try {
     const silent = values.silent === true;
     if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
@@ -162,8 +175,7 @@ async function main(): Promise<number> {
     if (!silent) console.log(`Import completed\n${summary}`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    release();
     await store.close();
   }
 }
@@ -179,10 +191,7 @@ async function mainCsv(path: string, values: ConnectionValues & {
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
-  const stop = () => {
-    interrupted = true;
-  };
-  process.once('SIGINT', stop);
+  const release = catchInterrupts();
   try {
     const name = values.container[0]!;
     const progress = Progress.forConsole(values.silent === true, progressRowsOf(values.progress));
@@ -199,7 +208,7 @@ async function mainCsv(path: string, values: ConnectionValues & {
     if (values.silent !== true) console.log(`public.${name} : ${rowCount}\nImport completed\nSuccess:1 Failure:0`);
     return EXIT_OK;
   } finally {
-    process.off('SIGINT', stop);
+    release();
     await store.close();
   }
 }

@@ -112,6 +112,30 @@ async function rowsOf(store: ClientStore, name: string): Promise<string[]> {
   return (await (await container.query('select *').fetch()).toArray()).map(rowText).sort();
 }
 
+/**
+ * Runs gs_import with a progress line every 1,000 rows and sends `signal` once at the first: the
+ * import has written some batches, not all. (Once: a second signal ends the command at once.)
+ */
+async function interruptImport(toolArgs: string[], signal: NodeJS.Signals, env: NodeJS.ProcessEnv): Promise<{
+  code: number | null; stdout: string; stderr: string;
+}> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'), ...toolArgs,
+    '--progress', '1000'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let signalled = false;
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    if (!signalled && / rows \(/.test(stdout)) {
+      signalled = true;
+      child.kill(signal);
+    }
+  });
+  const [code] = await once(child, 'exit') as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('gs_export and gs_import', { timeout: 600_000 }, () => {
   let home: string;
   let node: NodeProcess;
@@ -284,22 +308,8 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal((await runTool('gs_export.ts', [...args, '-c', 'big', '-d', directory], node.env)).code, 0);
     await store.dropContainer('big');
     // SIGINT at the first progress line: the import has written some batches, not all.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'),
-      ...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory, '--progress', '1000'],
-    { env: node.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      // Once: a second SIGINT ends the command at once, as a second Ctrl-C should.
-      if (!signalled && / rows \(/.test(stdout)) {
-        signalled = true;
-        child.kill('SIGINT');
-      }
-    });
-    const [code] = await once(child, 'exit') as [number | null];
+    const { code, stdout, stderr } = await interruptImport(
+      [...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory], 'SIGINT', node.env);
     assert.equal(code, 1, stdout + stderr);
     const match = /interrupted: (\d+) of 100000 rows written \(public\.big\.csv up to line (\d+)\)/.exec(stderr);
     assert.ok(match !== null, stderr);
@@ -311,6 +321,29 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal((await rowsOf(store, 'big')).length, rowCount);
     await store.dropContainer('big');
+  });
+
+  it('gs_import --csv stops on SIGTERM after the batches in flight and says how many rows it wrote', async () => {
+    const definition: ContainerDefinition = { name: 'bigcsv', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
+    const rowCount = 100_000;
+    const path = join(newDirectory(), 'bigcsv.csv');
+    writeFileSync(path, `ts,v\n${Array.from({ length: rowCount }, (_, i) =>
+      `${new Date(i).toISOString()},${i}`).join('\n')}\n`);
+    await store.putContainer(definition);
+    const { code, stdout, stderr } = await interruptImport(
+      [...args.filter((arg) => arg !== '--silent'), '-c', 'bigcsv', '--csv', path], 'SIGTERM', node.env);
+    assert.equal(code, 1, stdout + stderr);
+    const match = /interrupted: (\d+) of 100000 rows written \(bigcsv\.csv up to line (\d+)\); run again/.exec(stderr);
+    assert.ok(match !== null, stderr);
+    const written = Number(match[1]);
+    assert.ok(written > 0 && written < rowCount);
+    assert.equal(Number(match[2]), written + 1, 'the header line, then a record a line');
+    assert.equal((await rowsOf(store, 'bigcsv')).length, written);
+    const result = await runTool('gs_import.ts', [...args, '-c', 'bigcsv', '--csv', path], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await rowsOf(store, 'bigcsv')).length, rowCount);
+    await store.dropContainer('bigcsv');
   });
 
   it('answers --help and --version, and logs with the password masked', async () => {
