@@ -63,6 +63,25 @@ describe('gs_sh query sub-commands', { timeout: 300_000 }, () => {
     ].join('\n')), run.stdout);
   });
 
+  it('tql runs the query once: get pages through the rows it counted, not those of a later write', async () => {
+    const run = await runScriptFile([...CONNECT,
+      'createcollection q2 id INTEGER',
+      'putrow q2 2',
+      'putrow q2 3',
+      'setfetchsize 1',
+      'tql q2 select * order by id;',
+      'putrow q2 1',
+      'setresultformat CSV',
+      'get 1',
+      'get',
+      'dropcontainer q2',
+    ], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes('2 results. '), run.stdout);
+    assert.ok(run.stdout.includes('id\n2\nThe 1 results had been acquired.\nid\n3\nThe 1 results had been acquired.\n'),
+      run.stdout);
+  });
+
   it('getcsv writes CSV with NULL as an empty field; getnoprint, getval, tqlclose', async () => {
     const csv = join(home, 'q1.csv');
     const run = await runScriptFile([...CONNECT,
