@@ -346,6 +346,58 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     await store.dropContainer('bigcsv');
   });
 
+  it('--acl writes and reads gs_export_acl.json; a file naming a general user imports nothing; --prefixdb', async () => {
+    const definition: ContainerDefinition = { name: 'aclc', type: 'COLLECTION', rowKey: 1,
+      columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
+    await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+    const directory = newDirectory();
+    let result = await runTool('gs_export.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    const aclPath = join(directory, 'gs_export_acl.json');
+    assert.deepStrictEqual(JSON.parse(readFileSync(aclPath, 'utf8')), { version: '5.8.0', user: [], database: [] });
+    await store.dropContainer('aclc');
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
+    // GridDB's file with a general user and a database's rights: refused before any container is touched.
+    await store.dropContainer('aclc');
+    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
+      user: [{ isRole: false, username: 'user1', password: 'x' }],
+      database: [{ name: 'db1', acl: [{ username: 'user1', role: 'READ' }] }] }));
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: user\[0\] "user1" is a general user: this node has administrators only/);
+    assert.equal(await store.getContainerInfo('aclc'), undefined);
+    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [], database: [{ name: 'db1', acl: [] }] }));
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.match(result.stderr, /D00238: .*database\[0\] "db1": public is the only database here/);
+    rmSync(aclPath);
+    result = await runTool('gs_import.ts', [...args, '--db', 'public', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /D00235: An ACL file does not exist\./);
+    // --acl needs --all or --db; --prefixdb needs -c or --containerregex and an existing database.
+    for (const name of ['gs_export.ts', 'gs_import.ts']) {
+      result = await runTool(name, [...args, '-c', 'aclc', '--acl', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /D00A46: \[--acl\] option and \[--all\] option or \[--db\] option must be set at same time\./);
+      result = await runTool(name, [...args, '--all', '--prefixdb', 'public', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /D00A42: /);
+      result = await runTool(name, [...args, '-c', 'aclc', '--prefixdb', 'db1', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /D00E0D: database "db1" does not exist/);
+    }
+    // --prefixdb public: the containers of public, in and out.
+    result = await runTool('gs_import.ts', [...args, '-c', 'aclc', '--prefixdb', 'public', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    const again = newDirectory();
+    result = await runTool('gs_export.ts', [...args, '--containerregex', 'acl.', '--prefixdb', 'public', '-d', again], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(JSON.parse(readFileSync(join(again, 'gs_export.json'), 'utf8')).container,
+      [{ database: 'public', name: 'aclc', metafile: 'public.aclc_properties.json' }]);
+    await store.dropContainer('aclc');
+  });
+
   it('answers --help and --version, and logs with the password masked', async () => {
     for (const name of ['gs_export.ts', 'gs_import.ts']) {
       const help = await runTool(name, ['--help'], {});
