@@ -74,10 +74,13 @@ describe('gs_sh query sub-commands', { timeout: 300_000 }, () => {
       'setresultformat CSV',
       'get 1',
       'get',
+      'tql q2 select max(id);',
+      'get',
       'dropcontainer q2',
     ], env);
     assert.equal(run.code, 0, run.stderr);
     assert.ok(run.stdout.includes('2 results. '), run.stdout);
+    assert.match(run.stdout, /\n1 results\. \(\d+ ms\)\n\S+\n3\nThe 1 results had been acquired\.\n/, 'an aggregation too');
     assert.ok(run.stdout.includes('id\n2\nThe 1 results had been acquired.\nid\n3\nThe 1 results had been acquired.\n'),
       run.stdout);
   });
