@@ -77,7 +77,8 @@ export function readAclFile(directory: string): AclFile {
   users.forEach((user, i) => {
     const name = typeof user?.username === 'string' ? user.username : undefined;
     if (name === undefined) throw new CommandError(`D0023B: ${path}: user[${i}] needs "username"`);
-    throw new CommandError(`D00238: ${path}: user[${i}] "${name}" is a general ${user.isRole === true ? 'role' : 'user'}` +
+    const kind = user.isRole === true ? 'role' : 'user';
+    throw new CommandError(`D00238: ${path}: user[${i}] "${name}" is a general ${kind}` +
       ': this node has administrators only (GS_HOME/conf/password; gs_adduser adds gs#NAME administrators); ' +
       'nothing was imported');
   });

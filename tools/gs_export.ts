@@ -1,7 +1,8 @@
 // gs_export -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
-// [--filterfile FILE] [--schemaOnly] [--acl] [--prefixdb DB] [-s HOST:PORT] [--cluster NAME] [--silent]: containers to a
-// directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts): gs_export.json,
-// one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files. Rows are read a
+// [--filterfile FILE] [--schemaOnly] [--acl] [--prefixdb DB] [-s HOST:PORT] [--cluster NAME] [--silent]:
+// containers to a directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts):
+// gs_export.json, one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files,
+// and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a
 // page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
 // backpressure, so memory does not grow with the data.
 

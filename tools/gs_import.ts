@@ -1,6 +1,7 @@
 // gs_import -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
-// [--append | --replace] [--force] [--schemaCheckSkip] [--acl] [--prefixdb DB] [--progress ROWS]; gs_import -l [-d DIR]:
-// containers from a gs_export directory (spec/surface.md §7.5–7.6) back into the node.
+// [--append | --replace] [--force] [--schemaCheckSkip] [--acl] [--prefixdb DB] [--progress ROWS];
+// gs_import -l [-d DIR]: containers from a gs_export directory (spec/surface.md §7.5–7.6) back into
+// the node.
 //
 // Each container is all or nothing as far as a file can make it so: its row file is read through
 // once and every line checked (cells, types, the engine's row validation, external files) before
