@@ -73,7 +73,7 @@ export async function importCsv(store: ClientStore, job: {
       if (job.interrupted()) {
         await writes.settle();
         throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
-          `(records up to line ${lineNumber})`);
+          `(${basename(job.path)} up to line ${lineNumber}); run again to finish`);
       }
     }
     await writes.flush();

@@ -1,7 +1,8 @@
 // gs_export -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
-// [--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]: containers to a
-// directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts): gs_export.json,
-// one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files. Rows are read a
+// [--filterfile FILE] [--schemaOnly] [--acl] [--prefixdb DB] [-s HOST:PORT] [--cluster NAME] [--silent]:
+// containers to a directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts):
+// gs_export.json, one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files,
+// and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a
 // page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
 // backpressure, so memory does not grow with the data.
 
@@ -14,6 +15,7 @@ import {
   CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
+import { aclOptionsCheck, writeAclFile } from './expimp-acl.ts';
 import { exportCsv } from './expimp-csv-mode.ts';
 import {
   DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
@@ -40,7 +42,7 @@ const EXPORTS_IN_FLIGHT_MAX = 2;
 const HELP: CommandHelp = {
   name: NAME,
   usage: ['-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
-    '[--filterfile FILE] [--schemaOnly] [-s HOST:PORT] [--cluster NAME] [--silent]',
+    '[--filterfile FILE] [--schemaOnly] [--acl] [--prefixdb DB] [-s HOST:PORT] [--cluster NAME] [--silent]',
     '-u USER/PASS -c NAME --csv FILE [--filterfile FILE] [-s HOST:PORT]'],
   summary: 'Exports containers (schema and rows) to a directory in GridDB\'s export format: ' +
     'gs_export.json,\n<db>.<name>_properties.json and <db>.<name>.csv per container, BLOBs as files.',
@@ -55,6 +57,8 @@ const HELP: CommandHelp = {
     ['-d, --directory DIR', 'where to write (default: the current directory); must hold no export'],
     ['--filterfile FILE', 'lines REGEX:TQL; a container exports the rows of the first line matching it'],
     ['--schemaOnly', 'metadata only, no rows'],
+    ['--acl', 'with --all or --db: also gs_export_acl.json, the general users and database rights (none here)'],
+    ['--prefixdb DB', 'with -c or --containerregex: the database of the containers (default public)'],
     ['--csv FILE', 'with -c NAME: that container\'s rows as plain CSV with a header row'],
     ['--silent', 'no progress output'],
     ['-v, --verbose', 'a line per container with its row count'],
@@ -71,6 +75,8 @@ async function main(): Promise<number> {
     ...SELECTION_OPTIONS,
     filterfile: { type: 'string' },
     schemaOnly: { type: 'boolean' },
+    acl: { type: 'boolean' },
+    prefixdb: { type: 'string' },
   });
   const environment = requireEnvironment(process.env);
   const chosen = [values.all, values.db, values.container, values.containerregex]
@@ -78,6 +84,7 @@ async function main(): Promise<number> {
   if (chosen !== 1) {
     throw new CommandError('Specify one of --all, --db, -c or --containerregex.', EXIT_ARGUMENTS);
   }
+  aclOptionsCheck(values);
   for (const db of values.db ?? []) {
     if (db !== DATABASE_PUBLIC) throw new CommandError(`D00E0D: database "${db}" does not exist.`);
   }
@@ -129,6 +136,7 @@ async function main(): Promise<number> {
       container: entries.map(({ sequence: _, ...entry }) => entry),
     };
     writeFileSync(join(directory, EXPORT_EXECUTION_FILE), JSON.stringify(execution, null, 2) + '\n');
+    if (values.acl === true) writeAclFile(directory);
     const summary = `Number of target container:${names.length} ( Success:${names.length - failureCount} ` +
       `Failure:${failureCount} )`;
     log.info('main', summary);

@@ -1,6 +1,7 @@
 // gs_import -u USER/PASS (--all | --db DB | -c NAME… | --containerregex REGEX…) [-d DIR]
-// [--append | --replace] [--force] [--schemaCheckSkip] [--progress ROWS]; gs_import -l [-d DIR]:
-// containers from a gs_export directory (spec/surface.md §7.5–7.6) back into the node.
+// [--append | --replace] [--force] [--schemaCheckSkip] [--acl] [--prefixdb DB] [--progress ROWS];
+// gs_import -l [-d DIR]: containers from a gs_export directory (spec/surface.md §7.5–7.6) back into
+// the node.
 //
 // Each container is all or nothing as far as a file can make it so: its row file is read through
 // once and every line checked (cells, types, the engine's row validation, external files) before
@@ -26,6 +27,7 @@ import {
   CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
+import { aclOptionsCheck, readAclFile } from './expimp-acl.ts';
 import { importCsv } from './expimp-csv-mode.ts';
 import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
@@ -43,7 +45,7 @@ const HELP: CommandHelp = {
   name: NAME,
   usage: [
     '-u USER/PASS (--all | --db DB | -c NAME... | --containerregex REGEX...) [-d DIR] ' +
-      '[--append | --replace] [--force] [--schemaCheckSkip] [--progress ROWS] [-s HOST:PORT]',
+      '[--append | --replace] [--force] [--schemaCheckSkip] [--acl] [--prefixdb DB] [--progress ROWS] [-s HOST:PORT]',
     '-l [-d DIR]',
     '-u USER/PASS -c NAME --csv FILE [-s HOST:PORT]',
   ],
@@ -63,6 +65,8 @@ const HELP: CommandHelp = {
     ['--replace', 'drop an existing container and create it again'],
     ['--schemaCheckSkip', 'with --append: do not compare the schemas'],
     ['--force', 'go on with the next container after an error'],
+    ['--acl', 'with --all or --db: also gs_export_acl.json (checked first; general users cannot be created here)'],
+    ['--prefixdb DB', 'with -c or --containerregex: the database of the containers (default public)'],
     ['--progress ROWS', 'a progress line every ROWS rows when not on a terminal (default 100000)'],
     ['-l, --list', 'list the containers of the export and exit'],
     ['--csv FILE', 'with -c NAME: plain CSV with a header row of column names into that container'],
@@ -80,6 +84,23 @@ const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace 
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
 let interrupted = false;
 
+/**
+ * The one interrupt handler of both import paths (a directory and --csv): SIGINT or SIGTERM sets
+ * `interrupted`, the write loop stops after the batches in flight and prints what was written.
+ * Each signal is caught once, so a second one ends the command at once. Returns the uninstaller.
+ */
+function catchInterrupts(): () => void {
+  const stop = () => {
+    interrupted = true;
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return () => {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  };
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const values = parseCommandArgs(args, {
@@ -91,8 +112,11 @@ async function main(): Promise<number> {
     schemaCheckSkip: { type: 'boolean' },
     progress: { type: 'string' },
     list: { type: 'boolean', short: 'l' },
+    acl: { type: 'boolean' },
+    prefixdb: { type: 'string' },
   });
   if (values.csv !== undefined) return mainCsv(values.csv, values, args);
+  aclOptionsCheck(values);
   const directory = resolve(values.directory ?? '.');
   const entries = readExecution(directory);
   if (values.list === true) {
@@ -109,15 +133,13 @@ async function main(): Promise<number> {
   }
   const progressRows = progressRowsOf(values.progress);
   const chosen = selectEntries(entries, values);
+  // The ACL file is checked before anything is written: what it names must be possible here.
+  if (values.acl === true) readAclFile(directory);
   const mode = values.replace === true ? 'replace' : values.append === true ? 'append' : 'create';
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
-  const stop = () => {
-    interrupted = true;
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const release = catchInterrupts();
   try {
     const silent = values.silent === true;
     if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
@@ -162,8 +184,7 @@ async function main(): Promise<number> {
     if (!silent) console.log(`Import completed\n${summary}`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
+    release();
     await store.close();
   }
 }
@@ -179,10 +200,7 @@ async function mainCsv(path: string, values: ConnectionValues & {
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
-  const stop = () => {
-    interrupted = true;
-  };
-  process.once('SIGINT', stop);
+  const release = catchInterrupts();
   try {
     const name = values.container[0]!;
     const progress = Progress.forConsole(values.silent === true, progressRowsOf(values.progress));
@@ -199,7 +217,7 @@ async function mainCsv(path: string, values: ConnectionValues & {
     if (values.silent !== true) console.log(`public.${name} : ${rowCount}\nImport completed\nSuccess:1 Failure:0`);
     return EXIT_OK;
   } finally {
-    process.off('SIGINT', stop);
+    release();
     await store.close();
   }
 }
@@ -330,7 +348,7 @@ function readMetadata(directory: string, entry: ExportEntry): ReturnType<typeof 
 }
 
 function selectEntries(entries: ExportEntry[], values: {
-  all?: boolean | undefined; db?: string[] | undefined;
+  all?: boolean | undefined; db?: string[] | undefined; prefixdb?: string | undefined;
   container?: string[] | undefined; containerregex?: string[] | undefined;
 }): ExportEntry[] {
   const chosen = [values.all, values.db, values.container, values.containerregex]
@@ -340,15 +358,18 @@ function selectEntries(entries: ExportEntry[], values: {
   }
   if (values.all === true) return entries;
   if (values.db !== undefined) return entries.filter((entry) => values.db!.includes(entry.database));
+  // --prefixdb: the containers of that database only (aclOptionsCheck allows only public).
+  const ofDatabase = values.prefixdb === undefined
+    ? entries : entries.filter((entry) => entry.database === values.prefixdb);
   if (values.container !== undefined) {
     return values.container.map((name) => {
-      const found = entries.find((entry) => entry.name.toLowerCase() === name.toLowerCase());
+      const found = ofDatabase.find((entry) => entry.name.toLowerCase() === name.toLowerCase());
       if (found === undefined) throw new CommandError(`D00F05: the export has no container "${name}".`);
       return found;
     });
   }
   const patterns = values.containerregex!.map((text) => new RegExp(`^(?:${text})$`));
-  return entries.filter((entry) => patterns.some((pattern) => pattern.test(entry.name)));
+  return ofDatabase.filter((entry) => patterns.some((pattern) => pattern.test(entry.name)));
 }
 
 runCommand(HELP, main);

@@ -78,7 +78,7 @@ export const QUERY_COMMANDS: SubCommand[] = [
       await shell.result?.close();
       shell.result = undefined;
       const startMs = Date.now();
-      const result = await QueryResult.run(shell, (s) => openRowSet(s, container, tql));
+      const result = await QueryResult.run(shell, await openRowSet(shell, container, tql));
       shell.result = result;
       shell.io.out(MESSAGES.queryExecuted(result.count!, Date.now() - startMs));
     },

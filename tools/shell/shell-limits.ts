@@ -6,3 +6,5 @@ export const HISTORY_ENTRIES_MAX = 500;
 /** Rows a page fetched from the node holds unless setfetchsize says otherwise. */
 export const FETCH_SIZE_DEFAULT = 1000;
 export const FETCH_SIZE_MAX = 100_000;
+/** Bytes of one counted query result kept on disk for get (shell-spool.ts); a larger one is refused. */
+export const SPOOL_BYTES_MAX = 4 * 1024 ** 3;

@@ -1,10 +1,11 @@
-// The result of the last `tql` or `sql` query (spec/surface.md §6.2): the query runs and its rows
-// are counted (`{n} results. ({ms} ms)`), reading the node's result a page of `setfetchsize` rows
-// at a time and keeping none; `get`, `getcsv`, `getnoprint` and `getval` then run it again and take
-// the rows a page at a time from where the previous one stopped, so that a result of any size is
-// never held in memory whole. (The rows are those of the second run: a write between the two
-// shows.) Uncounted (`sqlcount FALSE`), the first run's rows are kept open for get instead.
-// Ctrl-C stops between rows, closes the result on the node and leaves the shell as it was.
+// The result of the last `tql` or `sql` query (spec/surface.md §6.2). The query runs once: its
+// rows are read from the node a page of `setfetchsize` rows at a time, counted (`{n} results.
+// ({ms} ms)`) and kept in a temporary file (shell-spool.ts), never whole in memory; `get`,
+// `getcsv`, `getnoprint` and `getval` then take them a page at a time from where the previous one
+// stopped. So a slow query is not waited for twice, and get shows the rows that were counted (a
+// write after the query does not show). Uncounted (`sqlcount FALSE`), the query's rows stay open
+// on the node and get reads them from there; Ctrl-C during such a get drops the connection (shell.ts)
+// and with it the rest of the result. Ctrl-C stops between rows and leaves the shell as it was.
 
 import { assert } from '../../lib/base/assert.ts';
 import { isStorageError } from '../../lib/base/errors.ts';
@@ -12,6 +13,7 @@ import type { RowSet } from '../../lib/client/store-factory.ts';
 import type { Row } from '../../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../../lib/schema/container-schema.ts';
 import { MESSAGES, ShellError } from './shell-messages.ts';
+import { ResultSpool } from './shell-spool.ts';
 import type { Shell } from './shell.ts';
 
 export interface ResultPage {
@@ -27,40 +29,54 @@ export interface ResultRows {
   close(): Promise<void>;
 }
 
-/** Runs the query on the node (again). */
-export type OpenRows = (shell: Shell) => Promise<ResultRows>;
-
 export class QueryResult {
   /** Rows handed out by get and friends. */
   delivered = 0;
   /** An EXPLAIN's rows print as CSV whatever the result format (GridDB's rule). */
   alwaysCsv = false;
+  /** Rows of the spool's current page not handed out yet, from `bufferedIndex` on. */
+  private buffered: Row[] = [];
+  private bufferedIndex = 0;
+  /** Set when an uncounted result's rows were lost (Ctrl-C or an error during get). */
+  private lost = false;
 
-  private constructor(private readonly open: OpenRows,
+  private constructor(readonly columns: readonly ColumnSchema[],
     /** Rows of the result; undefined when not counted (sqlcount FALSE). */
     readonly count: number | undefined,
+    private spool: ResultSpool | undefined,
     private rowSet: ResultRows | undefined) {}
 
-  /** A result whose rows are not counted: `rowSet`, already open, is read by get. */
-  static uncounted(open: OpenRows, rowSet: ResultRows): QueryResult {
-    return new QueryResult(open, undefined, rowSet);
+  /** A result whose rows are not counted: `rowSet`, open on the node, is read by get. */
+  static uncounted(rowSet: ResultRows): QueryResult {
+    return new QueryResult(rowSet.columns, undefined, undefined, rowSet);
   }
 
-  /** Runs the query and counts its rows; `rowSet` is the query's first run when it is open already. */
-  static async run(shell: Shell, open: OpenRows, opened?: ResultRows): Promise<QueryResult> {
-    const rowSet = opened ?? await open(shell);
+  /** Reads the rows of `rowSet` (the query's one run) to its end: counts them and keeps them. */
+  static async run(shell: Shell, rowSet: ResultRows): Promise<QueryResult> {
+    let spool: ResultSpool | undefined;
     let count = 0;
     try {
+      spool = new ResultSpool(rowSet.columns);
+      const page: Row[] = [];
       while (rowSet.hasNext()) {
         shell.checkCancel();
-        await shell.guard(rowSet.next());
-        count++;
+        page.push(await shell.guard(rowSet.next()));
+        if (page.length >= shell.settings.fetchSize) {
+          spool.append(page);
+          count += page.length;
+          page.length = 0;
+        }
       }
+      spool.append(page);
+      count += page.length;
+    } catch (error) {
+      spool?.close();
+      throw error;
     } finally {
       await rowSet.close().catch(() => undefined);
     }
     assert(count >= 0);
-    return new QueryResult(open, count, undefined);
+    return new QueryResult(rowSet.columns, count, spool, undefined);
   }
 
   /** Rows not handed out yet; Infinity when not counted (get then reads until the end). */
@@ -72,32 +88,45 @@ export class QueryResult {
   async page(shell: Shell, rowsMax: number): Promise<ResultPage> {
     assert(Number.isSafeInteger(rowsMax));
     assert(rowsMax >= 1);
-    if (this.rowSet === undefined) {
-      this.rowSet = await this.open(shell);
-      // Rows already handed out by an earlier get are skipped.
-      for (let skipped = 0; skipped < this.delivered && this.rowSet.hasNext(); skipped++) {
-        shell.checkCancel();
-        await shell.guard(this.rowSet.next());
-      }
+    if (this.lost) {
+      throw new ShellError('The rest of the result was lost with the connection (Ctrl-C or an error): ' +
+        'run the query again.');
     }
     const rows: Row[] = [];
-    try {
-      while (rows.length < rowsMax && this.delivered < (this.count ?? Infinity) && this.rowSet.hasNext()) {
-        shell.checkCancel();
-        rows.push(await shell.guard(this.rowSet.next()));
-        this.delivered++;
+    if (this.spool !== undefined) {
+      while (rows.length < rowsMax) {
+        if (this.bufferedIndex >= this.buffered.length) {
+          this.buffered = this.spool.readPage();
+          this.bufferedIndex = 0;
+          if (this.buffered.length === 0) break;
+        }
+        rows.push(this.buffered[this.bufferedIndex++]!);
       }
-    } catch (error) {
-      await this.close();
-      throw error;
+      this.delivered += rows.length;
+      assert(this.delivered <= this.count!);
+    } else if (this.rowSet !== undefined) {
+      try {
+        while (rows.length < rowsMax && this.rowSet.hasNext()) {
+          shell.checkCancel();
+          rows.push(await shell.guard(this.rowSet.next()));
+          this.delivered++;
+        }
+      } catch (error) {
+        this.lost = true;
+        await this.close();
+        throw error;
+      }
     }
-    return { columns: this.rowSet.columns, rows };
+    return { columns: this.columns, rows };
   }
 
-  /** Lets go of the result on the node; a later get runs the query again. */
+  /** Lets go of the result: its file is removed, or its rows closed on the node. */
   async close(): Promise<void> {
-    const rowSet = this.rowSet;
+    const { spool, rowSet } = this;
+    this.spool = undefined;
     this.rowSet = undefined;
+    this.buffered = [];
+    spool?.close();
     await rowSet?.close().catch(() => undefined);
   }
 }

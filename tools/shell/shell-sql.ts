@@ -82,7 +82,7 @@ async function explain(shell: Shell, sql: string, startMs: number): Promise<void
     await rowSet.close().catch(() => undefined);
   }
   shell.sqlPlan = planOf(rows);
-  const result = await QueryResult.run(shell, () => Promise.resolve(rowsInMemory(rowSet.columns, rows)));
+  const result = await QueryResult.run(shell, rowsInMemory(rowSet.columns, rows));
   result.alwaysCsv = true;
   shell.result = result;
   shell.io.out(MESSAGES.queryExecuted(rows.length, Date.now() - startMs));
@@ -120,13 +120,12 @@ async function runSql(shell: Shell, input: CommandInput): Promise<void> {
     if (verb !== undefined) shell.io.out(MESSAGES.recordsChanged(rowSet.updateCount, verb));
     return;
   }
-  const open = (s: Shell) => openSql(s, sql);
   if (!shell.settings.sqlCount) {
-    shell.result = QueryResult.uncounted(open, rowSet);
+    shell.result = QueryResult.uncounted(rowSet);
     shell.io.out(MESSAGES.queryRan(Date.now() - startMs));
     return;
   }
-  const result = await QueryResult.run(shell, open, rowSet);
+  const result = await QueryResult.run(shell, rowSet);
   shell.result = result;
   shell.io.out(MESSAGES.queryExecuted(result.count!, Date.now() - startMs));
 }

@@ -112,6 +112,30 @@ async function rowsOf(store: ClientStore, name: string): Promise<string[]> {
   return (await (await container.query('select *').fetch()).toArray()).map(rowText).sort();
 }
 
+/**
+ * Runs gs_import with a progress line every 1,000 rows and sends `signal` once at the first: the
+ * import has written some batches, not all. (Once: a second signal ends the command at once.)
+ */
+async function interruptImport(toolArgs: string[], signal: NodeJS.Signals, env: NodeJS.ProcessEnv): Promise<{
+  code: number | null; stdout: string; stderr: string;
+}> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'), ...toolArgs,
+    '--progress', '1000'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let signalled = false;
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString('utf8');
+    if (!signalled && / rows \(/.test(stdout)) {
+      signalled = true;
+      child.kill(signal);
+    }
+  });
+  const [code] = await once(child, 'exit') as [number | null];
+  return { code, stdout, stderr };
+}
+
 describe('gs_export and gs_import', { timeout: 600_000 }, () => {
   let home: string;
   let node: NodeProcess;
@@ -284,22 +308,8 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal((await runTool('gs_export.ts', [...args, '-c', 'big', '-d', directory], node.env)).code, 0);
     await store.dropContainer('big');
     // SIGINT at the first progress line: the import has written some batches, not all.
-    const child = spawn(process.execPath, ['--import', 'tsx', join(TOOLS, 'gs_import.ts'),
-      ...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory, '--progress', '1000'],
-    { env: node.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    let signalled = false;
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-      // Once: a second SIGINT ends the command at once, as a second Ctrl-C should.
-      if (!signalled && / rows \(/.test(stdout)) {
-        signalled = true;
-        child.kill('SIGINT');
-      }
-    });
-    const [code] = await once(child, 'exit') as [number | null];
+    const { code, stdout, stderr } = await interruptImport(
+      [...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory], 'SIGINT', node.env);
     assert.equal(code, 1, stdout + stderr);
     const match = /interrupted: (\d+) of 100000 rows written \(public\.big\.csv up to line (\d+)\)/.exec(stderr);
     assert.ok(match !== null, stderr);
@@ -311,6 +321,81 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal(result.code, 0, result.stderr);
     assert.equal((await rowsOf(store, 'big')).length, rowCount);
     await store.dropContainer('big');
+  });
+
+  it('gs_import --csv stops on SIGTERM after the batches in flight and says how many rows it wrote', async () => {
+    const definition: ContainerDefinition = { name: 'bigcsv', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
+    const rowCount = 100_000;
+    const path = join(newDirectory(), 'bigcsv.csv');
+    writeFileSync(path, `ts,v\n${Array.from({ length: rowCount }, (_, i) =>
+      `${new Date(i).toISOString()},${i}`).join('\n')}\n`);
+    await store.putContainer(definition);
+    const { code, stdout, stderr } = await interruptImport(
+      [...args.filter((arg) => arg !== '--silent'), '-c', 'bigcsv', '--csv', path], 'SIGTERM', node.env);
+    assert.equal(code, 1, stdout + stderr);
+    const match = /interrupted: (\d+) of 100000 rows written \(bigcsv\.csv up to line (\d+)\); run again/.exec(stderr);
+    assert.ok(match !== null, stderr);
+    const written = Number(match[1]);
+    assert.ok(written > 0 && written < rowCount);
+    assert.equal(Number(match[2]), written + 1, 'the header line, then a record a line');
+    assert.equal((await rowsOf(store, 'bigcsv')).length, written);
+    const result = await runTool('gs_import.ts', [...args, '-c', 'bigcsv', '--csv', path], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.equal((await rowsOf(store, 'bigcsv')).length, rowCount);
+    await store.dropContainer('bigcsv');
+  });
+
+  it('--acl writes and reads gs_export_acl.json; a file naming a general user imports nothing; --prefixdb', async () => {
+    const definition: ContainerDefinition = { name: 'aclc', type: 'COLLECTION', rowKey: 1,
+      columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
+    await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+    const directory = newDirectory();
+    let result = await runTool('gs_export.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    const aclPath = join(directory, 'gs_export_acl.json');
+    assert.deepStrictEqual(JSON.parse(readFileSync(aclPath, 'utf8')), { version: '5.8.0', user: [], database: [] });
+    await store.dropContainer('aclc');
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
+    // GridDB's file with a general user and a database's rights: refused before any container is touched.
+    await store.dropContainer('aclc');
+    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
+      user: [{ isRole: false, username: 'user1', password: 'x' }],
+      database: [{ name: 'db1', acl: [{ username: 'user1', role: 'READ' }] }] }));
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: user\[0\] "user1" is a general user: this node has administrators only/);
+    assert.equal(await store.getContainerInfo('aclc'), undefined);
+    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [], database: [{ name: 'db1', acl: [] }] }));
+    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    assert.match(result.stderr, /D00238: .*database\[0\] "db1": public is the only database here/);
+    rmSync(aclPath);
+    result = await runTool('gs_import.ts', [...args, '--db', 'public', '--acl', '-d', directory], node.env);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /D00235: An ACL file does not exist\./);
+    // --acl needs --all or --db; --prefixdb needs -c or --containerregex and an existing database.
+    for (const name of ['gs_export.ts', 'gs_import.ts']) {
+      result = await runTool(name, [...args, '-c', 'aclc', '--acl', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /D00A46: \[--acl\] option and \[--all\] option or \[--db\] option must be set at same time\./);
+      result = await runTool(name, [...args, '--all', '--prefixdb', 'public', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 2);
+      assert.match(result.stderr, /D00A42: /);
+      result = await runTool(name, [...args, '-c', 'aclc', '--prefixdb', 'db1', '-d', newDirectory()], node.env);
+      assert.equal(result.code, 1);
+      assert.match(result.stderr, /D00E0D: database "db1" does not exist/);
+    }
+    // --prefixdb public: the containers of public, in and out.
+    result = await runTool('gs_import.ts', [...args, '-c', 'aclc', '--prefixdb', 'public', '-d', directory], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    const again = newDirectory();
+    result = await runTool('gs_export.ts', [...args, '--containerregex', 'acl.', '--prefixdb', 'public', '-d', again], node.env);
+    assert.equal(result.code, 0, result.stderr);
+    assert.deepStrictEqual(JSON.parse(readFileSync(join(again, 'gs_export.json'), 'utf8')).container,
+      [{ database: 'public', name: 'aclc', metafile: 'public.aclc_properties.json' }]);
+    await store.dropContainer('aclc');
   });
 
   it('answers --help and --version, and logs with the password masked', async () => {

@@ -5,7 +5,7 @@
 // settings that shape the output (settimezone, setresultmaxwidth, setfetchsize), and the errors.
 
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../node/node-process.ts';
@@ -61,6 +61,31 @@ describe('gs_sh query sub-commands', { timeout: 300_000 }, () => {
       'The 2 results had been acquired.',
       'The 0 results had been acquired.',
     ].join('\n')), run.stdout);
+  });
+
+  it('tql runs the query once: get pages through the rows it counted, not those of a later write', async () => {
+    // The rows are kept in a file under TMPDIR, removed when the shell lets the result go.
+    const temporary = mkdtempSync(join(home, 'tmp-'));
+    const run = await runScriptFile([...CONNECT,
+      'createcollection q2 id INTEGER',
+      'putrow q2 2',
+      'putrow q2 3',
+      'setfetchsize 1',
+      'tql q2 select * order by id;',
+      'putrow q2 1',
+      'setresultformat CSV',
+      'get 1',
+      'get',
+      'tql q2 select max(id);',
+      'get',
+      'dropcontainer q2',
+    ], { ...env, TMPDIR: temporary });
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes('2 results. '), run.stdout);
+    assert.match(run.stdout, /\n1 results\. \(\d+ ms\)\n\S+\n3\nThe 1 results had been acquired\.\n/, 'an aggregation too');
+    assert.deepEqual(readdirSync(temporary).filter((name) => name.startsWith('gs_sh-result-')), []);
+    assert.ok(run.stdout.includes('id\n2\nThe 1 results had been acquired.\nid\n3\nThe 1 results had been acquired.\n'),
+      run.stdout);
   });
 
   it('getcsv writes CSV with NULL as an empty field; getnoprint, getval, tqlclose', async () => {

@@ -73,6 +73,22 @@ describe('gs_sh SQL', { timeout: 300_000 }, () => {
     assert.match(run.stdout.split('\n')[1]!, /^3 results\. \(\d+ ms\)$/);
   });
 
+  it('a SELECT runs once: get pages through the rows it counted, not those of a later write', async () => {
+    const run = await runScriptFile([...CONNECT,
+      'CREATE TABLE s3 (id INTEGER PRIMARY KEY);',
+      'INSERT INTO s3 VALUES (2), (3);',
+      'setfetchsize 1',
+      'SELECT id FROM s3 ORDER BY id;',
+      'putrow s3 1',
+      'setresultformat CSV',
+      'get',
+      'DROP TABLE s3;',
+    ], env);
+    assert.equal(run.code, 0, run.stderr);
+    assert.ok(run.stdout.includes('2 results. '), run.stdout);
+    assert.ok(run.stdout.includes('\nid\n2\n3\nThe 2 results had been acquired.\n'), run.stdout);
+  });
+
   it('sql with getcsv, getnoprint and getval, under setfetchsize 1', async () => {
     const csv = join(home, 's1.csv');
     const run = await runScriptFile([...CONNECT,
