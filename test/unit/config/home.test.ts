@@ -65,7 +65,7 @@ describe('default files', () => {
   it('creates the three files on the first start, and only then', async () => {
     const home = join(root, 'first-start');
     const created = await createDefaultFiles(fileSystem, home);
-    assert.deepEqual(created, ['gs_cluster.json', 'gs_node.json', 'password']
+    assert.deepEqual(created, ['gs_cluster.json', 'gs_node.json', 'password', 'password.scram']
       .map((name) => join(home, 'conf', name)));
     const cluster = JSON.parse(readFileSync(join(home, 'conf', 'gs_cluster.json'), 'utf8'));
     assert.equal(cluster.cluster.clusterName, 'myCluster');
