@@ -86,7 +86,7 @@ describe('default files', () => {
     const mine = '{ "cluster": { "clusterName": "mine" } }\n';
     writeFileSync(join(home, 'conf', 'gs_cluster.json'), mine);
     const created = await createDefaultFiles(fileSystem, home);
-    assert.deepEqual(created, [join(home, 'conf', 'gs_node.json'), join(home, 'conf', 'password')]);
+    assert.deepEqual(created, ['gs_node.json', 'password', 'password.scram'].map((name) => join(home, 'conf', name)));
     assert.equal(readFileSync(join(home, 'conf', 'gs_cluster.json'), 'utf8'), mine);
     assert.equal(loadConfig(fileSystem, home).config.cluster.clusterName, 'mine');
     assert.ok(statSync(join(home, 'conf', 'password')).size > 0);
