@@ -11,6 +11,7 @@
 // engine's own statement timeout (SQL_EXECUTE's timeoutMs) bounds the first page.
 
 import { assert } from '../base/assert.ts';
+import { isStorageError } from '../base/errors.ts';
 import { PG_PORTAL_COUNT_MAX, PG_PREPARED_STATEMENT_COUNT_MAX } from '../base/limits.ts';
 import type { SqlTypedValue } from '../sql/plan/bind-expression.ts';
 import {
@@ -59,6 +60,14 @@ interface Portal {
 
 const CHANGE_WORDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'CREATE', 'DROP', 'ALTER', 'REPLACE',
   'GRANT', 'REVOKE']);
+
+/**
+ * A StorageError or a PgError is the statement's (the client's) error; anything else is a bug here
+ * or the engine's failure (which the backend has reported for fail-stop): it ends the connection.
+ */
+function rethrowBug(error: unknown): void {
+  if (!isStorageError(error) && !(error instanceof PgError)) throw error;
+}
 
 export class PgSession {
   private status: 'I' | 'T' | 'E' = 'I';
@@ -121,6 +130,7 @@ export class PgSession {
   }
 
   private failExtended(error: unknown): void {
+    rethrowBug(error);
     const fields = pgErrorFieldsOf(error);
     if (fields.severity === 'FATAL') throw error;
     this.writeError(fields);
@@ -137,6 +147,7 @@ export class PgSession {
     try {
       statements = splitStatements(text, this.host.statementsPerQueryMax);
     } catch (error) {
+      rethrowBug(error);
       statements = [];
       this.writeError(pgErrorFieldsOf(error));
     }
@@ -154,6 +165,7 @@ export class PgSession {
         if (portal.started!.kind === 'rows') writeRowDescription(this.host.out, portal.started!.columns, []);
         await this.sendRows(portal, 0);
       } catch (error) {
+        rethrowBug(error);
         this.writeError(pgErrorFieldsOf(error, statement));
         if (this.status === 'T') this.status = 'E';
         break;
