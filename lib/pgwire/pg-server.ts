@@ -12,7 +12,6 @@
 import { createServer, type Server, type Socket } from 'node:net';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import { assert } from '../base/assert.ts';
-import type { ScramVerifier } from '../config/scram-verifiers.ts';
 import type { Clock } from '../io/clock.ts';
 import type { ServerEvent } from '../server/server-options.ts';
 import { PgConnection, type PgConnectionHost } from './pg-connection.ts';
@@ -107,4 +106,3 @@ export class PgServer {
   }
 }
 
-export type { ScramVerifier };

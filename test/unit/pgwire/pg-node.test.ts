@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -89,6 +89,13 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
     const bad = client(node, { password: 'wrong' });
     await assert.rejects(bad.connect(), (error: { code?: string }) => error.code === '28P01');
     assert.equal((await db.query('SELECT 1 AS one')).rows[0].one, '1');
+  });
+
+  it('pg: application_name is in "#sockets" and in the event log', async () => {
+    const { rows } = await db.query('SELECT APPLICATION_NAME FROM "#sockets"');
+    assert.ok(rows.some((row) => row.APPLICATION_NAME === 'pg-e2e'), JSON.stringify(rows));
+    const log = readdirSync(join(home, 'log')).map((name) => readFileSync(join(home, 'log', name), 'utf8')).join('');
+    assert.match(log, /"applicationName":"pg-e2e"[^\n]*"msg":"client connected"/);
   });
 
   it('pg: simple queries with several statements, and session functions', async () => {
