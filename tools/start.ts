@@ -34,7 +34,7 @@ import { toolProcessArguments } from './tool-process.ts';
 
 /** The line tools/store-node.ts prints once every service listens. */
 const NODE_STARTED =
-  /^node started on (.+) \(cluster (.*)\): transaction (\S+), system (\S+); event log in (.+); engine/m;
+  /^node started on (.+) \(cluster (.*)\): transaction (\S+), system (\S+)(?:, sql \(PostgreSQL\) (\S+))?; event log in (.+); engine/m;
 /** The node's exit code when another node holds the home (tools/store-node.ts). */
 const EXIT_HOME_IN_USE = 3;
 /** The signals that stop both, as Ctrl-C does. */
@@ -50,6 +50,8 @@ interface NodeStarted {
   home: string;
   cluster: string;
   transaction: string;
+  /** The PostgreSQL protocol's address, when the node printed it. */
+  sql: string | undefined;
   logDirectory: string;
 }
 
@@ -113,6 +115,7 @@ function servingLines(node: NodeStarted, webApiUrl: string): string[] {
     `  data:     ${node.home} (event log, JSON lines: ${node.logDirectory})`,
     `  clients:  ${node.transaction}, cluster ${node.cluster} (TypeScript client: docs/client.md)`,
     `  web API:  ${database}`,
+    ...(node.sql === undefined ? [] : [`  psql:     postgresql://${DEFAULT_USER}@${node.sql}/public (docs/postgres.md)`]),
     `  user:     ${user}`,
     `  try:      curl -s -u ${DEFAULT_USER}:${DEFAULT_PASSWORD} '${database}/containers?limit=10'` +
       '   # the container names',
@@ -158,7 +161,7 @@ async function main(): Promise<void> {
       return;
     }
     nodeStarted = { home: match[1]!, cluster: match[2]!, transaction: match[3]!,
-      logDirectory: match[5]! };
+      sql: match[5], logDirectory: match[6]! };
     if (stopping) return;
     webApi = startWebApi(nodeStarted);
     webApiRunning = true;

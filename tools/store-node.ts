@@ -111,13 +111,15 @@ async function main(): Promise<void> {
   process.on('unhandledRejection', (reason) => node.failStop(reason, 'an unhandled rejection'));
   pidPath = join(node.home.directories.home, NODE_PID_FILE);
   writeFileSync(pidPath, `${process.pid}\n`);
-  const { systemEndpoint: system, transactionEndpoint: transaction } = node;
+  const { systemEndpoint: system, transactionEndpoint: transaction, sqlEndpoint: sql } = node;
   endpointsPath = join(node.home.directories.home, NODE_ENDPOINTS_FILE);
   writeFileSync(endpointsPath, `${JSON.stringify({
     transaction: `${transaction.address}:${transaction.port}`, system: `${system.address}:${system.port}`,
+    sql: `${sql.address}:${sql.port}`,
   })}\n`);
   console.log(`node started on ${node.home.directories.home} (cluster ${node.home.config.cluster.clusterName}): ` +
-    `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}; ` +
+    `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}, ` +
+    `sql (PostgreSQL) ${sql.address}:${sql.port}; ` +
     `event log in ${node.home.logDirectory}; engine ${node.engineThreadDescription}`);
   // `on`, not `once`: a service manager may signal every process of the group and `npm start`
   // forwards its own signal too, and a second signal with no handler would kill the node in the

@@ -483,3 +483,25 @@ export const SQL_RUNNING_TEXT_LENGTH_MAX = 1024;
  */
 export const SQL_METATABLE_GROUP_ROW_COUNT_MAX = 200_000;
 assert(SQL_RUNNING_STATEMENT_COUNT_MAX <= SQL_METATABLE_GROUP_ROW_COUNT_MAX);
+
+// The PostgreSQL protocol on the SQL port (lib/pgwire/). Defaults of gs_node.json's /sql/pg*.
+/** A frontend message (type byte excluded) may have at most this many bytes (/sql/pgMessageSizeLimit). */
+export const PG_MESSAGE_BYTES_DEFAULT = 16 * 1024 * 1024;
+/** A startup-phase message (StartupMessage, SASL) before authentication: PostgreSQL's own 10,000. */
+export const PG_STARTUP_MESSAGE_BYTES_MAX = 10_000;
+/** Statements one simple Query may hold (/sql/pgStatementsPerQueryLimit). */
+export const PG_STATEMENTS_PER_QUERY_DEFAULT = 1000;
+/** A connection that sends nothing for this long is closed (/sql/pgIdleTimeout). */
+export const PG_IDLE_TIMEOUT_MS_DEFAULT = 3_600_000;
+/** Time a connection has to authenticate: PostgreSQL's authentication_timeout. */
+export const PG_AUTHENTICATION_TIMEOUT_MS = 60_000;
+/** Named prepared statements and portals one connection holds at once. */
+export const PG_PREPARED_STATEMENT_COUNT_MAX = 1000;
+export const PG_PORTAL_COUNT_MAX = 1000;
+/** Rows a portal fetches from the engine per page (SQL_EXECUTE's fetchSize). */
+export const PG_FETCH_ROW_COUNT = 1000;
+/** Bytes of replies queued on one socket before the connection stops reading its requests. */
+export const PG_REPLY_QUEUED_BYTES_MAX = 4 * 1024 * 1024;
+/** SCRAM-SHA-256 iterations of a new verifier: PostgreSQL's scram_iterations default. */
+export const PG_SCRAM_ITERATIONS = 4096;
+assert(PG_STARTUP_MESSAGE_BYTES_MAX < PG_MESSAGE_BYTES_DEFAULT);

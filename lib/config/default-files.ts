@@ -10,6 +10,7 @@ import { formatSize } from '../base/units.ts';
 import { CLUSTER_NAME_DEFAULT } from './cluster-config.ts';
 import { replaceConfigFile } from './definition-file.ts';
 import { SERVICE_ADDRESS_DEFAULT, SERVICE_PORTS_DEFAULT } from './node-services.ts';
+import { defaultScramFile } from './scram-verifiers.ts';
 import { DEFAULT_PASSWORD_ENTRIES, formatPasswordFile } from './password-file.ts';
 import { TRACE_CATEGORY_LEVELS_DEFAULT } from './trace-config.ts';
 
@@ -93,6 +94,9 @@ export async function createDefaultFiles(fileSystem: FileSystem, home: string): 
     ['gs_cluster.json', () => `${JSON.stringify(defaultClusterFile(), null, 4)}\n`],
     ['gs_node.json', () => `${JSON.stringify(defaultNodeFile(), null, 4)}\n`],
     ['password', defaultPasswordFile],
+    // The PostgreSQL protocol's SCRAM verifiers of the default passwords (scram-verifiers.ts).
+    ['password.scram', () => defaultScramFile([{ user: 'admin', password: 'admin' },
+      { user: 'system', password: 'manager' }])],
   ];
   const created: string[] = [];
   for (const [name, text] of files) {

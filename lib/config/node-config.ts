@@ -6,7 +6,9 @@ import {
   CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_LIMIT_BYTES_MIN,
   CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
   CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT,
-  CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
+  CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT, PG_IDLE_TIMEOUT_MS_DEFAULT,
+  PG_MESSAGE_BYTES_DEFAULT, PG_STARTUP_MESSAGE_BYTES_MAX, PG_STATEMENTS_PER_QUERY_DEFAULT,
+  PROTOCOL_MESSAGE_BYTES_MAX,
 } from '../base/limits.ts';
 import { isAddress, type OptionReader } from '../base/option-reader.ts';
 import { MiB } from '../base/units.ts';
@@ -93,6 +95,8 @@ export interface NodeConfig {
     monitoringMemoryRate: number;
     monitoringStoreRate: number;
     monitoringNetworkRate: number;
+    /** The PostgreSQL protocol on /sql/servicePort (lib/pgwire/, docs/postgres.md). */
+    pg: PgConfig;
   };
   trace: TraceConfig;
   security: {
@@ -231,6 +235,37 @@ function readSql(read: OptionReader): NodeConfig['sql'] {
     monitoringMemoryRate: read.number('node', '/sql/monitoringMemoryRate', 0.5, RATE),
     monitoringStoreRate: read.number('node', '/sql/monitoringStoreRate', 0, RATE),
     monitoringNetworkRate: read.number('node', '/sql/monitoringNetworkRate', 0, RATE),
+    pg: readPgConfig(read),
+  };
+}
+
+export interface PgConfig {
+  /** Bytes of one frontend message at most. */
+  messageBytesMax: number;
+  statementsPerQueryMax: number;
+  idleTimeoutMs: number;
+  /** 0: the SQL default (SQL_STATEMENT_TIMEOUT_MS_DEFAULT). */
+  statementTimeoutMs: number;
+  /** PEM files of the TLS certificate and key; both empty: SSLRequest is answered 'N'. */
+  tlsCertificatePath: string;
+  tlsKeyPath: string;
+}
+
+function readPgConfig(read: OptionReader): PgConfig {
+  const certificate = read.member('node', '/sql/pgTlsCertificatePath');
+  const key = read.member('node', '/sql/pgTlsKeyPath');
+  if ((certificate === undefined) !== (key === undefined)) {
+    read.reject('node', '/sql/pgTlsKeyPath', key, 'set together with /sql/pgTlsCertificatePath');
+  }
+  return {
+    messageBytesMax: read.size('node', '/sql/pgMessageSizeLimit', PG_MESSAGE_BYTES_DEFAULT,
+      { minBytes: PG_STARTUP_MESSAGE_BYTES_MAX, maxBytes: PROTOCOL_MESSAGE_BYTES_MAX }),
+    statementsPerQueryMax: read.integer('node', '/sql/pgStatementsPerQueryLimit',
+      PG_STATEMENTS_PER_QUERY_DEFAULT, { min: 1, max: 100_000 }),
+    idleTimeoutMs: read.duration('node', '/sql/pgIdleTimeout', PG_IDLE_TIMEOUT_MS_DEFAULT),
+    statementTimeoutMs: read.duration('node', '/sql/pgStatementTimeout', 0),
+    tlsCertificatePath: certificate === undefined ? '' : read.path('node', '/sql/pgTlsCertificatePath', ''),
+    tlsKeyPath: key === undefined ? '' : read.path('node', '/sql/pgTlsKeyPath', ''),
   };
 }
 

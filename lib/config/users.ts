@@ -18,6 +18,7 @@ import {
   formatPasswordFile, parsePasswordFile, passwordEntriesWithPassword, passwordEntriesWithUser,
   passwordEntriesWithoutUser, type PasswordEntry,
 } from './password-file.ts';
+import { setScramVerifier } from './scram-verifiers.ts';
 
 interface UserDigests {
   nameDigest: Buffer;
@@ -101,6 +102,7 @@ export async function addUser(fileSystem: FileSystem, home: string,
   const entries = readPasswordEntries(fileSystem, home);
   const next = passwordEntriesWithUser(entries, credentials.user, credentials.password);
   await replaceConfigFile(fileSystem, passwordFilePath(home), formatPasswordFile(next));
+  await setScramVerifier(fileSystem, home, credentials.user, credentials.password);
 }
 
 /** gs_passwd: sets a user's password. */
@@ -109,6 +111,7 @@ export async function changePassword(fileSystem: FileSystem, home: string,
   const entries = readPasswordEntries(fileSystem, home);
   const next = passwordEntriesWithPassword(entries, credentials.user, credentials.password);
   await replaceConfigFile(fileSystem, passwordFilePath(home), formatPasswordFile(next));
+  await setScramVerifier(fileSystem, home, credentials.user, credentials.password);
 }
 
 /** gs_deluser: removes an administrator user; the built-in ones stay. */
@@ -117,6 +120,7 @@ export async function removeUser(fileSystem: FileSystem, home: string, user: str
   const entries = readPasswordEntries(fileSystem, home);
   const next = passwordEntriesWithoutUser(entries, user);
   await replaceConfigFile(fileSystem, passwordFilePath(home), formatPasswordFile(next));
+  await setScramVerifier(fileSystem, home, user, undefined);
 }
 
 /**

@@ -33,6 +33,10 @@ import type { ComponentLog, EventLogLevel } from '../io/event-log.ts';
 import { homeLocker, type HomeLock, type HomeLocker } from '../io/home-lock.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
+import { PgServer } from '../pgwire/pg-server.ts';
+import { runnerSqlBackend } from '../pgwire/pg-sql-backend.ts';
+import { readConfigText } from '../config/definition-file.ts';
+import { scramVerifierOf } from '../config/scram-verifiers.ts';
 import { errorFromData } from './engine-thread/worker-engine.ts';
 import {
   openNodeEngine, resolveEngineThread, type EngineThreadChoice, type NodeEngine,
@@ -70,6 +74,8 @@ type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
 export class StoreNode implements SystemServiceNode {
   private engine: NodeEngine | undefined;
   private transactionServer: TransactionServer | undefined;
+  /** The PostgreSQL protocol on /sql/servicePort (lib/pgwire/). */
+  private pgServer: PgServer | undefined;
   /** The event log's bounded lines about client connections. */
   private connectionLog: ConnectionLog | undefined;
   private readonly systemServer: SystemServer;
@@ -94,6 +100,7 @@ export class StoreNode implements SystemServiceNode {
   /** Where the services listen (ports resolved when configured as 0). */
   systemEndpoint: NodeEndpoint;
   transactionEndpoint: NodeEndpoint;
+  sqlEndpoint: NodeEndpoint;
 
   private constructor(
     readonly home: NodeHome,
@@ -108,6 +115,7 @@ export class StoreNode implements SystemServiceNode {
     this.storeMemoryLimitBytes = home.config.storage.storeMemoryLimitBytes;
     this.systemEndpoint = { ...home.config.node.services.system };
     this.transactionEndpoint = { ...home.config.node.services.transaction };
+    this.sqlEndpoint = { ...home.config.node.services.sql };
     this.systemServer = new SystemServer(this);
     const { storage, node: nodeConfig } = home.config;
     const homeDirectory = home.directories.home;
@@ -276,9 +284,53 @@ export class StoreNode implements SystemServiceNode {
     });
     const listening = await server.listen();
     this.transactionEndpoint = { address: listening.host, port: listening.port };
+    const pg = this.pgServer = this.startPgServer(engine, connectionLog);
+    const pgListening = await pg.listen();
+    this.sqlEndpoint = { address: pgListening.host, port: pgListening.port };
     this.status = 'ACTIVE';
     events.nodeStarted({
       systemPort: this.systemEndpoint.port, transactionPort: this.transactionEndpoint.port,
+      sqlPort: this.sqlEndpoint.port,
+    });
+  }
+
+  /** The PostgreSQL listener over the engine's runner (docs/postgres.md). */
+  private startPgServer(engine: NodeEngine, connectionLog: ConnectionLog): PgServer {
+    const { config, directories } = this.home;
+    const pg = config.node.sql.pg;
+    const fileSystem = this.options.fileSystem;
+    const pemOf = (path: string): string => {
+      const full = homePath(directories.home, path);
+      const text = readConfigText(fileSystem, full);
+      if (text === undefined) throw new StorageError('CONFIG_INVALID', `${full} does not exist (/sql/pgTls*)`);
+      return text;
+    };
+    const events = this.home.eventLog;
+    return new PgServer({
+      host: this.sqlEndpoint.address, port: this.sqlEndpoint.port, clock: this.clock,
+      backend: runnerSqlBackend(engine.runner, (error) => this.failStop(error, 'serving a PostgreSQL request')),
+      connectionLimit: config.node.sql.connectionLimit, messageBytesMax: pg.messageBytesMax,
+      statementsPerQueryMax: pg.statementsPerQueryMax, idleTimeoutMs: pg.idleTimeoutMs,
+      statementTimeoutMs: pg.statementTimeoutMs, serverVersion: `15.0 (store ${NODE_VERSION})`,
+      ...(pg.tlsCertificatePath === '' ? {} : {
+        tls: { certificatePem: pemOf(pg.tlsCertificatePath), keyPem: pemOf(pg.tlsKeyPath) },
+      }),
+      credentials: (user) => {
+        const table = this.users.current();
+        const verifier = scramVerifierOf(fileSystem, directories.home, user, table.passwordDigestHex(user));
+        if (verifier === undefined && table.passwordDigestHex(user) !== undefined) {
+          events.component('sqlService').warning('PostgreSQL login without a SCRAM verifier: set the ' +
+            'password with gs_passwd to make one (cleartext is accepted over TLS only)', { user });
+        }
+        return { verifier, checkPassword: (password) => table.verify(user, password) };
+      },
+      onEvent: (event) => {
+        connectionLog.event(event);
+        if (event.kind === 'refused') {
+          events.component('sqlService').warning('connection refused',
+            { address: event.remoteAddress, reason: event.reason });
+        }
+      },
     });
   }
 
@@ -305,6 +357,7 @@ export class StoreNode implements SystemServiceNode {
   }
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
+    await this.pgServer?.close();
     await this.transactionServer?.close();
     // A running backup holds the checkpoints: the closing one waits for it, and so does this.
     if (this.failure === undefined) await this.backups.idle();
@@ -332,6 +385,7 @@ export class StoreNode implements SystemServiceNode {
     const events = this.home.eventLog;
     events.nodeAbnormal(error, { while: what });
     this.transactionServer?.abort('the node stopped: ABNORMAL');
+    void this.pgServer?.close();
     this.connectionLog?.close();
     events.close();
     (this.options.onFailStop ?? exitAbnormally)(error);

@@ -65,7 +65,7 @@ describe('default files', () => {
   it('creates the three files on the first start, and only then', async () => {
     const home = join(root, 'first-start');
     const created = await createDefaultFiles(fileSystem, home);
-    assert.deepEqual(created, ['gs_cluster.json', 'gs_node.json', 'password']
+    assert.deepEqual(created, ['gs_cluster.json', 'gs_node.json', 'password', 'password.scram']
       .map((name) => join(home, 'conf', name)));
     const cluster = JSON.parse(readFileSync(join(home, 'conf', 'gs_cluster.json'), 'utf8'));
     assert.equal(cluster.cluster.clusterName, 'myCluster');
@@ -86,7 +86,7 @@ describe('default files', () => {
     const mine = '{ "cluster": { "clusterName": "mine" } }\n';
     writeFileSync(join(home, 'conf', 'gs_cluster.json'), mine);
     const created = await createDefaultFiles(fileSystem, home);
-    assert.deepEqual(created, [join(home, 'conf', 'gs_node.json'), join(home, 'conf', 'password')]);
+    assert.deepEqual(created, ['gs_node.json', 'password', 'password.scram'].map((name) => join(home, 'conf', name)));
     assert.equal(readFileSync(join(home, 'conf', 'gs_cluster.json'), 'utf8'), mine);
     assert.equal(loadConfig(fileSystem, home).config.cluster.clusterName, 'mine');
     assert.ok(statSync(join(home, 'conf', 'password')).size > 0);

@@ -29,7 +29,7 @@ describe('node home', () => {
     });
     prepared.eventLog.nodeStarted({ clusterName: prepared.config.cluster.clusterName });
     prepared.eventLog.close();
-    assert.equal(prepared.createdFiles.length, 3);
+    assert.equal(prepared.createdFiles.length, 4);
     assert.equal(prepared.logDirectory, join(home, 'log'));
     assert.equal(prepared.config.cluster.clusterName, 'myCluster');
     prepared.users.authenticate('admin', 'admin');
@@ -37,9 +37,9 @@ describe('node home', () => {
     const logged = records(join(home, 'log'));
     assert.deepEqual(logged.map((r) => r['msg']), [
       'created a default definition file', 'created a default definition file',
-      'created a default definition file', 'node started',
+      'created a default definition file', 'created a default definition file', 'node started',
     ]);
-    assert.equal(logged[3]!['node'], '127.0.0.1:10010');
+    assert.equal(logged[4]!['node'], '127.0.0.1:10010');
     assert.equal(logged[0]!['level'], 'WARNING');
   });
 

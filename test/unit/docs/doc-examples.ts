@@ -20,7 +20,8 @@
 //   every line of it must be in what `npm start` printed, with the folder it names as the
 //   checkout (so `/home/me/store/var` is the home).
 // The one rewrite: the node runs on free ports of a new home, so `127.0.0.1:8081` becomes the web
-// API's port, `127.0.0.1:10001` the transaction port, `127.0.0.1:10040` the system port, `$PWD/var`
+// API's port, `127.0.0.1:10001` the transaction port, `127.0.0.1:10040` the system port,
+// `127.0.0.1:20001` the SQL (PostgreSQL) port, `$PWD/var`
 // the home (`$PWD/restored` a folder beside it), and an `npx gs_*` command that reaches the node
 // by its default port (no `-s`) gets `-s 127.0.0.1:PORT` of the test's node.
 //
@@ -175,7 +176,8 @@ export async function newDocsHome(cleanups: Array<() => void>): Promise<DocsHome
     : TRANSACTION_PORT_COMMANDS.has(command) ? `127.0.0.1:${transaction}` : undefined;
   const rewrite = (code: string) => code.replaceAll('127.0.0.1:8081', `127.0.0.1:${webApiPort}`)
     .replaceAll('127.0.0.1:10001', `127.0.0.1:${transaction}`)
-    .replaceAll('127.0.0.1:10040', `127.0.0.1:${system}`).replaceAll('$PWD/var', home)
+    .replaceAll('127.0.0.1:10040', `127.0.0.1:${system}`).replaceAll('127.0.0.1:20001', `127.0.0.1:${sql}`)
+    .replaceAll('$PWD/var', home)
     .replaceAll('$PWD/restored', restored).replace(/\bnpx (gs_\w+)(?![^\n]* -s )/g, (command, name: string) => {
       const address = server(name);
       return address === undefined ? command : `${command} -s ${address}`;

@@ -14,13 +14,15 @@ const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
 const NODE_ENTRY = join(TOOLS, 'store-node.ts');
 const TOOL_TIMEOUT_MS = 90_000;
 const START_TIMEOUT_MS = 60_000;
-const STARTED = /transaction 127\.0\.0\.1:(\d+), system 127\.0\.0\.1:(\d+)/;
+const STARTED = /transaction 127\.0\.0\.1:(\d+), system 127\.0\.0\.1:(\d+), sql \(PostgreSQL\) 127\.0\.0\.1:(\d+)/;
 
 export interface NodeProcess {
   home: string;
   env: NodeJS.ProcessEnv;
   transactionPort: number;
   systemPort: number;
+  /** The PostgreSQL protocol's port (/sql/servicePort). */
+  sqlPort: number;
   readonly child: ChildProcess;
   /** The process's end: its exit code, or the signal that ended it. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -81,7 +83,7 @@ export async function startNodeProcess(
   };
   return {
     home, env, child, exited,
-    transactionPort: Number(ports[1]), systemPort: Number(ports[2]),
+    transactionPort: Number(ports[1]), systemPort: Number(ports[2]), sqlPort: Number(ports[3]),
     output: () => text,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),

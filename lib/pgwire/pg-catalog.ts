@@ -1,0 +1,300 @@
+// What PostgreSQL tools ask of the server before and around their SQL, answered here rather than
+// by lib/sql: the pg_catalog and information_schema relations they read (psql's \dt, \d table, \l,
+// \dn; metadata pickers), version(), current_setting(), current_database() and the like.
+//
+// The relations are read-only views over the store's real catalog, read when asked ("#tables",
+// and each table's columns from a zero-row SELECT of it): pg_class and information_schema.tables
+// have a row per table, pg_attribute and information_schema.columns a row per column,
+// pg_namespace the one schema `public`, pg_database the one database `public`. The query is not
+// planned: its select list is read (each item by its alias, else its column or function name)
+// and filled from the view's row; the filters these tools use are applied (a relname regular
+// expression, an oid, attrelid, table_name); any other relation of pg_catalog (pg_index,
+// pg_policy, pg_inherits, ...) is empty, as nothing in the store is one of them. Table oids are
+// a hash of the name, so they stay the same between a tool's queries.
+
+import type { SqlType, SqlValue } from '../sql/value.ts';
+import type { PgColumn } from './pg-sql-backend.ts';
+import { pgTypeName, pgTypeOf } from './pg-types.ts';
+
+export interface PgLocalResult {
+  columns: PgColumn[];
+  rows: SqlValue[][];
+  /** CommandComplete's tag when it is not `SELECT n`. */
+  tag?: string;
+}
+
+export interface PgCatalogTable {
+  name: string;
+  /** TIMESERIES or COLLECTION. */
+  kind: string;
+  columns: () => Promise<PgColumn[]>;
+}
+
+export interface PgCatalogSource {
+  tables(): Promise<PgCatalogTable[]>;
+  user: string;
+  setting(name: string): string | undefined;
+  serverVersion: string;
+}
+
+const TABLE_OID_BASE = 16_384;
+
+export function tableOid(name: string): number {
+  let hash = 0x811c9dc5;
+  for (const c of name) hash = Math.imul(hash ^ c.codePointAt(0)!, 0x01000193) >>> 0;
+  return TABLE_OID_BASE + (hash % 1_000_000_000);
+}
+
+/** Whether the statement reads pg_catalog or information_schema (and is answered here). */
+export function isCatalogQuery(text: string): boolean {
+  return /\b(pg_catalog|information_schema)\s*\./i.test(text) ||
+    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc)\b/i.test(text);
+}
+
+interface SelectItem {
+  name: string;
+  /** Names to look the value up by, most specific first. */
+  keys: string[];
+}
+
+/** Index of the top-level keyword `word` at or after `from`; -1 when none. */
+function topLevelIndex(text: string, word: RegExp, from: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = from; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '\'' || c === '"') quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (depth === 0 && /\s/.test(text[i - 1] ?? ' ') && word.test(text.slice(i, i + 12))) return i;
+  }
+  return -1;
+}
+
+function splitTopLevel(text: string): string[] {
+  const items: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+      continue;
+    }
+    if (c === '\'' || c === '"') quote = c;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      items.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  items.push(text.slice(start).trim());
+  return items.filter((item) => item !== '');
+}
+
+function selectItems(text: string): SelectItem[] {
+  const select = /^\s*select\s+(distinct\s+)?/i.exec(text);
+  if (select === null) return [];
+  const fromIndex = topLevelIndex(text, /^from\b/i, select[0].length);
+  const list = text.slice(select[0].length, fromIndex < 0 ? undefined : fromIndex).replace(/;\s*$/, '');
+  return splitTopLevel(list).map((item) => {
+    const alias = /\s+as\s+("(?:[^"]|"")+"|\w+)\s*$/i.exec(item);
+    const expression = alias === null ? item : item.slice(0, alias.index).trim();
+    const aliasName = alias === null ? undefined
+      : alias[1]!.startsWith('"') ? alias[1]!.slice(1, -1).replace(/""/g, '"') : alias[1]!.toLowerCase();
+    const call = /^(?:\w+\.)?(\w+)\s*\(/.exec(expression);
+    const column = /^(?:\w+\.)?(\w+)$/.exec(expression);
+    const own = call?.[1] ?? column?.[1];
+    const name = aliasName ?? own?.toLowerCase() ?? '?column?';
+    const keys = [aliasName?.toLowerCase(), own?.toLowerCase()].filter((key): key is string => key !== undefined);
+    if (expression.startsWith('\'')) keys.push(`literal:${expression}`);
+    return { name, keys };
+  });
+}
+
+/** The relation a query reads (the first after its top-level FROM), as `schema.name`. */
+function fromRelation(text: string): string | undefined {
+  const select = /^\s*select\b/i.exec(text);
+  if (select === null) return undefined;
+  const fromIndex = topLevelIndex(text, /^from\b/i, select[0].length);
+  if (fromIndex < 0) return undefined;
+  const match = /^from\s+(?:(pg_catalog|information_schema)\s*\.\s*)?(\w+)/i.exec(text.slice(fromIndex));
+  if (match === null) return undefined;
+  return `${(match[1] ?? 'pg_catalog').toLowerCase()}.${match[2]!.toLowerCase()}`;
+}
+
+type ViewRow = Record<string, SqlValue>;
+
+async function tableRows(source: PgCatalogSource): Promise<ViewRow[]> {
+  return (await source.tables()).map((table) => ({
+    oid: tableOid(table.name), relname: table.name, nspname: 'public', schema: 'public', name: table.name,
+    type: 'table', owner: source.user, relkind: 'r', relnamespace: 2200, relowner: 10, relchecks: 0,
+    relhasindex: 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f', relforcerowsecurity: 'f',
+    relhasoids: 'f', relispartition: 'f', reltablespace: 0, reloftype: '', relpersistence: 'p',
+    relreplident: 'd', amname: 'heap', table_catalog: 'public', table_schema: 'public',
+    table_name: table.name, table_type: 'BASE TABLE', description: null, 'literal:\'\'': '',
+    store_kind: table.kind,
+  }));
+}
+
+async function columnRows(tables: PgCatalogTable[]): Promise<ViewRow[]> {
+  const rows: ViewRow[] = [];
+  for (const table of tables) {
+    const columns = await table.columns();
+    columns.forEach((column, index) => rows.push(columnRow(table.name, column, index)));
+  }
+  return rows;
+}
+
+function columnRow(table: string, column: PgColumn, index: number): ViewRow {
+  const type: SqlType = column.type;
+  return {
+    attrelid: tableOid(table), attname: column.name, attnum: index + 1, atttypid: pgTypeOf(type).oid,
+    atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: 'f', attidentity: '',
+    attgenerated: '', attisdropped: 'f', attstorage: pgTypeOf(type).sizeBytes < 0 ? 'x' : 'p',
+    attcollation: null, table_catalog: 'public', table_schema: 'public', table_name: table,
+    column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type),
+    is_nullable: 'YES', udt_name: pgTypeName(type),
+  };
+}
+
+/** The regular expression psql puts on a name (`relname OPERATOR(pg_catalog.~) '^(cpu)$'`). */
+function nameFilter(text: string, column: string): RegExp | undefined {
+  const pattern = new RegExp(`\\b${column}\\s+(?:OPERATOR\\(pg_catalog\\.~\\)|~)\\s+'((?:[^']|'')*)'`, 'i')
+    .exec(text);
+  if (pattern === null) return undefined;
+  try {
+    return new RegExp(pattern[1]!.replace(/''/g, '\''));
+  } catch {
+    return /(?!)/;
+  }
+}
+
+function equalsFilter(text: string, column: string): string | undefined {
+  const match = new RegExp(`\\b${column}\\s*=\\s*'?([^'\\s)]+)'?`, 'i').exec(text);
+  return match?.[1];
+}
+
+/** Rows of the relation the query reads, with the filters these tools use applied. */
+async function relationRows(source: PgCatalogSource, relation: string, text: string): Promise<ViewRow[]> {
+  switch (relation) {
+    case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables': {
+      const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
+      if (kinds !== undefined && !kinds.includes('\'r\'')) return [];
+      if (/relkind\s*=\s*'([^r])'/i.test(text)) return [];
+      let rows = await tableRows(source);
+      const name = nameFilter(text, '(?:c\\.)?relname');
+      if (name !== undefined) rows = rows.filter((row) => name.test(row.relname as string));
+      const oid = equalsFilter(text, '(?:c\\.)?oid');
+      if (oid !== undefined && /^\d+$/.test(oid)) rows = rows.filter((row) => String(row.oid) === oid);
+      const tableName = equalsFilter(text, '(?:\\w+\\.)?table_name');
+      if (tableName !== undefined) rows = rows.filter((row) => row.table_name === tableName);
+      if (/table_schema\s*(=|in)\s*\(?\s*'(pg_catalog|information_schema)'/i.test(text)) return [];
+      return rows;
+    }
+    case 'pg_catalog.pg_attribute': case 'information_schema.columns': {
+      const tables = await source.tables();
+      const oid = equalsFilter(text, '(?:a\\.)?attrelid');
+      const tableName = equalsFilter(text, '(?:\\w+\\.)?table_name');
+      const chosen = tables.filter((table) => (oid === undefined || String(tableOid(table.name)) === oid) &&
+        (tableName === undefined || table.name === tableName));
+      return columnRows(chosen);
+    }
+    case 'pg_catalog.pg_namespace': case 'information_schema.schemata':
+      return [{ oid: 2200, nspname: 'public', name: 'public', owner: source.user, schema_name: 'public' }];
+    case 'pg_catalog.pg_database':
+      return [{ oid: 1, datname: 'public', name: 'public', owner: source.user, encoding: 'UTF8',
+        pg_encoding_to_char: 'UTF8', collate: 'C', ctype: 'C', datcollate: 'C', datctype: 'C',
+        'locale provider': 'libc', 'icu locale': null, 'access privileges': null }];
+    case 'pg_catalog.pg_settings': {
+      const name = equalsFilter(text, 'name');
+      const value = name === undefined ? undefined : source.setting(name);
+      return value === undefined ? [] : [{ name: name!, setting: value }];
+    }
+    default:
+      return [];
+  }
+}
+
+/** The relations that hold rows here; an inner join with any other (all empty) is empty. */
+const VIEWS_WITH_ROWS = new Set(['pg_class', 'pg_namespace', 'pg_attribute', 'pg_database', 'pg_am',
+  'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata']);
+
+/** Whether the top-level FROM joins (comma or inner JOIN) a relation that has no rows here. */
+function joinsEmptyRelation(text: string): boolean {
+  let top = text;
+  for (let previous = ''; previous !== top;) {
+    previous = top;
+    top = top.replace(/\([^()]*\)/g, ' ');
+  }
+  const from = /\bfrom\b([\s\S]*?)(\bwhere\b|\border\b|\bgroup\b|$)/i.exec(top)?.[1] ?? '';
+  for (const match of from.matchAll(/(,|\bjoin\b)\s*(?:(?:pg_catalog|information_schema)\s*\.\s*)?(\w+)/gi)) {
+    const before = from.slice(0, match.index).trimEnd();
+    const left = match[1]!.toLowerCase() === 'join' && /\bleft(\s+outer)?$/i.test(before);
+    if (!left && !VIEWS_WITH_ROWS.has(match[2]!.toLowerCase())) return true;
+  }
+  return false;
+}
+
+/** Answers a pg_catalog or information_schema query (isCatalogQuery). */
+export async function catalogQuery(source: PgCatalogSource, text: string): Promise<PgLocalResult> {
+  const items = selectItems(text);
+  const relation = fromRelation(text);
+  const rows = relation === undefined ? [functionRow(source)]
+    : joinsEmptyRelation(text) ? [] : await relationRows(source, relation, text);
+  const columns = items.map((item) => ({ name: item.name, type: 'STRING' as const }));
+  const values = rows.map((row) => items.map((item) => {
+    for (const key of item.keys) {
+      if (Object.hasOwn(row, key)) {
+        const value = row[key]!;
+        return value === null ? null : String(value);
+      }
+    }
+    return null;
+  }));
+  return { columns, rows: sortedLike(text, values) };
+}
+
+/** ORDER BY 1,2 (psql's) sorts by the first columns; any other order is the view's own. */
+function sortedLike(text: string, rows: SqlValue[][]): SqlValue[][] {
+  if (!/\border\s+by\s+\d/i.test(text)) return rows;
+  return rows.sort((a, b) => {
+    for (let i = 0; i < Math.min(a.length, 3); i++) {
+      const x = String(a[i] ?? '');
+      const y = String(b[i] ?? '');
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+}
+
+/** A SELECT of functions only: the values they have in this session. */
+function functionRow(source: PgCatalogSource): ViewRow {
+  return {
+    version: source.serverVersion, current_database: 'public', current_schema: 'public',
+    current_user: source.user, session_user: source.user, user: source.user,
+    pg_is_in_recovery: 'f', current_schemas: '{public}',
+  };
+}
+
+/** `SELECT version()`, `SELECT current_setting('x')` and friends without FROM; undefined for others. */
+export function sessionFunctionQuery(source: PgCatalogSource, text: string): PgLocalResult | undefined {
+  const match = /^\s*select\s+((?:pg_catalog\.)?(version|current_database|current_schema|current_user|session_user|current_setting|pg_backend_pid)\s*(\(\s*('(?:[^']|'')*')?\s*\))?)\s*(?:as\s+("?)(\w+)\6)?\s*;?\s*$/i
+    .exec(text);
+  if (match === null) return undefined;
+  const fn = match[2]!.toLowerCase();
+  const name = match[7] ?? fn;
+  if (fn === 'current_setting') {
+    const setting = (match[4] ?? '\'\'').slice(1, -1).replace(/''/g, '\'');
+    const value = source.setting(setting.toLowerCase());
+    return { columns: [{ name, type: 'STRING' }], rows: [[value ?? null]] };
+  }
+  if (fn === 'pg_backend_pid') return undefined;
+  return { columns: [{ name, type: 'STRING' }], rows: [[functionRow(source)[fn] ?? null]] };
+}
