@@ -41,7 +41,7 @@ function timestampArgProblem(name: string, index: number, type: SqlType | undefi
 }
 
 export const NOW: SqlScalarFunction = {
-  name: 'NOW', minArgs: 0, maxArgs: 0,
+  name: 'NOW', minArgs: 0, maxArgs: 0, volatile: true,
   resultType: () => 'TIMESTAMP',
   evaluate: (_args, _types, context) => context.statementStartMs,
 };
