@@ -1,11 +1,12 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
 // committed rows in pages of SQL_BATCH_ROW_COUNT rows (RowStore.scanBatches, only the columns asked for),
 // copying the values out before it hands a page on, then waits one event-loop turn and goes on
-// from the row key after the page's last, as the TQL pages do (partition-query.ts): commits run
-// between pages, and a page never sees a block change under it. A scan with an index range reads
+// from the row key after the page's last (before it, for a descending scan), as the TQL pages do
+// (partition-query.ts): commits run between pages, and a page never sees a block change under it. A scan with an index range reads
 // the rows the index names instead (sql-index-scan.ts). A statement's changes go through
 // one session's transaction on the table, committed together or aborted.
 
+import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
@@ -97,6 +98,10 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
 /** Through the index when the request names one and the index pays (sql-index-scan.ts), else pages of a scan. */
 function scan(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest,
   options: StoreSqlDatabaseOptions): AsyncIterable<SqlBatch> {
+  if (request.descending === true) {
+    assert(request.index === undefined && entryOf(name).keys !== undefined);
+    return scanPagesDescending(name, entryOf, request, options);
+  }
   const index = request.index;
   const candidates = index === undefined ? undefined : indexCandidates(entryOf(name), { ...request, index });
   if (candidates === undefined) return scanPages(name, entryOf, request, options);
@@ -122,6 +127,66 @@ async function* scanPages(
     after = page.last;
     await options.yieldTurn();
   }
+}
+
+/** As scanPages, from the last key in range backwards; each page goes on before the last's key. */
+async function* scanPagesDescending(
+  name: string,
+  entryOf: (name: string) => ContainerEntry,
+  request: SqlScanRequest,
+  options: StoreSqlDatabaseOptions,
+): AsyncGenerator<SqlBatch> {
+  let before: RowKey | undefined;
+  let left = request.rowCountMax;
+  for (;;) {
+    const page = readPageDescending(entryOf(name), request, before, Math.min(left, SQL_BATCH_ROW_COUNT));
+    if (page.batch.rowCount > 0) {
+      left -= page.batch.rowCount;
+      yield page.batch;
+    }
+    if (page.last === undefined || left <= 0) return;
+    before = page.last;
+    await options.yieldTurn();
+  }
+}
+
+function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, before: RowKey | undefined,
+  rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
+  const schema = entry.schema;
+  const keyCount = schema.rowKeyColumnCount;
+  const keys = entry.keys!;
+  const columnIndexes = [...request.columnIndexes, ...Array.from({ length: keyCount }, (_v, i) => i)];
+  const out: SqlValue[][] = request.columnIndexes.map(() => []);
+  const bounds = storeBounds(schema, request);
+  assert(bounds.stop === undefined, 'a descending SQL scan needs a whole upper key');
+  const first = request.columnIndexes.length;
+  let rowCount = 0;
+  let last: RowKey | undefined;
+  for (const batch of entry.rows.scanBatches({
+    from: bounds.from, to: before ?? bounds.to, direction: 'desc', columnIndexes,
+  })) {
+    // Rows of a batch are ascending: read it from its end.
+    let end = batch.rowCount;
+    if (before !== undefined && end > 0 && keys.compare(keyAt(batch.columns, first, keyCount, end - 1), before) === 0) {
+      end--;
+    }
+    const start = Math.max(0, end - (rowCountMin - rowCount));
+    request.columnIndexes.forEach((index, c) => {
+      appendColumnDescending(out[c]!, batch.columns[c]!, schema.columns[index]!, start, end);
+    });
+    rowCount += end - start;
+    if (end > start) last = keyAt(batch.columns, first, keyCount, start);
+    if (rowCount >= rowCountMin) return { batch: { rowCount, columns: out }, last };
+  }
+  return { batch: { rowCount, columns: out }, last: undefined };
+}
+
+function appendColumnDescending(out: SqlValue[],
+  vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined }, column: ColumnSchema,
+  start: number, end: number): void {
+  const ascending: SqlValue[] = [];
+  appendColumn(ascending, vector, column, start, end);
+  for (let r = ascending.length - 1; r >= 0; r--) out.push(ascending[r]!);
 }
 
 /** Rows from `after` (exclusive), `rowCountMin` of them; last: where to go on, or none when no more. */

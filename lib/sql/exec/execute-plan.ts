@@ -66,21 +66,27 @@ async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEn
   // Batches come with the columns asked for; above the scan they sit at their schema positions,
   // the columns not read left empty (no expression refers to them).
   const width = node.columns.length;
-  for await (const read of table.scan({
-    columnIndexes: node.columnIndexes, from: node.keyRange.from, to: node.keyRange.to,
-    rowCountMax: node.rowCountMax, ...(node.index === undefined ? {} : { index: node.index }),
-  })) {
-    env.control.check();
-    const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
-    node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
-    const batch: SqlBatch = { rowCount: read.rowCount, columns };
-    if (batch.rowCount > left) {
-      yield { rowCount: left, columns: batch.columns.map((column) => column.slice(0, left)) };
-      return;
+  const descending = node.descending === true;
+  // Several ranges are read one after the other, in key order (reversed for a descending scan).
+  const ranges = node.keyRanges === undefined ? [node.keyRange]
+    : descending ? [...node.keyRanges].reverse() : node.keyRanges;
+  for (const range of ranges) {
+    for await (const read of table.scan({
+      columnIndexes: node.columnIndexes, from: range.from, to: range.to, rowCountMax: left,
+      ...(descending ? { descending } : {}), ...(node.index === undefined ? {} : { index: node.index }),
+    })) {
+      env.control.check();
+      const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
+      node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
+      const batch: SqlBatch = { rowCount: read.rowCount, columns };
+      if (batch.rowCount > left) {
+        yield { rowCount: left, columns: batch.columns.map((column) => column.slice(0, left)) };
+        return;
+      }
+      left -= batch.rowCount;
+      yield batch;
+      if (left === 0) return;
     }
-    left -= batch.rowCount;
-    yield batch;
-    if (left === 0) return;
   }
 }
 
