@@ -1,14 +1,16 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
-// committed rows in pages of SQL_BATCH_ROW_COUNT rows (RowStore.scanBatches, only the columns asked for),
-// copying the values out before it hands a page on, then waits one event-loop turn and goes on
-// from the row key after the page's last (before it, for a descending scan), as the TQL pages do
-// (partition-query.ts): commits run between pages, and a page never sees a block change under it. A scan with an index range reads
-// the rows the index names instead (sql-index-scan.ts). A statement's changes go through
-// one session's transaction on the table, committed together or aborted.
+// committed rows in pages (RowStore.scanBatches, only the columns asked for, each once), copying
+// the values out before it hands a page on, then waits one event-loop turn and goes on from the
+// row key after the page's last (before it, for a descending scan), as the TQL pages do
+// (partition-query.ts): commits run between pages, and a page never sees a block change under it.
+// Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
+// LIMIT above may need only a few. A scan with an index range reads the rows the index names
+// instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
+// table, committed together or aborted.
 
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
-import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
+import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
@@ -116,15 +118,17 @@ async function* scanPages(
 ): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
+  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
   for (;;) {
     const entry = entryOf(name);
-    const page = readPage(entry, request, after, Math.min(left, SQL_BATCH_ROW_COUNT));
+    const page = readPage(entry, request, after, Math.min(left, pageRowCount));
     if (page.batch.rowCount > 0) {
       left -= page.batch.rowCount;
       yield page.batch;
     }
     if (page.last === undefined || left <= 0) return;
     after = page.last;
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     await options.yieldTurn();
   }
 }
@@ -138,14 +142,16 @@ async function* scanPagesDescending(
 ): AsyncGenerator<SqlBatch> {
   let before: RowKey | undefined;
   let left = request.rowCountMax;
+  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
   for (;;) {
-    const page = readPageDescending(entryOf(name), request, before, Math.min(left, SQL_BATCH_ROW_COUNT));
+    const page = readPageDescending(entryOf(name), request, before, Math.min(left, pageRowCount));
     if (page.batch.rowCount > 0) {
       left -= page.batch.rowCount;
       yield page.batch;
     }
     if (page.last === undefined || left <= 0) return;
     before = page.last;
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     await options.yieldTurn();
   }
 }
@@ -155,11 +161,10 @@ function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, befo
   const schema = entry.schema;
   const keyCount = schema.rowKeyColumnCount;
   const keys = entry.keys!;
-  const columnIndexes = [...request.columnIndexes, ...Array.from({ length: keyCount }, (_v, i) => i)];
+  const { columnIndexes, keyPositions } = readColumns(request, keyCount);
   const out: SqlValue[][] = request.columnIndexes.map(() => []);
   const bounds = storeBounds(schema, request);
   assert(bounds.stop === undefined, 'a descending SQL scan needs a whole upper key');
-  const first = request.columnIndexes.length;
   let rowCount = 0;
   let last: RowKey | undefined;
   for (const batch of entry.rows.scanBatches({
@@ -167,7 +172,7 @@ function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, befo
   })) {
     // Rows of a batch are ascending: read it from its end.
     let end = batch.rowCount;
-    if (before !== undefined && end > 0 && keys.compare(keyAt(batch.columns, first, keyCount, end - 1), before) === 0) {
+    if (before !== undefined && end > 0 && keys.compare(keyAt(batch.columns, keyPositions, end - 1), before) === 0) {
       end--;
     }
     const start = Math.max(0, end - (rowCountMin - rowCount));
@@ -175,7 +180,7 @@ function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, befo
       appendColumnDescending(out[c]!, batch.columns[c]!, schema.columns[index]!, start, end);
     });
     rowCount += end - start;
-    if (end > start) last = keyAt(batch.columns, first, keyCount, start);
+    if (end > start) last = keyAt(batch.columns, keyPositions, start);
     if (rowCount >= rowCountMin) return { batch: { rowCount, columns: out }, last };
   }
   return { batch: { rowCount, columns: out }, last: undefined };
@@ -194,8 +199,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
   rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
   const schema = entry.schema;
   const keyCount = schema.rowKeyColumnCount;
-  const keyColumns = Array.from({ length: keyCount }, (_v, i) => i);
-  const columnIndexes = [...request.columnIndexes, ...keyColumns];
+  const { columnIndexes, keyPositions } = readColumns(request, keyCount);
   const out: SqlValue[][] = request.columnIndexes.map(() => []);
   const keyed = entry.keys !== undefined;
   const bounds = storeBounds(schema, request);
@@ -206,8 +210,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
   let exhausted = true;
   for (const batch of entry.rows.scanBatches({ from, to: bounds.to, direction: 'asc', columnIndexes })) {
     let start = 0;
-    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns,
-      request.columnIndexes.length, keyCount, 0), after) === 0) {
+    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns, keyPositions, 0), after) === 0) {
       start = 1;
     }
     // A page ends inside a block when the block holds more than the page: the work between two
@@ -217,7 +220,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
     if (stop !== undefined) {
       // Keys past a prefix bound the store could not be given (see storeBounds): the range ends.
       const past = Array.from({ length: end - start }, (_v, i) => start + i).find((r) =>
-        keyPrefixAbove(keyAt(batch.columns, request.columnIndexes.length, keyCount, r) as KeyValue[], stop));
+        keyPrefixAbove(keyAt(batch.columns, keyPositions, r) as KeyValue[], stop));
       if (past !== undefined) {
         end = past;
         appendRows(out, request, batch, schema, start, end);
@@ -228,7 +231,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
     appendRows(out, request, batch, schema, start, end);
     rowCount += end - start;
     if (end > 0) {
-      last = keyed ? keyAt(batch.columns, request.columnIndexes.length, keyCount, end - 1)
+      last = keyed ? keyAt(batch.columns, keyPositions, end - 1)
         : batch.rowIds![end - 1]!;
     }
     if (rowCount >= rowCountMin) {
@@ -294,10 +297,26 @@ function keyPrefixAbove(key: readonly KeyValue[], prefix: readonly KeyValue[]): 
   return false;
 }
 
-function keyAt(columns: readonly { values: ArrayLike<unknown> }[], first: number, count: number,
+function keyAt(columns: readonly { values: ArrayLike<unknown> }[], keyPositions: readonly number[],
   row: number): RowKey {
-  if (count === 1) return columns[first]!.values[row] as RowKey;
-  return Array.from({ length: count }, (_v, i) => columns[first + i]!.values[row]) as RowKey;
+  if (keyPositions.length === 1) return columns[keyPositions[0]!]!.values[row] as RowKey;
+  return keyPositions.map((position) => columns[position]!.values[row]) as RowKey;
+}
+
+/**
+ * The columns a page reads: the request's, then the key columns it lacks (a page goes on from
+ * its last key); keyPositions: where each key column is among them. A column is read once.
+ */
+function readColumns(request: SqlScanRequest, keyCount: number):
+  { columnIndexes: number[]; keyPositions: number[] } {
+  const columnIndexes = [...request.columnIndexes];
+  const keyPositions = Array.from({ length: keyCount }, (_v, key) => {
+    const position = columnIndexes.indexOf(key);
+    if (position >= 0) return position;
+    columnIndexes.push(key);
+    return columnIndexes.length - 1;
+  });
+  return { columnIndexes, keyPositions };
 }
 
 function appendColumn(out: SqlValue[], vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined },
