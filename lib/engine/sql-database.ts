@@ -167,8 +167,9 @@ function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, befo
   assert(bounds.stop === undefined, 'a descending SQL scan needs a whole upper key');
   let rowCount = 0;
   let last: RowKey | undefined;
+  // One row more than the page: the first may be `before` itself, read again and dropped.
   for (const batch of entry.rows.scanBatches({
-    from: bounds.from, to: before ?? bounds.to, direction: 'desc', columnIndexes,
+    from: bounds.from, to: before ?? bounds.to, direction: 'desc', columnIndexes, limit: rowCountMin + 1,
   })) {
     // Rows of a batch are ascending: read it from its end.
     let end = batch.rowCount;
@@ -208,7 +209,11 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
   let rowCount = 0;
   let last: RowKey | undefined;
   let exhausted = true;
-  for (const batch of entry.rows.scanBatches({ from, to: bounds.to, direction: 'asc', columnIndexes })) {
+  // The store copies only the page's rows of a block (STRING columns are copied, not viewed),
+  // plus one: the first may be `after` itself, read again and dropped.
+  for (const batch of entry.rows.scanBatches({
+    from, to: bounds.to, direction: 'asc', columnIndexes, limit: rowCountMin + 1,
+  })) {
     let start = 0;
     if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns, keyPositions, 0), after) === 0) {
       start = 1;
