@@ -72,10 +72,21 @@ export function evaluate(
       });
     }
     case 'compare': {
+      const test = COMPARE_TESTS[expression.operator];
+      const out = new Array<SqlValue>(n);
+      if (expression.right.kind === 'constant') {
+        // `column op constant`, the common WHERE: no column of copies of the constant.
+        const left = evaluate(expression.left, batch, context);
+        const b = expression.right.value;
+        if (b === null) return out.fill(null);
+        for (let i = 0; i < n; i++) {
+          const a = left[i]!;
+          out[i] = a === null ? null : test(compareSqlValues(a, b));
+        }
+        return out;
+      }
       const left = evaluate(expression.left, batch, context);
       const right = evaluate(expression.right, batch, context);
-      const out = new Array<SqlValue>(n);
-      const test = COMPARE_TESTS[expression.operator];
       for (let i = 0; i < n; i++) {
         const a = left[i]!;
         const b = right[i]!;
@@ -124,8 +135,25 @@ export function evaluate(
     }
     case 'in': {
       const operand = evaluate(expression.operand, batch, context);
-      const lists = expression.list.map((item) => evaluate(item, batch, context));
       const out = new Array<SqlValue>(n);
+      if (expression.list.every((item) => item.kind === 'constant')) {
+        // A list of constants (the usual IN): compared as values, not as columns of copies.
+        const items = expression.list.map((item) => (item as { value: SqlValue }).value);
+        const hasNull = items.includes(null);
+        for (let i = 0; i < n; i++) {
+          const v = operand[i]!;
+          let result: boolean | null = v === null && items.length > 0 ? null : false;
+          if (v !== null) {
+            for (const item of items) {
+              if (item !== null && compareSqlValues(v, item) === 0) { result = true; break; }
+            }
+            if (result === false && hasNull) result = null;
+          }
+          out[i] = result === null ? null : result !== expression.negated;
+        }
+        return out;
+      }
+      const lists = expression.list.map((item) => evaluate(item, batch, context));
       for (let i = 0; i < n; i++) {
         const v = operand[i]!;
         // x IN (...) is TRUE on a match, NULL when x or an unmatched item is NULL, else FALSE.

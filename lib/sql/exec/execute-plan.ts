@@ -135,7 +135,7 @@ const ACCUMULATOR_OVERHEAD_BYTES = 48;
 
 async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
-  const groups = new Map<string, Group>();
+  const groups = new Map<string | number, Group>();
   const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
   const newGroup = (keys: SqlValue[]): Group => {
     let bytes = GROUP_OVERHEAD_BYTES + node.aggregates.length * ACCUMULATOR_OVERHEAD_BYTES;
@@ -155,8 +155,12 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
         rowGroups[r] = rowGroups[r - 1]!;
         continue;
       }
-      let text = '';
-      for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
+      let text: string | number;
+      if (keyColumns.length === 1) text = groupKeyOf(keyColumns[0]![r]!);
+      else {
+        text = '';
+        for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
+      }
       let group = groups.get(text);
       if (group === undefined) {
         group = newGroup(keyColumns.map((column) => column[r]!));
@@ -176,6 +180,20 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
   if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
   yield* emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
 }
+
+/**
+ * One key's map key: an integer stands for itself (a ms timestamp costs no text), as one number
+ * whether it came as a number or a bigint; other values take their valueKey text, which no
+ * integer equals.
+ */
+function groupKeyOf(value: SqlValue): string | number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE) return Number(value);
+  return valueKey(value);
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 function sameKeys(keyColumns: readonly (readonly SqlValue[])[], r: number): boolean {
   for (const column of keyColumns) if (column[r] !== column[r - 1]) return false;
