@@ -172,7 +172,7 @@ export function sortByScan(root: SqlPlanNode, scan: Extract<SqlPlanNode, { kind:
   let below: SqlPlanNode = project.input;
   while (below.kind === 'filter') below = below.input;
   if (below !== scan) return undefined;
-  // Leading key columns fixed to one value in the one range: any order of them holds.
+  // Leading key columns fixed to one value in the one range: their order in ORDER BY does not matter.
   const fixed = scan.keyRanges === undefined ? fixedKeyColumnCount(scan.keyRange, schema.rowKeyColumnCount) : 0;
   let next = fixed;
   let descending: boolean | undefined;
