@@ -460,6 +460,16 @@ assert(SQL_FUNCTION_VALUE_BYTES_MAX <= BLOB_SIZE_BYTES_MAX);
 // SQL execution (lib/sql/exec/).
 /** Rows of one batch the SQL executor passes between operators; a scan yields after each. */
 export const SQL_BATCH_ROW_COUNT = 256;
+/**
+ * Rows of a scan's first page; each next page doubles up to SQL_BATCH_ROW_COUNT. A LIMIT 1 over
+ * a filter (`WHERE hostname = ? ORDER BY ts DESC LIMIT 1`) then copies 16 rows, not 256.
+ */
+export const SQL_SCAN_FIRST_PAGE_ROW_COUNT = 16;
+/**
+ * Row-key ranges one scan reads at most: the product of the IN lists on leading key columns
+ * (`hostname IN (…8…)` gives 8); past it the scan reads their hull and the filter does the rest.
+ */
+export const SQL_KEY_RANGE_COUNT_MAX = 4096;
 /** Groups GROUP BY RANGE generates at most without a MaxGeneratedRows hint (GridDB's default). */
 export const SQL_RANGE_GROUP_COUNT_MAX = 1_000_000;
 /** Rows one VALUES list holds: each row is checked and held until the statement commits. */

@@ -1,13 +1,16 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
-// committed rows in pages of SQL_BATCH_ROW_COUNT rows (RowStore.scanBatches, only the columns asked for),
-// copying the values out before it hands a page on, then waits one event-loop turn and goes on
-// from the row key after the page's last, as the TQL pages do (partition-query.ts): commits run
-// between pages, and a page never sees a block change under it. A scan with an index range reads
-// the rows the index names instead (sql-index-scan.ts). A statement's changes go through
-// one session's transaction on the table, committed together or aborted.
+// committed rows in pages (RowStore.scanBatches, only the columns asked for, each once), copying
+// the values out before it hands a page on, then waits one event-loop turn and goes on from the
+// row key after the page's last (before it, for a descending scan), as the TQL pages do
+// (partition-query.ts): commits run between pages, and a page never sees a block change under it.
+// Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
+// LIMIT above may need only a few. A scan with an index range reads the rows the index names
+// instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
+// table, committed together or aborted.
 
+import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
-import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
+import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
@@ -117,6 +120,10 @@ export function storeSqlScanPage(store: Store, call: { table: string; columnInde
 /** Through the index when the request names one and the index pays (sql-index-scan.ts), else pages of a scan. */
 function scan(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest,
   options: StoreSqlDatabaseOptions): AsyncIterable<SqlBatch> {
+  if (request.descending === true) {
+    assert(request.index === undefined && entryOf(name).keys !== undefined);
+    return scanPagesDescending(name, entryOf, request, options);
+  }
   const index = request.index;
   const candidates = index === undefined ? undefined : indexCandidates(entryOf(name), { ...request, index });
   if (candidates === undefined) return scanPages(name, entryOf, request, options);
@@ -131,17 +138,81 @@ async function* scanPages(
 ): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
+  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
   for (;;) {
     const entry = entryOf(name);
-    const page = readPage(entry, request, after, Math.min(left, SQL_BATCH_ROW_COUNT));
+    const page = readPage(entry, request, after, Math.min(left, pageRowCount));
     if (page.batch.rowCount > 0) {
       left -= page.batch.rowCount;
       yield page.batch;
     }
     if (page.last === undefined || left <= 0) return;
     after = page.last;
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     await options.yieldTurn();
   }
+}
+
+/** As scanPages, from the last key in range backwards; each page goes on before the last's key. */
+async function* scanPagesDescending(
+  name: string,
+  entryOf: (name: string) => ContainerEntry,
+  request: SqlScanRequest,
+  options: StoreSqlDatabaseOptions,
+): AsyncGenerator<SqlBatch> {
+  let before: RowKey | undefined;
+  let left = request.rowCountMax;
+  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
+  for (;;) {
+    const page = readPageDescending(entryOf(name), request, before, Math.min(left, pageRowCount));
+    if (page.batch.rowCount > 0) {
+      left -= page.batch.rowCount;
+      yield page.batch;
+    }
+    if (page.last === undefined || left <= 0) return;
+    before = page.last;
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
+    await options.yieldTurn();
+  }
+}
+
+function readPageDescending(entry: ContainerEntry, request: SqlScanRequest, before: RowKey | undefined,
+  rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
+  const schema = entry.schema;
+  const keyCount = schema.rowKeyColumnCount;
+  const keys = entry.keys!;
+  const { columnIndexes, keyPositions } = readColumns(request, keyCount);
+  const out: SqlValue[][] = request.columnIndexes.map(() => []);
+  const bounds = storeBounds(schema, request);
+  assert(bounds.stop === undefined, 'a descending SQL scan needs a whole upper key');
+  let rowCount = 0;
+  let last: RowKey | undefined;
+  // One row more than the page: the first may be `before` itself, read again and dropped.
+  for (const batch of entry.rows.scanBatches({
+    from: bounds.from, to: before ?? bounds.to, direction: 'desc', columnIndexes, limit: rowCountMin + 1,
+  })) {
+    // Rows of a batch are ascending: read it from its end.
+    let end = batch.rowCount;
+    if (before !== undefined && end > 0 && keys.compare(keyAt(batch.columns, keyPositions, end - 1), before) === 0) {
+      end--;
+    }
+    const start = Math.max(0, end - (rowCountMin - rowCount));
+    request.columnIndexes.forEach((index, c) => {
+      appendColumnDescending(out[c]!, batch.columns[c]!, schema.columns[index]!, start, end);
+    });
+    rowCount += end - start;
+    if (end > start) last = keyAt(batch.columns, keyPositions, start);
+    if (rowCount >= rowCountMin) return { batch: { rowCount, columns: out }, last };
+  }
+  return { batch: { rowCount, columns: out }, last: undefined };
+}
+
+function appendColumnDescending(out: SqlValue[],
+  vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined }, column: ColumnSchema,
+  start: number, end: number): void {
+  const ascending: SqlValue[] = [];
+  appendColumn(ascending, vector, column, start, end);
+  for (let r = ascending.length - 1; r >= 0; r--) out.push(ascending[r]!);
 }
 
 /** Rows from `after` (exclusive), `rowCountMin` of them; last: where to go on, or none when no more. */
@@ -149,8 +220,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
   rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
   const schema = entry.schema;
   const keyCount = schema.rowKeyColumnCount;
-  const keyColumns = Array.from({ length: keyCount }, (_v, i) => i);
-  const columnIndexes = [...request.columnIndexes, ...keyColumns];
+  const { columnIndexes, keyPositions } = readColumns(request, keyCount);
   const out: SqlValue[][] = request.columnIndexes.map(() => []);
   const keyed = entry.keys !== undefined;
   const bounds = storeBounds(schema, request);
@@ -159,10 +229,13 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
   let rowCount = 0;
   let last: RowKey | undefined;
   let exhausted = true;
-  for (const batch of entry.rows.scanBatches({ from, to: bounds.to, direction: 'asc', columnIndexes })) {
+  // The store copies only the page's rows of a block (STRING columns are copied, not viewed),
+  // plus one: the first may be `after` itself, read again and dropped.
+  for (const batch of entry.rows.scanBatches({
+    from, to: bounds.to, direction: 'asc', columnIndexes, limit: rowCountMin + 1,
+  })) {
     let start = 0;
-    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns,
-      request.columnIndexes.length, keyCount, 0), after) === 0) {
+    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns, keyPositions, 0), after) === 0) {
       start = 1;
     }
     // A page ends inside a block when the block holds more than the page: the work between two
@@ -172,7 +245,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
     if (stop !== undefined) {
       // Keys past a prefix bound the store could not be given (see storeBounds): the range ends.
       const past = Array.from({ length: end - start }, (_v, i) => start + i).find((r) =>
-        keyPrefixAbove(keyAt(batch.columns, request.columnIndexes.length, keyCount, r) as KeyValue[], stop));
+        keyPrefixAbove(keyAt(batch.columns, keyPositions, r) as KeyValue[], stop));
       if (past !== undefined) {
         end = past;
         appendRows(out, request, batch, schema, start, end);
@@ -183,7 +256,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
     appendRows(out, request, batch, schema, start, end);
     rowCount += end - start;
     if (end > 0) {
-      last = keyed ? keyAt(batch.columns, request.columnIndexes.length, keyCount, end - 1)
+      last = keyed ? keyAt(batch.columns, keyPositions, end - 1)
         : batch.rowIds![end - 1]!;
     }
     if (rowCount >= rowCountMin) {
@@ -249,10 +322,26 @@ function keyPrefixAbove(key: readonly KeyValue[], prefix: readonly KeyValue[]): 
   return false;
 }
 
-function keyAt(columns: readonly { values: ArrayLike<unknown> }[], first: number, count: number,
+function keyAt(columns: readonly { values: ArrayLike<unknown> }[], keyPositions: readonly number[],
   row: number): RowKey {
-  if (count === 1) return columns[first]!.values[row] as RowKey;
-  return Array.from({ length: count }, (_v, i) => columns[first + i]!.values[row]) as RowKey;
+  if (keyPositions.length === 1) return columns[keyPositions[0]!]!.values[row] as RowKey;
+  return keyPositions.map((position) => columns[position]!.values[row]) as RowKey;
+}
+
+/**
+ * The columns a page reads: the request's, then the key columns it lacks (a page goes on from
+ * its last key); keyPositions: where each key column is among them. A column is read once.
+ */
+function readColumns(request: SqlScanRequest, keyCount: number):
+  { columnIndexes: number[]; keyPositions: number[] } {
+  const columnIndexes = [...request.columnIndexes];
+  const keyPositions = Array.from({ length: keyCount }, (_v, key) => {
+    const position = columnIndexes.indexOf(key);
+    if (position >= 0) return position;
+    columnIndexes.push(key);
+    return columnIndexes.length - 1;
+  });
+  return { columnIndexes, keyPositions };
 }
 
 function appendColumn(out: SqlValue[], vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined },

@@ -17,6 +17,7 @@ import { bindExpression, sqlTypeError, type SqlBindScope } from './plan/bind-exp
 import type { SqlBoundExpression } from './plan/bound-expression.ts';
 import type { SqlPlanNode } from './plan/logical-plan.ts';
 import { bindCondition, columnIndexOf, planQuery, type SqlPlanContext } from './plan/plan-select.ts';
+import { scanAccess } from './plan/plan-scan.ts';
 import type { SqlDatabase } from './sql-database.ts';
 import { SQL_INTEGER_TYPES, SQL_TIMESTAMP_TYPES, isSqlNumericType, type SqlType, type SqlValue } from './value.ts';
 
@@ -150,7 +151,7 @@ async function remove(statement: Extract<Dml, { kind: 'delete' }>, schema: Conta
   return rows.length;
 }
 
-/** The rows of a table WHERE selects, every column read. */
+/** The rows of a table WHERE selects, every column read, through the key and index ranges WHERE allows. */
 function tableRows(schema: ContainerSchema, where: SqlExpression | undefined, plan: SqlPlanContext) {
   const scope: SqlBindScope = {
     column(_table, name, position) {
@@ -160,13 +161,13 @@ function tableRows(schema: ContainerSchema, where: SqlExpression | undefined, pl
     },
   };
   const columns = schema.columns.map((column) => ({ name: column.name, type: sqlTypeOfColumn(column) }));
+  const predicate = where === undefined ? undefined : bindCondition(where, scope, plan, 'WHERE');
+  // The key ranges and index range of a SELECT with this WHERE (plan-scan.ts): only rows they hold are read.
   let node: SqlPlanNode = {
     kind: 'scan', table: schema.name, columnIndexes: schema.columns.map((_c, i) => i), columns,
-    keyRange: { from: undefined, to: undefined, empty: false }, index: undefined, rowCountMax: Infinity,
+    ...scanAccess(schema, predicate, plan), rowCountMax: Infinity,
   };
-  if (where !== undefined) {
-    node = { kind: 'filter', input: node, predicate: bindCondition(where, scope, plan, 'WHERE'), columns };
-  }
+  if (predicate !== undefined) node = { kind: 'filter', input: node, predicate, columns };
   return { node, scope };
 }
 

@@ -72,10 +72,21 @@ export function evaluate(
       });
     }
     case 'compare': {
+      const test = COMPARE_TESTS[expression.operator];
+      const out = new Array<SqlValue>(n);
+      if (expression.right.kind === 'constant') {
+        // `column op constant`, the common WHERE: no column of copies of the constant.
+        const left = evaluate(expression.left, batch, context);
+        const b = expression.right.value;
+        if (b === null) return out.fill(null);
+        for (let i = 0; i < n; i++) {
+          const a = left[i]!;
+          out[i] = a === null ? null : test(compareSqlValues(a, b));
+        }
+        return out;
+      }
       const left = evaluate(expression.left, batch, context);
       const right = evaluate(expression.right, batch, context);
-      const out = new Array<SqlValue>(n);
-      const test = COMPARE_TESTS[expression.operator];
       for (let i = 0; i < n; i++) {
         const a = left[i]!;
         const b = right[i]!;
@@ -124,8 +135,25 @@ export function evaluate(
     }
     case 'in': {
       const operand = evaluate(expression.operand, batch, context);
-      const lists = expression.list.map((item) => evaluate(item, batch, context));
       const out = new Array<SqlValue>(n);
+      if (expression.list.every((item) => item.kind === 'constant')) {
+        // A list of constants (the usual IN): compared as values, not as columns of copies.
+        const items = expression.list.map((item) => (item as { value: SqlValue }).value);
+        const hasNull = items.includes(null);
+        for (let i = 0; i < n; i++) {
+          const v = operand[i]!;
+          let result: boolean | null = v === null && items.length > 0 ? null : false;
+          if (v !== null) {
+            for (const item of items) {
+              if (item !== null && compareSqlValues(v, item) === 0) { result = true; break; }
+            }
+            if (result === false && hasNull) result = null;
+          }
+          out[i] = result === null ? null : result !== expression.negated;
+        }
+        return out;
+      }
+      const lists = expression.list.map((item) => evaluate(item, batch, context));
       for (let i = 0; i < n; i++) {
         const v = operand[i]!;
         // x IN (...) is TRUE on a match, NULL when x or an unmatched item is NULL, else FALSE.
@@ -142,21 +170,25 @@ export function evaluate(
       return out;
     }
     case 'case': {
+      // Each condition sees only the rows no branch took yet, each result only the rows its
+      // condition took: a branch no row reaches is never evaluated (`ELSE 1/0` fails only if taken).
       const out = new Array<SqlValue>(n).fill(null);
-      const decided = new Uint8Array(n);
+      let rows: number[] = Array.from({ length: n }, (_v, i) => i);
       for (const { when, then } of expression.whens) {
-        const conditions = evaluate(when, batch, context);
-        const results = evaluate(then, batch, context);
-        for (let i = 0; i < n; i++) {
-          if (decided[i] === 0 && conditions[i] === true) {
-            out[i] = results[i]!;
-            decided[i] = 1;
-          }
+        if (rows.length === 0) return out;
+        const conditions = evaluate(when, rowsOf(batch, rows), context);
+        const taken: number[] = [];
+        const left: number[] = [];
+        for (let i = 0; i < rows.length; i++) (conditions[i] === true ? taken : left).push(rows[i]!);
+        if (taken.length > 0) {
+          const results = evaluate(then, rowsOf(batch, taken), context);
+          for (let i = 0; i < taken.length; i++) out[taken[i]!] = results[i]!;
         }
+        rows = left;
       }
-      if (expression.otherwise !== undefined) {
-        const results = evaluate(expression.otherwise, batch, context);
-        for (let i = 0; i < n; i++) if (decided[i] === 0) out[i] = results[i]!;
+      if (expression.otherwise !== undefined && rows.length > 0) {
+        const results = evaluate(expression.otherwise, rowsOf(batch, rows), context);
+        for (let i = 0; i < rows.length; i++) out[rows[i]!] = results[i]!;
       }
       return out;
     }
@@ -213,6 +245,15 @@ function atPosition<T>(position: SqlExpressionPosition, run: () => T): T {
 type SqlExpressionPosition = Extract<SqlBoundExpression, { kind: 'call' }>['position'];
 
 /** Rows whose predicate value is TRUE (not FALSE, not NULL). */
+/** The batch's rows at `rows` (ascending), the batch itself when that is all of them. */
+function rowsOf(batch: SqlBatch, rows: readonly number[]): SqlBatch {
+  if (rows.length === batch.rowCount) return batch;
+  return {
+    rowCount: rows.length,
+    columns: batch.columns.map((column) => (column.length === 0 ? column : rows.map((i) => column[i]!))),
+  };
+}
+
 export function selectRows(batch: SqlBatch, predicate: readonly SqlValue[]): SqlBatch {
   const keep: number[] = [];
   for (let i = 0; i < batch.rowCount; i++) if (predicate[i] === true) keep.push(i);

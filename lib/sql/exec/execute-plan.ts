@@ -66,21 +66,27 @@ async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEn
   // Batches come with the columns asked for; above the scan they sit at their schema positions,
   // the columns not read left empty (no expression refers to them).
   const width = node.columns.length;
-  for await (const read of table.scan({
-    columnIndexes: node.columnIndexes, from: node.keyRange.from, to: node.keyRange.to,
-    rowCountMax: node.rowCountMax, ...(node.index === undefined ? {} : { index: node.index }),
-  })) {
-    env.control.check();
-    const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
-    node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
-    const batch: SqlBatch = { rowCount: read.rowCount, columns };
-    if (batch.rowCount > left) {
-      yield { rowCount: left, columns: batch.columns.map((column) => column.slice(0, left)) };
-      return;
+  const descending = node.descending === true;
+  // Several ranges are read one after the other, in key order (reversed for a descending scan).
+  const ranges = node.keyRanges === undefined ? [node.keyRange]
+    : descending ? [...node.keyRanges].reverse() : node.keyRanges;
+  for (const range of ranges) {
+    for await (const read of table.scan({
+      columnIndexes: node.columnIndexes, from: range.from, to: range.to, rowCountMax: left,
+      ...(descending ? { descending } : {}), ...(node.index === undefined ? {} : { index: node.index }),
+    })) {
+      env.control.check();
+      const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
+      node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
+      const batch: SqlBatch = { rowCount: read.rowCount, columns };
+      if (batch.rowCount > left) {
+        yield { rowCount: left, columns: batch.columns.map((column) => column.slice(0, left)) };
+        return;
+      }
+      left -= batch.rowCount;
+      yield batch;
+      if (left === 0) return;
     }
-    left -= batch.rowCount;
-    yield batch;
-    if (left === 0) return;
   }
 }
 
@@ -129,7 +135,7 @@ const ACCUMULATOR_OVERHEAD_BYTES = 48;
 
 async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
-  const groups = new Map<string, Group>();
+  const groups = new Map<string | number, Group>();
   const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
   const newGroup = (keys: SqlValue[]): Group => {
     let bytes = GROUP_OVERHEAD_BYTES + node.aggregates.length * ACCUMULATOR_OVERHEAD_BYTES;
@@ -143,8 +149,18 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
       (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, env.context)));
     const rowGroups = new Array<Group>(batch.rowCount);
     for (let r = 0; r < batch.rowCount; r++) {
-      let text = '';
-      for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
+      // Rows come in key order, so neighbours mostly share a group (one host, one hour): a row
+      // with the previous row's key values takes its group without building the key text.
+      if (r > 0 && sameKeys(keyColumns, r)) {
+        rowGroups[r] = rowGroups[r - 1]!;
+        continue;
+      }
+      let text: string | number;
+      if (keyColumns.length === 1) text = groupKeyOf(keyColumns[0]![r]!);
+      else {
+        text = '';
+        for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
+      }
       let group = groups.get(text);
       if (group === undefined) {
         group = newGroup(keyColumns.map((column) => column[r]!));
@@ -163,6 +179,25 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
   }
   if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
   yield* emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
+}
+
+/**
+ * One key's map key: an integer stands for itself (a ms timestamp costs no text), as one number
+ * whether it came as a number or a bigint; other values take their valueKey text, which no
+ * integer equals.
+ */
+function groupKeyOf(value: SqlValue): string | number {
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
+  if (typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE) return Number(value);
+  return valueKey(value);
+}
+
+const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function sameKeys(keyColumns: readonly (readonly SqlValue[])[], r: number): boolean {
+  for (const column of keyColumns) if (column[r] !== column[r - 1]) return false;
+  return true;
 }
 
 function* emitGroups(groups: readonly Group[], columnCount: number): Generator<SqlBatch> {

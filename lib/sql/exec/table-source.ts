@@ -2,7 +2,7 @@
 // interface the engine implements (lib/engine/sql-tables.ts), so lib/sql stays below the engine
 // and the unit tests can run plans over tables in memory.
 //
-// A scan hands out batches of committed rows in row-key order, only the columns asked for, and
+// A scan hands out batches of committed rows in row-key order (or its reverse), only the columns asked for, and
 // yields to the event loop between batches, so a long SELECT never holds the engine's write path.
 
 import type { RowKey } from '../../schema/column-type.ts';
@@ -20,6 +20,11 @@ export interface SqlScanRequest {
   /** Rows outside this TREE index range are not wanted: the table may read only those it names. */
   readonly index?: SqlIndexRange;
   readonly rowCountMax: number;
+  /**
+   * Rows in descending key order (never with `index`). The planner asks for it only where the key
+   * columns past `to`'s prefix all have a greatest value (not STRING), so `to` pads to a whole key.
+   */
+  readonly descending?: boolean;
 }
 
 export interface SqlTable {

@@ -111,6 +111,7 @@ interface StrictDefinition {
   readonly name: string;
   readonly minArgs: number;
   readonly maxArgs: number;
+  readonly volatile?: boolean;
   readonly resultType: SqlScalarFunction['resultType'];
   /** Called only when no argument is NULL. */
   readonly evaluate: (
@@ -126,6 +127,7 @@ export function strictFunction(definition: StrictDefinition): SqlScalarFunction 
     name: definition.name,
     minArgs: definition.minArgs,
     maxArgs: definition.maxArgs,
+    ...(definition.volatile === true ? { volatile: true } : {}),
     resultType: definition.resultType,
     evaluate(args, argTypes, context) {
       for (const arg of args) if (arg === null) return null;

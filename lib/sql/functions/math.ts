@@ -120,7 +120,7 @@ export const LOG: SqlScalarFunction = strictFunction({
 });
 
 export const RANDOM: SqlScalarFunction = {
-  name: 'RANDOM', minArgs: 0, maxArgs: 0,
+  name: 'RANDOM', minArgs: 0, maxArgs: 0, volatile: true,
   resultType: () => 'LONG',
   evaluate(_args, _types, context) {
     const bytes = context.randomBytes(8);

@@ -66,7 +66,7 @@ function blobSize(name: string, value: Parameters<typeof toBigint>[0]): number {
 const INTEGER_ARG = [isInteger];
 
 export const RANDOMBLOB = strictFunction({
-  name: 'RANDOMBLOB', minArgs: 1, maxArgs: 1,
+  name: 'RANDOMBLOB', minArgs: 1, maxArgs: 1, volatile: true,
   resultType: (argTypes) =>
     argumentsProblem('RANDOMBLOB', argTypes, INTEGER_ARG, ['an integer']) ?? 'BLOB',
   evaluate: ([size], _types, context) => context.randomBytes(blobSize('RANDOMBLOB', size!)),

@@ -25,6 +25,11 @@ export interface SqlScalarFunction {
   /** Infinity for variadic functions. */
   readonly maxArgs: number;
   /**
+   * Its value may differ between two calls with the same arguments in one statement, or between
+   * the plan and the run (NOW, RANDOM, RANDOMBLOB): the planner never folds such a call.
+   */
+  readonly volatile?: boolean;
+  /**
    * Type check at plan time. `constants[i]` holds argument i's value when it is a literal or a
    * bound parameter (units, formats and time zones are checked there once), otherwise undefined.
    */

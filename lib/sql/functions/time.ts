@@ -34,6 +34,11 @@ const FIXED_UNIT_NS: Record<Exclude<StepUnit, 'YEAR' | 'MONTH'>, bigint> = {
   MILLISECOND: NS_PER_MS, MICROSECOND: 1000n, NANOSECOND: 1n,
 };
 
+/** Units of a fixed length in ms, by the exact text a query names them with (upper case). */
+const FIXED_UNIT_MS: ReadonlyMap<string, number> = new Map([
+  ['DAY', 86_400_000], ['HOUR', 3_600_000], ['MINUTE', 60_000], ['SECOND', 1000], ['MILLISECOND', 1],
+]);
+
 function timestampArgProblem(name: string, index: number, type: SqlType | undefined):
   SqlResultType | undefined {
   if (type === undefined || fits(type, isTimestamp)) return undefined;
@@ -41,7 +46,7 @@ function timestampArgProblem(name: string, index: number, type: SqlType | undefi
 }
 
 export const NOW: SqlScalarFunction = {
-  name: 'NOW', minArgs: 0, maxArgs: 0,
+  name: 'NOW', minArgs: 0, maxArgs: 0, volatile: true,
   resultType: () => 'TIMESTAMP',
   evaluate: (_args, _types, context) => context.statementStartMs,
 };
@@ -184,6 +189,14 @@ export const TIMESTAMP_TRUNC = strictFunction({
       (argTypes[1] === 'UNKNOWN' ? 'TIMESTAMP' : argTypes[1]!);
   },
   evaluate([unitName, value, zone], argTypes, context) {
+    // A millisecond TIMESTAMP to a fixed unit in the session's zone: plain arithmetic, as per row
+    // in GROUP BY TIMESTAMP_TRUNC(HOUR, ts) (the same value the general path computes in ns).
+    const unitMs = typeof value === 'number' && zone === undefined ? FIXED_UNIT_MS.get(unitName as string) : undefined;
+    if (unitMs !== undefined) {
+      const shiftMs = context.timeZoneOffsetMinutes * 60_000;
+      const truncated = Math.floor(((value as number) + shiftMs) / unitMs) * unitMs - shiftMs;
+      if (truncated >= 0) return truncated;
+    }
     const unit = unitValue('TIMESTAMP_TRUNC', unitName, STEP_UNITS);
     const ns = truncUnits(unit, timestampNs(value!, argTypes[1]!),
       zoneMinutesOf('TIMESTAMP_TRUNC', zone, context));

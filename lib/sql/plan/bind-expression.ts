@@ -9,12 +9,13 @@ import { INT64_MAX, INT64_MIN } from '../../schema/column-type.ts';
 import type { SqlExpression, SqlName } from '../ast.ts';
 import { SqlError, sqlNotSupported, type SqlPosition } from '../errors.ts';
 import { sqlCast } from '../functions/cast.ts';
-import type { SqlScalarFunction } from '../functions/scalar-function.ts';
+import type { SqlEvalContext, SqlScalarFunction } from '../functions/scalar-function.ts';
 import {
   isSqlNumericType, SQL_FLOATING_TYPES, SQL_INTEGER_TYPES, SQL_TIMESTAMP_TYPES, type SqlType,
   type SqlValue,
 } from '../value.ts';
 import type { SqlBoundExpression, SqlCompareOperator } from './bound-expression.ts';
+import { foldConstant } from './fold-constant.ts';
 
 /** A `?` parameter's value with the type the client gave it. */
 export interface SqlTypedValue {
@@ -34,6 +35,8 @@ export interface SqlBindScope {
 export interface SqlBindContext {
   readonly parameters: readonly SqlTypedValue[];
   readonly functions: (name: string) => SqlScalarFunction | undefined;
+  /** The statement's context: with it, constant nodes are folded as they are bound (fold-constant.ts). */
+  readonly evalContext?: SqlEvalContext;
 }
 
 export const SQL_AGGREGATE_NAMES: ReadonlySet<string> = new Set([
@@ -58,9 +61,18 @@ export function bindExpression(
   scope: SqlBindScope,
   context: SqlBindContext,
 ): SqlBoundExpression {
+  return foldConstant(bindNode(expression, scope, context), context.evalContext);
+}
+
+function bindNode(
+  expression: SqlExpression,
+  scope: SqlBindScope,
+  context: SqlBindContext,
+): SqlBoundExpression {
   const matched = scope.match?.(expression);
   if (matched !== undefined) return matched;
   const bind = (inner: SqlExpression) => bindExpression(inner, scope, context);
+  const fold = (node: SqlBoundExpression) => foldConstant(node, context.evalContext);
   switch (expression.kind) {
     case 'literal': return literal(expression.literal, expression.position);
     case 'parameter': {
@@ -74,8 +86,8 @@ export function bindExpression(
     case 'column': return scope.column(expression.table, expression.name, expression.position);
     case 'unary': return unary(expression.operator, bind(expression.operand), expression.position);
     case 'binary':
-      return binary(expression.operator, bind(expression.left), bind(expression.right),
-        expression.position);
+      return foldSides(binary(expression.operator, bind(expression.left), bind(expression.right),
+        expression.position), fold);
     case 'is':
       return {
         kind: 'is', negated: expression.negated, ...comparable(bind(expression.left),
@@ -86,14 +98,14 @@ export function bindExpression(
     case 'like': {
       const args = [bind(expression.pattern), bind(expression.operand)];
       if (expression.escape !== undefined) args.push(bind(expression.escape));
-      const call = callFunction(expression.operator, args, expression.position, context);
+      const call = fold(callFunction(expression.operator, args, expression.position, context));
       return expression.negated ? unary('NOT', call, expression.position) : call;
     }
     case 'between': {
       const operand = bind(expression.operand);
-      const low = compare('>=', operand, bind(expression.low), expression.position);
-      const high = compare('<=', operand, bind(expression.high), expression.position);
-      const both: SqlBoundExpression = { kind: 'logic', operator: 'AND', left: low, right: high, type: 'BOOL' };
+      const low = fold(compare('>=', operand, bind(expression.low), expression.position));
+      const high = fold(compare('<=', operand, bind(expression.high), expression.position));
+      const both = fold({ kind: 'logic', operator: 'AND', left: low, right: high, type: 'BOOL' });
       return expression.negated ? unary('NOT', both, expression.position) : both;
     }
     case 'in': {
@@ -104,17 +116,17 @@ export function bindExpression(
         const finest = [operand, ...list].map((item) => item.type)
           .filter((type) => SQL_TIMESTAMP_TYPES.has(type))
           .sort((x, y) => TIMESTAMP_RANK[y]! - TIMESTAMP_RANK[x]!)[0]!;
-        operand = widen(operand, finest);
-        list = list.map((item) => widen(item, finest));
+        operand = fold(widen(operand, finest));
+        list = list.map((item) => fold(widen(item, finest)));
       }
       return { kind: 'in', negated: expression.negated, operand, list, type: 'BOOL' };
     }
-    case 'case': return caseExpression(expression, bind);
+    case 'case': return caseExpression(expression, bind, fold);
     case 'cast': {
       const operand = bind(expression.operand);
       if (operand.type === expression.type) return operand;
       const definition = sqlCast(expression.type);
-      const type = definition.resultType([operand.type], [operand.kind === 'constant' ? operand.value : undefined]);
+      const type = definition.resultType([operand.type], [writtenConstant(operand)]);
       if (typeof type !== 'string') throw sqlTypeError(type.problem, expression.position);
       return { kind: 'call', function: definition, args: [operand], type, position: expression.position };
     }
@@ -230,10 +242,12 @@ export function widen(expression: SqlBoundExpression, type: SqlType): SqlBoundEx
 function caseExpression(
   expression: Extract<SqlExpression, { kind: 'case' }>,
   bind: (inner: SqlExpression) => SqlBoundExpression,
+  fold: (node: SqlBoundExpression) => SqlBoundExpression,
 ): SqlBoundExpression {
   const operand = expression.operand === undefined ? undefined : bind(expression.operand);
   const whens = expression.whens.map(({ when, then }) => {
-    const condition = operand === undefined ? bind(when) : compare('=', operand, bind(when), expression.position);
+    const condition = operand === undefined ? bind(when)
+      : fold(compare('=', operand, bind(when), expression.position));
     expectType(condition, (type) => type === 'BOOL', 'a CASE condition must be BOOL', expression.position);
     return { when: condition, then: bind(then) };
   });
@@ -242,8 +256,8 @@ function caseExpression(
   const type = commonType(results.map((result) => result.type), expression.position);
   return {
     kind: 'case',
-    whens: whens.map((when) => ({ when: when.when, then: widenTo(when.then, type) })),
-    otherwise: otherwise === undefined ? undefined : widenTo(otherwise, type),
+    whens: whens.map((when) => ({ when: when.when, then: fold(widenTo(when.then, type)) })),
+    otherwise: otherwise === undefined ? undefined : fold(widenTo(otherwise, type)),
     type,
   };
 }
@@ -273,10 +287,24 @@ function callFunction(name: string, args: SqlBoundExpression[], position: SqlPos
     throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${definition.name} takes ${definition.minArgs} ` +
       `${most} arguments, not ${args.length}`, position);
   }
-  const constants = args.map((arg) => (arg.kind === 'constant' ? arg.value : undefined));
+  const constants = args.map(writtenConstant);
   const type = definition.resultType(args.map((arg) => arg.type), constants);
   if (typeof type !== 'string') throw sqlTypeError(`${definition.name}: ${type.problem}`, position);
   return { kind: 'call', function: definition, args, type, position };
+}
+
+/** A comparison with its sides folded (the widenings comparable() puts around constants). */
+function foldSides(node: SqlBoundExpression, fold: (node: SqlBoundExpression) => SqlBoundExpression):
+  SqlBoundExpression {
+  if (node.kind !== 'compare') return node;
+  const left = fold(node.left);
+  const right = fold(node.right);
+  return left === node.left && right === node.right ? node : { ...node, left, right };
+}
+
+/** A literal's or parameter's value; undefined for anything else, folded constants included. */
+function writtenConstant(expression: SqlBoundExpression): SqlValue | undefined {
+  return expression.kind === 'constant' && expression.folded !== true ? expression.value : undefined;
 }
 
 function expectType(expression: SqlBoundExpression, accepts: (type: SqlType) => boolean,

@@ -13,7 +13,8 @@ export type SqlCompareOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
 export type SqlBoundExpression =
   /** Column `index` of the operator's input batch. */
   | { readonly kind: 'column'; readonly index: number; readonly type: SqlType }
-  | { readonly kind: 'constant'; readonly value: SqlValue; readonly type: SqlType }
+  /** `folded`: computed by the planner from constant inputs (fold-constant.ts), not written. */
+  | { readonly kind: 'constant'; readonly value: SqlValue; readonly type: SqlType; readonly folded?: true }
   /** `-x`, `~x` on LONG / DOUBLE; NOT on BOOL with three-valued logic. */
   | {
     readonly kind: 'unary'; readonly operator: '-' | '~' | 'NOT'; readonly operand: SqlBoundExpression;

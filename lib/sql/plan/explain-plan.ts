@@ -43,6 +43,8 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
       return {
         table: node.table, columnIndexes: node.columnIndexes, columns: node.columnIndexes.map((i) => columns[i]),
         keyRange: { from: text(node.keyRange.from), to: text(node.keyRange.to), empty: node.keyRange.empty },
+        ...(node.keyRanges === undefined ? {} : { keyRangeCount: node.keyRanges.length }),
+        ...(node.descending === true ? { descending: true } : {}),
         ...(node.index === undefined ? {} : {
           index: {
             name: sqlIndexLabel(node.index, node.columns), low: text(node.index.low), high: text(node.index.high),

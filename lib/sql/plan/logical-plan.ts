@@ -70,6 +70,10 @@ export type SqlPlanNode =
     /** Rows of a table: only `columnIndexes` are read, only keys in `keyRange`. */
     readonly kind: 'scan'; readonly table: string; readonly columnIndexes: readonly number[];
     readonly keyRange: SqlKeyRange;
+    /** Disjoint ranges in key order inside keyRange, read one after the other; undefined: keyRange. */
+    readonly keyRanges?: readonly SqlKeyRange[] | undefined;
+    /** Rows come in descending key order (an ORDER BY … DESC the scan gives, plan-scan.ts). */
+    readonly descending?: boolean;
     /** Only the rows this index range names are read (the engine may scan instead: same rows). */
     readonly index: SqlIndexRange | undefined;
     /** Rows read at most (a LIMIT pushed down when nothing between drops rows). */

@@ -1,15 +1,15 @@
 // The planner of a query: FROM, WHERE, GROUP BY [RANGE], HAVING, the select list, DISTINCT, ORDER
 // BY and LIMIT/OFFSET become a chain of logical operators (logical-plan.ts), with names resolved,
 // every expression typed, and what the scan can do itself pushed down to it: the columns read,
-// the row-key range WHERE implies, a TREE index range (plan-index-range.ts), and LIMIT when
-// nothing between drops rows.
+// the row-key ranges WHERE implies, a TREE index range, the scan order that spares a sort
+// (plan-scan.ts), and LIMIT when nothing between drops rows.
 //
 // A column outside GROUP BY in an aggregate query takes its group's first value (SQLite's and
 // GridDB's behaviour, which `SELECT * … GROUP BY RANGE` relies on). ORDER BY takes an ordinal, an
 // output alias, or any expression (computed as a hidden column and dropped after the sort).
 
 import { SQL_RANGE_GROUP_COUNT_MAX } from '../../base/limits.ts';
-import type { ColumnType, RowKey } from '../../schema/column-type.ts';
+import type { ColumnType } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { SQL_METATABLE_COLUMNS, sqlMetatableOf, type SqlMetatableName } from '../meta/metatables.ts';
 import { normalizeName } from '../../schema/names.ts';
@@ -24,10 +24,10 @@ import {
 } from './bind-expression.ts';
 import { boundExpressionKey, type SqlBoundExpression } from './bound-expression.ts';
 import type {
-  SqlAggregateCall, SqlAggregateName, SqlKeyRange, SqlPlanColumn, SqlPlanNode,
+  SqlAggregateCall, SqlAggregateName, SqlPlanColumn, SqlPlanNode,
 } from './logical-plan.ts';
-import { planIndexRange } from './plan-index-range.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
+import { replaceNode, scanAccess, sortByScan } from './plan-scan.ts';
 
 export interface SqlPlanContext extends SqlBindContext {
   /** A table's schema by name (any case), or undefined when there is none. */
@@ -101,8 +101,8 @@ export function planQuery(query: SqlSelectCore, context: SqlPlanContext): SqlQue
       expressions: columns.map((column, index) => ({ kind: 'column', index, type: column.type })),
     };
   }
-  const root = pushDown(node, source, context, limit + offset, aggregated || keys.sort.length > 0 ||
-    query.quantifier === 'DISTINCT' || where !== undefined);
+  const root = pushDown(node, source, context, limit + offset,
+    aggregated || query.quantifier === 'DISTINCT' || where !== undefined);
   return { root, columns, schema: source.schema };
 }
 
@@ -474,102 +474,34 @@ function countOf(expression: SqlExpression | undefined, clause: string, context:
   return Number(value);
 }
 
-/** Gives the scan its columns, its key range, and a row limit when nothing above drops rows. */
+/**
+ * Gives the scan its columns, its key ranges and index range (plan-scan.ts), its direction when
+ * that makes the sort needless, and a row limit when nothing above drops or reorders rows.
+ */
 function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, rowCountMax: number,
-  dropsOrReorders: boolean): SqlPlanNode {
+  drops: boolean): SqlPlanNode {
   const scan = source.node;
   if (scan.kind !== 'scan') return root;
   const schema = source.schema!;
-  const where = findFilterOverScan(root, scan);
-  const keyRange = where === undefined ? FULL_RANGE : keyRangeOf(schema, where, context.evalContext);
-  const index = where === undefined || keyRange.empty ? undefined
-    : planIndexRange(schema, conjunctsOf(where), context.hints, context.evalContext);
-  const pushed: SqlPlanNode = {
-    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), keyRange, index,
-    rowCountMax: dropsOrReorders ? Infinity : rowCountMax,
+  const access = scanAccess(schema, findFilterOverScan(root, scan), context);
+  const pushed: Extract<SqlPlanNode, { kind: 'scan' }> = {
+    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), ...access, descending: false,
   };
-  return replaceNode(root, scan, pushed);
+  let plan = replaceNode(root, scan, pushed);
+  const ordered = sortByScan(plan, pushed, schema);
+  const sorted = ordered === undefined && hasSort(plan);
+  const final: Extract<SqlPlanNode, { kind: 'scan' }> = {
+    ...pushed, descending: ordered?.descending ?? false, rowCountMax: drops || sorted ? Infinity : rowCountMax,
+  };
+  if (ordered !== undefined) plan = ordered.root;
+  return replaceNode(plan, pushed, final);
 }
 
-const FULL_RANGE: SqlKeyRange = { from: undefined, to: undefined, empty: false };
+function hasSort(node: SqlPlanNode): boolean {
+  return node.kind === 'sort' || ('input' in node && hasSort(node.input));
+}
 
 function findFilterOverScan(node: SqlPlanNode, scan: SqlPlanNode): SqlBoundExpression | undefined {
   if (node.kind === 'filter' && node.input === scan) return node.predicate;
   return 'input' in node ? findFilterOverScan(node.input, scan) : undefined;
-}
-
-function replaceNode(node: SqlPlanNode, from: SqlPlanNode, to: SqlPlanNode): SqlPlanNode {
-  if (node === from) return to;
-  if (!('input' in node)) return node;
-  const input = replaceNode(node.input, from, to);
-  return input === node.input ? node : { ...node, input } as SqlPlanNode;
-}
-
-/**
- * The row-key range WHERE bounds. A composite key takes its leading columns' equalities and then
- * one range: `PRIMARY KEY (hostname, ts)` with `hostname = 'h1' AND ts >= 10 AND ts < 20` reads
- * from ['h1', 10] to ['h1', 19]; `hostname = 'h1'` alone reads ['h1'] to ['h1'] (prefixes, which
- * the engine pads). A STRING key column other than the first takes equality only: SQL orders
- * strings by code point, keys by UTF-16 unit.
- */
-function keyRangeOf(schema: ContainerSchema, where: SqlBoundExpression, context: SqlEvalContext): SqlKeyRange {
-  const count = schema.rowKeyColumnCount;
-  if (count === 0) return FULL_RANGE;
-  const conjuncts = conjunctsOf(where);
-  if (count === 1) {
-    const single = columnKeyRange(schema, conjuncts, 0, context);
-    return { from: single.from ?? undefined, to: single.to ?? undefined, empty: single.empty };
-  }
-  const from: RowKey[] = [];
-  const to: RowKey[] = [];
-  for (let i = 0; i < count; i++) {
-    const range = columnKeyRange(schema, conjuncts, i, context);
-    if (range.empty) return { from: undefined, to: undefined, empty: true };
-    const point = range.from !== undefined && range.from === range.to;
-    if (point) {
-      from.push(range.from!);
-      to.push(range.to!);
-      continue;
-    }
-    if (i > 0 && schema.columns[i]!.type === 'STRING') break;
-    if (range.from !== undefined) from.push(range.from);
-    if (range.to !== undefined) to.push(range.to);
-    break;
-  }
-  return {
-    from: from.length === 0 ? undefined : from as RowKey, to: to.length === 0 ? undefined : to as RowKey, empty: false,
-  };
-}
-
-/** One key column's bounds in its own shape, and whether they prove no row can match. */
-function columnKeyRange(schema: ContainerSchema, conjuncts: readonly SqlBoundExpression[], columnIndex: number,
-  context: SqlEvalContext): { from: RowKey | undefined; to: RowKey | undefined; empty: boolean } {
-  const keyType = sqlTypeOfColumn(schema.columns[columnIndex]!);
-  const bounds = columnBounds(conjuncts, columnIndex, context);
-  const from = keyBound(bounds.low, bounds.lowStrict, keyType, 'low');
-  const to = keyBound(bounds.high, bounds.highStrict, keyType, 'high');
-  const empty = from === null || to === null ||
-    (from !== undefined && to !== undefined && (typeof from === 'string' ? from > (to as string) : Number(from) > Number(to)));
-  return { from: from ?? undefined, to: to ?? undefined, empty };
-}
-
-/** A bound in the key's own shape; null: no key can be past it. */
-function keyBound(value: unknown, strict: boolean, keyType: SqlType, side: 'low' | 'high'): RowKey | undefined | null {
-  if (value === undefined || value === null) return undefined;
-  if (keyType === 'STRING') return typeof value === 'string' ? value : undefined;
-  if (typeof value !== 'number' && typeof value !== 'bigint') return undefined;
-  const step = strict ? 1 : 0;
-  let integer: number | bigint;
-  if (typeof value === 'number') {
-    if (Number.isNaN(value)) return null;
-    if (!Number.isFinite(value)) return (value > 0) === (side === 'low') ? null : undefined;
-    const rounded = side === 'low' ? Math.ceil(value) : Math.floor(value);
-    integer = rounded === value ? rounded + (side === 'low' ? step : -step) : rounded;
-  } else {
-    integer = value + BigInt(side === 'low' ? step : -step);
-  }
-  if (keyType === 'LONG' || keyType === 'TIMESTAMP(6)' || keyType === 'TIMESTAMP(9)') return BigInt(integer);
-  const number = Number(integer);
-  if (!Number.isSafeInteger(number)) return side === 'low' ? (number > 0 ? null : undefined) : (number < 0 ? null : undefined);
-  return number;
 }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import {
   assertProblem, assertThrowsCode, call, callIn, START_MS, typeOf,
 } from './function-test-helpers.ts';
@@ -156,6 +157,25 @@ describe('SQL TIMESTAMP_TRUNC', () => {
     assert.equal(call('TIMESTAMP_TRUNC', 'MICROSECOND', NS(1_234_567_891n)), 1_234_567_000n);
     assertThrowsCode(() => call('TIMESTAMP_TRUNC', 'DAY', TS('1970-01-01T01:00:00Z'), '+09:00'),
       'SQL_PROC_VALUE_OVERFLOW');
+    assertThrowsCode(() => callIn(540, 'TIMESTAMP_TRUNC', 'DAY', TS('1970-01-01T01:00:00Z')),
+      'SQL_PROC_VALUE_OVERFLOW');
+  });
+  it('cuts a TIMESTAMP in the session zone as in the same zone named (the ms path and the ns path)', () => {
+    fc.assert(fc.property(
+      fc.constantFrom('DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'),
+      fc.integer({ min: 0, max: 2 ** 42 }),
+      fc.integer({ min: -48, max: 56 }).map((quarters) => quarters * 15),
+      (unit, value, minutes) => {
+        const zone = `${minutes < 0 ? '-' : '+'}${String(Math.floor(Math.abs(minutes) / 60)).padStart(2, '0')}:` +
+          `${String(Math.abs(minutes) % 60).padStart(2, '0')}`;
+        const named = (() => {
+          try { return call('TIMESTAMP_TRUNC', unit, [value, 'TIMESTAMP'], zone); } catch { return 'error'; }
+        })();
+        const session = (() => {
+          try { return callIn(minutes, 'TIMESTAMP_TRUNC', unit, [value, 'TIMESTAMP']); } catch { return 'error'; }
+        })();
+        assert.equal(session, named, `${unit} ${value} ${zone}`);
+      }), { numRuns: 500 });
   });
 });
 
