@@ -281,6 +281,14 @@ export const CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT = 100;
  * Sized so one reply of PROTOCOL_MESSAGE_BYTES_MAX always fits on top of the soft limit.
  */
 export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 16 * MiB;
+/**
+ * A request that brings a page of rows (a query, a fetch, a multi-get) starts only while the
+ * connection's queued reply bytes plus its own estimate (a page) stay within this, or nothing is
+ * queued: at the default, one page at a time per connection, so a client that stops reading holds
+ * one page of the node's memory, not the soft limit's worth (issue 12's soak). Other requests
+ * still run up to the soft limit, so a connection's writes never wait behind its query.
+ */
+export const CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT = 4 * MiB;
 export const CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT = 256 * MiB;
 export const CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT = 60_000;
 /**
@@ -335,6 +343,9 @@ assert(CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT <=
 assert(CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT + PROTOCOL_MESSAGE_BYTES_MAX <=
   CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT);
 assert(CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT >= CONNECTION_REPLY_LIMIT_BYTES_MIN);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT === FETCH_REPLY_BYTES_TARGET);
 
 // TQL (lib/query/tql/).
 /** Characters of one query's text. */

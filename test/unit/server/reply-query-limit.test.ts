@@ -1,0 +1,112 @@
+// A connection's reply memory is bounded by one page, however its client reads (issue 12, point 7,
+// and the soak's RSS): HOSTILE_COUNT clients each pipeline QUERY_COUNT `select *` queries whose
+// replies are about 1.2 MB and never read a byte, over real sockets, with the server's default
+// limits. The reply bytes the server holds (stats.replyBytesQueuedPeak: written and not taken by
+// the kernel, plus a page's estimate for each query being made) never pass one page estimate per
+// connection, and another client logs in and is served meanwhile.
+//
+// Before the query limit a connection ran queries until its queued replies reached
+// replyBufferSoftLimit (16 MiB): about 64 MiB held for these four.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { FETCH_REPLY_BYTES_TARGET, PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
+import { FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
+import { PING } from '../../../lib/protocol/messages-connection.ts';
+import { CONTAINER_PUT } from '../../../lib/protocol/messages-container.ts';
+import { QUERY, RESULT_SET_ID_NONE } from '../../../lib/protocol/messages-query.ts';
+import { ROW_PUT } from '../../../lib/protocol/messages-row.ts';
+import { RowBatch } from '../../../lib/protocol/wire-rows.ts';
+import { containerSchemaOf, resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
+import type { Row } from '../../../lib/schema/column-type.ts';
+import { containerPartitionId } from '../../../lib/schema/partition-hash.ts';
+import type { QueryHandler } from '../../../lib/server/query-handler.ts';
+import { RawClient, scanQueryHandler, sleepMs, startServer } from './server-test-helpers.ts';
+
+const HOSTILE_COUNT = 4;
+const QUERY_COUNT = 30;
+const ROW_COUNT = 600;
+const VALUE_LENGTH = 2000;
+/** Queries the good client makes while the hostile ones hold their replies. */
+const GOOD_QUERY_COUNT = 5;
+const NAME = 'wide';
+const ref = { partitionId: containerPartitionId(NAME, 8), name: NAME };
+const query = { sessionId: 0, ref, tql: 'select *', fetchSize: 0, partialExecution: false,
+  forUpdate: false };
+
+/** Whether `check` came true within the time. */
+async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
+  for (let waitedMs = 0; !check(); waitedMs += 20) {
+    if (waitedMs > timeoutMs) return false;
+    await sleepMs(20);
+  }
+  return true;
+}
+
+describe('transaction server: replies a client never reads', { timeout: 60_000 }, () => {
+  it('holds at most a page per connection that does not read, and serves the others', async () => {
+    let queriesRun = 0;
+    const countingHandler: QueryHandler = (request) => {
+      queriesRun++;
+      return scanQueryHandler(request);
+    };
+    const test = await startServer({ queryHandler: countingHandler });
+    const good = await RawClient.ready(test.port);
+    const hostiles: RawClient[] = [];
+    try {
+      const info = await good.call(CONTAINER_PUT, {
+        statement: { sessionId: 0, statementId: 1 }, partitionId: ref.partitionId,
+        modifiable: false, definitionJson: JSON.stringify({ name: NAME, type: 'COLLECTION',
+          rowKey: true, columns: [{ name: 'id', type: 'INTEGER' }, { name: 'text', type: 'STRING' }] }),
+      });
+      const value = 'x'.repeat(VALUE_LENGTH);
+      const rows: Row[] = Array.from({ length: ROW_COUNT }, (_, i) => [i, value]);
+      await good.call(ROW_PUT, { statement: { sessionId: 0, statementId: 2 },
+        ref: { ...ref, containerId: info.containerId, schemaVersion: 1 },
+        rows: RowBatch.of(containerSchemaOf(info), rows) });
+      const first = await good.call(QUERY, query);
+      assert.equal(first.resultSetId, RESULT_SET_ID_NONE, 'one page holds every row');
+      const replyBytes = ROW_COUNT * VALUE_LENGTH;
+      assert.ok(replyBytes < FETCH_REPLY_BYTES_TARGET);
+
+      const frames = Buffer.concat(Array.from({ length: QUERY_COUNT }, (_, i) => encodeFrame(
+        { messageType: QUERY.type, status: FrameStatus.REQUEST, requestId: 100 + i },
+        (writer) => QUERY.writeRequest(writer, query), PROTOCOL_MESSAGE_BYTES_MAX)));
+      const runBefore = queriesRun;
+      for (let h = 0; h < HOSTILE_COUNT; h++) {
+        const hostile = await RawClient.ready(test.port);
+        hostile.socket.pause();
+        hostile.send(frames);
+        hostiles.push(hostile);
+      }
+      // Each hostile connection holds replies the kernel would not take: the node has stopped.
+      assert.ok(await until(() => test.server.stats.replyBytesQueued >= HOSTILE_COUNT, 20_000),
+        'the hostile connections hold replies');
+      // Meanwhile another client is served, every row of every query.
+      for (let q = 0; q < GOOD_QUERY_COUNT; q++) {
+        const reply = await good.call(QUERY, query);
+        assert.equal(reply.rows.decode(resultSchemaOf(reply.columns)).length, ROW_COUNT);
+      }
+      assert.deepEqual(await good.call(PING, {}), {});
+      await sleepMs(200);
+
+      // A connection makes a page only when nothing of its is queued: its page's estimate (or
+      // the reply that replaced it) is the most it holds.
+      const perConnectionBytesMax = Math.max(FETCH_REPLY_BYTES_TARGET, replyBytes + 64 * 1024);
+      const boundBytes = (HOSTILE_COUNT + 1) * perConnectionBytesMax;
+      const { replyBytesQueuedPeak } = test.server.stats;
+      assert.ok(replyBytesQueuedPeak <= boundBytes, `the node held ` +
+        `${(replyBytesQueuedPeak / 2 ** 20).toFixed(1)} MiB of replies at most; the bound is ` +
+        `${(boundBytes / 2 ** 20).toFixed(1)} MiB`);
+      assert.ok(queriesRun - runBefore < HOSTILE_COUNT * QUERY_COUNT,
+        'the hostile connections were not read to the end');
+      process.stdout.write(`# replies held at most ${(replyBytesQueuedPeak / 2 ** 20).toFixed(1)} ` +
+        `MiB (bound ${(boundBytes / 2 ** 20).toFixed(1)} MiB); ${queriesRun - runBefore} ` +
+        `queries run for ${HOSTILE_COUNT} hostile connections and ${GOOD_QUERY_COUNT} good ones\n`);
+    } finally {
+      for (const hostile of hostiles) hostile.close();
+      good.close();
+      await test.stop();
+    }
+  });
+});
