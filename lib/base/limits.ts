@@ -283,12 +283,14 @@ export const CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT = 100;
 export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 16 * MiB;
 /**
  * A request that brings a page of rows (a query, a fetch, a multi-get) starts only while the
- * connection's queued reply bytes plus its own estimate (a page) stay within this, or nothing is
- * queued: at the default, one page at a time per connection, so a client that stops reading holds
- * one page of the node's memory, not the soft limit's worth (issue 12's soak). Other requests
- * still run up to the soft limit, so a connection's writes never wait behind its query.
+ * connection's queued reply bytes plus its own estimate (a page) stay within this, and none of its
+ * replies are left unsent (the kernel's socket buffer is full: the client is behind), or nothing
+ * is queued. At the default two pages are made at once for a client that keeps up, and none more
+ * for one that stops reading: it holds two pages of the node's memory, not the soft limit's worth
+ * (issue 12's soak). Other requests still run up to the soft limit, so a connection's writes do
+ * not wait behind one or two slow queries.
  */
-export const CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT = 4 * MiB;
+export const CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT = 8 * MiB;
 export const CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT = 256 * MiB;
 export const CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT = 60_000;
 /**
@@ -345,7 +347,7 @@ assert(CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT + PROTOCOL_MESSAGE_BYTES_MAX <=
 assert(CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT);
 assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT >= CONNECTION_REPLY_LIMIT_BYTES_MIN);
 assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT);
-assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT === FETCH_REPLY_BYTES_TARGET);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT === 2 * FETCH_REPLY_BYTES_TARGET);
 
 // TQL (lib/query/tql/).
 /** Characters of one query's text. */

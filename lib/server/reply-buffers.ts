@@ -6,9 +6,10 @@
 // produced (replyReserveBytes). Each ServerConnection reports its own; this adds them up.
 //
 //   queued < soft                       read and start requests (up to requestsInFlightMax)
-//   queued + a page > query limit       a request that brings a page of rows (replyIsPage) waits,
-//     (and queued > 0)                  and the socket is not read past it: by default one page
-//                                       at a time, so a client that stops reading holds one page
+//   queued > 0, and unsent > 0 or       a request that brings a page of rows (replyIsPage) waits,
+//     queued + a page > query limit     and the socket is not read past it: by default two pages
+//                                       at a time while the client keeps up, none more once it is
+//                                       behind, so a client that stops reading holds two pages
 //   soft <= queued                      stop reading the socket and starting requests until the
 //                                       client reads
 //   bytes unsent, none taken for the    close: the client does not read (slow readers are not

@@ -8,8 +8,8 @@
 // request-order.ts says) up to requestsInFlightMax; a request counts as in flight from its frame
 // until its reply has been handed to the socket, so at the cap the node stops reading the socket
 // (backpressure through TCP). The reply bytes queued for a slow reader are bounded too
-// (reply-buffers.ts): a request that brings a page of rows is taken only within the query limit
-// (one page at a time by default: the next frame's type is looked at before it is taken), at the
+// (reply-buffers.ts): a request that brings a page of rows is taken only within the query limit,
+// and not while replies are unsent (the next frame's type is looked at before it is taken), at the
 // soft limit the node stops reading and starting its requests, and it closes the connection past
 // the hard limit or once its client has taken no reply bytes for the soft time.
 //
@@ -341,9 +341,12 @@ export class ServerConnection implements ReplyHolder {
     const queuedBytes = this.queuedBytes();
     const { options } = this.host;
     if (queuedBytes > 0 && queuedBytes >= options.replySoftLimitBytes) return false;
-    if (queuedBytes > 0 && messageType !== undefined && replyIsPage(messageType) &&
-      queuedBytes + replyReserveBytes(messageType) > options.replyQueryLimitBytes) {
-      return false;
+    if (queuedBytes > 0 && messageType !== undefined && replyIsPage(messageType)) {
+      // Behind (the kernel holds all it takes): no page is made until the client has taken the
+      // rest. Keeping up: pages within the query limit, so a few slow queries do not hold up
+      // the connection's other requests.
+      if (this.socket.writableLength > 0) return false;
+      if (queuedBytes + replyReserveBytes(messageType) > options.replyQueryLimitBytes) return false;
     }
     if (this.host.replyBuffers.hasRoom(queuedBytes)) return true;
     if (!this.waitingForRoom) {

@@ -67,7 +67,7 @@ export interface TransactionServerOptions {
   replySoftLimitBytes?: number;
   /**
    * `/transaction/replyBufferQueryLimit`: reply bytes queued beyond which a connection starts no
-   * request that brings a page of rows (one page at a time by default).
+   * request that brings a page of rows, and none while replies are unsent.
    */
   replyQueryLimitBytes?: number;
   /**
