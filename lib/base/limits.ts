@@ -281,6 +281,16 @@ export const CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT = 100;
  * Sized so one reply of PROTOCOL_MESSAGE_BYTES_MAX always fits on top of the soft limit.
  */
 export const CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT = 16 * MiB;
+/**
+ * A request that brings a page of rows (a query, a fetch, a multi-get) starts only while the
+ * connection's queued reply bytes plus its own estimate (a page) stay within this, and none of its
+ * replies are left unsent (the kernel's socket buffer is full: the client is behind), or nothing
+ * is queued. At the default two pages are made at once for a client that keeps up, and none more
+ * for one that stops reading: it holds two pages of the node's memory, not the soft limit's worth
+ * (issue 12's soak). Other requests still run up to the soft limit, so a connection's writes do
+ * not wait behind one or two slow queries.
+ */
+export const CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT = 8 * MiB;
 export const CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT = 256 * MiB;
 export const CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT = 60_000;
 /**
@@ -335,6 +345,9 @@ assert(CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT <=
 assert(CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT + PROTOCOL_MESSAGE_BYTES_MAX <=
   CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT);
 assert(CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT >= CONNECTION_REPLY_LIMIT_BYTES_MIN);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT <= CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT);
+assert(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT === 2 * FETCH_REPLY_BYTES_TARGET);
 
 // TQL (lib/query/tql/).
 /** Characters of one query's text. */

@@ -4,6 +4,7 @@
 import {
   CONCURRENCY_MAX, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN,
   CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_LIMIT_BYTES_MIN,
+  CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT,
   CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
   CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT,
   CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT, PG_IDLE_TIMEOUT_MS_DEFAULT,
@@ -63,6 +64,8 @@ export interface NodeConfig {
     replyBufferSoftLimitBytes: number;
     replyBufferSoftLimitTimeMs: number;
     replyBufferHardLimitBytes: number;
+    /** Reply bytes queued beyond which a connection starts no query, fetch or multi-get. */
+    replyBufferQueryLimitBytes: number;
     /** Reply bytes queued over every connection (GridDB's totalMessageMemoryLimit). */
     totalMessageMemoryLimitBytes: number;
     totalMemoryLimitBytes: number;
@@ -177,6 +180,9 @@ function readConnectionLimits(read: OptionReader) {
     replyBufferSoftLimitTimeMs: read.duration('node', '/transaction/replyBufferSoftLimitTime',
       CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT, { minMs: 1, maxMs: 2 ** 31 - 1 }),
     replyBufferHardLimitBytes,
+    replyBufferQueryLimitBytes: read.size('node', '/transaction/replyBufferQueryLimit',
+      Math.min(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT, replyBufferSoftLimitBytes),
+      { minBytes: CONNECTION_REPLY_LIMIT_BYTES_MIN, maxBytes: replyBufferSoftLimitBytes }),
     totalMessageMemoryLimitBytes: read.size('node', '/transaction/totalMessageMemoryLimit',
       Math.max(CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, replyBufferHardLimitBytes),
       { minBytes: replyBufferHardLimitBytes }),

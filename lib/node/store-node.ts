@@ -268,6 +268,7 @@ export class StoreNode implements SystemServiceNode {
       replySoftLimitBytes: config.node.transaction.replyBufferSoftLimitBytes,
       replySoftLimitTimeMs: config.node.transaction.replyBufferSoftLimitTimeMs,
       replyHardLimitBytes: config.node.transaction.replyBufferHardLimitBytes,
+      replyQueryLimitBytes: config.node.transaction.replyBufferQueryLimitBytes,
       replyTotalLimitBytes: config.node.transaction.totalMessageMemoryLimitBytes,
       onEvent: (event) => {
         connectionLog.event(event);

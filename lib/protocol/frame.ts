@@ -178,6 +178,25 @@ export class FrameReader {
     this.ownedChunkCount = this.chunks.length;
   }
 
+  /**
+   * The message type of the next frame once its header has arrived (its body may not have):
+   * a server can decide whether to take a request before it takes it. Throws as next() does on a
+   * bad header.
+   */
+  nextMessageType(): MessageType | undefined {
+    assert(!this.failed);
+    if (this.pendingBodyBytes < 0) {
+      if (this.bufferedBytes < FRAME_HEADER_BYTES) return undefined;
+      try {
+        this.headerRead();
+      } catch (error) {
+        this.failed = true;
+        throw error;
+      }
+    }
+    return this.pendingMessageType;
+  }
+
   next(): Frame | undefined {
     assert(!this.failed);
     if (this.pendingBodyBytes < 0) {

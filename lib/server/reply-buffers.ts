@@ -6,8 +6,14 @@
 // produced (replyReserveBytes). Each ServerConnection reports its own; this adds them up.
 //
 //   queued < soft                       read and start requests (up to requestsInFlightMax)
+//   queued > 0, and unsent > 0 or       a request that brings a page of rows (replyIsPage) waits,
+//     queued + a page > query limit     and the socket is not read past it: by default two pages
+//                                       at a time while the client keeps up, none more once it is
+//                                       behind, so a client that stops reading holds two pages
 //   soft <= queued                      stop reading the socket and starting requests until the
-//                                       client reads; still there after the soft time: close
+//                                       client reads
+//   bytes unsent, none taken for the    close: the client does not read (slow readers are not
+//     soft time                         closed, whatever they have queued)
 //   a reply would take it past hard     close at once (a reply always fits an empty queue)
 //   total >= totalLimit                 connections with anything queued start nothing
 //   total >  totalLimit                 close the connections with the most queued, biggest first,
@@ -49,8 +55,17 @@ export function replyReserveBytes(messageType: number): number {
   }
 }
 
+/**
+ * Whether a request's reply is a page of rows (its estimate a whole page): such a request starts
+ * only within the connection's query limit.
+ */
+export function replyIsPage(messageType: number): boolean {
+  return replyReserveBytes(messageType) === FETCH_REPLY_BYTES_TARGET;
+}
+
 export class ReplyBuffers {
   private total = 0;
+  private peak = 0;
   private readonly holders = new Set<ReplyHolder>();
   /** Holders that stopped for want of room in the total. */
   private readonly waiting = new Set<ReplyHolder>();
@@ -60,6 +75,11 @@ export class ReplyBuffers {
 
   get totalBytes(): number {
     return this.total;
+  }
+
+  /** The most the total has been since the start (a test's and an operator's bound check). */
+  get peakBytes(): number {
+    return this.peak;
   }
 
   /** Connections closed for their replies, so far. */
@@ -82,6 +102,7 @@ export class ReplyBuffers {
     if (deltaBytes === 0) return;
     this.total += deltaBytes;
     assert(this.total >= 0);
+    this.peak = Math.max(this.peak, this.total);
     if (holder.replyBytesAccounted > 0) this.holders.add(holder);
     else this.holders.delete(holder);
     if (deltaBytes > 0) {

@@ -8,8 +8,10 @@
 // request-order.ts says) up to requestsInFlightMax; a request counts as in flight from its frame
 // until its reply has been handed to the socket, so at the cap the node stops reading the socket
 // (backpressure through TCP). The reply bytes queued for a slow reader are bounded too
-// (reply-buffers.ts): at the soft limit the node stops reading and starting its requests, and
-// closes it past the hard limit or after the soft time.
+// (reply-buffers.ts): a request that brings a page of rows is taken only within the query limit,
+// and not while replies are unsent (the next frame's type is looked at before it is taken), at the
+// soft limit the node stops reading and starting its requests, and it closes the connection past
+// the hard limit or once its client has taken no reply bytes for the soft time.
 //
 // Errors: a StorageError from a request is its error reply and the connection carries on. A
 // PROTOCOL_ERROR (a malformed frame or body, a message out of place) or an oversized frame is
@@ -33,7 +35,9 @@ import { decodeBody, messageName } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { AUTH, HELLO } from '../protocol/messages-connection.ts';
 import { errorFrame, protocolFailure, replyHeader } from './reply-frames.ts';
-import { replyReserveBytes, type ReplyBuffers, type ReplyHolder } from './reply-buffers.ts';
+import {
+  replyIsPage, replyReserveBytes, type ReplyBuffers, type ReplyHolder,
+} from './reply-buffers.ts';
 import type { RequestRunner, RunOutcome } from './request-runner.ts';
 import { authenticate } from './server-handshake.ts';
 import type { ResolvedServerOptions } from './server-options.ts';
@@ -88,7 +92,10 @@ export class ServerConnection implements ReplyHolder {
   private reservedBytes = 0;
   /** Queued reply bytes as last reported to the reply buffers. */
   private accountedBytes = 0;
-  /** Runs while the queued bytes are at or over the soft limit. */
+  /**
+   * Runs while reply bytes are unsent (the kernel has not taken them), restarted each time a
+   * write completes: it fires once the client has taken none for the soft time.
+   */
   private softTimer: ReturnType<typeof setTimeout> | undefined;
   /** Waiting for room in the reply buffers' total. */
   private waitingForRoom = false;
@@ -152,15 +159,22 @@ export class ServerConnection implements ReplyHolder {
    * to match.
    */
   private pump(): void {
-    while (this.phase !== 'closing') {
+    // A destroyed socket (the client reset it) is not read on: its replies can go nowhere. Its
+    // write callbacks come before its 'close', and they would otherwise find room at once (nothing
+    // queued) and start every request it had sent: a client that pipelined 150 queries and reset
+    // the connection had them all run, about 540 MB of replies made and dropped (issue 12's soak).
+    while (this.phase !== 'closing' && !this.socket.destroyed) {
       const inFlightMax = this.phase === 'ready' ? this.host.options.requestsInFlightMax : 1;
-      if (this.inFlight >= inFlightMax || !this.replyRoom()) {
-        if (!this.paused) this.socket.pause();
-        this.paused = true;
-        return;
-      }
       let frame: Frame | undefined;
       try {
+        // Only a ready connection's frames are looked at first: a frame after AUTH would be
+        // checked against the handshake's message limit.
+        const messageType = this.phase === 'ready' ? this.reader.nextMessageType() : undefined;
+        if (this.inFlight >= inFlightMax || !this.replyRoom(messageType)) {
+          if (!this.paused) this.socket.pause();
+          this.paused = true;
+          return;
+        }
         frame = this.reader.next();
       } catch (error) {
         this.fail(error);
@@ -313,6 +327,8 @@ export class ServerConnection implements ReplyHolder {
     this.socket.write(bytes, (error) => {
       // Dropped (the connection was destroyed): nothing holds the bytes now.
       if (error !== undefined && error !== null) releaseReply(bytes);
+      // Taken by the kernel: the client reads, so its soft time starts again.
+      else this.softTimer?.refresh();
       this.inFlight--;
       this.account();
       this.pump();
@@ -320,11 +336,22 @@ export class ServerConnection implements ReplyHolder {
     this.account();
   }
 
-  /** Whether the queued replies leave room to read and start another request. */
-  private replyRoom(): boolean {
+  /**
+   * Whether the queued replies leave room to read and start another request: the next frame's,
+   * when its header has arrived (a page of rows must fit within the query limit).
+   */
+  private replyRoom(messageType: number | undefined): boolean {
     if (this.phase !== 'ready') return true;
     const queuedBytes = this.queuedBytes();
-    if (queuedBytes > 0 && queuedBytes >= this.host.options.replySoftLimitBytes) return false;
+    const { options } = this.host;
+    if (queuedBytes > 0 && queuedBytes >= options.replySoftLimitBytes) return false;
+    if (queuedBytes > 0 && messageType !== undefined && replyIsPage(messageType)) {
+      // Behind (the kernel holds all it takes): no page is made until the client has taken the
+      // rest. Keeping up: pages within the query limit, so a few slow queries do not hold up
+      // the connection's other requests.
+      if (this.socket.writableLength > 0) return false;
+      if (queuedBytes + replyReserveBytes(messageType) > options.replyQueryLimitBytes) return false;
+    }
     if (this.host.replyBuffers.hasRoom(queuedBytes)) return true;
     if (!this.waitingForRoom) {
       this.waitingForRoom = true;
@@ -337,14 +364,14 @@ export class ServerConnection implements ReplyHolder {
     return this.socket.writableLength + this.reservedBytes;
   }
 
-  /** Reports the queued reply bytes to the reply buffers and keeps the soft-limit timer. */
+  /** Reports the queued reply bytes to the reply buffers and keeps the soft-time timer. */
   private account(): void {
     if (this.gone) return;
     const queuedBytes = this.phase === 'closing' && this.socket.destroyed ? 0 : this.queuedBytes();
     const deltaBytes = queuedBytes - this.accountedBytes;
     this.accountedBytes = queuedBytes;
     const { options } = this.host;
-    if (queuedBytes >= options.replySoftLimitBytes && this.phase === 'ready') {
+    if (this.socket.writableLength > 0 && this.phase === 'ready') {
       this.softTimer ??= setTimeout(() => this.softTimeUp(), options.replySoftLimitTimeMs);
       this.softTimer.unref();
     } else if (this.softTimer !== undefined) {
@@ -356,12 +383,11 @@ export class ServerConnection implements ReplyHolder {
 
   private softTimeUp(): void {
     this.softTimer = undefined;
-    const queuedBytes = this.queuedBytes();
-    const { options } = this.host;
-    if (this.phase !== 'ready' || queuedBytes < options.replySoftLimitBytes) return;
-    this.overflow(`${queuedBytes} bytes of replies stayed queued over replyBufferSoftLimit ` +
-      `(${options.replySoftLimitBytes} bytes) for replyBufferSoftLimitTime ` +
-      `(${options.replySoftLimitTimeMs} ms): the client does not read them`);
+    const unsentBytes = this.socket.writableLength;
+    if (this.phase !== 'ready' || unsentBytes === 0) return;
+    this.overflow(`the client took none of the ${unsentBytes} reply bytes queued for it in ` +
+      `replyBufferSoftLimitTime (${this.host.options.replySoftLimitTimeMs} ms): it does not ` +
+      'read them');
   }
 
   /** Closes at once for the replies queued: they are dropped, and the event names the bytes. */

@@ -8,6 +8,7 @@ import {
   CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT, CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
   CONNECTION_LIMIT_DEFAULT, CONNECTION_LIMIT_MAX, CONNECTION_LIMIT_MIN,
   CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_LIMIT_BYTES_MIN,
+  CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT,
   CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT, CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
   CONNECTION_REPLY_TOTAL_LIMIT_BYTES_DEFAULT, CONNECTION_REQUESTS_IN_FLIGHT_MAX,
   CONNECTION_UNAUTHENTICATED_LIMIT_DEFAULT, CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
@@ -64,7 +65,15 @@ export interface TransactionServerOptions {
   unauthenticatedConnectionLimitPerAddress?: number;
   /** `/transaction/replyBufferSoftLimit`: reply bytes queued at which a connection is not read. */
   replySoftLimitBytes?: number;
-  /** `/transaction/replyBufferSoftLimitTime`: over the soft limit this long closes it. */
+  /**
+   * `/transaction/replyBufferQueryLimit`: reply bytes queued beyond which a connection starts no
+   * request that brings a page of rows, and none while replies are unsent.
+   */
+  replyQueryLimitBytes?: number;
+  /**
+   * `/transaction/replyBufferSoftLimitTime`: a connection whose client takes none of its queued
+   * reply bytes for this long is closed.
+   */
   replySoftLimitTimeMs?: number;
   /** `/transaction/replyBufferHardLimit`: reply bytes queued past which a connection is closed. */
   replyHardLimitBytes?: number;
@@ -120,6 +129,9 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     unauthenticatedConnectionLimitPerAddress: options.unauthenticatedConnectionLimitPerAddress ??
       CONNECTION_UNAUTHENTICATED_PER_ADDRESS_LIMIT_DEFAULT,
     replySoftLimitBytes: options.replySoftLimitBytes ?? CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT,
+    replyQueryLimitBytes: options.replyQueryLimitBytes ??
+      Math.min(CONNECTION_REPLY_QUERY_LIMIT_BYTES_DEFAULT,
+        options.replySoftLimitBytes ?? CONNECTION_REPLY_SOFT_LIMIT_BYTES_DEFAULT),
     replySoftLimitTimeMs: options.replySoftLimitTimeMs ??
       CONNECTION_REPLY_SOFT_LIMIT_TIME_MS_DEFAULT,
     replyHardLimitBytes: options.replyHardLimitBytes ?? CONNECTION_REPLY_HARD_LIMIT_BYTES_DEFAULT,
@@ -180,6 +192,8 @@ function optionProblems(options: Omit<ResolvedServerOptions, 'runner'>): string[
     options.unauthenticatedConnectionLimitPerAddress, 1, options.unauthenticatedConnectionLimit);
   const bytes = Number.MAX_SAFE_INTEGER;
   whole('replySoftLimitBytes', options.replySoftLimitBytes, CONNECTION_REPLY_LIMIT_BYTES_MIN, bytes);
+  whole('replyQueryLimitBytes', options.replyQueryLimitBytes, CONNECTION_REPLY_LIMIT_BYTES_MIN,
+    options.replySoftLimitBytes);
   whole('replyHardLimitBytes', options.replyHardLimitBytes, options.replySoftLimitBytes, bytes);
   whole('replyTotalLimitBytes', options.replyTotalLimitBytes, options.replyHardLimitBytes, bytes);
   whole('replySoftLimitTimeMs', options.replySoftLimitTimeMs, 1, 2 ** 31 - 1);

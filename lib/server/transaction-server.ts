@@ -79,13 +79,14 @@ export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
   /** What the server holds and has refused, for tests and the node's status. */
   get stats(): {
     authenticatedCount: number; unauthenticatedCount: number; unauthenticatedRefusedCount: number;
-    replyBytesQueued: number; replyOverflowCloseCount: number;
+    replyBytesQueued: number; replyBytesQueuedPeak: number; replyOverflowCloseCount: number;
   } {
     return {
       authenticatedCount: this.authenticatedCount,
       unauthenticatedCount: this.unauthenticated.count,
       unauthenticatedRefusedCount: this.unauthenticated.refusedCount,
       replyBytesQueued: this.replyBuffers.totalBytes,
+      replyBytesQueuedPeak: this.replyBuffers.peakBytes,
       replyOverflowCloseCount: this.replyBuffers.overflowCloseCount,
     };
   }

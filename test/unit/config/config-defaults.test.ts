@@ -73,6 +73,7 @@ describe('configuration defaults', () => {
     assert.equal(node.transaction.unauthenticatedConnectionLimitPerAddress, 100);
     assert.equal(node.transaction.replyBufferSoftLimitBytes, 16 * MiB);
     assert.equal(node.transaction.replyBufferSoftLimitTimeMs, 60_000);
+    assert.equal(node.transaction.replyBufferQueryLimitBytes, 8 * 1024 * 1024);
     assert.equal(node.transaction.replyBufferHardLimitBytes, 256 * MiB);
     assert.equal(node.transaction.totalMessageMemoryLimitBytes, 1024 * MiB);
     assert.equal(node.sql.connectionLimit, 5000);

@@ -46,7 +46,7 @@ describe('node services', () => {
     const { config, problems } = readConfig({ node: { transaction: {
       unauthenticatedConnectionLimit: 50, unauthenticatedConnectionLimitPerAddress: 5,
       replyBufferSoftLimit: '8MB', replyBufferHardLimit: '32MB', replyBufferSoftLimitTime: '3s',
-      totalMessageMemoryLimit: '64MB',
+      replyBufferQueryLimit: '2MB', totalMessageMemoryLimit: '64MB',
     } } });
     assert.deepEqual(problems, []);
     const { transaction } = config.node;
@@ -55,6 +55,7 @@ describe('node services', () => {
     assert.equal(transaction.replyBufferSoftLimitBytes, 8 * 1024 * 1024);
     assert.equal(transaction.replyBufferHardLimitBytes, 32 * 1024 * 1024);
     assert.equal(transaction.replyBufferSoftLimitTimeMs, 3000);
+    assert.equal(transaction.replyBufferQueryLimitBytes, 2 * 1024 * 1024);
     assert.equal(transaction.totalMessageMemoryLimitBytes, 64 * 1024 * 1024);
     const bad = readConfig({ node: { transaction: {
       replyBufferSoftLimit: '64MB', replyBufferHardLimit: '32MB',
