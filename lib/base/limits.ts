@@ -397,6 +397,11 @@ assert(INDEX_CANDIDATE_COUNT_ALWAYS <= SCAN_ROW_COUNT_MAX);
 // Web API (lib/webapi/).
 /** Client stores the web API keeps open, one per (cluster, user, password); the least used goes. */
 export const WEBAPI_STORE_POOL_SIZE_MAX = 32;
+/**
+ * `Authorization` headers whose parsed credentials the web API keeps (http/basic-auth.ts), so a
+ * caller's next request skips the base64 decode and the password's SHA-256; the oldest goes.
+ */
+export const WEBAPI_CREDENTIALS_CACHED_MAX = 64;
 /** The checkConnection `timeout` parameter, milliseconds (GridDB's code: "Cannot wait that long"). */
 export const WEBAPI_CHECK_CONNECTION_TIMEOUT_MS_MAX = 10_000;
 /** `maxQueryNum`: statements of one /tql request, at most. */
@@ -444,6 +449,7 @@ export const WEBAPI_TOTAL_REQUEST_BODY_COUNT_DEFAULT = 4;
 
 assert(WEBAPI_ROW_SIZE_MB_MAX <= WEBAPI_TOTAL_RESPONSE_SIZE_MB_MAX);
 assert(WEBAPI_STORE_POOL_SIZE_MAX >= 1);
+assert(WEBAPI_CREDENTIALS_CACHED_MAX >= 1);
 
 /**
  * Points of one GEOMETRY part (a LINESTRING, a POLYGON ring): GridDB serialises the count as a

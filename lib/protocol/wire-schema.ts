@@ -151,10 +151,19 @@ export function containerSchemaOf(info: ContainerInfo): ContainerSchema {
   return schema;
 }
 
+/** Result schemas made, per columns array: the same object for the same columns, so the row
+ * codec the server makes of it (row-codec.ts caches by schema object) is made once, not per query. */
+const resultSchemas = new WeakMap<ColumnSchema[], ContainerSchema>();
+
 /** The schema of a query result: its columns, no key, nothing NOT NULL unless declared. */
 export function resultSchemaOf(columns: ColumnSchema[]): ContainerSchema {
-  return {
-    name: '(query result)', type: 'COLLECTION', columns, rowKeyColumnCount: 0, indexes: [],
-    schemaVersion: 0,
-  };
+  let schema = resultSchemas.get(columns);
+  if (schema === undefined) {
+    schema = {
+      name: '(query result)', type: 'COLLECTION', columns, rowKeyColumnCount: 0, indexes: [],
+      schemaVersion: 0,
+    };
+    resultSchemas.set(columns, schema);
+  }
+  return schema;
 }

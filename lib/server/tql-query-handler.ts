@@ -24,11 +24,8 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
     encodeRows: !request.forUpdate,
   });
   if (first.kind === 'aggregate') {
-    const column: ColumnSchema = {
-      name: first.function, type: first.type.type, array: false, notNull: false,
-    };
-    if (first.type.timePrecision !== undefined) column.timePrecision = first.type.timePrecision;
-    return queryResultOfRows('AGGREGATION', [column], first.value === null ? [] : [[first.value]]);
+    return queryResultOfRows('AGGREGATION', aggregateColumns(first),
+      first.value === null ? [] : [[first.value]]);
   }
   if (first.kind === 'explain') return queryResultOfRows('EXPLAIN', first.columns, first.rows);
   if (first.kind === 'encodedRows') {
@@ -37,6 +34,25 @@ export const tqlQueryHandler: QueryHandler = async (request) => {
   return rowsResult(first, (cursor, rowCountMax) =>
     request.container.queryMore(cursor, { fetchSizeRows: rowCountMax }));
 };
+
+/**
+ * The one column of an aggregate's answer, the same array for the same function and type (a
+ * few dozen at most): its result schema and row codec are then made once, not per query.
+ */
+const aggregateColumnLists = new Map<string, ColumnSchema[]>();
+
+function aggregateColumns(result: Extract<TqlResult, { kind: 'aggregate' }>): ColumnSchema[] {
+  const { type, timePrecision } = result.type;
+  const key = `${result.function}\0${type}\0${timePrecision ?? ''}`;
+  let columns = aggregateColumnLists.get(key);
+  if (columns === undefined) {
+    const column: ColumnSchema = { name: result.function, type, array: false, notNull: false };
+    if (timePrecision !== undefined) column.timePrecision = timePrecision;
+    columns = [column];
+    aggregateColumnLists.set(key, columns);
+  }
+  return columns;
+}
 
 function rowsResult(
   first: Extract<TqlResult, { kind: 'rows' }>,

@@ -158,6 +158,8 @@ function nodeErrorOf(target: StoreTarget, error: unknown): unknown {
 
 /** Keys made, per target: a request's target is keyed by verify and by each use. */
 const keys = new WeakMap<StoreTarget, string>();
+/** Each password's SHA-256 once per credentials (basic-auth.ts gives a caller the same object). */
+const passwordHashes = new WeakMap<Credentials, string>();
 
 function keyOf(target: StoreTarget): string {
   let key = keys.get(target);
@@ -169,7 +171,11 @@ function keyOf(target: StoreTarget): string {
 }
 
 function keyText(target: StoreTarget): string {
-  const passwordHash = createHash('sha256').update(target.credentials.password).digest('hex');
-  return JSON.stringify([target.cluster.name, target.database, target.credentials.user,
-    passwordHash]);
+  const { credentials } = target;
+  let passwordHash = passwordHashes.get(credentials);
+  if (passwordHash === undefined) {
+    passwordHash = createHash('sha256').update(credentials.password).digest('hex');
+    passwordHashes.set(credentials, passwordHash);
+  }
+  return JSON.stringify([target.cluster.name, target.database, credentials.user, passwordHash]);
 }
