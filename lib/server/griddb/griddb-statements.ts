@@ -8,6 +8,9 @@ export const GriddbStatement = {
   LOGIN: 102,
   LOGOUT: 103,
   GET_PARTITION_ADDRESS: 104,
+  PUT_CONTAINER: 107,
+  GET_CONTAINER_PROPERTIES: 140,
+  DROP_CONTAINER: 144,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 
