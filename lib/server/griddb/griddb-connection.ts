@@ -39,6 +39,21 @@ import {
   containerDropDecode, containerPutDecode, containerPutReplyWrite,
 } from './griddb-container-put.ts';
 import { GriddbEngine, GriddbEngineFailure } from './griddb-engine.ts';
+import {
+  GriddbContainerNames, rowStatementRun, type RowStatementContext,
+} from './griddb-row-statements.ts';
+
+/** The container names of one transaction server, shared by its GridDB connections. */
+const containerNamesByHost = new WeakMap<GriddbConnectionHost, GriddbContainerNames>();
+
+function containerNamesOf(host: GriddbConnectionHost): GriddbContainerNames {
+  let names = containerNamesByHost.get(host);
+  if (names === undefined) {
+    names = new GriddbContainerNames();
+    containerNamesByHost.set(host, names);
+  }
+  return names;
+}
 import { GriddbError, GriddbErrorCode, griddbErrorStackWrite } from './griddb-error.ts';
 import {
   GriddbFrameError, GriddbFrameReader, encodeGriddbReply, griddbDecode, type GriddbRequest,
@@ -250,6 +265,7 @@ export class GriddbConnection {
         const { name, kinds } = containerPropertiesDecode(body);
         const info = await this.engineOf().call(CONTAINER_INFO,
           { partitionId: this.partitionOf(request, name), name });
+        if (info !== undefined) containerNamesOf(this.host).remember(info.containerId, info.name);
         reply(GriddbResult.SUCCESS,
           (writer) => containerPropertiesReplyWrite(writer, kinds, info));
         return;
@@ -260,6 +276,7 @@ export class GriddbConnection {
           statement: this.storeStatement(), partitionId: this.partitionOf(request, definition.name),
           definitionJson: JSON.stringify(definition), modifiable,
         });
+        containerNamesOf(this.host).remember(info.containerId, info.name);
         reply(GriddbResult.SUCCESS, (writer) => containerPutReplyWrite(writer, info));
         return;
       }
@@ -275,6 +292,18 @@ export class GriddbConnection {
         }
         await this.engineOf().call(CONTAINER_DROP, { statement: this.storeStatement(), ref });
         reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      }
+      case GriddbStatement.GET_ROW:
+      case GriddbStatement.PUT_ROW:
+      case GriddbStatement.DELETE_ROW: {
+        const context: RowStatementContext = {
+          engine: this.engineOf(), names: containerNamesOf(this.host),
+          partitionOf: (name) => this.partitionOf(request, name),
+          statement: () => this.storeStatement(),
+        };
+        const write = await rowStatementRun(context, type, body);
+        reply(GriddbResult.SUCCESS, write);
         return;
       }
       default:
