@@ -11,8 +11,8 @@
 // Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes),
 // GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
 // partition, under the address the client reached it at; and the container statements
-// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, which run in the engine as store's
-// own requests (griddb-engine.ts). Any other statement is answered with GridDB's
+// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, and the auto-commit row statements
+// (griddb-row-statements.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered with GridDB's
 // STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -296,6 +296,7 @@ export class GriddbConnection {
       }
       case GriddbStatement.GET_ROW:
       case GriddbStatement.PUT_ROW:
+      case GriddbStatement.PUT_MULTIPLE_ROWS:
       case GriddbStatement.DELETE_ROW: {
         const context: RowStatementContext = {
           engine: this.engineOf(), names: containerNamesOf(this.host),

@@ -1,5 +1,6 @@
-// GridDB's row statements in auto-commit mode: PUT_ROW (124), GET_ROW (120) and DELETE_ROW (127),
-// each run as store's own row request (ROW_PUT, ROW_GET, ROW_REMOVE) through griddb-engine.ts.
+// GridDB's row statements in auto-commit mode: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
+// PUT_MULTIPLE_ROWS (125), each run as store's own row request (ROW_PUT, ROW_GET, ROW_REMOVE)
+// through griddb-engine.ts.
 // Bodies after the statement id (the C client's GSContainerTag::putTransactionInfo; rows and
 // keys in griddb-rows.ts):
 //
@@ -9,6 +10,7 @@
 //   GET_ROW     part: the key;                reply | found i8 | the row, if found (with a
 //                                             row id i64 = 0 first, for a collection) |
 //   DELETE_ROW  part: the key;                reply | existed i8 |
+//   PUT_MULTIPLE_ROWS part: | rowCount i64 | rows |   reply | 0 i8 |  (one store put: all or none)
 //
 // A row statement names its container by id only, so the node keeps the names of the containers
 // GridDB clients have been told about (GriddbContainerNames); the schema version must be the
@@ -150,6 +152,21 @@ export async function rowStatementRun(context: RowStatementContext, type: number
       await context.engine.call(ROW_PUT,
         { statement: context.statement(), ref, rows: RowBatch.of(schema, [row]) });
       return (writer) => writer.i8(existed ? 1 : 0);
+    }
+    case GriddbStatement.PUT_MULTIPLE_ROWS: {
+      const decoded = griddbDecode(() => {
+        const reader = new ByteReader(head.part);
+        const count = reader.i64();
+        if (count < 1n || count > BigInt(head.part.byteLength)) {
+          throw new GriddbFrameError(`row count ${count} is outside 1..${head.part.byteLength}`);
+        }
+        return griddbRowsRead(head.part.subarray(reader.offsetBytes), schema.columns,
+          Number(count));
+      });
+      const rows = decoded.map((row) => validateRow(schema, row, VALUE_LIMITS));
+      await context.engine.call(ROW_PUT,
+        { statement: context.statement(), ref, rows: RowBatch.of(schema, rows) });
+      return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
       const key = keyOf(schema, head.part);

@@ -8,7 +8,8 @@
  *
  * put: creates "Rows01" and puts row 1 (edge values: LONG extremes, NaN, -0, empty string and
  * arrays, TIMESTAMP(6/9) with sub-millisecond parts) and row 2 (NULLs wherever allowed), then
- * puts row 2 again (exists must be true the second time).
+ * puts row 2 again (exists must be true the second time), then rows 10..14 with
+ * gsPutMultipleRows (PUT_MULTIPLE_ROWS).
  * check: gets rows 1 and 2 and compares every field; row 3 is not found.
  * delete: deletes row 1 (exists true), again (exists false); drops "Rows01" and prints
  * "put-after-drop <GSResult>" for a put through the handle of the dropped container.
@@ -179,6 +180,16 @@ int main(int argc, char **argv) {
 		EXPECT(!exists, "row 2 existed before its first put");
 		CHECK(gsPutRow(container, NULL, row, &exists));
 		EXPECT(exists, "row 2 did not exist at its second put");
+		/* Rows 10..14 in one PUT_MULTIPLE_ROWS. */
+		GSRow *many[5];
+		for (int k = 0; k < 5; k++) {
+			CHECK(gsCreateRowByContainer(container, &many[k]));
+			if (fillRow2(store, many[k]) != 0) return 1;
+			CHECK(gsSetRowFieldByInteger(many[k], ID, 10 + k));
+			CHECK(gsSetRowFieldByLong(many[k], L, (int64_t) k * 1000));
+		}
+		CHECK(gsPutMultipleRows(container, (const void *const *) many, 5, &exists));
+		for (int k = 0; k < 5; k++) gsCloseRow(&many[k]);
 	} else if (strcmp(argv[3], "check") == 0) {
 		int32_t key = 1;
 		CHECK(gsGetRow(container, &key, row, &exists));
@@ -191,6 +202,12 @@ int main(int argc, char **argv) {
 		key = 3;
 		CHECK(gsGetRow(container, &key, row, &exists));
 		EXPECT(!exists, "row 3 found");
+		key = 13;
+		CHECK(gsGetRow(container, &key, row, &exists));
+		EXPECT(exists, "row 13 not found");
+		int64_t l;
+		CHECK(gsGetRowFieldAsLong(row, L, &l));
+		EXPECT(l == 3000, "row 13: l = %lld", (long long) l);
 	} else if (strcmp(argv[3], "delete") == 0) {
 		int32_t key = 1;
 		CHECK(gsDeleteRow(container, &key, &exists));

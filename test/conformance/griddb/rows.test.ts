@@ -1,5 +1,5 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: rows in auto-commit mode
-// (PUT_ROW, GET_ROW, DELETE_ROW) with every column type the client encodes, edge values and
+// (PUT_ROW, PUT_MULTIPLE_ROWS, GET_ROW, DELETE_ROW) with every column type the client encodes, edge values and
 // NULLs (rows.c), store's own client reading the same rows (one store, two protocols), and the
 // errors an application gets. test/support/griddb-c-client.ts builds the client (skips with a
 // message without the source or the build tools).
@@ -63,6 +63,10 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
       const row2 = await container.get(2);
       assert.deepEqual(row2, [2, null, null, null, null, null, null, null, null, null, null,
         null, null, [], null, 'x']);
+      for (let k = 0; k < 5; k++) {
+        assert.deepEqual(await container.get(10 + k), [10 + k, null, null, null, null, null,
+          BigInt(k * 1000), null, null, null, null, null, null, [], null, 'x']);
+      }
     } finally {
       await store.close();
     }
