@@ -9,7 +9,8 @@
  * put: creates "Rows01" and puts row 1 (edge values: LONG extremes, NaN, -0, empty string and
  * arrays, TIMESTAMP(6/9) with sub-millisecond parts) and row 2 (NULLs wherever allowed), then
  * puts row 2 again (exists must be true the second time), then rows 10..14 with
- * gsPutMultipleRows (PUT_MULTIPLE_ROWS).
+ * gsPutMultipleRows (PUT_MULTIPLE_ROWS); and on the time series "TS_Rows" (TIMESTAMP key)
+ * puts two rows, gets one by its timestamp and deletes the other.
  * check: gets rows 1 and 2 and compares every field; row 3 is not found.
  * delete: deletes row 1 (exists true), again (exists false); drops "Rows01" and prints
  * "put-after-drop <GSResult>" for a put through the handle of the dropped container.
@@ -62,6 +63,47 @@ static const GSColumnInfo COLUMNS[] = {
 static const uint8_t BLOB_BYTES[] = { 0, 1, 0xfe, 0xff };
 static const int64_t LONGS[] = { INT64_MIN, -1, 0, INT64_MAX };
 static const GSChar *const STRINGS[] = { "", "a", "\xc3\xa9t\xc3\xa9" };
+
+static const GSColumnInfo TS_COLUMNS[] = {
+	{ "ts", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "v", GS_TYPE_DOUBLE, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "s", GS_TYPE_STRING, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+};
+
+/* The time series "TS_Rows": put two rows, get one by its timestamp, delete the other. */
+static int timeSeries(GSGridStore *store) {
+	GSContainerInfo tsInfo = GS_CONTAINER_INFO_INITIALIZER;
+	tsInfo.name = "TS_Rows";
+	tsInfo.type = GS_CONTAINER_TIME_SERIES;
+	tsInfo.columnCount = 3;
+	tsInfo.columnInfoList = TS_COLUMNS;
+	tsInfo.rowKeyAssigned = GS_TRUE;
+	GSContainer *ts = NULL;
+	GSRow *row = NULL;
+	GSBool exists = GS_FALSE;
+	CHECK(gsPutContainerGeneral(store, NULL, &tsInfo, GS_FALSE, &ts));
+	CHECK(gsCreateRowByContainer(ts, &row));
+	for (int k = 0; k < 2; k++) {
+		CHECK(gsSetRowFieldByTimestamp(row, 0, 1700000000000 + k));
+		CHECK(gsSetRowFieldByDouble(row, 1, 20.5 + k));
+		if (k == 0) CHECK(gsSetRowFieldByString(row, 2, "ok"));
+		else CHECK(gsSetRowFieldNull(row, 2));
+		CHECK(gsPutRow(ts, NULL, row, &exists));
+		EXPECT(!exists, "time-series row %d existed", k);
+	}
+	GSTimestamp key = 1700000000001;
+	CHECK(gsGetRow(ts, &key, row, &exists));
+	EXPECT(exists, "time-series row not found");
+	double v; GSBool isNull;
+	CHECK(gsGetRowFieldAsDouble(row, 1, &v)); EXPECT(v == 21.5, "v = %g", v);
+	CHECK(gsGetRowFieldNull(row, 2, &isNull)); EXPECT(isNull, "s not null");
+	key = 1700000000000;
+	CHECK(gsDeleteRow(ts, &key, &exists)); EXPECT(exists, "time-series row 0 not deleted");
+	CHECK(gsGetRow(ts, &key, row, &exists)); EXPECT(!exists, "time-series row 0 still there");
+	gsCloseRow(&row);
+	gsCloseContainer(&ts, GS_TRUE);
+	return 0;
+}
 
 static GSContainerInfo info(void) {
 	GSContainerInfo result = GS_CONTAINER_INFO_INITIALIZER;
@@ -190,6 +232,7 @@ int main(int argc, char **argv) {
 		}
 		CHECK(gsPutMultipleRows(container, (const void *const *) many, 5, &exists));
 		for (int k = 0; k < 5; k++) gsCloseRow(&many[k]);
+		if (timeSeries(store) != 0) return 1;
 	} else if (strcmp(argv[3], "check") == 0) {
 		int32_t key = 1;
 		CHECK(gsGetRow(container, &key, row, &exists));

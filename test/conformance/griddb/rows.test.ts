@@ -67,6 +67,9 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
         assert.deepEqual(await container.get(10 + k), [10 + k, null, null, null, null, null,
           BigInt(k * 1000), null, null, null, null, null, null, [], null, 'x']);
       }
+      const timeSeries = await store.getContainer('TS_Rows');
+      assert.deepEqual(await timeSeries?.get(1700000000001), [1700000000001, 21.5, null]);
+      assert.equal(await timeSeries?.get(1700000000000), undefined);
     } finally {
       await store.close();
     }
