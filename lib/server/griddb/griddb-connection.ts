@@ -38,7 +38,7 @@ import {
 import {
   containerDropDecode, containerPutDecode, containerPutReplyWrite,
 } from './griddb-container-put.ts';
-import { GriddbEngine, GriddbEngineFailure } from './griddb-engine.ts';
+import { GriddbEngine, GriddbEngineFailure, griddbErrorOf } from './griddb-engine.ts';
 import {
   GriddbContainerNames, rowStatementRun, type RowStatementContext,
 } from './griddb-row-statements.ts';
@@ -186,6 +186,11 @@ export class GriddbConnection {
         reply(GriddbResult.NODE_ERROR, (writer) => griddbErrorStackWrite(writer,
           GriddbErrorCode.LIMIT_EXCEEDED, error.message));
         this.close(error.message, CLOSE_LINGER_MS);
+      } else if (isStorageError(error)) {
+        // A check of store's outside the engine refused the statement: the application's error.
+        reply(GriddbResult.STATEMENT_ERROR,
+          (writer) => { const refusal = griddbErrorOf(error).error;
+            griddbErrorStackWrite(writer, refusal, error.message); });
       } else {
         throw error;
       }

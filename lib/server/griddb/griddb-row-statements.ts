@@ -29,7 +29,8 @@ import type { ContainerInfo } from '../../protocol/wire-schema.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import { keyValidator, validateRow } from '../../schema/row-validate.ts';
-import type { GriddbEngine } from './griddb-engine.ts';
+import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
+import { isStorageError } from '../../base/errors.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
@@ -116,6 +117,16 @@ async function containerOf(context: RowStatementContext, head: RowStatementHead)
     containerId: info.containerId, schemaVersion: info.schemaVersion } };
 }
 
+/** Store's checks of a value (validateRow, keyValidator), their refusal as GridDB's error. */
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (isStorageError(error)) throw griddbErrorOf(error);
+    throw error;
+  }
+}
+
 function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
   if (schema.rowKeyColumnCount !== 1) {
     throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
@@ -130,7 +141,7 @@ function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
     }
     return value;
   });
-  return keyValidator(schema)(key);
+  return checked(() => keyValidator(schema)(key));
 }
 
 /** Runs one row statement; returns the reply's payload writer. */
@@ -141,12 +152,12 @@ export async function rowStatementRun(context: RowStatementContext, type: number
   switch (type) {
     case GriddbStatement.PUT_ROW: {
       const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
-      const row = validateRow(schema, decoded, VALUE_LIMITS);
+      const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
       let existed = false;
       if (schema.rowKeyColumnCount > 0) {
         const key = schema.rowKeyColumnCount === 1 ? row[0] : row.slice(0, schema.rowKeyColumnCount);
         const found = await context.engine.call(ROW_GET, { sessionId: AUTO_COMMIT_SESSION_ID, ref,
-          keys: KeyBatch.of(schema, [keyValidator(schema)(key)]) });
+          keys: KeyBatch.of(schema, [checked(() => keyValidator(schema)(key))]) });
         existed = found.count > 0;
       }
       await context.engine.call(ROW_PUT,
@@ -163,7 +174,7 @@ export async function rowStatementRun(context: RowStatementContext, type: number
         return griddbRowsRead(head.part.subarray(reader.offsetBytes), schema.columns,
           Number(count));
       });
-      const rows = decoded.map((row) => validateRow(schema, row, VALUE_LIMITS));
+      const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
       await context.engine.call(ROW_PUT,
         { statement: context.statement(), ref, rows: RowBatch.of(schema, rows) });
       return (writer) => writer.i8(0);

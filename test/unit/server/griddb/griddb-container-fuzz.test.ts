@@ -19,7 +19,9 @@ import {
   containerDropDecode, containerPutDecode,
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
-import { GriddbFrameError } from '../../../../lib/server/griddb/griddb-frame.ts';
+import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
+import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
+import { GriddbFrameError, griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
 import {
   RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_LOGIN, griddbExchange,
@@ -31,6 +33,33 @@ const NODE_RUNS = 60;
 const GET_CONTAINER_PROPERTIES = 140;
 const PUT_CONTAINER = 107;
 const DROP_CONTAINER = 144;
+const PUT_ROW = 124;
+
+/** Columns of every type GridDB's client encodes in rows. */
+const ROW_COLUMNS: ColumnSchema[] = [
+  { name: 'id', type: 'INTEGER', array: false, notNull: true },
+  { name: 's', type: 'STRING', array: false, notNull: false },
+  { name: 'b', type: 'BOOL', array: false, notNull: false },
+  { name: 'by', type: 'BYTE', array: false, notNull: false },
+  { name: 'sh', type: 'SHORT', array: false, notNull: false },
+  { name: 'l', type: 'LONG', array: false, notNull: false },
+  { name: 'f', type: 'FLOAT', array: false, notNull: false },
+  { name: 'd', type: 'DOUBLE', array: false, notNull: false },
+  { name: 't', type: 'TIMESTAMP', array: false, notNull: false },
+  { name: 'tu', type: 'TIMESTAMP', array: false, notNull: false, timePrecision: 'MICROSECOND' },
+  { name: 'tn', type: 'TIMESTAMP', array: false, notNull: false, timePrecision: 'NANOSECOND' },
+  { name: 'bl', type: 'BLOB', array: false, notNull: false },
+  { name: 'la', type: 'LONG', array: true, notNull: false },
+  { name: 'sa', type: 'STRING', array: true, notNull: false },
+];
+const ROW: unknown[] = [7, 'x\u00e9', true, -1, 2, -(2n ** 63n), 1.5, -0, 1700000000123, 1700000000123456n,
+  1700000000123456789n, Uint8Array.from([1, 2]), [1n, -1n], ['', 'ab']];
+
+function rowsBytes(rows: unknown[][]): Buffer {
+  const writer = new ByteWriter(256);
+  griddbRowsWrite(writer, ROW_COLUMNS, rows as never);
+  return Buffer.from(writer.finish());
+}
 
 const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}(@[A-Za-z0-9]{1,8})?$/);
 
@@ -126,6 +155,21 @@ describe('GridDB protocol: container statement decoders', () => {
     assert.deepEqual(containerDropDecode(dropBody('x@rack2')), { name: 'x@rack2', type: undefined });
   });
 
+  it('reads back the rows it writes, NULLs included', () => {
+    const rows = [ROW, ROW.map((_value, i) => (i === 0 ? 8 : null))];
+    assert.deepEqual(griddbRowsRead(rowsBytes(rows), ROW_COLUMNS, 2), rows);
+  });
+
+  it('reads or refuses random and mutated rows, with GridDB errors only', () => {
+    // As the row statements call it: inside griddbDecode, which turns a read past the end into
+    // GridDB's frame error.
+    const read = (bytes: Uint8Array) => griddbDecode(() => griddbRowsRead(bytes, ROW_COLUMNS, 2));
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(read,
+      mutate(rowsBytes([ROW, ROW]), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }),
+      (bytes) => decodesOrRefuses(read, bytes)), { numRuns: RUNS });
+  });
+
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
     fc.assert(fc.property(fc.nat({ max: 2 }), name, mutation, (which, containerName, change) => {
       decodesOrRefuses(DECODERS[which]!, mutate(BODIES[which]!(containerName), change));
@@ -162,5 +206,38 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       frame(DROP_CONTAINER, pId, dropBody('Col01'))]);
     assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0]);
     assert.equal(replies[3]!.payload[0], 1); // exists
+  });
+
+  it('answers or closes every malformed PUT_ROW, and keeps serving', async () => {
+    const count = Buffer.alloc(4);
+    count.writeInt32LE(ROW_COLUMNS.length);
+    const columns = ROW_COLUMNS.map((column) => Buffer.concat([str(column.name), Buffer.from([
+      column.timePrecision === 'MICROSECOND' ? 11 : column.timePrecision === 'NANOSECOND' ? 12
+        : { INTEGER: 4, STRING: 0, BOOL: 1, BYTE: 2, SHORT: 3, LONG: 5, FLOAT: 6, DOUBLE: 7,
+          TIMESTAMP: 8, BLOB: 10 }[column.type as 'INTEGER'],
+      (column.array ? 1 : 0) | (column.notNull ? 4 : 0)])]));
+    const put = Buffer.concat([EMPTY_OPTIONS, keyBytes('Rows01'), Buffer.from([0, 0]), count,
+      ...columns, Buffer.from([1, 0, 0, 0]), str('')]);
+    const pId = containerPartitionId('Rows01', PARTITION_NUM);
+    const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, put)]);
+    assert.equal(created.replies[2]!.result, 0);
+    const schemaVersion = created.replies[2]!.payload.readInt32LE(0);
+    const containerId = created.replies[2]!.payload.readBigInt64LE(4);
+    const head = Buffer.alloc(8 + 8 + 16 + 4 + 2);
+    head.writeBigInt64LE(containerId, 0);
+    head.writeInt32LE(schemaVersion, 32);
+    head[36] = 2; // session mode AUTO
+    const putRow = (row: Buffer) => frame(PUT_ROW, pId, Buffer.concat([head, EMPTY_OPTIONS, row]));
+    await fc.assert(fc.asyncProperty(mutation, async (change) => {
+      const { replies, closedByNode } = await griddbExchange(test.port,
+        [RECORDED_CONNECT, RECORDED_LOGIN, putRow(mutate(rowsBytes([ROW]), change))]);
+      assert.ok(replies.length === 3 || closedByNode, JSON.stringify(replies.map((reply) =>
+        [reply.result, Buffer.from(reply.payload).toString('latin1')])));
+      assert.deepEqual(test.internalErrors, []);
+    }), { numRuns: NODE_RUNS });
+    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      putRow(rowsBytes([ROW]))]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0]);
   });
 });
