@@ -8,10 +8,12 @@
 // PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX, and it must log in within handshakeTimeoutMs; after, it
 // counts against connectionLimit and is closed when idle for idleTimeoutMs.
 //
-// Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes), and
+// Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes),
 // GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
-// partition, under the address the client reached it at. Any other statement is answered with
-// GridDB's STATEMENT_ERROR and the connection carries on.
+// partition, under the address the client reached it at; and the container statements
+// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, and the auto-commit row statements
+// (griddb-row-statements.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered with GridDB's
+// STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -26,6 +28,32 @@ import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import type { StorageError } from '../../base/errors.ts';
 import type { ResolvedServerOptions } from '../server-options.ts';
+import type { RequestRunner } from '../request-runner.ts';
+import { CONTAINER_DROP, CONTAINER_INFO, CONTAINER_PUT } from '../../protocol/messages-container.ts';
+import { AUTO_COMMIT_SESSION_ID } from '../../protocol/wire-refs.ts';
+import { containerPartitionId } from '../../schema/partition-hash.ts';
+import {
+  containerPropertiesDecode, containerPropertiesReplyWrite,
+} from './griddb-container-properties.ts';
+import {
+  containerDropDecode, containerPutDecode, containerPutReplyWrite,
+} from './griddb-container-put.ts';
+import { GriddbEngine, GriddbEngineFailure, griddbErrorOf } from './griddb-engine.ts';
+import {
+  GriddbContainerNames, rowStatementRun, type RowStatementContext,
+} from './griddb-row-statements.ts';
+
+/** The container names of one transaction server, shared by its GridDB connections. */
+const containerNamesByHost = new WeakMap<GriddbConnectionHost, GriddbContainerNames>();
+
+function containerNamesOf(host: GriddbConnectionHost): GriddbContainerNames {
+  let names = containerNamesByHost.get(host);
+  if (names === undefined) {
+    names = new GriddbContainerNames();
+    containerNamesByHost.set(host, names);
+  }
+  return names;
+}
 import { GriddbError, GriddbErrorCode, griddbErrorStackWrite } from './griddb-error.ts';
 import {
   GriddbFrameError, GriddbFrameReader, encodeGriddbReply, griddbDecode, type GriddbRequest,
@@ -41,6 +69,10 @@ const CLOSE_LINGER_MS = 1000;
 
 export interface GriddbConnectionHost {
   readonly options: ResolvedServerOptions;
+  /** Where statements that touch containers run (the transaction server's, shared). */
+  readonly runner: RequestRunner;
+  /** The engine failed on a bug (a run rejected): close every connection, answer nothing. */
+  engineFailed(error: unknown): void;
   /** Undefined lets the connection in; an error (at connectionLimit) refuses it. */
   connectionAuthenticated(connection: GriddbConnection): StorageError | undefined;
   connectionClosed(connection: GriddbConnection): void;
@@ -57,6 +89,10 @@ export class GriddbConnection {
   private timer: ReturnType<typeof setTimeout>;
   private gone = false;
   private closeReason = 'the client closed the connection';
+  /** Set at the first LOGIN: the runner knows this connection from then until it closes. */
+  private engine: GriddbEngine | undefined;
+  /** The statement id a store request carries: GridDB's, when it is one store can take. */
+  private nextStoreStatementId = 1;
 
   constructor(
     readonly id: number,
@@ -135,7 +171,9 @@ export class GriddbConnection {
     try {
       await this.statement(request, rest, reply);
     } catch (error) {
-      if (error instanceof GriddbFrameError) {
+      if (error instanceof GriddbEngineFailure) {
+        this.host.engineFailed(error.failure);
+      } else if (error instanceof GriddbFrameError) {
         this.close(`malformed GridDB statement: ${error.message}`);
       } else if (error instanceof GriddbError) {
         reply(GriddbResult.STATEMENT_ERROR,
@@ -148,6 +186,11 @@ export class GriddbConnection {
         reply(GriddbResult.NODE_ERROR, (writer) => griddbErrorStackWrite(writer,
           GriddbErrorCode.LIMIT_EXCEEDED, error.message));
         this.close(error.message, CLOSE_LINGER_MS);
+      } else if (isStorageError(error)) {
+        // A check of store's outside the engine refused the statement: the application's error.
+        reply(GriddbResult.STATEMENT_ERROR,
+          (writer) => { const refusal = griddbErrorOf(error).error;
+            griddbErrorStackWrite(writer, refusal, error.message); });
       } else {
         throw error;
       }
@@ -176,6 +219,18 @@ export class GriddbConnection {
         if (refusal !== undefined) throw refusal;
         this.authenticated = true;
         this.reader.bodyBytesMax = this.host.options.messageBytesMax;
+        const { info } = this.host.runner;
+        this.host.runner.connectionOpened(this.id, {
+          // One connection, one client: GridDB's statement ids count per connection.
+          clientKey: `griddb/${login.user}/${this.id}`,
+          transactionTimeoutMs: info.transactionTimeoutLimitMs,
+          connection: {
+            localAddress: `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`,
+            remoteAddress: this.remoteAddress(), applicationName: '', user: login.user,
+          },
+        });
+        this.engine = new GriddbEngine(this.host.runner, this.id,
+          this.host.options.messageBytesMax);
         this.host.options.onEvent?.({ kind: 'connected', connectionId: this.id,
           remoteAddress: this.remoteAddress(), user: login.user, applicationName: '' });
       }
@@ -211,10 +266,82 @@ export class GriddbConnection {
         }));
         return;
       }
+      case GriddbStatement.GET_CONTAINER_PROPERTIES: {
+        const { name, kinds } = containerPropertiesDecode(body);
+        const info = await this.engineOf().call(CONTAINER_INFO,
+          { partitionId: this.partitionOf(request, name), name });
+        if (info !== undefined) containerNamesOf(this.host).remember(info.containerId, info.name);
+        reply(GriddbResult.SUCCESS,
+          (writer) => containerPropertiesReplyWrite(writer, kinds, info));
+        return;
+      }
+      case GriddbStatement.PUT_CONTAINER: {
+        const { definition, modifiable } = containerPutDecode(body);
+        const info = await this.engineOf().call(CONTAINER_PUT, {
+          statement: this.storeStatement(), partitionId: this.partitionOf(request, definition.name),
+          definitionJson: JSON.stringify(definition), modifiable,
+        });
+        containerNamesOf(this.host).remember(info.containerId, info.name);
+        reply(GriddbResult.SUCCESS, (writer) => containerPutReplyWrite(writer, info));
+        return;
+      }
+      case GriddbStatement.DROP_CONTAINER: {
+        const { name, type } = containerDropDecode(body);
+        const ref = { partitionId: this.partitionOf(request, name), name };
+        if (type !== undefined) {
+          const info = await this.engineOf().call(CONTAINER_INFO, ref);
+          if (info !== undefined && info.type !== type) {
+            throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_TYPE_INVALID,
+              `container "${info.name}" is a ${info.type}, not a ${type}`);
+          }
+        }
+        await this.engineOf().call(CONTAINER_DROP, { statement: this.storeStatement(), ref });
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      }
+      case GriddbStatement.GET_ROW:
+      case GriddbStatement.PUT_ROW:
+      case GriddbStatement.PUT_MULTIPLE_ROWS:
+      case GriddbStatement.DELETE_ROW: {
+        const context: RowStatementContext = {
+          engine: this.engineOf(), names: containerNamesOf(this.host),
+          partitionOf: (name) => this.partitionOf(request, name),
+          statement: () => this.storeStatement(),
+        };
+        const write = await rowStatementRun(context, type, body);
+        reply(GriddbResult.SUCCESS, write);
+        return;
+      }
       default:
         throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
           `statement ${type} is not supported by this node yet`);
     }
+  }
+
+  private engineOf(): GriddbEngine {
+    assert(this.engine !== undefined, 'a logged-in GridDB connection has its engine');
+    return this.engine;
+  }
+
+  /**
+   * The partition a container statement names: the client computes it from the name (CRC-32, as
+   * store places containers), so one that differs is a client that hashes otherwise, refused.
+   */
+  private partitionOf(request: GriddbRequest, name: string): number {
+    const expected = containerPartitionId(name, this.host.options.partitionNum);
+    if (request.partitionId !== expected) {
+      throw new GriddbError(GriddbErrorCode.TXN_PARTITION_ID_INVALID,
+        `container "${name}" lives in partition ${expected}, not ${request.partitionId}`);
+    }
+    return expected;
+  }
+
+  /**
+   * An auto-commit statement of this connection. Store's statement ids make a retried write apply
+   * once per client (statement-results.ts); the runner's client here is this connection.
+   */
+  private storeStatement(): { sessionId: number; statementId: number } {
+    return { sessionId: AUTO_COMMIT_SESSION_ID, statementId: this.nextStoreStatementId++ };
   }
 
   private send(bytes: Uint8Array): void {
@@ -247,6 +374,7 @@ export class GriddbConnection {
     this.gone = true;
     this.phase = 'closing';
     clearTimeout(this.timer);
+    if (this.engine !== undefined) this.host.runner.connectionClosed(this.id);
     this.host.options.onEvent?.({ kind: 'closed', connectionId: this.id,
       remoteAddress: this.remoteAddress(), reason: this.closeReason });
     this.host.connectionClosed(this);

@@ -12,37 +12,55 @@ import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { griddbStringWrite } from './griddb-frame.ts';
 
 /**
- * The codes and names this node sends. 10005 and 10053 are GridDB's (the web API's
- * ConnectionUtils.java tests for them: spec/surface.md §1.3). For the others the name is the one
- * GridDB's server throws in that case but its number is not in the material here (gs_error.h is
- * not vendored): they are numbered in GridDB's transaction range and must be checked against a
- * GridDB node before an application relies on them. The connection limit is store's own code.
+ * The codes and names this node sends: GridDB's, numbered as in GridDB's server/gs_error.h (its
+ * ErrorCode enum counts on from GS_ERROR_TXN_SERVICE_START_FAILED = 10000 and
+ * GS_ERROR_DS_UNDEFINED = 60000; 10005 and 10053 are also tested by the web API's
+ * ConnectionUtils.java, spec/surface.md §1.3). The connection limit is store's own code.
  */
 export const GriddbErrorCode = {
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */
   TXN_AUTH_FAILED: { code: 10005, name: 'TXN_AUTH_FAILED' },
+  /** A statement sent before LOGIN. */
+  TXN_AUTH_REQUIRED: { code: 10006, name: 'TXN_AUTH_REQUIRED' },
+  /** A statement this node does not implement. */
+  TXN_STATEMENT_TYPE_UNKNOWN: { code: 10013, name: 'TXN_STATEMENT_TYPE_UNKNOWN' },
+  /** A row or schema statement on a container that does not exist. */
+  TXN_CONTAINER_NOT_FOUND: { code: 10016, name: 'TXN_CONTAINER_NOT_FOUND' },
+  /** A statement encoded with another schema version than the container's. */
+  TXN_CONTAINER_SCHEMA_UNMATCH: { code: 10017, name: 'TXN_CONTAINER_SCHEMA_UNMATCH' },
+  /** DROP_CONTAINER of a collection as a time series, or the other way round. */
+  TXN_CONTAINER_TYPE_INVALID: { code: 10018, name: 'TXN_CONTAINER_TYPE_INVALID' },
   /** The client's clusterName is not this node's. */
   TXN_CLUSTER_NAME_INVALID: { code: 10053, name: 'TXN_CLUSTER_NAME_INVALID' },
-  /** A CONNECT of a protocol version other than 15 (number unverified). */
-  TXN_CLIENT_VERSION_NOT_ACCEPTABLE: { code: 10004, name: 'TXN_CLIENT_VERSION_NOT_ACCEPTABLE' },
-  /** A statement sent before LOGIN (number unverified). */
-  TXN_AUTH_REQUIRED: { code: 10006, name: 'TXN_AUTH_REQUIRED' },
-  /** A statement this node does not implement yet (number unverified). */
-  TXN_STATEMENT_TYPE_UNKNOWN: { code: 10007, name: 'TXN_STATEMENT_TYPE_UNKNOWN' },
+  /** A CONNECT of a protocol version other than 15. */
+  TXN_CLIENT_VERSION_NOT_ACCEPTABLE: { code: 10054, name: 'TXN_CLIENT_VERSION_NOT_ACCEPTABLE' },
+  /** A container statement sent to another partition than its container's. */
+  TXN_PARTITION_ID_INVALID: { code: 10065, name: 'TXN_PARTITION_ID_INVALID' },
+  /** A container schema the node refuses (a type, a key, a column name). */
+  DS_DS_SCHEMA_INVALID: { code: 60015, name: 'DS_DS_SCHEMA_INVALID' },
+  /** PUT_CONTAINER with another schema for an existing container, without modifiable. */
+  DS_DS_CHANGE_SCHEMA_DISABLE: { code: 60016, name: 'DS_DS_CHANGE_SCHEMA_DISABLE' },
+  /** A container name the node refuses (empty, a part store does not have). */
+  DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
   /** connectionLimit reached: store's LIMIT_EXCEEDED (lib/base/errors.ts). */
   LIMIT_EXCEEDED: { code: 100005, name: 'LIMIT_EXCEEDED' },
 } as const;
 export type GriddbErrorCode = (typeof GriddbErrorCode)[keyof typeof GriddbErrorCode];
+/** A code and its name as an error stack carries them (GridDB's, or store's own). */
+export interface GriddbErrorName {
+  readonly code: number;
+  readonly name: string;
+}
 
 export class GriddbError extends Error {
-  constructor(readonly error: GriddbErrorCode, message: string) {
+  constructor(readonly error: GriddbErrorName, message: string) {
     super(message);
     this.name = 'GriddbError';
   }
 }
 
 /** Writes the error stack drawn above. */
-export function griddbErrorStackWrite(writer: ByteWriter, error: GriddbErrorCode,
+export function griddbErrorStackWrite(writer: ByteWriter, error: GriddbErrorName,
   message: string): void {
   writer.i32(1);
   writer.i32(error.code);

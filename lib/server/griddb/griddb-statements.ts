@@ -8,6 +8,13 @@ export const GriddbStatement = {
   LOGIN: 102,
   LOGOUT: 103,
   GET_PARTITION_ADDRESS: 104,
+  PUT_CONTAINER: 107,
+  GET_ROW: 120,
+  PUT_ROW: 124,
+  PUT_MULTIPLE_ROWS: 125,
+  DELETE_ROW: 127,
+  GET_CONTAINER_PROPERTIES: 140,
+  DROP_CONTAINER: 144,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 

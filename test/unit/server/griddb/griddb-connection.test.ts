@@ -74,7 +74,7 @@ describe('GridDB protocol: handshake', { timeout: 60_000 }, () => {
     const { replies } = await griddbExchange(test.port, [version14, RECORDED_LOGIN]);
     assert.equal(replies.length, 1, 'nothing after the refusal is answered');
     assert.equal(replies[0]!.result, STATEMENT_ERROR);
-    assert.equal(errorCode(replies[0]!.payload), 10004);
+    assert.equal(errorCode(replies[0]!.payload), 10054);
   });
 
   it('refuses a statement before LOGIN, and a wrong cluster name', async () => {

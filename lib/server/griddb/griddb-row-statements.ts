@@ -1,0 +1,204 @@
+// GridDB's row statements in auto-commit mode: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
+// PUT_MULTIPLE_ROWS (125), each run as store's own row request (ROW_PUT, ROW_GET, ROW_REMOVE)
+// through griddb-engine.ts.
+// Bodies after the statement id (the C client's GSContainerTag::putTransactionInfo; rows and
+// keys in griddb-rows.ts):
+//
+//   | containerId i64 | sessionId i64 | sessionUUID 16 | schemaVersion i32 | sessionMode i8 |
+//   | transactionMode i8 | optional request | statement part |
+//   PUT_ROW     part: one row;                reply | existed i8 |
+//   GET_ROW     part: the key;                reply | found i8 | the row, if found (with a
+//                                             row id i64 = 0 first, for a collection) |
+//   DELETE_ROW  part: the key;                reply | existed i8 |
+//   PUT_MULTIPLE_ROWS part: | rowCount i64 | rows |   reply | 0 i8 |  (one store put: all or none)
+//
+// A row statement names its container by id only, so the node keeps the names of the containers
+// GridDB clients have been told about (GriddbContainerNames); the schema version must be the
+// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). Only auto-commit (sessionId 0) is
+// answered: a statement of a manual transaction gets TXN_STATEMENT_TYPE_UNKNOWN. PUT_ROW's
+// "existed" comes from a GET_ROW just before the put; the two are not one atomic step.
+
+import { ByteReader } from '../../encoding/byte-reader.ts';
+import type { ByteWriter } from '../../encoding/byte-writer.ts';
+import { STORE_BLOCK_SIZES_BYTES, blockSizeLimits } from '../../base/limits.ts';
+import { ROW_GET, ROW_PUT, ROW_REMOVE } from '../../protocol/messages-row.ts';
+import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
+import { AUTO_COMMIT_SESSION_ID, type Statement } from '../../protocol/wire-refs.ts';
+import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
+import type { ContainerInfo } from '../../protocol/wire-schema.ts';
+import type { ContainerSchema } from '../../schema/container-schema.ts';
+import type { RowKey } from '../../schema/column-type.ts';
+import { keyValidator, validateRow } from '../../schema/row-validate.ts';
+import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
+import { isStorageError } from '../../base/errors.ts';
+import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
+import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
+import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
+import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
+import { GriddbStatement } from './griddb-statements.ts';
+
+const UUID_BYTES = 16;
+/** Values are checked against the largest block's limits here; the engine checks its own. */
+const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
+/** Container names kept for row statements; the oldest is forgotten beyond this. */
+export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
+
+/** Container id → name of the containers GridDB clients have learnt of, oldest first. */
+export class GriddbContainerNames {
+  private readonly names = new Map<number, string>();
+
+  remember(containerId: number, name: string): void {
+    this.names.delete(containerId);
+    this.names.set(containerId, name);
+    if (this.names.size > GRIDDB_CONTAINER_NAMES_MAX) {
+      this.names.delete(this.names.keys().next().value!);
+    }
+  }
+
+  nameOf(containerId: number): string | undefined {
+    return this.names.get(containerId);
+  }
+}
+
+interface RowStatementHead {
+  containerId: number;
+  schemaVersion: number;
+  part: Uint8Array;
+}
+
+function headDecode(body: Uint8Array): RowStatementHead {
+  return griddbDecode(() => {
+    const reader = new ByteReader(body);
+    const containerId = reader.i64();
+    const sessionId = reader.i64();
+    reader.bytes(UUID_BYTES);
+    const schemaVersion = reader.i32();
+    reader.i8();
+    reader.i8();
+    griddbOptionalRequestSkip(reader);
+    if (sessionId !== 0n) {
+      throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
+        'row statements of a manual transaction (a session) are not supported yet');
+    }
+    if (containerId < 0n || containerId > BigInt(Number.MAX_SAFE_INTEGER)) {
+      throw new GriddbFrameError(`container id ${containerId} is out of range`);
+    }
+    return { containerId: Number(containerId), schemaVersion,
+      part: body.subarray(reader.offsetBytes) };
+  });
+}
+
+export interface RowStatementContext {
+  engine: GriddbEngine;
+  names: GriddbContainerNames;
+  partitionOf(name: string): number;
+  statement(): Statement;
+}
+
+async function containerOf(context: RowStatementContext, head: RowStatementHead):
+  Promise<{ info: ContainerInfo; schema: ContainerSchema; ref: {
+    partitionId: number; name: string; containerId: number; schemaVersion: number; }; }> {
+  const name = context.names.nameOf(head.containerId);
+  const info = name === undefined ? undefined : await context.engine.call(CONTAINER_INFO,
+    { partitionId: context.partitionOf(name), name });
+  if (info === undefined || info.containerId !== head.containerId) {
+    throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_NOT_FOUND,
+      `container id ${head.containerId} does not exist`);
+  }
+  if (info.schemaVersion !== head.schemaVersion) {
+    throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH,
+      `container "${info.name}" has schema version ${info.schemaVersion}, not ` +
+      `${head.schemaVersion}`);
+  }
+  const schema: ContainerSchema = { name: info.name, type: info.type, columns: info.columns,
+    rowKeyColumnCount: info.rowKeyColumnCount, indexes: info.indexes,
+    schemaVersion: info.schemaVersion };
+  return { info, schema, ref: { partitionId: info.partitionId, name: info.name,
+    containerId: info.containerId, schemaVersion: info.schemaVersion } };
+}
+
+/** Store's checks of a value (validateRow, keyValidator), their refusal as GridDB's error. */
+function checked<T>(check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    if (isStorageError(error)) throw griddbErrorOf(error);
+    throw error;
+  }
+}
+
+function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
+  if (schema.rowKeyColumnCount !== 1) {
+    throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
+      `container "${schema.name}" has ${schema.rowKeyColumnCount} key columns: only ` +
+      'single-column keys are supported by row statements yet');
+  }
+  const key = griddbDecode(() => {
+    const reader = new ByteReader(part);
+    const value = griddbKeyRead(reader, schema.columns[0]!);
+    if (reader.remainingBytes !== 0) {
+      throw new GriddbFrameError(`${reader.remainingBytes} bytes after the row key`);
+    }
+    return value;
+  });
+  return checked(() => keyValidator(schema)(key));
+}
+
+/** Runs one row statement; returns the reply's payload writer. */
+export async function rowStatementRun(context: RowStatementContext, type: number,
+  body: Uint8Array): Promise<(writer: ByteWriter) => void> {
+  const head = headDecode(body);
+  const { schema, ref } = await containerOf(context, head);
+  switch (type) {
+    case GriddbStatement.PUT_ROW: {
+      const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
+      const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
+      let existed = false;
+      if (schema.rowKeyColumnCount > 0) {
+        const key = schema.rowKeyColumnCount === 1 ? row[0] : row.slice(0, schema.rowKeyColumnCount);
+        const found = await context.engine.call(ROW_GET, { sessionId: AUTO_COMMIT_SESSION_ID, ref,
+          keys: KeyBatch.of(schema, [checked(() => keyValidator(schema)(key))]) });
+        existed = found.count > 0;
+      }
+      await context.engine.call(ROW_PUT,
+        { statement: context.statement(), ref, rows: RowBatch.of(schema, [row]) });
+      return (writer) => writer.i8(existed ? 1 : 0);
+    }
+    case GriddbStatement.PUT_MULTIPLE_ROWS: {
+      const decoded = griddbDecode(() => {
+        const reader = new ByteReader(head.part);
+        const count = reader.i64();
+        if (count < 1n || count > BigInt(head.part.byteLength)) {
+          throw new GriddbFrameError(`row count ${count} is outside 1..${head.part.byteLength}`);
+        }
+        return griddbRowsRead(head.part.subarray(reader.offsetBytes), schema.columns,
+          Number(count));
+      });
+      const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
+      await context.engine.call(ROW_PUT,
+        { statement: context.statement(), ref, rows: RowBatch.of(schema, rows) });
+      return (writer) => writer.i8(0);
+    }
+    case GriddbStatement.GET_ROW: {
+      const key = keyOf(schema, head.part);
+      const found = await context.engine.call(ROW_GET,
+        { sessionId: AUTO_COMMIT_SESSION_ID, ref, keys: KeyBatch.of(schema, [key]) });
+      const rows = found.decode(schema);
+      return (writer) => {
+        writer.i8(rows.length > 0 ? 1 : 0);
+        if (rows.length > 0) {
+          griddbRowsWrite(writer, schema.columns, rows, schema.type === 'COLLECTION');
+        }
+      };
+    }
+    case GriddbStatement.DELETE_ROW: {
+      const key = keyOf(schema, head.part);
+      const removed = await context.engine.call(ROW_REMOVE,
+        { statement: context.statement(), ref, keys: KeyBatch.of(schema, [key]) });
+      return (writer) => writer.i8(removed ? 1 : 0);
+    }
+    default:
+      throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
+        `statement ${type} is not a row statement`);
+  }
+}

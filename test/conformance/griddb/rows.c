@@ -1,0 +1,277 @@
+/*
+ * Conformance program for store's GridDB protocol (test/conformance/griddb/rows.test.ts): rows
+ * through GridDB's C client in auto-commit mode: gsPutRow (PUT_ROW), gsGetRow (GET_ROW),
+ * gsDeleteRow (DELETE_ROW), on the collection "Rows01" (an INTEGER key and a column of every
+ * type the client can encode: no GEOMETRY).
+ *
+ *   rows <port> <clusterName> put|check|delete
+ *
+ * put: creates "Rows01" and puts row 1 (edge values: LONG extremes, NaN, -0, empty string and
+ * arrays, TIMESTAMP(6/9) with sub-millisecond parts) and row 2 (NULLs wherever allowed), then
+ * puts row 2 again (exists must be true the second time), then rows 10..14 with
+ * gsPutMultipleRows (PUT_MULTIPLE_ROWS); and on the time series "TS_Rows" (TIMESTAMP key)
+ * puts two rows, gets one by its timestamp and deletes the other.
+ * check: gets rows 1 and 2 and compares every field; row 3 is not found.
+ * delete: deletes row 1 (exists true), again (exists false); drops "Rows01" and prints
+ * "put-after-drop <GSResult>" for a put through the handle of the dropped container.
+ * Exits 0 when everything is as expected, 1 on a difference (saying which on stderr).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gridstore.h"
+
+static void printError(void *resource) {
+	char message[1024];
+	size_t depth = gsGetErrorStackSize(resource);
+	for (size_t i = 0; i < depth; i++) {
+		gsFormatErrorMessage(resource, i, message, sizeof(message));
+		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
+	}
+}
+
+#define CHECK(call) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
+	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(store); \
+	return 1; } } while (0)
+#define EXPECT(cond, ...) do { if (!(cond)) { fprintf(stderr, "line %d: ", __LINE__); \
+	fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); return 1; } } while (0)
+
+enum { ID, S, B, BY, SH, I, L, F, D, T, TU, TN, BL, LA, SA, NN, COLUMN_COUNT };
+
+static const GSColumnInfo COLUMNS[] = {
+	{ "id", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "s", GS_TYPE_STRING, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "b", GS_TYPE_BOOL, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "by", GS_TYPE_BYTE, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "sh", GS_TYPE_SHORT, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "i", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "l", GS_TYPE_LONG, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "f", GS_TYPE_FLOAT, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "d", GS_TYPE_DOUBLE, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "t", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "tu", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT,
+			GS_TYPE_OPTION_NULLABLE | GS_TYPE_OPTION_TIME_MICRO },
+	{ "tn", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT,
+			GS_TYPE_OPTION_NULLABLE | GS_TYPE_OPTION_TIME_NANO },
+	{ "bl", GS_TYPE_BLOB, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "la", GS_TYPE_LONG_ARRAY, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "sa", GS_TYPE_STRING_ARRAY, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "nn", GS_TYPE_STRING, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+};
+
+static const uint8_t BLOB_BYTES[] = { 0, 1, 0xfe, 0xff };
+static const int64_t LONGS[] = { INT64_MIN, -1, 0, INT64_MAX };
+static const GSChar *const STRINGS[] = { "", "a", "\xc3\xa9t\xc3\xa9" };
+
+static const GSColumnInfo TS_COLUMNS[] = {
+	{ "ts", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "v", GS_TYPE_DOUBLE, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+	{ "s", GS_TYPE_STRING, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+};
+
+/* The time series "TS_Rows": put two rows, get one by its timestamp, delete the other. */
+static int timeSeries(GSGridStore *store) {
+	GSContainerInfo tsInfo = GS_CONTAINER_INFO_INITIALIZER;
+	tsInfo.name = "TS_Rows";
+	tsInfo.type = GS_CONTAINER_TIME_SERIES;
+	tsInfo.columnCount = 3;
+	tsInfo.columnInfoList = TS_COLUMNS;
+	tsInfo.rowKeyAssigned = GS_TRUE;
+	GSContainer *ts = NULL;
+	GSRow *row = NULL;
+	GSBool exists = GS_FALSE;
+	CHECK(gsPutContainerGeneral(store, NULL, &tsInfo, GS_FALSE, &ts));
+	CHECK(gsCreateRowByContainer(ts, &row));
+	for (int k = 0; k < 2; k++) {
+		CHECK(gsSetRowFieldByTimestamp(row, 0, 1700000000000 + k));
+		CHECK(gsSetRowFieldByDouble(row, 1, 20.5 + k));
+		if (k == 0) CHECK(gsSetRowFieldByString(row, 2, "ok"));
+		else CHECK(gsSetRowFieldNull(row, 2));
+		CHECK(gsPutRow(ts, NULL, row, &exists));
+		EXPECT(!exists, "time-series row %d existed", k);
+	}
+	GSTimestamp key = 1700000000001;
+	CHECK(gsGetRow(ts, &key, row, &exists));
+	EXPECT(exists, "time-series row not found");
+	double v; GSBool isNull;
+	CHECK(gsGetRowFieldAsDouble(row, 1, &v)); EXPECT(v == 21.5, "v = %g", v);
+	CHECK(gsGetRowFieldNull(row, 2, &isNull)); EXPECT(isNull, "s not null");
+	key = 1700000000000;
+	CHECK(gsDeleteRow(ts, &key, &exists)); EXPECT(exists, "time-series row 0 not deleted");
+	CHECK(gsGetRow(ts, &key, row, &exists)); EXPECT(!exists, "time-series row 0 still there");
+	gsCloseRow(&row);
+	gsCloseContainer(&ts, GS_TRUE);
+	return 0;
+}
+
+static GSContainerInfo info(void) {
+	GSContainerInfo result = GS_CONTAINER_INFO_INITIALIZER;
+	result.name = "Rows01";
+	result.type = GS_CONTAINER_COLLECTION;
+	result.columnCount = COLUMN_COUNT;
+	result.columnInfoList = COLUMNS;
+	result.rowKeyAssigned = GS_TRUE;
+	return result;
+}
+
+static int fillRow1(GSGridStore *store, GSRow *row) {
+	const GSPreciseTimestamp micro = { 1700000000123, 456000 };
+	const GSPreciseTimestamp nano = { 1700000000123, 456789 };
+	const GSBlob blob = { sizeof(BLOB_BYTES), BLOB_BYTES };
+	CHECK(gsSetRowFieldByInteger(row, ID, 1));
+	CHECK(gsSetRowFieldByString(row, S, "h\xc3\xa9llo"));
+	CHECK(gsSetRowFieldByBool(row, B, GS_TRUE));
+	CHECK(gsSetRowFieldByByte(row, BY, -128));
+	CHECK(gsSetRowFieldByShort(row, SH, 32767));
+	CHECK(gsSetRowFieldByInteger(row, I, -2147483647 - 1));
+	CHECK(gsSetRowFieldByLong(row, L, INT64_MIN));
+	CHECK(gsSetRowFieldByFloat(row, F, -0.0f));
+	CHECK(gsSetRowFieldByDouble(row, D, NAN));
+	CHECK(gsSetRowFieldByTimestamp(row, T, 1700000000123));
+	CHECK(gsSetRowFieldByPreciseTimestamp(row, TU, &micro));
+	CHECK(gsSetRowFieldByPreciseTimestamp(row, TN, &nano));
+	CHECK(gsSetRowFieldByBlob(row, BL, &blob));
+	CHECK(gsSetRowFieldByLongArray(row, LA, LONGS, 4));
+	CHECK(gsSetRowFieldByStringArray(row, SA, STRINGS, 3));
+	CHECK(gsSetRowFieldByString(row, NN, ""));
+	return 0;
+}
+
+static int fillRow2(GSGridStore *store, GSRow *row) {
+	CHECK(gsSetRowFieldByInteger(row, ID, 2));
+	for (int32_t column = S; column < NN; column++) CHECK(gsSetRowFieldNull(row, column));
+	CHECK(gsSetRowFieldByLongArray(row, LA, LONGS, 0));
+	CHECK(gsSetRowFieldByString(row, NN, "x"));
+	return 0;
+}
+
+static int checkRow1(GSGridStore *store, GSRow *row) {
+	const GSChar *s; GSBool b; int8_t by; int16_t sh; int32_t i; int64_t l; float f; double d;
+	GSTimestamp t; GSPreciseTimestamp tu, tn; GSBlob bl; const int64_t *la; size_t laSize;
+	const GSChar *const *sa; size_t saSize;
+	CHECK(gsGetRowFieldAsString(row, S, &s));
+	EXPECT(strcmp(s, "h\xc3\xa9llo") == 0, "s = %s", s);
+	CHECK(gsGetRowFieldAsBool(row, B, &b)); EXPECT(b == GS_TRUE, "b");
+	CHECK(gsGetRowFieldAsByte(row, BY, &by)); EXPECT(by == -128, "by = %d", by);
+	CHECK(gsGetRowFieldAsShort(row, SH, &sh)); EXPECT(sh == 32767, "sh = %d", sh);
+	CHECK(gsGetRowFieldAsInteger(row, I, &i)); EXPECT(i == -2147483647 - 1, "i = %d", i);
+	CHECK(gsGetRowFieldAsLong(row, L, &l)); EXPECT(l == INT64_MIN, "l = %lld", (long long) l);
+	CHECK(gsGetRowFieldAsFloat(row, F, &f)); EXPECT(f == 0 && signbit(f), "f = %g", f);
+	CHECK(gsGetRowFieldAsDouble(row, D, &d)); EXPECT(isnan(d), "d = %g", d);
+	CHECK(gsGetRowFieldAsTimestamp(row, T, &t));
+	EXPECT(t == 1700000000123, "t = %lld", (long long) t);
+	CHECK(gsGetRowFieldAsPreciseTimestamp(row, TU, &tu));
+	EXPECT(tu.base == 1700000000123 && tu.nanos == 456000, "tu = %lld+%u",
+			(long long) tu.base, tu.nanos);
+	CHECK(gsGetRowFieldAsPreciseTimestamp(row, TN, &tn));
+	EXPECT(tn.base == 1700000000123 && tn.nanos == 456789, "tn = %lld+%u",
+			(long long) tn.base, tn.nanos);
+	CHECK(gsGetRowFieldAsBlob(row, BL, &bl));
+	EXPECT(bl.size == sizeof(BLOB_BYTES) && memcmp(bl.data, BLOB_BYTES, bl.size) == 0, "bl");
+	CHECK(gsGetRowFieldAsLongArray(row, LA, &la, &laSize));
+	EXPECT(laSize == 4 && memcmp(la, LONGS, sizeof(LONGS)) == 0, "la (%d)", (int) laSize);
+	CHECK(gsGetRowFieldAsStringArray(row, SA, &sa, &saSize));
+	EXPECT(saSize == 3, "sa size %d", (int) saSize);
+	for (size_t k = 0; k < 3; k++) EXPECT(strcmp(sa[k], STRINGS[k]) == 0, "sa[%d]", (int) k);
+	CHECK(gsGetRowFieldAsString(row, NN, &s)); EXPECT(strcmp(s, "") == 0, "nn = %s", s);
+	return 0;
+}
+
+static int checkRow2(GSGridStore *store, GSRow *row) {
+	for (int32_t column = S; column < NN; column++) {
+		GSBool isNull = GS_FALSE;
+		CHECK(gsGetRowFieldNull(row, column, &isNull));
+		EXPECT(isNull == (column != LA), "column %d null = %d", column, (int) isNull);
+	}
+	const int64_t *la; size_t laSize;
+	CHECK(gsGetRowFieldAsLongArray(row, LA, &la, &laSize));
+	EXPECT(laSize == 0, "la size %d", (int) laSize);
+	const GSChar *s;
+	CHECK(gsGetRowFieldAsString(row, NN, &s)); EXPECT(strcmp(s, "x") == 0, "nn = %s", s);
+	return 0;
+}
+
+int main(int argc, char **argv) {
+	if (argc != 4) {
+		fprintf(stderr, "usage: rows port clusterName put|check|delete\n");
+		return 2;
+	}
+	char member[64];
+	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
+	const GSPropertyEntry properties[] = {
+		{ "notificationMember", member }, { "clusterName", argv[2] },
+		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
+	};
+	GSGridStore *store = NULL;
+	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties,
+			sizeof(properties) / sizeof(properties[0]), &store));
+	const GSContainerInfo containerInfo = info();
+	GSContainer *container = NULL;
+	CHECK(gsPutContainerGeneral(store, NULL, &containerInfo, GS_FALSE, &container));
+	GSRow *row = NULL;
+	CHECK(gsCreateRowByContainer(container, &row));
+	GSBool exists = GS_FALSE;
+
+	if (strcmp(argv[3], "put") == 0) {
+		if (fillRow1(store, row) != 0) return 1;
+		CHECK(gsPutRow(container, NULL, row, &exists));
+		EXPECT(!exists, "row 1 existed before its first put");
+		if (fillRow2(store, row) != 0) return 1;
+		CHECK(gsPutRow(container, NULL, row, &exists));
+		EXPECT(!exists, "row 2 existed before its first put");
+		CHECK(gsPutRow(container, NULL, row, &exists));
+		EXPECT(exists, "row 2 did not exist at its second put");
+		/* Rows 10..14 in one PUT_MULTIPLE_ROWS. */
+		GSRow *many[5];
+		for (int k = 0; k < 5; k++) {
+			CHECK(gsCreateRowByContainer(container, &many[k]));
+			if (fillRow2(store, many[k]) != 0) return 1;
+			CHECK(gsSetRowFieldByInteger(many[k], ID, 10 + k));
+			CHECK(gsSetRowFieldByLong(many[k], L, (int64_t) k * 1000));
+		}
+		CHECK(gsPutMultipleRows(container, (const void *const *) many, 5, &exists));
+		for (int k = 0; k < 5; k++) gsCloseRow(&many[k]);
+		if (timeSeries(store) != 0) return 1;
+	} else if (strcmp(argv[3], "check") == 0) {
+		int32_t key = 1;
+		CHECK(gsGetRow(container, &key, row, &exists));
+		EXPECT(exists, "row 1 not found");
+		if (checkRow1(store, row) != 0) return 1;
+		key = 2;
+		CHECK(gsGetRow(container, &key, row, &exists));
+		EXPECT(exists, "row 2 not found");
+		if (checkRow2(store, row) != 0) return 1;
+		key = 3;
+		CHECK(gsGetRow(container, &key, row, &exists));
+		EXPECT(!exists, "row 3 found");
+		key = 13;
+		CHECK(gsGetRow(container, &key, row, &exists));
+		EXPECT(exists, "row 13 not found");
+		int64_t l;
+		CHECK(gsGetRowFieldAsLong(row, L, &l));
+		EXPECT(l == 3000, "row 13: l = %lld", (long long) l);
+	} else if (strcmp(argv[3], "delete") == 0) {
+		int32_t key = 1;
+		CHECK(gsDeleteRow(container, &key, &exists));
+		EXPECT(exists, "row 1 did not exist at its delete");
+		CHECK(gsDeleteRow(container, &key, &exists));
+		EXPECT(!exists, "row 1 existed after its delete");
+		/* The client itself refuses a NULL in a NOT NULL column (before any statement). */
+		CHECK(gsSetRowFieldByInteger(row, ID, 9));
+		GSResult result = gsSetRowFieldNull(row, NN);
+		EXPECT(!GS_SUCCEEDED(result), "the client accepted a NULL in a NOT NULL column");
+		CHECK(gsDropContainer(store, "Rows01"));
+		CHECK(gsSetRowFieldByString(row, NN, "y"));
+		result = gsPutRow(container, NULL, row, &exists);
+		EXPECT(!GS_SUCCEEDED(result), "a put into a dropped container was accepted");
+		printf("put-after-drop %d\n", (int) result);
+	} else {
+		fprintf(stderr, "unknown mode %s\n", argv[3]);
+		return 2;
+	}
+	gsCloseRow(&row);
+	gsCloseContainer(&container, GS_TRUE);
+	gsCloseGridStore(&store, GS_TRUE);
+	return 0;
+}

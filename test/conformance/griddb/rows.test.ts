@@ -1,0 +1,81 @@
+// GridDB's own C client (5.8, unmodified) against a real store node: rows in auto-commit mode
+// (PUT_ROW, PUT_MULTIPLE_ROWS, GET_ROW, DELETE_ROW) with every column type the client encodes, edge values and
+// NULLs (rows.c), store's own client reading the same rows (one store, two protocols), and the
+// errors an application gets. test/support/griddb-c-client.ts builds the client (skips with a
+// message without the source or the build tools).
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { getStore } from '../../../lib/client/store-factory.ts';
+import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../unit/node/node-process.ts';
+import { compileProgram, griddbCClient, runProgram } from '../../support/griddb-c-client.ts';
+
+const ROWS_C = fileURLToPath(new URL('rows.c', import.meta.url));
+const CLUSTER = 'myCluster';
+/** GridDB's code (server/gs_error.h) as the application gets it. */
+const TXN_CONTAINER_NOT_FOUND = 10016;
+
+describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () => {
+  let skip: string | undefined;
+  let program = '';
+  let home = '';
+  let node: NodeProcess | undefined;
+
+  before(async () => {
+    const client = await griddbCClient();
+    if ('skip' in client) {
+      skip = client.skip;
+      return;
+    }
+    program = await compileProgram(client, ROWS_C);
+    home = newNodeHome();
+    node = await startNodeProcess(home);
+  });
+
+  after(async () => {
+    await node?.stop();
+    if (home !== '') removeHome(home);
+  });
+
+  const run = (mode: string) =>
+    runProgram(program, [String(node!.transactionPort), CLUSTER, mode]);
+
+  it('puts, gets and deletes rows of every type; store\'s client sees the same rows', async (t) => {
+    if (skip !== undefined) return t.skip(skip);
+    const put = await run('put');
+    assert.equal(put.code, 0, put.stderr);
+    const checked = await run('check');
+    assert.equal(checked.code, 0, checked.stderr);
+
+    const store = getStore({
+      notificationMember: `127.0.0.1:${node!.transactionPort}`, clusterName: CLUSTER,
+      username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
+    });
+    try {
+      const container = await store.getContainer('Rows01');
+      assert.ok(container !== undefined);
+      const row1 = await container.get(1);
+      assert.deepEqual(row1, [1, 'h\u00e9llo', true, -128, 32767, -2147483648, -(2n ** 63n),
+        -0, NaN, 1700000000123, 1700000000123456n, 1700000000123456789n,
+        Uint8Array.from([0, 1, 0xfe, 0xff]), [-(2n ** 63n), -1n, 0n, 2n ** 63n - 1n],
+        ['', 'a', '\u00e9t\u00e9'], '']);
+      const row2 = await container.get(2);
+      assert.deepEqual(row2, [2, null, null, null, null, null, null, null, null, null, null,
+        null, null, [], null, 'x']);
+      for (let k = 0; k < 5; k++) {
+        assert.deepEqual(await container.get(10 + k), [10 + k, null, null, null, null, null,
+          BigInt(k * 1000), null, null, null, null, null, null, [], null, 'x']);
+      }
+      const timeSeries = await store.getContainer('TS_Rows');
+      assert.deepEqual(await timeSeries?.get(1700000000001), [1700000000001, 21.5, null]);
+      assert.equal(await timeSeries?.get(1700000000000), undefined);
+    } finally {
+      await store.close();
+    }
+
+    const deleted = await run('delete');
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.equal(deleted.stdout.trim(), `put-after-drop ${TXN_CONTAINER_NOT_FOUND}`);
+  });
+});

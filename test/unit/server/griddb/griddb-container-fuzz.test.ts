@@ -1,0 +1,243 @@
+// The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
+// DROP_CONTAINER and the binary container key) against random and mutated bodies: a decoder
+// either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError), never
+// anything else; and on a node, a logged-in connection sent such statements gets an error reply
+// or is closed, the node reports no bug, and a well-formed statement still works afterwards.
+
+import assert from 'node:assert/strict';
+import { Buffer } from 'node:buffer';
+import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
+import { ByteReader } from '../../../../lib/encoding/byte-reader.ts';
+import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
+import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
+import {
+  griddbContainerKeyRead, griddbContainerKeyWrite,
+} from '../../../../lib/server/griddb/griddb-container-key.ts';
+import { containerPropertiesDecode } from '../../../../lib/server/griddb/griddb-container-properties.ts';
+import {
+  containerDropDecode, containerPutDecode,
+} from '../../../../lib/server/griddb/griddb-container-put.ts';
+import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
+import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
+import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
+import { GriddbFrameError, griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
+import { startServer, type TestServer } from '../server-test-helpers.ts';
+import {
+  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_LOGIN, griddbExchange,
+} from './recorded-handshake.ts';
+
+const PARTITION_NUM = 128;
+const RUNS = 300;
+const NODE_RUNS = 60;
+const GET_CONTAINER_PROPERTIES = 140;
+const PUT_CONTAINER = 107;
+const DROP_CONTAINER = 144;
+const PUT_ROW = 124;
+
+/** Columns of every type GridDB's client encodes in rows. */
+const ROW_COLUMNS: ColumnSchema[] = [
+  { name: 'id', type: 'INTEGER', array: false, notNull: true },
+  { name: 's', type: 'STRING', array: false, notNull: false },
+  { name: 'b', type: 'BOOL', array: false, notNull: false },
+  { name: 'by', type: 'BYTE', array: false, notNull: false },
+  { name: 'sh', type: 'SHORT', array: false, notNull: false },
+  { name: 'l', type: 'LONG', array: false, notNull: false },
+  { name: 'f', type: 'FLOAT', array: false, notNull: false },
+  { name: 'd', type: 'DOUBLE', array: false, notNull: false },
+  { name: 't', type: 'TIMESTAMP', array: false, notNull: false },
+  { name: 'tu', type: 'TIMESTAMP', array: false, notNull: false, timePrecision: 'MICROSECOND' },
+  { name: 'tn', type: 'TIMESTAMP', array: false, notNull: false, timePrecision: 'NANOSECOND' },
+  { name: 'bl', type: 'BLOB', array: false, notNull: false },
+  { name: 'la', type: 'LONG', array: true, notNull: false },
+  { name: 'sa', type: 'STRING', array: true, notNull: false },
+];
+const ROW: unknown[] = [7, 'x\u00e9', true, -1, 2, -(2n ** 63n), 1.5, -0, 1700000000123, 1700000000123456n,
+  1700000000123456789n, Uint8Array.from([1, 2]), [1n, -1n], ['', 'ab']];
+
+function rowsBytes(rows: unknown[][]): Buffer {
+  const writer = new ByteWriter(256);
+  griddbRowsWrite(writer, ROW_COLUMNS, rows as never);
+  return Buffer.from(writer.finish());
+}
+
+const name = fc.stringMatching(/^[A-Za-z_][A-Za-z0-9_]{0,20}(@[A-Za-z0-9]{1,8})?$/);
+
+function keyBytes(containerName: string): Buffer {
+  const writer = new ByteWriter(64);
+  griddbContainerKeyWrite(writer, containerName);
+  return Buffer.from(writer.finish());
+}
+
+function str(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  const size = Buffer.alloc(4);
+  size.writeInt32LE(bytes.byteLength);
+  return Buffer.concat([size, bytes]);
+}
+
+const EMPTY_OPTIONS = Buffer.alloc(4);
+
+function propertiesBody(containerName: string): Buffer {
+  return Buffer.concat([EMPTY_OPTIONS, keyBytes(containerName),
+    Buffer.from([7, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6])]);
+}
+
+/** A collection: id INTEGER key, s STRING, la LONG[] (as the C client lays it out). */
+function putBody(containerName: string): Buffer {
+  const count = Buffer.alloc(4);
+  count.writeInt32LE(3);
+  return Buffer.concat([EMPTY_OPTIONS, keyBytes(containerName), Buffer.from([0, 0]), count,
+    str('id'), Buffer.from([4, 4]), str('s'), Buffer.from([0, 0]), str('la'), Buffer.from([5, 1]),
+    Buffer.from([1, 0, 0, 0]), str('')]);
+}
+
+function dropBody(containerName: string): Buffer {
+  return Buffer.concat([EMPTY_OPTIONS, keyBytes(containerName), Buffer.from([0xff])]);
+}
+
+/** A whole request frame of `type` (client head, statement id 1). */
+function frame(type: number, partitionId: number, body: Buffer): Buffer {
+  const head = Buffer.alloc(36);
+  head.writeInt32LE(0x03e02478, 0);
+  head.writeInt32LE(-1, 12);
+  head.writeInt32LE(16 + body.byteLength, 16);
+  head.writeInt32LE(type, 20);
+  head.writeInt32LE(partitionId, 24);
+  head.writeBigInt64LE(1n, 28);
+  return Buffer.concat([head, body]);
+}
+
+const mutation = fc.record({
+  flips: fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })), { maxLength: 6 }),
+  cutAt: fc.option(fc.nat(), { nil: undefined }),
+}, { noNullPrototype: true });
+
+function mutate(body: Buffer, { flips, cutAt }: { flips: Array<[number, number]>;
+  cutAt: number | undefined }): Buffer {
+  const copy = Buffer.from(body);
+  for (const [at, value] of flips) copy[at % copy.byteLength] = value;
+  return cutAt === undefined ? copy : copy.subarray(0, cutAt % (copy.byteLength + 1));
+}
+
+const DECODERS = [containerPropertiesDecode, containerPutDecode, containerDropDecode];
+const BODIES = [propertiesBody, putBody, dropBody];
+
+function decodesOrRefuses(decode: (body: Uint8Array) => unknown, body: Uint8Array): void {
+  try {
+    decode(body);
+  } catch (error) {
+    assert.ok(error instanceof GriddbFrameError || error instanceof GriddbError,
+      `${decode.name} threw ${String(error)}`);
+  }
+}
+
+describe('GridDB protocol: container statement decoders', () => {
+  it('reads back every container key it writes, case and affinity included', () => {
+    fc.assert(fc.property(name, (containerName) => {
+      const reader = new ByteReader(keyBytes(containerName));
+      assert.equal(griddbContainerKeyRead(reader), containerName);
+      assert.equal(reader.remainingBytes, 0);
+    }), { numRuns: RUNS });
+  });
+
+  it('decodes the well-formed bodies', () => {
+    assert.deepEqual(containerPropertiesDecode(propertiesBody('Col01')),
+      { name: 'Col01', kinds: [0, 1, 2, 3, 4, 5, 6] });
+    assert.deepEqual(containerPutDecode(putBody('Col01')), {
+      modifiable: false,
+      definition: { name: 'Col01', type: 'COLLECTION', rowKey: 1, columns: [
+        { name: 'id', type: 'INTEGER', array: false, notNull: true },
+        { name: 's', type: 'STRING', array: false, notNull: false },
+        { name: 'la', type: 'LONG', array: true, notNull: false },
+      ] },
+    });
+    assert.deepEqual(containerDropDecode(dropBody('x@rack2')), { name: 'x@rack2', type: undefined });
+  });
+
+  it('reads back the rows it writes, NULLs included', () => {
+    const rows = [ROW, ROW.map((_value, i) => (i === 0 ? 8 : null))];
+    assert.deepEqual(griddbRowsRead(rowsBytes(rows), ROW_COLUMNS, 2), rows);
+  });
+
+  it('reads or refuses random and mutated rows, with GridDB errors only', () => {
+    // As the row statements call it: inside griddbDecode, which turns a read past the end into
+    // GridDB's frame error.
+    const read = (bytes: Uint8Array) => griddbDecode(() => griddbRowsRead(bytes, ROW_COLUMNS, 2));
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(read,
+      mutate(rowsBytes([ROW, ROW]), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }),
+      (bytes) => decodesOrRefuses(read, bytes)), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
+    fc.assert(fc.property(fc.nat({ max: 2 }), name, mutation, (which, containerName, change) => {
+      decodesOrRefuses(DECODERS[which]!, mutate(BODIES[which]!(containerName), change));
+    }), { numRuns: RUNS });
+    fc.assert(fc.property(fc.nat({ max: 2 }), fc.uint8Array({ maxLength: 120 }),
+      (which, bytes) => decodesOrRefuses(DECODERS[which]!, bytes)), { numRuns: RUNS });
+  });
+});
+
+describe('GridDB protocol: container statements fuzzed on a node', { timeout: 240_000 }, () => {
+  let test: TestServer;
+  before(async () => {
+    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
+      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
+    { partitionNum: PARTITION_NUM });
+  });
+  after(async () => test.stop());
+
+  it('answers or closes every malformed statement, and keeps serving', async () => {
+    const types = [GET_CONTAINER_PROPERTIES, PUT_CONTAINER, DROP_CONTAINER];
+    await fc.assert(fc.asyncProperty(fc.nat({ max: 2 }), name, mutation,
+      async (which, containerName, change) => {
+        const body = mutate(BODIES[which]!(containerName), change);
+        const pId = containerPartitionId(containerName, PARTITION_NUM);
+        const { replies, closedByNode } = await griddbExchange(test.port,
+          [RECORDED_CONNECT, RECORDED_LOGIN, frame(types[which]!, pId, body)]);
+        assert.ok(replies.length === 3 || closedByNode);
+        assert.deepEqual(test.internalErrors, []);
+      }), { numRuns: NODE_RUNS });
+    const pId = containerPartitionId('Col01', PARTITION_NUM);
+    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, putBody('Col01')),
+      frame(GET_CONTAINER_PROPERTIES, pId, propertiesBody('Col01')),
+      frame(DROP_CONTAINER, pId, dropBody('Col01'))]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0]);
+    assert.equal(replies[3]!.payload[0], 1); // exists
+  });
+
+  it('answers or closes every malformed PUT_ROW, and keeps serving', async () => {
+    const count = Buffer.alloc(4);
+    count.writeInt32LE(ROW_COLUMNS.length);
+    const columns = ROW_COLUMNS.map((column) => Buffer.concat([str(column.name), Buffer.from([
+      column.timePrecision === 'MICROSECOND' ? 11 : column.timePrecision === 'NANOSECOND' ? 12
+        : { INTEGER: 4, STRING: 0, BOOL: 1, BYTE: 2, SHORT: 3, LONG: 5, FLOAT: 6, DOUBLE: 7,
+          TIMESTAMP: 8, BLOB: 10 }[column.type as 'INTEGER'],
+      (column.array ? 1 : 0) | (column.notNull ? 4 : 0)])]));
+    const put = Buffer.concat([EMPTY_OPTIONS, keyBytes('Rows01'), Buffer.from([0, 0]), count,
+      ...columns, Buffer.from([1, 0, 0, 0]), str('')]);
+    const pId = containerPartitionId('Rows01', PARTITION_NUM);
+    const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, put)]);
+    assert.equal(created.replies[2]!.result, 0);
+    const schemaVersion = created.replies[2]!.payload.readInt32LE(0);
+    const containerId = created.replies[2]!.payload.readBigInt64LE(4);
+    const head = Buffer.alloc(8 + 8 + 16 + 4 + 2);
+    head.writeBigInt64LE(containerId, 0);
+    head.writeInt32LE(schemaVersion, 32);
+    head[36] = 2; // session mode AUTO
+    const putRow = (row: Buffer) => frame(PUT_ROW, pId, Buffer.concat([head, EMPTY_OPTIONS, row]));
+    await fc.assert(fc.asyncProperty(mutation, async (change) => {
+      const { replies, closedByNode } = await griddbExchange(test.port,
+        [RECORDED_CONNECT, RECORDED_LOGIN, putRow(mutate(rowsBytes([ROW]), change))]);
+      assert.ok(replies.length === 3 || closedByNode, JSON.stringify(replies.map((reply) =>
+        [reply.result, Buffer.from(reply.payload).toString('latin1')])));
+      assert.deepEqual(test.internalErrors, []);
+    }), { numRuns: NODE_RUNS });
+    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      putRow(rowsBytes([ROW]))]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0]);
+  });
+});
