@@ -83,6 +83,8 @@ export const STORAGE_ERROR_NUMBERS = {
   SQL_PROC_VALUE_SYNTAX_ERROR: 240102,
   /** An argument outside what its function takes: ROUND(x, -1), ZEROBLOB(-1), an unknown unit. */
   SQL_PROC_INVALID_EXPRESSION_INPUT: 240103,
+  /** A scalar subquery gave more than one row (GridDB: "More than one tuples selected in a subquery"). */
+  SQL_PROC_MULTIPLE_TUPLE: 240104,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

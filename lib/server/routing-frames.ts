@@ -20,6 +20,7 @@ import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import type { SqlStatement } from '../sql/ast.ts';
 import { parseSqlStatement } from '../sql/parser.ts';
+import { sqlQueryTables } from '../sql/query-tables.ts';
 import type { RequestFrame } from './reply-frames.ts';
 import type { RunOutcome } from './request-runner.ts';
 
@@ -148,7 +149,7 @@ export function sqlRequestTableName(frame: RequestFrame): string | undefined {
 
 function sqlStatementTable(statement: SqlStatement): string | undefined {
   switch (statement.kind) {
-    case 'select': return statement.query.from?.name.text;
+    case 'select': return sqlQueryTables(statement.query)[0];
     case 'explain': return sqlStatementTable(statement.statement);
     case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
     case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':

@@ -1,13 +1,14 @@
 // Primary expressions: literals, parameters, column references, function calls (with DISTINCT,
 // `*`, WITHIN GROUP, and a time-unit first argument where §5.8 takes one), CASE, CAST and
-// parenthesized expressions. Subqueries and window functions (OVER) are the next SQL issue: they
-// are refused here with NOT_SUPPORTED at their position rather than as a puzzling syntax error.
+// parenthesized expressions, scalar subqueries `(SELECT ...)` and `EXISTS (SELECT ...)`. Window
+// functions (OVER) are a later SQL slice: refused with NOT_SUPPORTED at their position.
 
 import { assert } from '../base/assert.ts';
 import type { SqlExpression, SqlOrderItem } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
+import { parseSelect } from './parse-select.ts';
 import { FUNCTION_KEYWORDS, RESERVED_WORDS } from './reserved-words.ts';
 import { sqlColumnType, type SqlColumnType } from './sql-types.ts';
 
@@ -49,8 +50,12 @@ export function parsePrimary(cursor: SqlCursor): SqlExpression {
     }
     case 'operator':
       if (token.text !== '(') break;
-      if (cursor.isKeyword('SELECT', 1)) throw notSupportedSubquery(cursor.peek(1).position);
       cursor.next();
+      if (cursor.isKeyword('SELECT')) {
+        const query = parseSelect(cursor);
+        cursor.expectOperator(')');
+        return { kind: 'scalarSubquery', query, position };
+      }
       return parseParenthesized(cursor);
     case 'quotedName':
       return parseColumn(cursor);
@@ -81,8 +86,14 @@ function parseWord(cursor: SqlCursor, upper: string, position: SqlPosition): Sql
       return parseCase(cursor);
     case 'CAST':
       return parseCast(cursor);
-    case 'EXISTS':
-      throw notSupportedSubquery(position);
+    case 'EXISTS': {
+      cursor.next();
+      cursor.expectOperator('(');
+      if (!cursor.isKeyword('SELECT')) cursor.fail('SELECT (EXISTS takes a subquery)');
+      const query = parseSelect(cursor);
+      cursor.expectOperator(')');
+      return { kind: 'exists', negated: false, query, position };
+    }
     default:
       break;
   }

@@ -34,7 +34,11 @@ export interface SqlBindScope {
 export interface SqlBindContext {
   readonly parameters: readonly SqlTypedValue[];
   readonly functions: (name: string) => SqlScalarFunction | undefined;
+  /** Plans a subquery expression standing in `scope` (plan-subquery.ts); absent: refused. */
+  readonly bindSubquery?: (expression: SqlSubqueryExpression, scope: SqlBindScope) => SqlBoundExpression;
 }
+
+export type SqlSubqueryExpression = Extract<SqlExpression, { kind: 'scalarSubquery' | 'exists' | 'inSubquery' }>;
 
 export const SQL_AGGREGATE_NAMES: ReadonlySet<string> = new Set([
   'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'TOTAL', 'GROUP_CONCAT', 'STDDEV_SAMP', 'STDDEV', 'STDDEV0',
@@ -110,6 +114,9 @@ export function bindExpression(
       return { kind: 'in', negated: expression.negated, operand, list, type: 'BOOL' };
     }
     case 'case': return caseExpression(expression, bind);
+    case 'scalarSubquery': case 'exists': case 'inSubquery':
+      if (context.bindSubquery === undefined) throw sqlNotSupported('a subquery is not allowed here', expression.position);
+      return context.bindSubquery(expression, scope);
     case 'cast': {
       const operand = bind(expression.operand);
       if (operand.type === expression.type) return operand;

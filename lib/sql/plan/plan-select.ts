@@ -13,7 +13,7 @@ import type { ColumnType, RowKey } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { SQL_METATABLE_COLUMNS, sqlMetatableOf, type SqlMetatableName } from '../meta/metatables.ts';
 import { normalizeName } from '../../schema/names.ts';
-import type { SqlExpression, SqlHint, SqlName, SqlSelectCore } from '../ast.ts';
+import type { SqlExpression, SqlHint, SqlName, SqlQuery, SqlSelectCore } from '../ast.ts';
 import { SqlError, type SqlPosition } from '../errors.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
 import { sqlTypeOfColumn } from '../exec/table-source.ts';
@@ -27,6 +27,10 @@ import type {
   SqlAggregateCall, SqlAggregateName, SqlKeyRange, SqlPlanColumn, SqlPlanNode,
 } from './logical-plan.ts';
 import { planIndexRange } from './plan-index-range.ts';
+import { planFromReference, relationScope, relationStar } from './plan-from.ts';
+import { optimizeJoins } from './plan-join.ts';
+import { planSetOperation } from './plan-set-operation.ts';
+import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 
 export interface SqlPlanContext extends SqlBindContext {
@@ -34,6 +38,10 @@ export interface SqlPlanContext extends SqlBindContext {
   readonly tableSchema: (name: string) => ContainerSchema | undefined;
   readonly evalContext: SqlEvalContext;
   readonly hints: readonly SqlHint[];
+  /** Committed rows of a table, for the join's cost (TableRowCount hints come first). */
+  readonly tableRowCount?: (name: string) => number | undefined;
+  /** Inside a subquery: the enclosing query's names (plan-subquery.ts). */
+  readonly outer?: SqlOuterReferences;
 }
 
 export interface SqlQueryPlan {
@@ -49,9 +57,18 @@ interface Source {
   readonly schema: ContainerSchema | undefined;
   readonly tableLabel: string | undefined;
   readonly usedColumns: Set<number>;
+  /** `*` and `t.*` over a FROM with joins or derived tables. */
+  readonly star?: (table: SqlName | undefined, position: SqlPosition) => { expression: SqlExpression; name: string }[];
 }
 
-export function planQuery(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan {
+export function planQuery(query: SqlQuery, outerContext: SqlPlanContext): SqlQueryPlan {
+  if (query.kind === 'setOperation') return planSetOperation(query, outerContext);
+  const context: SqlPlanContext = { ...outerContext };
+  Object.assign(context, { bindSubquery: subqueryBinder(context) });
+  return planSelect(query, context);
+}
+
+function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan {
   const source = planSource(query, context);
   const where = query.where === undefined ? undefined : bindCondition(query.where, source.scope, context, 'WHERE');
   let node: SqlPlanNode = source.node;
@@ -120,6 +137,13 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     };
   }
   const reference = query.from;
+  if (reference.kind !== 'table') {
+    const relation = planFromReference(reference, context);
+    return {
+      node: relation.node, scope: withOuterScope(relationScope(relation.columns), context), schema: undefined,
+      tableLabel: undefined, usedColumns, star: (table, position) => relationStar(relation.columns, table, position),
+    };
+  }
   const metatable = sqlMetatableOf(reference.name);
   const schema = metatable === undefined ? context.tableSchema(reference.name.text) : metatableSchema(metatable);
   if (schema === undefined) {
@@ -142,11 +166,11 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     kind: 'scan', table: schema.name, columnIndexes: [], columns, rowCountMax: Infinity,
     keyRange: { from: undefined, to: undefined, empty: false }, index: undefined,
   };
-  return { node, scope, schema, tableLabel: label.text, usedColumns };
+  return { node, scope: withOuterScope(scope, context), schema, tableLabel: label.text, usedColumns };
 }
 
 /** A metatable seen as a container without a row key, so `*` and column names bind as for a table. */
-function metatableSchema(name: SqlMetatableName): ContainerSchema {
+export function metatableSchema(name: SqlMetatableName): ContainerSchema {
   return {
     name, type: 'COLLECTION', rowKeyColumnCount: 0, indexes: [], schemaVersion: 0,
     columns: SQL_METATABLE_COLUMNS[name].map((column) => ({
@@ -184,6 +208,9 @@ interface SelectItem {
 function selectItems(query: SqlSelectCore, source: Source): SelectItem[] {
   return query.items.flatMap((item): SelectItem[] => {
     if (item.kind === 'star') {
+      if (source.star !== undefined) {
+        return source.star(item.table, item.position).map(({ expression, name }) => ({ expression, name, alias: undefined }));
+      }
       if (source.schema === undefined) {
         throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', '* needs a FROM', item.position);
       }
@@ -462,7 +489,7 @@ function orderKeys(query: SqlSelectCore, items: readonly SelectItem[], expressio
   return { sort, hidden };
 }
 
-function countOf(expression: SqlExpression | undefined, clause: string, context: SqlPlanContext): number | undefined {
+export function countOf(expression: SqlExpression | undefined, clause: string, context: SqlPlanContext): number | undefined {
   if (expression === undefined) return undefined;
   const bound = bindExpression(expression, { column: (_t, name, position) => {
     throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${clause} takes a constant, not the column ${name.text}`, position);
@@ -478,17 +505,24 @@ function countOf(expression: SqlExpression | undefined, clause: string, context:
 function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, rowCountMax: number,
   dropsOrReorders: boolean): SqlPlanNode {
   const scan = source.node;
+  if (source.star !== undefined) return optimizeJoins(root, context);
   if (scan.kind !== 'scan') return root;
   const schema = source.schema!;
   const where = findFilterOverScan(root, scan);
-  const keyRange = where === undefined ? FULL_RANGE : keyRangeOf(schema, where, context.evalContext);
-  const index = where === undefined || keyRange.empty ? undefined
-    : planIndexRange(schema, conjunctsOf(where), context.hints, context.evalContext);
   const pushed: SqlPlanNode = {
-    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), keyRange, index,
+    ...scanWithRanges(scan, schema, where, context), columnIndexes: [...source.usedColumns].sort((a, b) => a - b),
     rowCountMax: dropsOrReorders ? Infinity : rowCountMax,
   };
   return replaceNode(root, scan, pushed);
+}
+
+/** The scan with the row-key range and TREE index range `where` implies. */
+export function scanWithRanges(scan: Extract<SqlPlanNode, { kind: 'scan' }>, schema: ContainerSchema,
+  where: SqlBoundExpression | undefined, context: SqlPlanContext): Extract<SqlPlanNode, { kind: 'scan' }> {
+  const keyRange = where === undefined ? FULL_RANGE : keyRangeOf(schema, where, context.evalContext);
+  const index = where === undefined || keyRange.empty ? undefined
+    : planIndexRange(schema, conjunctsOf(where), context.hints, context.evalContext);
+  return { ...scan, keyRange, index };
 }
 
 const FULL_RANGE: SqlKeyRange = { from: undefined, to: undefined, empty: false };

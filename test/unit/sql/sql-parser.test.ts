@@ -108,7 +108,7 @@ describe('sql parser: statements', () => {
 
   it('numbers parameters in order of appearance, whatever their spelling', () => {
     const statement = statementOf('SELECT ?5, :a, @b, ? FROM t');
-    assert.ok(statement.kind === 'select');
+    assert.ok(statement.kind === 'select' && statement.query.kind === 'select');
     assert.deepEqual(statement.query.items.map((item) =>
       item.kind === 'expression' && item.expression.kind === 'parameter' && item.expression.index),
     [1, 2, 3, 4]);
@@ -129,7 +129,8 @@ describe('sql parser: statements', () => {
     assert.deepEqual([error.position.line, error.position.column], [1, 15]);
     assert.match(error.message, /expected a table name, found "order" \(ORDER is a reserved word/);
     const named = statementOf('SELECT "#tables".a FROM "#tables"');
-    assert.ok(named.kind === 'select' && named.query.from?.name.quoted === true);
+    assert.ok(named.kind === 'select' && named.query.kind === 'select' &&
+      named.query.from?.kind === 'table' && named.query.from.name.quoted === true);
   });
 
   it('keeps hints before or after the first keyword and refuses them elsewhere', () => {
