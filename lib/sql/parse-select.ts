@@ -29,7 +29,7 @@ export function parseSelectAfterKeyword(cursor: SqlCursor, position: SqlPosition
   const first = parseSelectCore(cursor, position);
   if (!SET_OPERATION_WORDS.some((word) => cursor.isKeyword(word))) return first;
   if (first.orderBy.length > 0 || first.limit !== undefined) {
-    throw sqlSyntaxError('ORDER BY and LIMIT go after the last SELECT of a set operation', position);
+    throw sqlSyntaxError('ORDER BY and LIMIT go after the last SELECT of a set operation', cursor.position());
   }
   let query: SqlQuery = first;
   for (;;) {
