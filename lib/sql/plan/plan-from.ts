@@ -99,7 +99,13 @@ function joinRelation(reference: Extract<SqlTableReference, { kind: 'join' }>, c
   if (reference.condition !== undefined) {
     // ON sees the two sides; subqueries in ON are not supported (the join runs no subqueries).
     const scope = relationScope(columns);
-    const bound = bindExpression(reference.condition, scope, { ...context, bindSubquery: undefined });
+    const bound = bindExpression(reference.condition, scope, {
+      ...context,
+      bindSubquery: (expression) => {
+        throw new SqlError('NOT_SUPPORTED', 'a subquery in ON is not supported yet: put the condition in WHERE',
+          expression.position);
+      },
+    });
     if (bound.type !== 'BOOL' && bound.type !== 'UNKNOWN') {
       throw new SqlError('TYPE_MISMATCH', `ON needs a BOOL condition, not ${bound.type}`, reference.condition.position);
     }
