@@ -125,13 +125,14 @@ async function runSubquery(node: SubqueryNode, env: SqlRunEnvironment, outerValu
   Promise<SubqueryResult> {
   const inner: SqlRunEnvironment = { ...env, context: { ...env.context, outerValues } as SqlSubqueryEvalContext };
   env.control.check();
+  const plan = node.planFor === undefined ? node.plan : node.planFor(outerValues);
   if (node.mode === 'exists') {
-    for await (const batch of runPlan(node.plan, inner)) if (batch.rowCount > 0) return { kind: 'exists', found: true };
+    for await (const batch of runPlan(plan, inner)) if (batch.rowCount > 0) return { kind: 'exists', found: true };
     return { kind: 'exists', found: false };
   }
   if (node.mode === 'scalar') {
     let value: SqlValue | undefined;
-    for await (const batch of runPlan(node.plan, inner)) {
+    for await (const batch of runPlan(plan, inner)) {
       if (batch.rowCount === 0) continue;
       if (value !== undefined || batch.rowCount > 1) {
         throw new SqlError('SQL_PROC_MULTIPLE_TUPLE', 'More than one tuples selected in a subquery', node.position);
@@ -142,7 +143,7 @@ async function runSubquery(node: SubqueryNode, env: SqlRunEnvironment, outerValu
   }
   const keys = new Set<string>();
   let hasNull = false;
-  for await (const batch of runPlan(node.plan, inner)) {
+  for await (const batch of runPlan(plan, inner)) {
     for (const value of batch.columns[0]!) {
       if (value === null) { hasNull = true; continue; }
       const key = valueKey(value);

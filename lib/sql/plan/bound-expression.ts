@@ -80,6 +80,11 @@ export type SqlBoundExpression =
     readonly kind: 'subquery'; readonly mode: 'scalar' | 'exists' | 'in'; readonly negated: boolean;
     readonly operand: SqlBoundExpression | undefined; readonly plan: SqlPlanNode;
     readonly outer: readonly SqlBoundExpression[]; readonly type: SqlType; readonly position: SqlPosition;
+    /**
+     * Correlated: the plan for one set of outer values, its scans narrowed by them (a key or
+     * index range from `r.k = outer`), so each run reads only what it needs.
+     */
+    readonly planFor?: (outerValues: readonly SqlValue[]) => SqlPlanNode;
   };
 
 /** A stable text of an expression, to match a SELECT item against a GROUP BY key. */
@@ -87,6 +92,7 @@ export function boundExpressionKey(expression: SqlBoundExpression): string {
   return JSON.stringify(expression, (key, value: unknown) => {
     if (key === 'position') return undefined;
     if (key === 'plan') return (value as SqlPlanNode).kind; // subqueries: never equal by text
+    if (key === 'planFor') return undefined;
 
     if (key === 'function') return (value as SqlScalarFunction).name;
     if (typeof value === 'bigint') return `${value}n`;
