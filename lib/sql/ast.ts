@@ -109,6 +109,12 @@ export type SqlExpression =
   }
   /** A unit keyword as a function argument: EXTRACT(YEAR, ts), TIMESTAMP_ADD(DAY, ts, 1). */
   | { readonly kind: 'timeUnit'; readonly unit: SqlTimeUnit; readonly position: SqlPosition }
+  /** `f(args) OVER (PARTITION BY … ORDER BY … frame)` (§5.5): only in the select list. */
+  | {
+    readonly kind: 'window'; readonly call: Extract<SqlExpression, { kind: 'call' }>;
+    readonly partitionBy: readonly SqlExpression[]; readonly orderBy: readonly SqlOrderItem[];
+    readonly frame: SqlWindowFrame | undefined; readonly position: SqlPosition;
+  }
   /** `(SELECT ...)` as a value: one column, at most one row (none: NULL). */
   | { readonly kind: 'scalarSubquery'; readonly query: SqlQuery; readonly position: SqlPosition }
   | {
@@ -146,6 +152,21 @@ export type SqlTableReference =
   | {
     readonly kind: 'derived'; readonly query: SqlQuery; readonly alias: SqlName;
     readonly position: SqlPosition;
+  };
+
+/** `{ROWS | RANGE} BETWEEN start AND end`; a single bound `b` is `BETWEEN b AND CURRENT ROW`. */
+export interface SqlWindowFrame {
+  readonly unit: 'ROWS' | 'RANGE';
+  readonly start: SqlFrameBound;
+  readonly end: SqlFrameBound;
+}
+
+/** `n` (and `timeUnit` for `(n, unit)`) with PRECEDING / FOLLOWING. */
+export type SqlFrameBound =
+  | { readonly kind: 'UNBOUNDED PRECEDING' | 'UNBOUNDED FOLLOWING' | 'CURRENT ROW' }
+  | {
+    readonly kind: 'PRECEDING' | 'FOLLOWING'; readonly offset: bigint;
+    readonly timeUnit: SqlTimeUnit | undefined;
   };
 
 /** GridDB has no RIGHT or FULL outer join (§5.5): the parser refuses them. */

@@ -1,10 +1,10 @@
 // Primary expressions: literals, parameters, column references, function calls (with DISTINCT,
 // `*`, WITHIN GROUP, and a time-unit first argument where §5.8 takes one), CASE, CAST and
-// parenthesized expressions, scalar subqueries `(SELECT ...)` and `EXISTS (SELECT ...)`. Window
-// functions (OVER) are a later SQL slice: refused with NOT_SUPPORTED at their position.
+// parenthesized expressions, scalar subqueries `(SELECT ...)` and `EXISTS (SELECT ...)`, window
+// calls `f(...) OVER (PARTITION BY ... ORDER BY ... [ROWS|RANGE frame])`.
 
 import { assert } from '../base/assert.ts';
-import type { SqlExpression, SqlOrderItem } from './ast.ts';
+import type { SqlExpression, SqlFrameBound, SqlOrderItem, SqlWindowFrame } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
@@ -136,10 +136,68 @@ function parseCall(cursor: SqlCursor): SqlExpression {
   }
   cursor.expectOperator(')');
   const withinGroup = parseWithinGroup(cursor);
-  if (cursor.isKeyword('OVER')) {
-    throw sqlNotSupported('window functions (OVER) are not supported yet', cursor.position());
+  const call = { kind: 'call', name, star, quantifier, args, withinGroup, position } as const;
+  // OVER is no reserved word: `max(x) over` may be an alias; a window has its parenthesis.
+  if (!cursor.isKeyword('OVER') || !cursor.isOperator('(', 1)) return call;
+  cursor.next();
+  return parseWindow(cursor, call);
+}
+
+const FRAME_UNITS = ['DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'];
+
+/** `OVER ([PARTITION BY expr, ...] [ORDER BY item, ...] [frame])` after a call. */
+function parseWindow(cursor: SqlCursor, call: Extract<SqlExpression, { kind: 'call' }>): SqlExpression {
+  cursor.expectOperator('(');
+  let partitionBy: SqlExpression[] = [];
+  let orderBy: SqlOrderItem[] = [];
+  if (cursor.acceptKeyword('PARTITION')) {
+    cursor.expectKeyword('BY');
+    partitionBy = cursor.list(() => parseExpression(cursor));
   }
-  return { kind: 'call', name, star, quantifier, args, withinGroup, position };
+  if (cursor.acceptKeyword('ORDER')) {
+    cursor.expectKeyword('BY');
+    orderBy = cursor.list(() => parseOrderItem(cursor));
+  }
+  let frame: SqlWindowFrame | undefined;
+  const unit = cursor.acceptKeyword('ROWS') ? 'ROWS' : cursor.acceptKeyword('RANGE') ? 'RANGE' : undefined;
+  if (unit !== undefined) {
+    if (cursor.acceptKeyword('BETWEEN')) {
+      const start = parseFrameBound(cursor);
+      cursor.expectKeyword('AND');
+      frame = { unit, start, end: parseFrameBound(cursor) };
+    } else {
+      frame = { unit, start: parseFrameBound(cursor), end: { kind: 'CURRENT ROW' } };
+    }
+  }
+  cursor.expectOperator(')');
+  return { kind: 'window', call, partitionBy, orderBy, frame, position: call.position };
+}
+
+function parseFrameBound(cursor: SqlCursor): SqlFrameBound {
+  if (cursor.acceptKeyword('UNBOUNDED')) {
+    if (cursor.acceptKeyword('PRECEDING')) return { kind: 'UNBOUNDED PRECEDING' };
+    cursor.expectKeyword('FOLLOWING');
+    return { kind: 'UNBOUNDED FOLLOWING' };
+  }
+  if (cursor.acceptKeyword('CURRENT')) {
+    cursor.expectKeyword('ROW');
+    return { kind: 'CURRENT ROW' };
+  }
+  let offset: bigint;
+  let timeUnit: string | undefined;
+  if (cursor.acceptOperator('(')) {
+    offset = cursor.expectInteger('a whole number of units');
+    cursor.expectOperator(',');
+    timeUnit = FRAME_UNITS.find((candidate) => cursor.isKeyword(candidate));
+    if (timeUnit === undefined) cursor.fail(FRAME_UNITS.join(', '));
+    cursor.next();
+    cursor.expectOperator(')');
+  } else {
+    offset = cursor.expectInteger('UNBOUNDED, CURRENT ROW or a whole number');
+  }
+  const kind = cursor.acceptKeyword('PRECEDING') ? 'PRECEDING' : undefined;
+  if (kind === undefined) cursor.expectKeyword('FOLLOWING');
+  return { kind: kind ?? 'FOLLOWING', offset, timeUnit };
 }
 
 function parseTimeUnitArgument(cursor: SqlCursor): SqlExpression {

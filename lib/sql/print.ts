@@ -4,7 +4,7 @@
 
 import type {
   SqlExpression, SqlGroupBy, SqlHint, SqlHintArgument, SqlLiteral, SqlName, SqlOrderItem,
-  SqlQuery, SqlSelectCore, SqlSelectItem, SqlTableReference,
+  SqlFrameBound, SqlQuery, SqlSelectCore, SqlSelectItem, SqlTableReference,
 } from './ast.ts';
 import type { SqlColumnDefinition, SqlPartitioning } from './ast-statements.ts';
 import {
@@ -82,6 +82,20 @@ export function printSqlExpression(expression: SqlExpression): string {
       return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}IN ` +
         `(${printSqlQuery(expression.query)})`;
     case 'scalarSubquery': return `(${printSqlQuery(expression.query)})`;
+    case 'window': {
+      const parts: string[] = [];
+      if (expression.partitionBy.length > 0) {
+        parts.push(`PARTITION BY ${expression.partitionBy.map(printSqlExpression).join(', ')}`);
+      }
+      if (expression.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(expression.orderBy)}`);
+      const frame = expression.frame;
+      if (frame !== undefined) {
+        const bound = (b: SqlFrameBound): string => (b.kind === 'PRECEDING' || b.kind === 'FOLLOWING'
+          ? `${b.timeUnit === undefined ? b.offset : `(${b.offset}, ${b.timeUnit})`} ${b.kind}` : b.kind);
+        parts.push(`${frame.unit} BETWEEN ${bound(frame.start)} AND ${bound(frame.end)}`);
+      }
+      return `${printSqlExpression(expression.call)} OVER (${parts.join(' ')})`;
+    }
     case 'exists': return `${not(expression.negated)}EXISTS (${printSqlQuery(expression.query)})`;
     case 'case': {
       const parts = ['CASE'];

@@ -16,6 +16,7 @@ import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, selectRows, type SqlBatch } from './evaluate.ts';
 import { runJoin } from './execute-join.ts';
 import { runSetOperation } from './execute-set.ts';
+import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
 import type { SqlTable } from './table-source.ts';
@@ -61,6 +62,7 @@ function runNode(node: SqlPlanNode, env: SqlRunEnvironment): AsyncIterable<SqlBa
     case 'limit': return limit(node, env);
     case 'join': return runJoin(node, env);
     case 'setOperation': return runSetOperation(node, env);
+    case 'window': return runWindow(node, env);
   }
 }
 

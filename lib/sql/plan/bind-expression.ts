@@ -114,6 +114,9 @@ export function bindExpression(
       return { kind: 'in', negated: expression.negated, operand, list, type: 'BOOL' };
     }
     case 'case': return caseExpression(expression, bind);
+    case 'window':
+      throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a window function (OVER) is allowed only in the select list',
+        expression.position);
     case 'scalarSubquery': case 'exists': case 'inSubquery':
       if (context.bindSubquery === undefined) throw sqlNotSupported('a subquery is not allowed here', expression.position);
       return context.bindSubquery(expression, scope);

@@ -15,7 +15,7 @@ export interface SqlExplainEntry {
 
 const TYPES: Record<SqlPlanNode['kind'], string> = {
   scan: 'SCAN', metatable: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
-  rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT', join: 'JOIN', setOperation: 'UNION',
+  rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT', join: 'JOIN', setOperation: 'UNION', window: 'WINDOW',
 };
 
 export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined):
@@ -67,6 +67,13 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
         }),
       };
     case 'setOperation': return { operation: node.operator };
+    case 'window':
+      return {
+        function: node.function.kind === 'aggregate' ? node.function.call.name
+          : node.function.kind === 'shift' ? node.function.direction : 'ROW_NUMBER',
+        partitionKeyCount: node.partitionKeys.length, orderKeyCount: node.orderKeys.length,
+        ...(node.function.kind === 'aggregate' ? { frame: node.function.frame } : {}),
+      };
     case 'metatable': return { table: node.table };
     case 'values': return { operation: 'VALUES', rowCount: node.rows.length };
     default: return { columns };

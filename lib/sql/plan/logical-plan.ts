@@ -119,10 +119,34 @@ export type SqlPlanNode =
     readonly offset: number; readonly columns: readonly SqlPlanColumn[];
   }
   | SqlJoinNode
+  /** One window function over the input (plan-window.ts): the input's columns, then its value. */
+  | {
+    readonly kind: 'window'; readonly input: SqlPlanNode;
+    readonly partitionKeys: readonly SqlBoundExpression[];
+    readonly orderKeys: readonly { readonly expression: SqlBoundExpression; readonly descending: boolean }[];
+    readonly function: SqlWindowFunction; readonly columns: readonly SqlPlanColumn[];
+  }
   | {
     /** Columns of both sides share one type (the planner widens); ALL keeps duplicates. */
     readonly kind: 'setOperation'; readonly operator: 'UNION' | 'UNION ALL' | 'INTERSECT' | 'EXCEPT';
     readonly left: SqlPlanNode; readonly right: SqlPlanNode; readonly columns: readonly SqlPlanColumn[];
+  };
+
+/** A frame bound with its offset in the ORDER BY key's own unit (rows for ROWS). */
+export interface SqlPlanFrameBound {
+  readonly kind: 'UNBOUNDED PRECEDING' | 'UNBOUNDED FOLLOWING' | 'CURRENT ROW' | 'PRECEDING' | 'FOLLOWING';
+  readonly offset: number;
+}
+
+export type SqlWindowFunction =
+  | { readonly kind: 'rowNumber' }
+  | {
+    readonly kind: 'shift'; readonly direction: 'LAG' | 'LEAD'; readonly value: SqlBoundExpression;
+    readonly offset: number; readonly otherwise: SqlBoundExpression | undefined;
+  }
+  | {
+    readonly kind: 'aggregate'; readonly call: SqlAggregateCall;
+    readonly frame: { readonly unit: 'ROWS' | 'RANGE'; readonly start: SqlPlanFrameBound; readonly end: SqlPlanFrameBound };
   };
 
 /**

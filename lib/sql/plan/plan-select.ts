@@ -30,6 +30,7 @@ import { planIndexRange } from './plan-index-range.ts';
 import { planFromReference, relationScope, relationStar } from './plan-from.ts';
 import { optimizeJoins } from './plan-join.ts';
 import { planSetOperation } from './plan-set-operation.ts';
+import { planWindow, windowsIn } from './plan-window.ts';
 import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 
@@ -93,6 +94,13 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
     }
   }
 
+  const windows = items.flatMap((item) => windowsIn(item.expression));
+  if (windows.length > 0) {
+    const planned = windowNode(windows, node, scope, context, aggregated);
+    node = planned.node;
+    const inner = scope;
+    scope = { ...inner, match: (expression) => (expression === windows[0] ? planned.value : inner.match?.(expression)) };
+  }
   const expressions = items.map((item) => bindExpression(item.expression, scope, context));
   const columns: SqlPlanColumn[] = items.map((item, i) => ({ name: item.name, type: expressions[i]!.type }));
   const keys = orderKeys(query, items, expressions, scope, context);
@@ -119,8 +127,22 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
     };
   }
   const root = pushDown(node, source, context, limit + offset, aggregated || keys.sort.length > 0 ||
-    query.quantifier === 'DISTINCT' || where !== undefined);
+    query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0);
   return { root, columns, schema: source.schema };
+}
+
+/** GridDB allows one window function per select list; with aggregates it is not supported yet. */
+function windowNode(windows: ReturnType<typeof windowsIn>, input: SqlPlanNode, scope: SqlBindScope,
+  context: SqlPlanContext, aggregated: boolean): ReturnType<typeof planWindow> {
+  if (windows.length > 1) {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a select list takes at most one window function (OVER)',
+      windows[1]!.position);
+  }
+  if (aggregated) {
+    throw new SqlError('NOT_SUPPORTED', 'a window function in a query with GROUP BY or aggregates is not ' +
+      'supported yet: window a derived table', windows[0]!.position);
+  }
+  return planWindow(windows[0]!, input, scope, context);
 }
 
 function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
@@ -398,7 +420,7 @@ const AGGREGATE_ALIASES: Readonly<Record<string, SqlAggregateName>> = {
   STDDEV: 'STDDEV_SAMP', VARIANCE: 'VAR_SAMP',
 };
 
-function aggregateCall(call: Extract<SqlExpression, { kind: 'call' }>, scope: SqlBindScope,
+export function aggregateCall(call: Extract<SqlExpression, { kind: 'call' }>, scope: SqlBindScope,
   context: SqlPlanContext): SqlAggregateCall {
   const upper = call.name.toUpperCase();
   const name = AGGREGATE_ALIASES[upper] ?? upper as SqlAggregateName;

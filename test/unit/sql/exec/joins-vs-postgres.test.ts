@@ -2,7 +2,8 @@
 // sometimes a TREE index on the join column) and random joins (INNER, LEFT, CROSS, comma, NATURAL,
 // USING, equi and non-equi conditions, every join method forced by hints), subqueries (IN, NOT IN,
 // EXISTS, correlated scalar ones, derived tables) and set operations (UNION [ALL], INTERSECT,
-// EXCEPT) run by the executor over a store on a simulated disk and by a throwaway PostgreSQL 15;
+// EXCEPT) and window functions (ROW_NUMBER, LAG, LEAD, aggregates over ROWS and RANGE frames) run
+// by the executor over a store on a simulated disk and by a throwaway PostgreSQL 15;
 // the rows must match.
 //
 // Runs: TABLE_RUNS table pairs × QUERIES_PER_TABLE queries (≥ 500 per `npm test`); SQL_DIFF_SCALE=10
@@ -16,6 +17,7 @@
 //   USING_STAR       `SELECT *` over USING / NATURAL: GridDB (as SQLite) shows the left's columns
 //                    then the right's other ones, PG the USING columns first: the queries name
 //                    their columns.
+//   AVG_TYPE         AVG is a DOUBLE, PG's a numeric: compared to 1e-12 relative.
 //   JOIN_ORDER       without ORDER BY the row order of a join is not defined on either side:
 //                    every query orders by all its columns.
 // RIGHT and FULL joins (refused by GridDB, run by PG) are tested in sql-parser-queries.test.ts.
@@ -34,6 +36,7 @@ const SEED = Number(process.env['SQL_DIFF_SEED'] ?? 20_261_127);
 const TABLE_RUNS = Math.max(1, Math.round(26 * SCALE));
 const QUERIES_PER_TABLE = 20;
 const ROW_COUNT_MAX = 24;
+const AVG_TOLERANCE = 1e-12;
 
 interface Row {
   readonly k: number | null;
@@ -154,7 +157,40 @@ const setQuery = fc.tuple(sideArb, sideArb, fc.constantFrom(...SET_OPERATORS), f
     return limit === null ? query : { ours: `${query.ours} LIMIT ${limit}`, pg: `${query.pg} LIMIT ${limit}` };
   });
 
+/** A window's ORDER BY: GridDB's NULL order written into PG's side (NULL_ORDER). */
+const windowOrder = (key: string, descending: boolean): Query => (descending
+  ? { ours: `ORDER BY ${key} DESC`, pg: `ORDER BY ${key} DESC NULLS LAST` }
+  : { ours: `ORDER BY ${key}`, pg: `ORDER BY ${key} NULLS FIRST` });
+
+const FRAMES = ['ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING', 'ROWS UNBOUNDED PRECEDING', 'ROWS BETWEEN 1 FOLLOWING AND 3 FOLLOWING',
+  'RANGE BETWEEN 1 PRECEDING AND 1 FOLLOWING', 'RANGE BETWEEN CURRENT ROW AND 2 FOLLOWING', 'RANGE UNBOUNDED PRECEDING',
+  'RANGE BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING', 'ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING', '', '', ''];
+
+const windowQuery = fc.tuple(
+  fc.constantFrom('ROW_NUMBER()', 'LAG(v)', 'LEAD(v, 2, 0)', 'LAG(s, 1)', 'SUM(v)', 'COUNT(*)', 'COUNT(v)', 'MIN(v)', 'MAX(s)', 'AVG(v)'),
+  fc.option(fc.constantFrom('k', 's')), fc.constantFrom('id', 'v', 'k'), fc.boolean(), fc.constantFrom(...FRAMES),
+  fc.option(predicateArb.map((p) => p.replaceAll('t2.', 't1.'))),
+).map(([fn, partition, key, descending, frame, where]) => {
+  const shift = /^(ROW_NUMBER|LAG|LEAD)/.test(fn);
+  // ROW_NUMBER, LAG, LEAD and ROWS frames need a total order to agree (the order of peers is
+  // neither's to define): ties broken by id.
+  const total = shift || frame.startsWith('ROWS');
+  const orderKey = total && key !== 'id' ? `${key}${descending ? ' DESC' : ''}, id` : key;
+  const order = total && key !== 'id'
+    ? { ours: `ORDER BY ${orderKey}`, pg: `ORDER BY ${key}${descending ? ' DESC NULLS LAST' : ' NULLS FIRST'}, id` }
+    : windowOrder(key, descending);
+  const frameText = shift || frame === '' ? '' : ` ${frame}`;
+  const over = (side: 'ours' | 'pg') => `OVER (${partition === null ? '' : `PARTITION BY ${partition} `}${order[side]}${frameText})`;
+  const pgFn = fn.replace('MAX(s)', 'MAX(s COLLATE "C")');
+  const whereText = where === null ? '' : ` WHERE ${where}`;
+  return ordered({
+    ours: `SELECT id, ${fn} ${over('ours')} FROM t1${whereText}`,
+    pg: `SELECT id, ${pgFn} ${over('pg')} FROM t1${whereText}`,
+  }, 2);
+});
+
 const queryArb = fc.oneof(
+  { arbitrary: windowQuery, weight: 5 },
   { arbitrary: joinQuery, weight: 4 }, { arbitrary: indexJoinQuery, weight: 2 }, { arbitrary: commaQuery, weight: 2 }, { arbitrary: usingQuery, weight: 1 },
   { arbitrary: naturalQuery, weight: 1 }, { arbitrary: crossAggregate, weight: 1 }, { arbitrary: groupedJoin, weight: 1 },
   { arbitrary: threeWay, weight: 1 }, { arbitrary: subqueryQuery, weight: 4 }, { arbitrary: setQuery, weight: 3 },
@@ -163,6 +199,10 @@ const queryArb = fc.oneof(
 function sameCell(ours: unknown, theirs: unknown): boolean {
   const a = typeof ours === 'bigint' ? Number(ours) : ours;
   const b = typeof theirs === 'string' && typeof a === 'number' ? Number(theirs) : theirs;
+  // AVG: a DOUBLE here, a numeric in PG (SUM_TYPE).
+  if (typeof a === 'number' && typeof b === 'number' && !Number.isInteger(a)) {
+    return Math.abs(a - b) <= AVG_TOLERANCE * Math.max(1, Math.abs(b));
+  }
   return a === b;
 }
 
