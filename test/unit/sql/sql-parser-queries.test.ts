@@ -43,9 +43,14 @@ const CANONICAL = [
   'SELECT a FROM t UNION SELECT b FROM u',
   'SELECT a FROM t UNION ALL SELECT b FROM u INTERSECT SELECT c FROM v EXCEPT SELECT d FROM w',
   'SELECT a FROM t UNION SELECT b FROM u ORDER BY 1 DESC LIMIT 3 OFFSET 1',
+  'SELECT ROW_NUMBER() OVER (PARTITION BY a, b ORDER BY c DESC) FROM t',
+  'SELECT LAG(a, 2, 0) OVER (ORDER BY ts) FROM t',
+  'SELECT SUM(a) OVER () FROM t',
+  'SELECT AVG(v) OVER (ORDER BY ts RANGE BETWEEN (10, MINUTE) PRECEDING AND CURRENT ROW) FROM t',
+  'SELECT COUNT(*) OVER (PARTITION BY h ROWS BETWEEN UNBOUNDED PRECEDING AND 2 FOLLOWING) FROM t',
 ];
 
-describe('sql parser: joins, subqueries, set operations', () => {
+describe('sql parser: joins, subqueries, set operations, windows', () => {
   it('prints each form back to the same text', () => {
     for (const text of CANONICAL) {
       const statement = parseSqlStatement(text).statement;
@@ -101,6 +106,9 @@ describe('sql parser: joins, subqueries, set operations', () => {
       ['SELECT 1 FROM t UNION SELECT 2 ORDER BY 1 UNION SELECT 3', 17, /ORDER BY and LIMIT go after the last SELECT/],
       ['SELECT 1 WHERE EXISTS 1', 23, /expected '\('/],
       ['SELECT 1 FROM t WHERE a IN (SELECT b FROM u', 44, /expected '\)'/],
+      ['SELECT SUM(a) OVER (ROWS 2) FROM t', 27, /expected FOLLOWING/],
+      ['SELECT SUM(a) OVER (ROWS (2, WEEK) PRECEDING) FROM t', 30, /expected DAY, HOUR/],
+      ['SELECT SUM(a) OVER (ORDER BY b LIMIT 1) FROM t', 32, /expected '\)'/],
     ];
     for (const [text, column, message] of cases) {
       const error = parseError(text);

@@ -1,7 +1,7 @@
 // Joins, subqueries and set operations through the executor: EXPLAIN names the join method the
 // planner chose (by row counts and by the §5.9 hints), the hash join's build side is held in work
 // memory and ends with LIMIT_EXCEEDED past the limit (the store still answering after), and the
-// errors of these forms are GridDB's, with their place in the text.
+// errors of these forms are GridDB's, with their place in the text; windows over a time frame.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -108,6 +108,44 @@ describe('sql joins', () => {
         assert.equal(error.code, code, `${text}: ${error.message}`);
         assert.match(error.message, message, text);
         if (column !== undefined) assert.match(error.message, new RegExp(`column ${column}:`), `${text}: ${error.message}`);
+        return true;
+      });
+    }
+  });
+
+  it('runs a time-frame window: (n, unit) PRECEDING over a TIMESTAMP key', async () => {
+    await db.update('CREATE TABLE series (ts TIMESTAMP PRIMARY KEY, v DOUBLE)');
+    // One value a minute for 30 minutes: v = minute.
+    const base = Date.UTC(2024, 0, 1);
+    const values = Array.from({ length: 30 }, (_, m) => `(TIMESTAMP('${new Date(base + m * 60_000).toISOString()}'), ${m})`);
+    await db.update(`INSERT INTO series VALUES ${values.join(', ')}`);
+    const rows = await db.rows('SELECT v, AVG(v) OVER (ORDER BY ts RANGE BETWEEN (10, MINUTE) PRECEDING AND CURRENT ROW) ' +
+      'FROM series ORDER BY ts');
+    // Minute m averages minutes max(0, m - 10) … m.
+    assert.deepEqual(rows.map((row) => row[1]), Array.from({ length: 30 }, (_, m) => (Math.max(0, m - 10) + m) / 2));
+    const rowNumbers = await db.rows('SELECT ROW_NUMBER() OVER (ORDER BY ts DESC) FROM series WHERE v < 3 ORDER BY 1');
+    assert.deepEqual(rowNumbers, [[1n], [2n], [3n]]);
+  });
+
+  it('refuses the window forms GridDB refuses, at their place', async () => {
+    const cases: [string, string, RegExp, number][] = [
+      ['SELECT ROW_NUMBER() OVER (), SUM(rack) OVER () FROM device', 'SQL_COMPILE_SYNTAX_ERROR', /at most one window/, 30],
+      ['SELECT ROW_NUMBER() OVER (ORDER BY id ROWS 1 PRECEDING) FROM device', 'SQL_COMPILE_SYNTAX_ERROR', /takes no frame/, 8],
+      ['SELECT id FROM device WHERE ROW_NUMBER() OVER () > 1', 'SQL_COMPILE_SYNTAX_ERROR', /only in the select list/, 29],
+      ['SELECT GROUP_CONCAT(site) OVER () FROM device', 'SQL_COMPILE_SYNTAX_ERROR', /cannot be a window function/, 8],
+      ['SELECT COUNT(DISTINCT rack) OVER () FROM device', 'SQL_COMPILE_SYNTAX_ERROR', /no DISTINCT/, 8],
+      ['SELECT SUM(rack) OVER (ORDER BY id, rack RANGE 1 PRECEDING) FROM device', 'SQL_COMPILE_SYNTAX_ERROR',
+        /exactly one ORDER BY key/, 8],
+      ['SELECT SUM(rack) OVER (ORDER BY id RANGE (1, HOUR) PRECEDING) FROM device', 'SQL_COMPILE_SYNTAX_ERROR',
+        /needs a TIMESTAMP/, 8],
+      ['SELECT site, COUNT(*) OVER () FROM device GROUP BY site', 'NOT_SUPPORTED', /GROUP BY or aggregates/, 14],
+    ];
+    for (const [text, code, message, column] of cases) {
+      await assert.rejects(db.rows(text), (error: unknown) => {
+        assert(isStorageError(error), String(error));
+        assert.equal(error.code, code, `${text}: ${error.message}`);
+        assert.match(error.message, message, text);
+        assert.match(error.message, new RegExp(`column ${column}:`), `${text}: ${error.message}`);
         return true;
       });
     }
