@@ -6,7 +6,7 @@
 import { assert } from '../base/assert.ts';
 import type { SqlExpression, SqlFrameBound, SqlOrderItem, SqlWindowFrame } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
-import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
+import { sqlSyntaxError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
 import { parseSelect } from './parse-select.ts';
 import { FUNCTION_KEYWORDS, RESERVED_WORDS } from './reserved-words.ts';
@@ -22,10 +22,6 @@ export const SQL_TIME_UNITS: ReadonlySet<string> = new Set([
   'YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND', 'MICROSECOND', 'NANOSECOND',
   'DAY_OF_WEEK', 'DAY_OF_YEAR',
 ]);
-
-export function notSupportedSubquery(position: SqlPosition): SqlError {
-  return sqlNotSupported('subqueries are not supported yet', position);
-}
 
 export function parsePrimary(cursor: SqlCursor): SqlExpression {
   const token = cursor.peek();

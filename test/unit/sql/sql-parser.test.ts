@@ -171,17 +171,6 @@ describe('sql parser: statements', () => {
       'PARTITION BY HASH (a) PARTITIONS 4');
     assert.ok(partitioned.kind === 'createTable' && partitioned.partitioning?.kind === 'hash');
   });
-
-  it('refuses with NOT_SUPPORTED, at their position, what a later SQL slice adds', () => {
-    const cases: [string, number][] = [
-      ['SELECT ROW_NUMBER() OVER (ORDER BY a) FROM t', 21],
-    ];
-    for (const [text, column] of cases) {
-      const error = parseError(text);
-      assert.equal(error.code, 'NOT_SUPPORTED', text);
-      assert.equal(error.position.column, column, text);
-    }
-  });
 });
 
 describe('sql parser: the examples of spec/surface.md §5', () => {
