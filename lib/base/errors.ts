@@ -88,6 +88,8 @@ export const STORAGE_ERROR_NUMBERS = {
    * GridDB's GS_ERROR_SQL_CANCELLED, 200000 + 7 in its SQLErrorCode (server/sql_common.h).
    */
   SQL_CANCELLED: 200007,
+  /** A scalar subquery gave more than one row (GridDB: "More than one tuples selected in a subquery"). */
+  SQL_PROC_MULTIPLE_TUPLE: 240104,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

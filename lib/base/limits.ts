@@ -500,6 +500,11 @@ export const SQL_STATEMENT_TIMEOUT_MS_DEFAULT = 300_000;
 assert(SQL_VALUES_ROW_COUNT_MAX <= SQL_DML_ROW_COUNT_MAX);
 /** GridDB's /sql/workMemoryLimit default: work memory of one SQL statement. */
 export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;
+/**
+ * Runs of correlated subqueries one statement makes (one per distinct outer row of a batch): past
+ * it LIMIT_EXCEEDED, so a correlated subquery over a big table ends instead of running for hours.
+ */
+export const SQL_CORRELATED_RUN_COUNT_MAX = 1_000_000;
 
 /** Running SQL statements one node lists in "#sqls"; past it the oldest are not listed (they still run). */
 export const SQL_RUNNING_STATEMENT_COUNT_MAX = 1024;

@@ -51,6 +51,9 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         throw error;
       }
     },
+    tableRowCount(name) {
+      return self.tableSchema(name) === undefined ? undefined : entryOf(name).rows.count();
+    },
     table(name): SqlTable {
       const entry = entryOf(name);
       return { schema: entry.schema, scan: (request) => scan(name, entryOf, request, options) };

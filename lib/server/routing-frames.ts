@@ -20,6 +20,7 @@ import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import type { SqlStatement } from '../sql/ast.ts';
 import { parseSqlStatement } from '../sql/parser.ts';
+import { sqlQueryTables } from '../sql/query-tables.ts';
 import type { RequestFrame } from './reply-frames.ts';
 import type { RunOutcome } from './request-runner.ts';
 
@@ -139,16 +140,29 @@ export function firstFailure(outcomes: readonly RunOutcome[]): RunOutcome | unde
  * undefined when it names none (SELECT 1+1) or does not parse (group 0 then answers the error).
  */
 export function sqlRequestTableName(frame: RequestFrame): string | undefined {
+  return sqlRequestTableNames(frame)[0];
+}
+
+/**
+ * Every table an SQL_EXECUTE statement reads or changes (a join or subquery names several),
+ * metatables left out; empty when it names none or does not parse.
+ */
+export function sqlRequestTableNames(frame: RequestFrame): string[] {
   try {
-    return sqlStatementTable(parseSqlStatement(new ByteReader(frame.body).string()).statement);
+    const statement = parseSqlStatement(new ByteReader(frame.body).string()).statement;
+    const query = statement.kind === 'select' ? statement.query
+      : statement.kind === 'explain' && statement.statement.kind === 'select' ? statement.statement.query : undefined;
+    if (query !== undefined) return sqlQueryTables(query).filter((name) => !name.startsWith('#'));
+    const table = sqlStatementTable(statement);
+    return table === undefined ? [] : [table];
   } catch {
-    return undefined;
+    return [];
   }
 }
 
 function sqlStatementTable(statement: SqlStatement): string | undefined {
   switch (statement.kind) {
-    case 'select': return statement.query.from?.name.text;
+    case 'select': return sqlQueryTables(statement.query)[0];
     case 'explain': return sqlStatementTable(statement.statement);
     case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
     case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':

@@ -30,7 +30,7 @@
 // its thread, which remembers its outcome; a split MULTI_PUT carries its statement id to each.
 
 import { assert } from '../base/assert.ts';
-import { isStorageError } from '../base/errors.ts';
+import { isStorageError, StorageError } from '../base/errors.ts';
 import { CONNECTION_RESULT_SET_COUNT_MAX } from '../base/limits.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import { encodeFrame } from '../protocol/frame.ts';
@@ -47,7 +47,7 @@ import type {
 import { resultSetClosedError, resultSetLimitError } from './result-sets.ts';
 import {
   containerPutName, firstFailure, isReply, leadingId, namesOneContainer, replyBody,
-  requestBody, requestContainerName, requestWithBody, sqlRequestTableName, withLeadingId,
+  requestBody, requestContainerName, requestWithBody, sqlRequestTableNames, withLeadingId,
 } from './routing-frames.ts';
 import {
   containerListRouted, multiGetRouted, multiPutRouted, sqlCancelRouted, type GroupRoutes,
@@ -140,8 +140,16 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
         return this.runIn(name === undefined ? 0 : this.groupOf(name), connectionId, frame);
       }
       case MessageType.SQL_EXECUTE: {
-        const table = sqlRequestTableName(frame);
-        return this.query(table === undefined ? 0 : this.groupOf(table), connectionId, frame);
+        const tables = sqlRequestTableNames(frame);
+        const groups = [...new Set(tables.map((table) => this.groupOf(table)))];
+        if (groups.length > 1) {
+          // Each group's thread holds its own partitions: a join across them would need rows
+          // shipped between threads, which the engine does not do yet.
+          throw new StorageError('NOT_SUPPORTED', `the statement reads tables of ${groups.length} ` +
+            `partition groups (${tables.join(', ')}): a query across partition groups is not ` +
+            'supported yet (run the node with concurrency 1, or query the tables one at a time)');
+        }
+        return this.query(groups[0] ?? 0, connectionId, frame);
       }
       case MessageType.SQL_CANCEL: return sqlCancelRouted(this, connectionId, frame);
       case MessageType.CONTAINER_LIST: return containerListRouted(this, connectionId, frame);

@@ -15,7 +15,7 @@
 
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
-import type { SqlStatement } from '../sql/ast.ts';
+import type { SqlQuery, SqlStatement } from '../sql/ast.ts';
 import type { SqlBatch } from '../sql/exec/evaluate.ts';
 import type { SqlScanRequest, SqlTable } from '../sql/exec/table-source.ts';
 import { valueSizeBytes } from '../sql/exec/value-ops.ts';
@@ -67,11 +67,17 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
 /** The table a statement reads from (its one FROM), when it reads one. */
 function tableRead(statement: SqlStatement): { text: string; quoted: boolean } | undefined {
   switch (statement.kind) {
-    case 'select': return statement.query.from?.name;
+    case 'select': return singleTable(statement.query);
     case 'explain': return tableRead(statement.statement);
-    case 'insert': return statement.source.kind === 'query' ? statement.source.query.from?.name : undefined;
+    case 'insert': return statement.source.kind === 'query' ? singleTable(statement.source.query) : undefined;
     default: return undefined;
   }
+}
+
+/** The table of a query whose FROM is one table (no join, derived table or set operation). */
+function singleTable(query: SqlQuery): { text: string; quoted: boolean } | undefined {
+  if (query.kind === 'setOperation' || query.from?.kind !== 'table') return undefined;
+  return query.from.name;
 }
 
 /** Pages of the table from its group, each charged to `memory` (the insert keeps them all). */

@@ -108,7 +108,23 @@ export type SqlExpression =
     readonly withinGroup: readonly SqlOrderItem[] | undefined; readonly position: SqlPosition;
   }
   /** A unit keyword as a function argument: EXTRACT(YEAR, ts), TIMESTAMP_ADD(DAY, ts, 1). */
-  | { readonly kind: 'timeUnit'; readonly unit: SqlTimeUnit; readonly position: SqlPosition };
+  | { readonly kind: 'timeUnit'; readonly unit: SqlTimeUnit; readonly position: SqlPosition }
+  /** `f(args) OVER (PARTITION BY … ORDER BY … frame)` (§5.5): only in the select list. */
+  | {
+    readonly kind: 'window'; readonly call: Extract<SqlExpression, { kind: 'call' }>;
+    readonly partitionBy: readonly SqlExpression[]; readonly orderBy: readonly SqlOrderItem[];
+    readonly frame: SqlWindowFrame | undefined; readonly position: SqlPosition;
+  }
+  /** `(SELECT ...)` as a value: one column, at most one row (none: NULL). */
+  | { readonly kind: 'scalarSubquery'; readonly query: SqlQuery; readonly position: SqlPosition }
+  | {
+    readonly kind: 'exists'; readonly negated: boolean; readonly query: SqlQuery;
+    readonly position: SqlPosition;
+  }
+  | {
+    readonly kind: 'inSubquery'; readonly negated: boolean; readonly operand: SqlExpression;
+    readonly query: SqlQuery; readonly position: SqlPosition;
+  };
 
 export type SqlSelectItem =
   | { readonly kind: 'star'; readonly table: SqlName | undefined; readonly position: SqlPosition }
@@ -117,11 +133,44 @@ export type SqlSelectItem =
     readonly alias: SqlName | undefined;
   };
 
-/** What FROM reads. Joins and derived tables join this union with the next SQL issue. */
-export type SqlTableReference = {
-  readonly kind: 'table'; readonly name: SqlName; readonly alias: SqlName | undefined;
-  readonly position: SqlPosition;
-};
+/** What FROM reads: a table, a join of two references, or a derived table `(SELECT ...) alias`. */
+export type SqlTableReference =
+  | {
+    readonly kind: 'table'; readonly name: SqlName; readonly alias: SqlName | undefined;
+    readonly position: SqlPosition;
+  }
+  /**
+   * `left [NATURAL] {[INNER] | LEFT [OUTER] | CROSS} JOIN right [ON cond | USING (cols)]`; a
+   * comma is a CROSS join. `condition` and `using` are both undefined for CROSS and NATURAL.
+   */
+  | {
+    readonly kind: 'join'; readonly type: SqlJoinType; readonly natural: boolean;
+    readonly left: SqlTableReference; readonly right: SqlTableReference;
+    readonly condition: SqlExpression | undefined; readonly using: readonly SqlName[] | undefined;
+    readonly position: SqlPosition;
+  }
+  | {
+    readonly kind: 'derived'; readonly query: SqlQuery; readonly alias: SqlName;
+    readonly position: SqlPosition;
+  };
+
+/** `{ROWS | RANGE} BETWEEN start AND end`; a single bound `b` is `BETWEEN b AND CURRENT ROW`. */
+export interface SqlWindowFrame {
+  readonly unit: 'ROWS' | 'RANGE';
+  readonly start: SqlFrameBound;
+  readonly end: SqlFrameBound;
+}
+
+/** `n` (and `timeUnit` for `(n, unit)`) with PRECEDING / FOLLOWING. */
+export type SqlFrameBound =
+  | { readonly kind: 'UNBOUNDED PRECEDING' | 'UNBOUNDED FOLLOWING' | 'CURRENT ROW' }
+  | {
+    readonly kind: 'PRECEDING' | 'FOLLOWING'; readonly offset: bigint;
+    readonly timeUnit: SqlTimeUnit | undefined;
+  };
+
+/** GridDB has no RIGHT or FULL outer join (§5.5): the parser refuses them. */
+export type SqlJoinType = 'INNER' | 'LEFT' | 'CROSS';
 
 export type SqlFillMethod = 'LINEAR' | 'NONE' | 'NULL' | 'PREVIOUS';
 
@@ -151,8 +200,25 @@ export interface SqlSelectCore {
   readonly position: SqlPosition;
 }
 
-/** A query; set operations (UNION, INTERSECT, EXCEPT) join this union with the next SQL issue. */
-export type SqlQuery = SqlSelectCore;
+export type SqlSetOperator = 'UNION' | 'UNION ALL' | 'INTERSECT' | 'EXCEPT';
+
+/**
+ * `left op right [ORDER BY ...] [LIMIT ...]`: the operators bind equally, left to right (as in
+ * GridDB and SQLite; PostgreSQL binds INTERSECT tighter). ORDER BY and LIMIT apply to the whole.
+ */
+export interface SqlSetOperation {
+  readonly kind: 'setOperation';
+  readonly operator: SqlSetOperator;
+  readonly left: SqlQuery;
+  readonly right: SqlSelectCore;
+  /** Output column names or 1-based ordinals. */
+  readonly orderBy: readonly SqlOrderItem[];
+  readonly limit: SqlExpression | undefined;
+  readonly offset: SqlExpression | undefined;
+  readonly position: SqlPosition;
+}
+
+export type SqlQuery = SqlSelectCore | SqlSetOperation;
 
 /** One optimizer hint of a hint comment: `IndexScan(t)`, `Leading((t1 t2) t3)`. */
 export interface SqlHint {

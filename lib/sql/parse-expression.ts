@@ -5,7 +5,8 @@
 import type { SqlBinaryOperator, SqlExpression } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import type { SqlPosition } from './errors.ts';
-import { notSupportedSubquery, parsePrimary } from './parse-primary.ts';
+import { parsePrimary } from './parse-primary.ts';
+import { parseSelect } from './parse-select.ts';
 import {
   BINARY_OPERATOR_LEVELS, LEVEL_COMPARISON, LEVEL_EQUALITY, LEVEL_NOT, LEVEL_OR, LEVEL_UNARY,
 } from './precedence.ts';
@@ -116,7 +117,10 @@ function parseEqualityKeyword(cursor: SqlCursor, operand: SqlExpression, positio
   }
   if (cursor.acceptKeyword('IN')) {
     if (cursor.isOperator('(') && cursor.isKeyword('SELECT', 1)) {
-      throw notSupportedSubquery(cursor.peek(1).position);
+      cursor.next();
+      const query = parseSelect(cursor);
+      cursor.expectOperator(')');
+      return { kind: 'inSubquery', negated, operand, query, position };
     }
     const list = cursor.parenthesizedList(() => parseExpression(cursor));
     return { kind: 'in', negated, operand, list, position };

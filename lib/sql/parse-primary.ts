@@ -1,13 +1,14 @@
 // Primary expressions: literals, parameters, column references, function calls (with DISTINCT,
 // `*`, WITHIN GROUP, and a time-unit first argument where §5.8 takes one), CASE, CAST and
-// parenthesized expressions. Subqueries and window functions (OVER) are the next SQL issue: they
-// are refused here with NOT_SUPPORTED at their position rather than as a puzzling syntax error.
+// parenthesized expressions, scalar subqueries `(SELECT ...)` and `EXISTS (SELECT ...)`, window
+// calls `f(...) OVER (PARTITION BY ... ORDER BY ... [ROWS|RANGE frame])`.
 
 import { assert } from '../base/assert.ts';
-import type { SqlExpression, SqlOrderItem } from './ast.ts';
+import type { SqlExpression, SqlFrameBound, SqlOrderItem, SqlWindowFrame } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
-import { sqlNotSupported, sqlSyntaxError, type SqlError, type SqlPosition } from './errors.ts';
+import { sqlSyntaxError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
+import { parseSelect } from './parse-select.ts';
 import { FUNCTION_KEYWORDS, RESERVED_WORDS } from './reserved-words.ts';
 import { sqlColumnType, type SqlColumnType } from './sql-types.ts';
 
@@ -21,10 +22,6 @@ export const SQL_TIME_UNITS: ReadonlySet<string> = new Set([
   'YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND', 'MICROSECOND', 'NANOSECOND',
   'DAY_OF_WEEK', 'DAY_OF_YEAR',
 ]);
-
-export function notSupportedSubquery(position: SqlPosition): SqlError {
-  return sqlNotSupported('subqueries are not supported yet', position);
-}
 
 export function parsePrimary(cursor: SqlCursor): SqlExpression {
   const token = cursor.peek();
@@ -49,8 +46,12 @@ export function parsePrimary(cursor: SqlCursor): SqlExpression {
     }
     case 'operator':
       if (token.text !== '(') break;
-      if (cursor.isKeyword('SELECT', 1)) throw notSupportedSubquery(cursor.peek(1).position);
       cursor.next();
+      if (cursor.isKeyword('SELECT')) {
+        const query = parseSelect(cursor);
+        cursor.expectOperator(')');
+        return { kind: 'scalarSubquery', query, position };
+      }
       return parseParenthesized(cursor);
     case 'quotedName':
       return parseColumn(cursor);
@@ -81,8 +82,14 @@ function parseWord(cursor: SqlCursor, upper: string, position: SqlPosition): Sql
       return parseCase(cursor);
     case 'CAST':
       return parseCast(cursor);
-    case 'EXISTS':
-      throw notSupportedSubquery(position);
+    case 'EXISTS': {
+      cursor.next();
+      cursor.expectOperator('(');
+      if (!cursor.isKeyword('SELECT')) cursor.fail('SELECT (EXISTS takes a subquery)');
+      const query = parseSelect(cursor);
+      cursor.expectOperator(')');
+      return { kind: 'exists', negated: false, query, position };
+    }
     default:
       break;
   }
@@ -125,10 +132,68 @@ function parseCall(cursor: SqlCursor): SqlExpression {
   }
   cursor.expectOperator(')');
   const withinGroup = parseWithinGroup(cursor);
-  if (cursor.isKeyword('OVER')) {
-    throw sqlNotSupported('window functions (OVER) are not supported yet', cursor.position());
+  const call = { kind: 'call', name, star, quantifier, args, withinGroup, position } as const;
+  // OVER is no reserved word: `max(x) over` may be an alias; a window has its parenthesis.
+  if (!cursor.isKeyword('OVER') || !cursor.isOperator('(', 1)) return call;
+  cursor.next();
+  return parseWindow(cursor, call);
+}
+
+const FRAME_UNITS = ['DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'];
+
+/** `OVER ([PARTITION BY expr, ...] [ORDER BY item, ...] [frame])` after a call. */
+function parseWindow(cursor: SqlCursor, call: Extract<SqlExpression, { kind: 'call' }>): SqlExpression {
+  cursor.expectOperator('(');
+  let partitionBy: SqlExpression[] = [];
+  let orderBy: SqlOrderItem[] = [];
+  if (cursor.acceptKeyword('PARTITION')) {
+    cursor.expectKeyword('BY');
+    partitionBy = cursor.list(() => parseExpression(cursor));
   }
-  return { kind: 'call', name, star, quantifier, args, withinGroup, position };
+  if (cursor.acceptKeyword('ORDER')) {
+    cursor.expectKeyword('BY');
+    orderBy = cursor.list(() => parseOrderItem(cursor));
+  }
+  let frame: SqlWindowFrame | undefined;
+  const unit = cursor.acceptKeyword('ROWS') ? 'ROWS' : cursor.acceptKeyword('RANGE') ? 'RANGE' : undefined;
+  if (unit !== undefined) {
+    if (cursor.acceptKeyword('BETWEEN')) {
+      const start = parseFrameBound(cursor);
+      cursor.expectKeyword('AND');
+      frame = { unit, start, end: parseFrameBound(cursor) };
+    } else {
+      frame = { unit, start: parseFrameBound(cursor), end: { kind: 'CURRENT ROW' } };
+    }
+  }
+  cursor.expectOperator(')');
+  return { kind: 'window', call, partitionBy, orderBy, frame, position: call.position };
+}
+
+function parseFrameBound(cursor: SqlCursor): SqlFrameBound {
+  if (cursor.acceptKeyword('UNBOUNDED')) {
+    if (cursor.acceptKeyword('PRECEDING')) return { kind: 'UNBOUNDED PRECEDING' };
+    cursor.expectKeyword('FOLLOWING');
+    return { kind: 'UNBOUNDED FOLLOWING' };
+  }
+  if (cursor.acceptKeyword('CURRENT')) {
+    cursor.expectKeyword('ROW');
+    return { kind: 'CURRENT ROW' };
+  }
+  let offset: bigint;
+  let timeUnit: string | undefined;
+  if (cursor.acceptOperator('(')) {
+    offset = cursor.expectInteger('a whole number of units');
+    cursor.expectOperator(',');
+    timeUnit = FRAME_UNITS.find((candidate) => cursor.isKeyword(candidate));
+    if (timeUnit === undefined) cursor.fail(FRAME_UNITS.join(', '));
+    cursor.next();
+    cursor.expectOperator(')');
+  } else {
+    offset = cursor.expectInteger('UNBOUNDED, CURRENT ROW or a whole number');
+  }
+  const kind = cursor.acceptKeyword('PRECEDING') ? 'PRECEDING' : undefined;
+  if (kind === undefined) cursor.expectKeyword('FOLLOWING');
+  return { kind: kind ?? 'FOLLOWING', offset, timeUnit };
 }
 
 function parseTimeUnitArgument(cursor: SqlCursor): SqlExpression {

@@ -1,31 +1,61 @@
-// SELECT (§5.5, §5.6): select list, FROM one table or none, WHERE, GROUP BY expressions or
-// GROUP BY RANGE ... EVERY ... FILL, HAVING, ORDER BY, LIMIT/OFFSET. Joins, derived tables and set
-// operations parse with the next SQL issue; they are refused here with NOT_SUPPORTED at their
-// position, where the table reference and query unions of ast.ts will take them.
+// SELECT (§5.5, §5.6): select list, FROM (tables, joins, derived tables: parse-from.ts), WHERE,
+// GROUP BY expressions or GROUP BY RANGE ... EVERY ... FILL, HAVING, UNION [ALL] / INTERSECT /
+// EXCEPT chains (left to right, equal precedence, as GridDB's SQLite-derived grammar), ORDER BY,
+// LIMIT/OFFSET (of the whole chain when there is one).
 
 import type {
-  SqlExpression, SqlFillMethod, SqlGroupBy, SqlName, SqlSelectCore, SqlSelectItem,
-  SqlTableReference,
+  SqlExpression, SqlFillMethod, SqlGroupBy, SqlName, SqlQuery, SqlSelectCore, SqlSelectItem,
+  SqlSetOperator,
 } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
-import { sqlNotSupported, sqlSyntaxError, type SqlPosition } from './errors.ts';
+import { sqlSyntaxError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
-import { notSupportedSubquery, parseOrderItem } from './parse-primary.ts';
+import { parseFrom } from './parse-from.ts';
+import { parseOrderItem } from './parse-primary.ts';
 import { RESERVED_WORDS } from './reserved-words.ts';
 
-const JOIN_WORDS = ['JOIN', 'INNER', 'LEFT', 'RIGHT', 'CROSS', 'NATURAL', 'OUTER', 'FULL'];
 const SET_OPERATION_WORDS = ['UNION', 'INTERSECT', 'EXCEPT'];
 const FILL_METHODS: readonly SqlFillMethod[] = ['LINEAR', 'NONE', 'NULL', 'PREVIOUS'];
 const RANGE_UNITS = ['DAY', 'HOUR', 'MINUTE', 'SECOND', 'MILLISECOND'];
 
-/** `SELECT ...` from its first keyword on. */
-export function parseSelect(cursor: SqlCursor): SqlSelectCore {
+/** `SELECT ...` from its first keyword on, with any set operations after it. */
+export function parseSelect(cursor: SqlCursor): SqlQuery {
   const position = cursor.expectKeyword('SELECT');
   return parseSelectAfterKeyword(cursor, position);
 }
 
 /** The rest of a SELECT whose keyword (and any hint after it) the caller took. */
-export function parseSelectAfterKeyword(cursor: SqlCursor, position: SqlPosition): SqlSelectCore {
+export function parseSelectAfterKeyword(cursor: SqlCursor, position: SqlPosition): SqlQuery {
+  const first = parseSelectCore(cursor, position);
+  if (!SET_OPERATION_WORDS.some((word) => cursor.isKeyword(word))) return first;
+  if (first.orderBy.length > 0 || first.limit !== undefined) {
+    throw sqlSyntaxError('ORDER BY and LIMIT go after the last SELECT of a set operation', cursor.position());
+  }
+  let query: SqlQuery = first;
+  for (;;) {
+    const operatorPosition = cursor.position();
+    const word = SET_OPERATION_WORDS.find((candidate) => cursor.isKeyword(candidate));
+    if (word === undefined) break;
+    cursor.next();
+    const operator = (word === 'UNION' && cursor.acceptKeyword('ALL') ? 'UNION ALL' : word) as SqlSetOperator;
+    const rightPosition = cursor.expectKeyword('SELECT');
+    const right = parseSelectCore(cursor, rightPosition);
+    query = {
+      kind: 'setOperation', operator, left: query, right, orderBy: right.orderBy, limit: right.limit,
+      offset: right.offset, position: operatorPosition,
+    };
+    if (right.orderBy.length > 0 || right.limit !== undefined) {
+      query = { ...query, right: { ...right, orderBy: [], limit: undefined, offset: undefined } };
+      if (SET_OPERATION_WORDS.some((candidate) => cursor.isKeyword(candidate))) {
+        throw sqlSyntaxError('ORDER BY and LIMIT go after the last SELECT of a set operation', operatorPosition);
+      }
+      break;
+    }
+  }
+  return query;
+}
+
+function parseSelectCore(cursor: SqlCursor, position: SqlPosition): SqlSelectCore {
   let quantifier: 'DISTINCT' | 'ALL' | undefined;
   if (cursor.acceptKeyword('DISTINCT')) quantifier = 'DISTINCT';
   else if (cursor.acceptKeyword('ALL')) quantifier = 'ALL';
@@ -41,10 +71,6 @@ export function parseSelectAfterKeyword(cursor: SqlCursor, position: SqlPosition
     if (cursor.acceptKeyword('HAVING')) having = parseExpression(cursor);
   } else if (cursor.isKeyword('HAVING')) {
     throw sqlSyntaxError('HAVING needs a GROUP BY before it', cursor.position());
-  }
-  const setOperation = SET_OPERATION_WORDS.find((word) => cursor.isKeyword(word));
-  if (setOperation !== undefined) {
-    throw sqlNotSupported(`${setOperation} is not supported yet`, cursor.position());
   }
   let orderBy: SqlSelectCore['orderBy'] = [];
   if (cursor.acceptKeyword('ORDER')) {
@@ -77,21 +103,10 @@ function parseSelectItem(cursor: SqlCursor): SqlSelectItem {
 }
 
 /** `AS name`, or a name no clause begins with (`SELECT a b`). */
-function parseAlias(cursor: SqlCursor): SqlName | undefined {
+export function parseAlias(cursor: SqlCursor): SqlName | undefined {
   if (cursor.acceptKeyword('AS')) return cursor.expectName('an alias');
   if (cursor.isImplicitAlias()) return cursor.expectName('an alias');
   return undefined;
-}
-
-function parseFrom(cursor: SqlCursor): SqlTableReference {
-  const position = cursor.position();
-  if (cursor.isOperator('(')) throw notSupportedSubquery(position);
-  const name = cursor.expectName('a table name');
-  const alias = parseAlias(cursor);
-  if (cursor.isOperator(',') || JOIN_WORDS.some((word) => cursor.isKeyword(word))) {
-    throw sqlNotSupported('joins are not supported yet', cursor.position());
-  }
-  return { kind: 'table', name, alias, position };
 }
 
 /** GROUP BY RANGE when RANGE is followed by an operand, not by what ends a grouping key. */

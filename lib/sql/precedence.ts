@@ -50,7 +50,8 @@ export function expressionLevel(expression: SqlExpression): number {
     case 'isNull':
     case 'like':
     case 'between':
-    case 'in': return LEVEL_EQUALITY;
+    case 'in':
+    case 'inSubquery': return LEVEL_EQUALITY;
     default: return LEVEL_PRIMARY;
   }
 }

@@ -4,7 +4,7 @@
 
 import type {
   SqlExpression, SqlGroupBy, SqlHint, SqlHintArgument, SqlLiteral, SqlName, SqlOrderItem,
-  SqlQuery, SqlSelectItem,
+  SqlFrameBound, SqlQuery, SqlSelectCore, SqlSelectItem, SqlTableReference,
 } from './ast.ts';
 import type { SqlColumnDefinition, SqlPartitioning } from './ast-statements.ts';
 import {
@@ -78,6 +78,25 @@ export function printSqlExpression(expression: SqlExpression): string {
     case 'in':
       return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}IN ` +
         `(${expression.list.map(printSqlExpression).join(', ')})`;
+    case 'inSubquery':
+      return `${operand(expression.operand, LEVEL_EQUALITY)} ${not(expression.negated)}IN ` +
+        `(${printSqlQuery(expression.query)})`;
+    case 'scalarSubquery': return `(${printSqlQuery(expression.query)})`;
+    case 'window': {
+      const parts: string[] = [];
+      if (expression.partitionBy.length > 0) {
+        parts.push(`PARTITION BY ${expression.partitionBy.map(printSqlExpression).join(', ')}`);
+      }
+      if (expression.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(expression.orderBy)}`);
+      const frame = expression.frame;
+      if (frame !== undefined) {
+        const bound = (b: SqlFrameBound): string => (b.kind === 'PRECEDING' || b.kind === 'FOLLOWING'
+          ? `${b.timeUnit === undefined ? b.offset : `(${b.offset}, ${b.timeUnit})`} ${b.kind}` : b.kind);
+        parts.push(`${frame.unit} BETWEEN ${bound(frame.start)} AND ${bound(frame.end)}`);
+      }
+      return `${printSqlExpression(expression.call)} OVER (${parts.join(' ')})`;
+    }
+    case 'exists': return `${not(expression.negated)}EXISTS (${printSqlQuery(expression.query)})`;
     case 'case': {
       const parts = ['CASE'];
       if (expression.operand !== undefined) parts.push(printSqlExpression(expression.operand));
@@ -134,19 +153,45 @@ export function printHints(hints: readonly SqlHint[]): string {
 
 /** `SELECT ...` with the hints of its statement after the keyword. */
 export function printSqlQuery(query: SqlQuery, hints: readonly SqlHint[] = []): string {
-  const parts = [`SELECT${printHints(hints)}`];
-  if (query.quantifier !== undefined) parts.push(query.quantifier);
-  parts.push(query.items.map(printSelectItem).join(', '));
-  if (query.from !== undefined) {
-    const alias = query.from.alias === undefined ? '' : ` AS ${printSqlName(query.from.alias)}`;
-    parts.push(`FROM ${printSqlName(query.from.name)}${alias}`);
+  if (query.kind === 'select') return printSelectCore(query, hints);
+  const parts = [printSqlQuery(query.left, hints), query.operator, printSelectCore(query.right, [])];
+  printTail(query, parts);
+  return parts.join(' ');
+}
+
+function printTableReference(reference: SqlTableReference): string {
+  switch (reference.kind) {
+    case 'table': {
+      const alias = reference.alias === undefined ? '' : ` AS ${printSqlName(reference.alias)}`;
+      return `${printSqlName(reference.name)}${alias}`;
+    }
+    case 'derived': return `(${printSqlQuery(reference.query)}) AS ${printSqlName(reference.alias)}`;
+    case 'join': {
+      const natural = reference.natural ? 'NATURAL ' : '';
+      const right = reference.right.kind === 'join'
+        ? `(${printTableReference(reference.right)})` : printTableReference(reference.right);
+      const condition = reference.condition !== undefined ? ` ON ${printSqlExpression(reference.condition)}`
+        : reference.using !== undefined ? ` USING (${reference.using.map(printSqlName).join(', ')})` : '';
+      return `${printTableReference(reference.left)} ${natural}${reference.type} JOIN ${right}${condition}`;
+    }
   }
-  if (query.where !== undefined) parts.push(`WHERE ${printSqlExpression(query.where)}`);
-  if (query.groupBy !== undefined) parts.push(printGroupBy(query.groupBy));
-  if (query.having !== undefined) parts.push(`HAVING ${printSqlExpression(query.having)}`);
+}
+
+function printTail(query: Pick<SqlSelectCore, 'orderBy' | 'limit' | 'offset'>, parts: string[]): void {
   if (query.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(query.orderBy)}`);
   if (query.limit !== undefined) parts.push(`LIMIT ${printSqlExpression(query.limit)}`);
   if (query.offset !== undefined) parts.push(`OFFSET ${printSqlExpression(query.offset)}`);
+}
+
+function printSelectCore(query: SqlSelectCore, hints: readonly SqlHint[]): string {
+  const parts = [`SELECT${printHints(hints)}`];
+  if (query.quantifier !== undefined) parts.push(query.quantifier);
+  parts.push(query.items.map(printSelectItem).join(', '));
+  if (query.from !== undefined) parts.push(`FROM ${printTableReference(query.from)}`);
+  if (query.where !== undefined) parts.push(`WHERE ${printSqlExpression(query.where)}`);
+  if (query.groupBy !== undefined) parts.push(printGroupBy(query.groupBy));
+  if (query.having !== undefined) parts.push(`HAVING ${printSqlExpression(query.having)}`);
+  printTail(query, parts);
   return parts.join(' ');
 }
 

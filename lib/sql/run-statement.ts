@@ -102,6 +102,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     parameters: options.parameters ?? [],
     functions: options.functions ?? sqlScalarFunction,
     tableSchema: (name) => options.database.tableSchema(name),
+    tableRowCount: (name) => options.database.tableRowCount?.(name),
     evalContext,
     hints,
   };

@@ -20,6 +20,8 @@ export interface SqlTableTransaction {
 export interface SqlDatabase {
   /** A table's schema by name (any case); undefined when there is none. */
   tableSchema(name: string): ContainerSchema | undefined;
+  /** Committed rows of a table, for the join's cost; undefined when not known. */
+  tableRowCount?(name: string): number | undefined;
   /** Reads a table's committed rows (lib/sql/exec/table-source.ts). */
   table(name: string): SqlTable;
   /** A metatable's rows, read now: containers, indexes, and what the node reports. */

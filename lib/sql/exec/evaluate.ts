@@ -2,6 +2,7 @@
 // node, each node one tight loop over the batch (no per-row tree walk). A value error (overflow,
 // division by zero, a function's bad input) names the expression's place in the text.
 
+import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
 import { SqlError } from '../errors.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
@@ -10,6 +11,14 @@ import type { SqlType, SqlValue } from '../value.ts';
 import {
   arithmeticDouble, arithmeticLong, compareSqlValues, concatText, negateLong, widenValue,
 } from './value-ops.ts';
+
+/** What a subquery's evaluation adds to the context (execute-subquery.ts fills it). */
+export interface SqlSubqueryEvalContext extends SqlEvalContext {
+  /** The enclosing query's values of the current row, read by `outer` expressions. */
+  readonly outerValues?: readonly SqlValue[];
+  /** Each subquery expression's values over the batch being evaluated. */
+  readonly subqueryValues?: ReadonlyMap<SqlBoundExpression, readonly SqlValue[]>;
+}
 
 /** Rows in column form: columns[c][r]. */
 export interface SqlBatch {
@@ -25,6 +34,20 @@ export function evaluate(
   const n = batch.rowCount;
   switch (expression.kind) {
     case 'column': return batch.columns[expression.index]!;
+    case 'outer': {
+      const values = (context as SqlSubqueryEvalContext).outerValues;
+      assert(values !== undefined && expression.index < values.length);
+      return new Array<SqlValue>(n).fill(values[expression.index]!);
+    }
+    case 'subquery': {
+      // Computed before, for this batch (execute-subquery.ts): evaluation here stays synchronous.
+      const values = (context as SqlSubqueryEvalContext).subqueryValues?.get(expression);
+      if (values === undefined) {
+        throw new SqlError('NOT_SUPPORTED', 'a subquery is not supported in this place yet', expression.position);
+      }
+      assert(values.length === n);
+      return values;
+    }
     case 'constant': return new Array<SqlValue>(n).fill(expression.value);
     case 'widen': {
       const values = evaluate(expression.operand, batch, context);

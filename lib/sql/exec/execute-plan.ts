@@ -1,7 +1,8 @@
 // Runs a logical plan: each operator is an async generator of column batches pulling from its
 // input. Filter and projection work a batch at a time (evaluate.ts); hash aggregation, GROUP BY
 // RANGE, DISTINCT and sort hold what they must and charge it to the statement's work memory;
-// LIMIT stops pulling, which ends the scan below it. Between batches the run checks its deadline
+// LIMIT stops pulling, which ends the scan below it. Joins, set operations and subqueries run in
+// execute-join.ts, execute-set.ts and execute-subquery.ts. Between batches the run checks its deadline
 // and cancellation (SqlRunControl), and the scan yields to the event loop.
 
 import { assert } from '../../base/assert.ts';
@@ -13,6 +14,10 @@ import type { SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, selectRows, type SqlBatch } from './evaluate.ts';
+import { runJoin } from './execute-join.ts';
+import { runSetOperation } from './execute-set.ts';
+import { runWindow } from './execute-window.ts';
+import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
@@ -55,6 +60,9 @@ function runNode(node: SqlPlanNode, env: SqlRunEnvironment): AsyncIterable<SqlBa
     case 'distinct': return distinct(node, env);
     case 'sort': return sort(node, env);
     case 'limit': return limit(node, env);
+    case 'join': return runJoin(node, env);
+    case 'setOperation': return runSetOperation(node, env);
+    case 'window': return runWindow(node, env);
   }
 }
 
@@ -110,17 +118,21 @@ async function* values(node: Extract<SqlPlanNode, { kind: 'values' }>, env: SqlR
 
 async function* filter(node: Extract<SqlPlanNode, { kind: 'filter' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
+  const subqueries = hasSubqueries([node.predicate]);
   for await (const batch of runPlan(node.input, env)) {
-    yield selectRows(batch, evaluate(node.predicate, batch, env.context));
+    const context = subqueries ? await subqueryContext([node.predicate], batch, env) : env.context;
+    yield selectRows(batch, evaluate(node.predicate, batch, context));
   }
 }
 
 async function* project(node: Extract<SqlPlanNode, { kind: 'project' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
+  const subqueries = hasSubqueries(node.expressions);
   for await (const batch of runPlan(node.input, env)) {
+    const context = subqueries ? await subqueryContext(node.expressions, batch, env) : env.context;
     yield {
       rowCount: batch.rowCount,
-      columns: node.expressions.map((expression) => evaluate(expression, batch, env.context)),
+      columns: node.expressions.map((expression) => evaluate(expression, batch, context)),
     };
   }
 }
@@ -143,10 +155,13 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
     env.memory.charge(bytes, 'GROUP BY');
     return { keys, accumulators: node.aggregates.map((call, a) => createAccumulator(call, argTypes[a]!)) };
   };
+  const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];
+  const subqueries = hasSubqueries(inputs);
   for await (const batch of runPlan(node.input, env)) {
-    const keyColumns = node.keys.map((key) => evaluate(key, batch, env.context));
+    const context = subqueries ? await subqueryContext(inputs, batch, env) : env.context;
+    const keyColumns = node.keys.map((key) => evaluate(key, batch, context));
     const argColumns = node.aggregates.map((call) =>
-      (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, env.context)));
+      (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, context)));
     const rowGroups = new Array<Group>(batch.rowCount);
     for (let r = 0; r < batch.rowCount; r++) {
       // Rows come in key order, so neighbours mostly share a group (one host, one hour): a row

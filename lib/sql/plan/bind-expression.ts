@@ -37,7 +37,11 @@ export interface SqlBindContext {
   readonly functions: (name: string) => SqlScalarFunction | undefined;
   /** The statement's context: with it, constant nodes are folded as they are bound (fold-constant.ts). */
   readonly evalContext?: SqlEvalContext;
+  /** Plans a subquery expression standing in `scope` (plan-subquery.ts); absent: refused. */
+  readonly bindSubquery?: (expression: SqlSubqueryExpression, scope: SqlBindScope) => SqlBoundExpression;
 }
+
+export type SqlSubqueryExpression = Extract<SqlExpression, { kind: 'scalarSubquery' | 'exists' | 'inSubquery' }>;
 
 export const SQL_AGGREGATE_NAMES: ReadonlySet<string> = new Set([
   'COUNT', 'SUM', 'AVG', 'MIN', 'MAX', 'TOTAL', 'GROUP_CONCAT', 'STDDEV_SAMP', 'STDDEV', 'STDDEV0',
@@ -122,6 +126,12 @@ function bindNode(
       return { kind: 'in', negated: expression.negated, operand, list, type: 'BOOL' };
     }
     case 'case': return caseExpression(expression, bind, fold);
+    case 'window':
+      throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a window function (OVER) is allowed only in the select list',
+        expression.position);
+    case 'scalarSubquery': case 'exists': case 'inSubquery':
+      if (context.bindSubquery === undefined) throw sqlNotSupported('a subquery is not allowed here', expression.position);
+      return context.bindSubquery(expression, scope);
     case 'cast': {
       const operand = bind(expression.operand);
       if (operand.type === expression.type) return operand;

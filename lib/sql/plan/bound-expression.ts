@@ -6,6 +6,7 @@
 import type { SqlScalarFunction } from '../functions/scalar-function.ts';
 import type { SqlPosition } from '../errors.ts';
 import type { SqlType, SqlValue } from '../value.ts';
+import type { SqlPlanNode } from './logical-plan.ts';
 
 export type SqlArithmeticOperator = '+' | '-' | '*' | '/' | '%' | '&' | '|' | '<<' | '>>';
 export type SqlCompareOperator = '=' | '!=' | '<' | '<=' | '>' | '>=';
@@ -67,12 +68,33 @@ export type SqlBoundExpression =
    * A widening the planner inserts so both sides of an operator share a shape: integers to DOUBLE,
    * a timestamp to a finer precision, an integer to LONG (bigint).
    */
-  | { readonly kind: 'widen'; readonly operand: SqlBoundExpression; readonly type: SqlType };
+  | { readonly kind: 'widen'; readonly operand: SqlBoundExpression; readonly type: SqlType }
+  /** A value of the enclosing query's current row, inside a correlated subquery (execute-subquery.ts). */
+  | { readonly kind: 'outer'; readonly index: number; readonly type: SqlType }
+  /**
+   * A subquery: `scalar` gives its one value (no row: NULL; more: an error), `exists` whether it
+   * has a row, `in` whether `operand` is among its one column's values (three-valued). `outer`
+   * are expressions over this query's input that the subquery reads as `outer` 0, 1, …: none
+   * means uncorrelated, run once per statement; otherwise it runs once per row.
+   */
+  | {
+    readonly kind: 'subquery'; readonly mode: 'scalar' | 'exists' | 'in'; readonly negated: boolean;
+    readonly operand: SqlBoundExpression | undefined; readonly plan: SqlPlanNode;
+    readonly outer: readonly SqlBoundExpression[]; readonly type: SqlType; readonly position: SqlPosition;
+    /**
+     * Correlated: the plan for one set of outer values, its scans narrowed by them (a key or
+     * index range from `r.k = outer`), so each run reads only what it needs.
+     */
+    readonly planFor?: (outerValues: readonly SqlValue[]) => SqlPlanNode;
+  };
 
 /** A stable text of an expression, to match a SELECT item against a GROUP BY key. */
 export function boundExpressionKey(expression: SqlBoundExpression): string {
   return JSON.stringify(expression, (key, value: unknown) => {
     if (key === 'position') return undefined;
+    if (key === 'plan') return (value as SqlPlanNode).kind; // subqueries: never equal by text
+    if (key === 'planFor') return undefined;
+
     if (key === 'function') return (value as SqlScalarFunction).name;
     if (typeof value === 'bigint') return `${value}n`;
     if (value instanceof Uint8Array) return `X'${Buffer.from(value).toString('hex')}'`;

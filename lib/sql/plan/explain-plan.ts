@@ -2,7 +2,7 @@
 // with `id`, `type` (SCAN, SELECT, GROUP, SORT, LIMIT, RESULT, …), `inputList` (ids of its inputs)
 // and what the node does; EXPLAIN ANALYZE adds `profile.rows`, the rows the node gave.
 
-import type { SqlPlanNode } from './logical-plan.ts';
+import { planChildren, type SqlPlanNode } from './logical-plan.ts';
 import { sqlIndexLabel } from './plan-index-range.ts';
 
 export interface SqlExplainEntry {
@@ -15,14 +15,14 @@ export interface SqlExplainEntry {
 
 const TYPES: Record<SqlPlanNode['kind'], string> = {
   scan: 'SCAN', metatable: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
-  rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT',
+  rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT', join: 'JOIN', setOperation: 'UNION', window: 'WINDOW',
 };
 
 export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined):
   SqlExplainEntry[] {
   const entries: SqlExplainEntry[] = [];
   const visit = (node: SqlPlanNode): number => {
-    const inputList = 'input' in node ? [visit(node.input)] : [];
+    const inputList = planChildren(node).map(visit);
     const id = entries.length;
     const entry: SqlExplainEntry = {
       id, type: TYPES[node.kind], inputList, detail: detailOf(node),
@@ -59,6 +59,23 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
     case 'sort': return { keys: node.keys, ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }) };
     case 'limit': return { limit: node.limit === Infinity ? null : node.limit, offset: node.offset };
     case 'filter': return { operation: 'FILTER' };
+    case 'join':
+      return {
+        joinType: node.joinType, method: node.method, keyCount: node.leftKeys.length,
+        ...(node.method === 'hash' ? { buildSide: node.buildSide } : {}),
+        ...(node.lookup === undefined ? {} : {
+          lookup: { table: node.lookup.table, column: node.right.columns[node.lookup.columnIndex]?.name,
+            by: node.lookup.index === undefined ? 'ROWKEY' : sqlIndexLabel(node.lookup.index, node.right.columns) },
+        }),
+      };
+    case 'setOperation': return { operation: node.operator };
+    case 'window':
+      return {
+        function: node.function.kind === 'aggregate' ? node.function.call.name
+          : node.function.kind === 'shift' ? node.function.direction : 'ROW_NUMBER',
+        partitionKeyCount: node.partitionKeys.length, orderKeyCount: node.orderKeys.length,
+        ...(node.function.kind === 'aggregate' ? { frame: node.function.frame } : {}),
+      };
     case 'metatable': return { table: node.table };
     case 'values': return { operation: 'VALUES', rowCount: node.rows.length };
     default: return { columns };

@@ -42,6 +42,7 @@ function foldable(expression: SqlBoundExpression): boolean {
     case 'arithmetic': case 'compare': case 'logic': case 'concat': case 'is':
       return isConstant(expression.left) && isConstant(expression.right);
     case 'in': return isConstant(expression.operand) && expression.list.every(isConstant);
+    default: return false; // subqueries and outer references: their value is not known at planning
   }
 }
 

@@ -6,8 +6,9 @@
 //   scan   ─┤         └ rangeGroup ┘
 //   metatable ┘
 //
-// Joins, subqueries, set operations and windows (the next SQL issue) are new node kinds with one
-// or more inputs; nothing here assumes one table except `scan`, which is a leaf.
+// Joins and set operations are nodes with two inputs (`left`, `right`), laid out left's columns
+// then right's; subqueries are expressions holding their own plan (bound-expression.ts). Windows
+// (a later slice) will be one more node kind; nothing here assumes one table except `scan`.
 
 import type { RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
@@ -120,8 +121,65 @@ export type SqlPlanNode =
   | {
     readonly kind: 'limit'; readonly input: SqlPlanNode; readonly limit: number;
     readonly offset: number; readonly columns: readonly SqlPlanColumn[];
+  }
+  | SqlJoinNode
+  /** One window function over the input (plan-window.ts): the input's columns, then its value. */
+  | {
+    readonly kind: 'window'; readonly input: SqlPlanNode;
+    readonly partitionKeys: readonly SqlBoundExpression[];
+    readonly orderKeys: readonly { readonly expression: SqlBoundExpression; readonly descending: boolean }[];
+    readonly function: SqlWindowFunction; readonly columns: readonly SqlPlanColumn[];
+  }
+  | {
+    /** Columns of both sides share one type (the planner widens); ALL keeps duplicates. */
+    readonly kind: 'setOperation'; readonly operator: 'UNION' | 'UNION ALL' | 'INTERSECT' | 'EXCEPT';
+    readonly left: SqlPlanNode; readonly right: SqlPlanNode; readonly columns: readonly SqlPlanColumn[];
   };
 
+/** A frame bound with its offset in the ORDER BY key's own unit (rows for ROWS). */
+export interface SqlPlanFrameBound {
+  readonly kind: 'UNBOUNDED PRECEDING' | 'UNBOUNDED FOLLOWING' | 'CURRENT ROW' | 'PRECEDING' | 'FOLLOWING';
+  readonly offset: number;
+}
+
+export type SqlWindowFunction =
+  | { readonly kind: 'rowNumber' }
+  | {
+    readonly kind: 'shift'; readonly direction: 'LAG' | 'LEAD'; readonly value: SqlBoundExpression;
+    readonly offset: number; readonly otherwise: SqlBoundExpression | undefined;
+  }
+  | {
+    readonly kind: 'aggregate'; readonly call: SqlAggregateCall;
+    readonly frame: { readonly unit: 'ROWS' | 'RANGE'; readonly start: SqlPlanFrameBound; readonly end: SqlPlanFrameBound };
+  };
+
+/**
+ * A join: left's columns, then right's. `condition` is over those columns; a LEFT join gives each
+ * left row without a match once, right's columns NULL. The method (plan-join.ts chooses):
+ *   nestedLoop       right held in work memory, `condition` tried on every pair;
+ *   hash             equal keys (`leftKeys[i] = rightKeys[i]`, NULL never equal): the `buildSide`
+ *                    is held in a hash table charged to work memory, the other side streams;
+ *   indexNestedLoop  for each left batch, right's table is read by its row key or a TREE index
+ *                    on `rightKeys[0]` (one key column of the table), nothing held.
+ * `condition` is what remains after the keys (undefined: nothing).
+ */
+export interface SqlJoinNode {
+  readonly kind: 'join';
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly method: 'nestedLoop' | 'hash' | 'indexNestedLoop';
+  readonly left: SqlPlanNode;
+  readonly right: SqlPlanNode;
+  /** Over the left's columns / the right's own columns. */
+  readonly leftKeys: readonly SqlBoundExpression[];
+  readonly rightKeys: readonly SqlBoundExpression[];
+  readonly buildSide: 'left' | 'right';
+  readonly condition: SqlBoundExpression | undefined;
+  /** indexNestedLoop: the right table's column looked up and the index that holds it. */
+  readonly lookup?: { readonly table: string; readonly columnIndex: number; readonly index: SqlIndexRange | undefined };
+  readonly columns: readonly SqlPlanColumn[];
+}
+
 export function planChildren(node: SqlPlanNode): SqlPlanNode[] {
+  if (node.kind === 'join' || node.kind === 'setOperation') return [node.left, node.right];
   return 'input' in node ? [node.input] : [];
 }

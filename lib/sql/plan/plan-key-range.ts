@@ -29,7 +29,7 @@ export function conjunctsOf(expression: SqlBoundExpression | undefined): SqlBoun
 /** Whether an expression reads no column and calls nothing random: its value is one per statement. */
 export function isStatementConstant(expression: SqlBoundExpression): boolean {
   switch (expression.kind) {
-    case 'column': return false;
+    case 'column': case 'outer': case 'subquery': return false;
     case 'constant': return true;
     case 'call':
       return !/^RANDOM/.test(expression.function.name) && expression.args.every(isStatementConstant);

@@ -13,7 +13,7 @@ import type { ColumnType } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { SQL_METATABLE_COLUMNS, sqlMetatableOf, type SqlMetatableName } from '../meta/metatables.ts';
 import { normalizeName } from '../../schema/names.ts';
-import type { SqlExpression, SqlHint, SqlName, SqlSelectCore } from '../ast.ts';
+import type { SqlExpression, SqlHint, SqlName, SqlQuery, SqlSelectCore } from '../ast.ts';
 import { SqlError, type SqlPosition } from '../errors.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
 import { sqlTypeOfColumn } from '../exec/table-source.ts';
@@ -26,6 +26,11 @@ import { boundExpressionKey, type SqlBoundExpression } from './bound-expression.
 import type {
   SqlAggregateCall, SqlAggregateName, SqlPlanColumn, SqlPlanNode,
 } from './logical-plan.ts';
+import { planFromReference, relationScope, relationStar } from './plan-from.ts';
+import { optimizeJoins } from './plan-join.ts';
+import { planSetOperation } from './plan-set-operation.ts';
+import { planWindow, windowsIn } from './plan-window.ts';
+import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 import { replaceNode, scanAccess, sortByScan } from './plan-scan.ts';
 
@@ -34,6 +39,10 @@ export interface SqlPlanContext extends SqlBindContext {
   readonly tableSchema: (name: string) => ContainerSchema | undefined;
   readonly evalContext: SqlEvalContext;
   readonly hints: readonly SqlHint[];
+  /** Committed rows of a table, for the join's cost (TableRowCount hints come first). */
+  readonly tableRowCount?: (name: string) => number | undefined;
+  /** Inside a subquery: the enclosing query's names (plan-subquery.ts). */
+  readonly outer?: SqlOuterReferences;
 }
 
 export interface SqlQueryPlan {
@@ -49,9 +58,18 @@ interface Source {
   readonly schema: ContainerSchema | undefined;
   readonly tableLabel: string | undefined;
   readonly usedColumns: Set<number>;
+  /** `*` and `t.*` over a FROM with joins or derived tables. */
+  readonly star?: (table: SqlName | undefined, position: SqlPosition) => { expression: SqlExpression; name: string }[];
 }
 
-export function planQuery(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan {
+export function planQuery(query: SqlQuery, outerContext: SqlPlanContext): SqlQueryPlan {
+  if (query.kind === 'setOperation') return planSetOperation(query, outerContext);
+  const context: SqlPlanContext = { ...outerContext };
+  Object.assign(context, { bindSubquery: subqueryBinder(context) });
+  return planSelect(query, context);
+}
+
+function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan {
   const source = planSource(query, context);
   const where = query.where === undefined ? undefined : bindCondition(query.where, source.scope, context, 'WHERE');
   let node: SqlPlanNode = source.node;
@@ -76,6 +94,13 @@ export function planQuery(query: SqlSelectCore, context: SqlPlanContext): SqlQue
     }
   }
 
+  const windows = items.flatMap((item) => windowsIn(item.expression));
+  if (windows.length > 0) {
+    const planned = windowNode(windows, node, scope, context, aggregated);
+    node = planned.node;
+    const inner = scope;
+    scope = { ...inner, match: (expression) => (expression === windows[0] ? planned.value : inner.match?.(expression)) };
+  }
   const expressions = items.map((item) => bindExpression(item.expression, scope, context));
   const columns: SqlPlanColumn[] = items.map((item, i) => ({ name: item.name, type: expressions[i]!.type }));
   const keys = orderKeys(query, items, expressions, scope, context);
@@ -102,8 +127,22 @@ export function planQuery(query: SqlSelectCore, context: SqlPlanContext): SqlQue
     };
   }
   const root = pushDown(node, source, context, limit + offset,
-    aggregated || query.quantifier === 'DISTINCT' || where !== undefined);
+    aggregated || query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0);
   return { root, columns, schema: source.schema };
+}
+
+/** GridDB allows one window function per select list; with aggregates it is not supported yet. */
+function windowNode(windows: ReturnType<typeof windowsIn>, input: SqlPlanNode, scope: SqlBindScope,
+  context: SqlPlanContext, aggregated: boolean): ReturnType<typeof planWindow> {
+  if (windows.length > 1) {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a select list takes at most one window function (OVER)',
+      windows[1]!.position);
+  }
+  if (aggregated) {
+    throw new SqlError('NOT_SUPPORTED', 'a window function in a query with GROUP BY or aggregates is not ' +
+      'supported yet: window a derived table', windows[0]!.position);
+  }
+  return planWindow(windows[0]!, input, scope, context);
 }
 
 function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
@@ -120,6 +159,13 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     };
   }
   const reference = query.from;
+  if (reference.kind !== 'table') {
+    const relation = planFromReference(reference, context);
+    return {
+      node: relation.node, scope: withOuterScope(relationScope(relation.columns), context), schema: undefined,
+      tableLabel: undefined, usedColumns, star: (table, position) => relationStar(relation.columns, table, position),
+    };
+  }
   const metatable = sqlMetatableOf(reference.name);
   const schema = metatable === undefined ? context.tableSchema(reference.name.text) : metatableSchema(metatable);
   if (schema === undefined) {
@@ -142,11 +188,11 @@ function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
     kind: 'scan', table: schema.name, columnIndexes: [], columns, rowCountMax: Infinity,
     keyRange: { from: undefined, to: undefined, empty: false }, index: undefined,
   };
-  return { node, scope, schema, tableLabel: label.text, usedColumns };
+  return { node, scope: withOuterScope(scope, context), schema, tableLabel: label.text, usedColumns };
 }
 
 /** A metatable seen as a container without a row key, so `*` and column names bind as for a table. */
-function metatableSchema(name: SqlMetatableName): ContainerSchema {
+export function metatableSchema(name: SqlMetatableName): ContainerSchema {
   return {
     name, type: 'COLLECTION', rowKeyColumnCount: 0, indexes: [], schemaVersion: 0,
     columns: SQL_METATABLE_COLUMNS[name].map((column) => ({
@@ -184,6 +230,9 @@ interface SelectItem {
 function selectItems(query: SqlSelectCore, source: Source): SelectItem[] {
   return query.items.flatMap((item): SelectItem[] => {
     if (item.kind === 'star') {
+      if (source.star !== undefined) {
+        return source.star(item.table, item.position).map(({ expression, name }) => ({ expression, name, alias: undefined }));
+      }
       if (source.schema === undefined) {
         throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', '* needs a FROM', item.position);
       }
@@ -371,7 +420,7 @@ const AGGREGATE_ALIASES: Readonly<Record<string, SqlAggregateName>> = {
   STDDEV: 'STDDEV_SAMP', VARIANCE: 'VAR_SAMP',
 };
 
-function aggregateCall(call: Extract<SqlExpression, { kind: 'call' }>, scope: SqlBindScope,
+export function aggregateCall(call: Extract<SqlExpression, { kind: 'call' }>, scope: SqlBindScope,
   context: SqlPlanContext): SqlAggregateCall {
   const upper = call.name.toUpperCase();
   const name = AGGREGATE_ALIASES[upper] ?? upper as SqlAggregateName;
@@ -462,7 +511,7 @@ function orderKeys(query: SqlSelectCore, items: readonly SelectItem[], expressio
   return { sort, hidden };
 }
 
-function countOf(expression: SqlExpression | undefined, clause: string, context: SqlPlanContext): number | undefined {
+export function countOf(expression: SqlExpression | undefined, clause: string, context: SqlPlanContext): number | undefined {
   if (expression === undefined) return undefined;
   const bound = bindExpression(expression, { column: (_t, name, position) => {
     throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${clause} takes a constant, not the column ${name.text}`, position);
@@ -481,6 +530,7 @@ function countOf(expression: SqlExpression | undefined, clause: string, context:
 function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, rowCountMax: number,
   drops: boolean): SqlPlanNode {
   const scan = source.node;
+  if (source.star !== undefined) return optimizeJoins(root, context);
   if (scan.kind !== 'scan') return root;
   const schema = source.schema!;
   const access = scanAccess(schema, findFilterOverScan(root, scan), context);
@@ -499,6 +549,12 @@ function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, ro
 
 function hasSort(node: SqlPlanNode): boolean {
   return node.kind === 'sort' || ('input' in node && hasSort(node.input));
+}
+
+/** The scan with the row-key ranges and TREE index range `where` implies (plan-scan.ts). */
+export function scanWithRanges(scan: Extract<SqlPlanNode, { kind: 'scan' }>, schema: ContainerSchema,
+  where: SqlBoundExpression | undefined, context: SqlPlanContext): Extract<SqlPlanNode, { kind: 'scan' }> {
+  return { ...scan, ...scanAccess(schema, where, context) };
 }
 
 function findFilterOverScan(node: SqlPlanNode, scan: SqlPlanNode): SqlBoundExpression | undefined {

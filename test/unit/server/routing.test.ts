@@ -315,7 +315,28 @@ describe('routing runner: one engine thread per partition group', () => {
     assert.equal(plain.resultSetId, 0);
   });
 
-  it('answers a fetch sent after the last page by the id the client holds', async () => {
+  it('joins tables of one partition group, and refuses a join across groups with NOT_SUPPORTED', async () => {
+    await twin.call(MULTI_PUT, { statement: twin.statement(), entries: [
+      rowsOf(a0!, [['j', 1n], ['k', 2n]]), rowsOf(a1!, [['j', 3n]]), rowsOf(c0!, [['j', 4n]]),
+    ] });
+    const sql = (text: string) => twin.call(SQL_EXECUTE, { sql: text, fetchSize: 10, timeoutMs: 0, parameters: [] });
+    const joined = await sql(`SELECT x.kw, y.kw FROM "${a0}" AS x JOIN "${a1}" AS y ON x.id = y.id`);
+    assert.ok(joined.updateCount === undefined, 'rows, not an update count');
+    // The single engine holds every group and answers these; the routed one refuses them.
+    const routedOnly = async (text: string) => {
+      const writer = new ByteWriter(256);
+      SQL_EXECUTE.writeRequest(writer, { sql: text, fetchSize: 10, timeoutMs: 0, parameters: [] });
+      const outcome = await twin.routed.run(1, { messageType: SQL_EXECUTE.type, requestId: 1_000_000, body: writer.finish() });
+      assert.equal(outcome.bytes[8], FrameStatus.ERROR);
+      throw errorDecode(outcome.bytes.subarray(FRAME_HEADER_BYTES));
+    };
+    await assert.rejects(routedOnly(`SELECT x.kw FROM "${a0}" AS x JOIN "${c0}" AS y ON x.id = y.id`),
+      storageError('NOT_SUPPORTED', /across partition groups/));
+    await assert.rejects(routedOnly(`SELECT kw FROM "${a0}" WHERE id IN (SELECT id FROM "${c0}")`),
+      storageError('NOT_SUPPORTED', /2 partition groups/));
+  });
+
+    it('answers a fetch sent after the last page by the id the client holds', async () => {
     twin.open(3);
     const query = (name: string) => twin.call(QUERY, { sessionId: 0, ref: refOf(info(name)),
       tql: 'SELECT *', fetchSize: 2, partialExecution: false, forUpdate: false }, 3);

@@ -24,7 +24,8 @@ export function statementOf(text: string): SqlStatement {
 /** The WHERE expression of `SELECT 1 FROM t WHERE <text>`. */
 export function expressionOf(text: string): SqlExpression {
   const statement = statementOf(`SELECT ${text}`);
-  if (statement.kind !== 'select' || statement.query.items[0]?.kind !== 'expression') {
+  if (statement.kind !== 'select' || statement.query.kind !== 'select' ||
+    statement.query.items[0]?.kind !== 'expression') {
     throw new Error('not an expression');
   }
   return statement.query.items[0].expression;

@@ -1,0 +1,230 @@
+// Joins (logical-plan.ts' SqlJoinNode): output rows are the left row's columns then the right's,
+// in batches of at most SQL_BATCH_ROW_COUNT pairs. A LEFT join gives a left row that no right row
+// matched once, the right's columns NULL. What a join holds (the nested loop's right side, the
+// hash join's build side) is charged to the statement's work memory: past /sql/workMemoryLimit
+// the statement ends with LIMIT_EXCEEDED, never a crash. NULL keys never match.
+
+import { assert } from '../../base/assert.ts';
+import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
+import type { RowKey } from '../../schema/column-type.ts';
+import type { SqlJoinNode } from '../plan/logical-plan.ts';
+import type { SqlValue } from '../value.ts';
+import { evaluate, type SqlBatch } from './evaluate.ts';
+import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
+import { valueKey, valueSizeBytes } from './value-ops.ts';
+
+type Row = readonly SqlValue[];
+
+const ROW_OVERHEAD_BYTES = 32;
+
+export function runJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncIterable<SqlBatch> {
+  switch (node.method) {
+    case 'nestedLoop': return nestedLoopJoin(node, env);
+    case 'hash': return hashJoin(node, env);
+    case 'indexNestedLoop': return indexNestedLoopJoin(node, env);
+  }
+}
+
+/** Pairs gathered into output batches; the join's remaining condition filters each batch. */
+class PairWriter {
+  private leftRows: Row[] = [];
+  private rightRows: (Row | undefined)[] = [];
+  private leftIds: number[] = [];
+
+  constructor(private readonly node: SqlJoinNode, private readonly env: SqlRunEnvironment) {}
+
+  get full(): boolean {
+    return this.leftRows.length >= SQL_BATCH_ROW_COUNT;
+  }
+
+  add(left: Row, right: Row | undefined, leftId: number): void {
+    this.leftRows.push(left);
+    this.rightRows.push(right);
+    this.leftIds.push(leftId);
+  }
+
+  /** The batch of the pairs added, those the condition rejects left out; `matched` marks left ids kept. */
+  take(matched: Set<number> | undefined): SqlBatch {
+    const { node } = this;
+    const leftWidth = node.left.columns.length;
+    const rightWidth = node.right.columns.length;
+    const n = this.leftRows.length;
+    const columns: SqlValue[][] = [];
+    for (let c = 0; c < leftWidth; c++) columns.push(this.leftRows.map((row) => row[c]!));
+    for (let c = 0; c < rightWidth; c++) columns.push(this.rightRows.map((row) => (row === undefined ? null : row[c]!)));
+    let batch: SqlBatch = { rowCount: n, columns };
+    const ids = this.leftIds;
+    const unmatched = this.rightRows.map((row) => row === undefined);
+    this.leftRows = [];
+    this.rightRows = [];
+    this.leftIds = [];
+    if (node.condition === undefined) {
+      if (matched !== undefined) ids.forEach((id, r) => { if (!unmatched[r]) matched.add(id); });
+      return batch;
+    }
+    const verdicts = evaluate(node.condition, batch, this.env.context);
+    const keep: number[] = [];
+    for (let r = 0; r < n; r++) {
+      // A LEFT join's NULL-extended row was decided already: it stays.
+      if (unmatched[r] || verdicts[r] === true) keep.push(r);
+      if (!unmatched[r] && verdicts[r] === true) matched?.add(ids[r]!);
+    }
+    if (keep.length < n) batch = { rowCount: keep.length, columns: columns.map((column) => keep.map((r) => column[r]!)) };
+    return batch;
+  }
+
+  get size(): number {
+    return this.leftRows.length;
+  }
+}
+
+function rowsOf(batch: SqlBatch): Row[] {
+  const rows: Row[] = [];
+  for (let r = 0; r < batch.rowCount; r++) rows.push(batch.columns.map((column) => column[r]!));
+  return rows;
+}
+
+function rowSizeBytes(row: Row): number {
+  let bytes = ROW_OVERHEAD_BYTES;
+  for (const value of row) bytes += valueSizeBytes(value);
+  return bytes;
+}
+
+async function holdRows(node: SqlJoinNode['left'], env: SqlRunEnvironment, operator: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for await (const batch of runPlan(node, env)) {
+    for (const row of rowsOf(batch)) {
+      env.memory.charge(rowSizeBytes(row), operator);
+      rows.push(row);
+    }
+  }
+  return rows;
+}
+
+/**
+ * Each left batch against every held right row; a LEFT join's unmatched left rows come after
+ * their batch's pairs (their order within the output is not defined, as in SQL).
+ */
+async function* nestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  const rights = await holdRows(node.right, env, 'join (nested loop)');
+  const writer = new PairWriter(node, env);
+  let leftId = 0;
+  for await (const batch of runPlan(node.left, env)) {
+    const lefts = rowsOf(batch);
+    const matched = node.joinType === 'LEFT' ? new Set<number>() : undefined;
+    const firstId = leftId;
+    for (const left of lefts) {
+      for (const right of rights) {
+        writer.add(left, right, leftId);
+        if (writer.full) yield writer.take(matched);
+      }
+      leftId++;
+      env.control.check();
+    }
+    if (writer.size > 0) yield writer.take(matched);
+    if (matched !== undefined) yield* unmatchedRows(lefts, firstId, matched, writer);
+  }
+}
+
+function* unmatchedRows(lefts: readonly Row[], firstId: number, matched: Set<number>, writer: PairWriter):
+  Generator<SqlBatch> {
+  lefts.forEach((left, i) => {
+    if (!matched.has(firstId + i)) writer.add(left, undefined, firstId + i);
+  });
+  while (writer.size > 0) yield writer.take(undefined);
+}
+
+function keyOf(columns: readonly (readonly SqlValue[])[], r: number): string | undefined {
+  let text = '';
+  for (const column of columns) {
+    const value = column[r]!;
+    if (value === null) return undefined;
+    text += `${valueKey(value)}\u0000`;
+  }
+  return text;
+}
+
+/** The build side in a hash table by its keys; the other side streams through it. */
+async function* hashJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  assert(node.leftKeys.length === node.rightKeys.length && node.leftKeys.length > 0);
+  if (node.joinType === 'LEFT') assert(node.buildSide === 'right');
+  const buildLeft = node.buildSide === 'left';
+  const [buildNode, buildKeys, probeNode, probeKeys] = buildLeft
+    ? [node.left, node.leftKeys, node.right, node.rightKeys]
+    : [node.right, node.rightKeys, node.left, node.leftKeys];
+  const table = new Map<string, Row[]>();
+  for await (const batch of runPlan(buildNode, env)) {
+    const keys = buildKeys.map((key) => evaluate(key, batch, env.context));
+    for (let r = 0; r < batch.rowCount; r++) {
+      const key = keyOf(keys, r);
+      if (key === undefined) continue;
+      const row = batch.columns.map((column) => column[r]!);
+      env.memory.charge(rowSizeBytes(row) + 2 * key.length, 'join (hash build side)');
+      const bucket = table.get(key);
+      if (bucket === undefined) table.set(key, [row]);
+      else bucket.push(row);
+    }
+    env.control.check();
+  }
+  const writer = new PairWriter(node, env);
+  let probeId = 0;
+  for await (const batch of runPlan(probeNode, env)) {
+    const keys = probeKeys.map((key) => evaluate(key, batch, env.context));
+    const probes = rowsOf(batch);
+    const matched = node.joinType === 'LEFT' ? new Set<number>() : undefined;
+    const firstId = probeId;
+    for (let r = 0; r < probes.length; r++, probeId++) {
+      const key = keyOf(keys, r);
+      const bucket = key === undefined ? undefined : table.get(key);
+      if (bucket === undefined) continue;
+      for (const built of bucket) {
+        if (buildLeft) writer.add(built, probes[r]!, probeId);
+        else writer.add(probes[r]!, built, probeId);
+        if (writer.full) yield writer.take(matched);
+      }
+    }
+    if (writer.size > 0) yield writer.take(matched);
+    if (matched !== undefined) yield* unmatchedRows(probes, firstId, matched, writer);
+    env.control.check();
+  }
+}
+
+/** For each left row, the right table's rows with that key, read by row key or TREE index. */
+async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  const lookup = node.lookup;
+  assert(lookup !== undefined && node.right.kind === 'scan');
+  const table = env.table(lookup.table);
+  const width = node.right.columns.length;
+  const columnIndexes = Array.from({ length: width }, (_, i) => i);
+  const composite = table.schema.rowKeyColumnCount > 1;
+  const writer = new PairWriter(node, env);
+  let leftId = 0;
+  for await (const batch of runPlan(node.left, env)) {
+    const keys = evaluate(node.leftKeys[0]!, batch, env.context);
+    const lefts = rowsOf(batch);
+    const matched = node.joinType === 'LEFT' ? new Set<number>() : undefined;
+    const firstId = leftId;
+    for (let r = 0; r < lefts.length; r++, leftId++) {
+      const key = keys[r]!;
+      if (key === null) continue;
+      const bound = (composite ? [key] : key) as RowKey;
+      const request = lookup.index === undefined
+        ? { columnIndexes, from: bound, to: bound, rowCountMax: Infinity }
+        : {
+          columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
+          index: { ...lookup.index, low: [key as never], high: [key as never] },
+        };
+      for await (const read of table.scan(request)) {
+        for (const right of rowsOf(read)) {
+          // The index may hand out a superset (the engine scans instead): check the key.
+          if (lookup.index !== undefined && valueKey(right[lookup.columnIndex]!) !== valueKey(key)) continue;
+          writer.add(lefts[r]!, right, leftId);
+          if (writer.full) yield writer.take(matched);
+        }
+      }
+      env.control.check();
+    }
+    if (writer.size > 0) yield writer.take(matched);
+    if (matched !== undefined) yield* unmatchedRows(lefts, firstId, matched, writer);
+  }
+}
