@@ -12,7 +12,7 @@
 import { Buffer } from 'node:buffer';
 import { TIMESTAMP_MS_MAX, type ScalarValue } from '../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../lib/schema/container-schema.ts';
-import { cellPrinterOf, type LinePlace } from './expimp-row-printer.ts';
+import { cellPrinterOf, type CellPrinter, type LinePlace } from './expimp-row-printer.ts';
 import { printScalar } from './expimp-values.ts';
 
 const MS_PER_S = 1000;
@@ -20,7 +20,7 @@ const MS_PER_DAY = 86_400_000;
 const TWO_TO_32 = 2 ** 32;
 /** The printer's Buffer starts this large and doubles when a page needs more. */
 const PAGE_BUFFER_BYTES_INITIAL = 1 << 20;
-/** Bytes a fixed-width cell prints at most, quotes and comma included ("-1.7976931348623157e+308"). */
+/** Bytes a fixed-width cell prints at most, with quotes and comma: "-1.7976931348623157e+308". */
 const FIXED_CELL_BYTES_MAX = 40;
 const QUOTE = 0x22;
 const COMMA = 0x2c;
@@ -28,6 +28,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 const BACKSLASH = 0x5c;
 const AT = 0x40;
+/** `+0000`: times are printed in UTC. */
+const ZONE_UTC = Buffer.from('+0000', 'latin1');
 
 const enum Kind { BOOL, BYTE, SHORT, INTEGER, LONG, FLOAT, DOUBLE, TIMESTAMP_MS, STRING }
 
@@ -42,7 +44,9 @@ function kindOf(column: ColumnSchema): Kind | undefined {
     case 'LONG': return Kind.LONG;
     case 'FLOAT': return Kind.FLOAT;
     case 'DOUBLE': return Kind.DOUBLE;
-    case 'TIMESTAMP': return (column.timePrecision ?? 'MILLISECOND') === 'MILLISECOND' ? Kind.TIMESTAMP_MS : undefined;
+    case 'TIMESTAMP':
+      return (column.timePrecision ?? 'MILLISECOND') === 'MILLISECOND'
+        ? Kind.TIMESTAMP_MS : undefined;
     case 'STRING': return Kind.STRING;
     default: return undefined;
   }
@@ -73,48 +77,148 @@ export function pagePrinterOf(
   place: LinePlace,
 ): (bytes: Uint8Array, count: number, firstRowIndex: number) => Buffer {
   if (!pagePrintable(columns)) throw new Error('the page printer cannot print these columns');
-  const kinds = columns.map((column) => kindOf(column)!);
-  const nullables = columns.map((column) => column.notNull !== true);
-  const stringPrinters = columns.map((column, i) => column.type === 'STRING' ? cellPrinterOf(column, i) : undefined);
-  const columnCount = columns.length;
-  const bitmapBytes = (columnCount + 7) >> 3;
-  const timestampColumn = columns.find((column) => column.type === 'TIMESTAMP');
-  let out = Buffer.allocUnsafe(PAGE_BUFFER_BYTES_INITIAL);
-  let dayLast = -1;
-  let dayBytesLast: Uint8Array = new Uint8Array(0);
+  const printer = new PagePrinter(columns, place);
+  return (bytes, count, firstRowIndex) => printer.print(bytes, count, firstRowIndex);
+}
 
-  /** Room for `sizeBytes` more bytes at `at`. */
-  const ensure = (at: number, sizeBytes: number): void => {
-    if (at + sizeBytes <= out.length) return;
-    let length = out.length * 2;
-    while (at + sizeBytes > length) length *= 2;
-    const grown = Buffer.allocUnsafe(length);
-    out.copy(grown, 0, 0, at);
-    out = grown;
-  };
+class PagePrinter {
+  private readonly kinds: Kind[];
+  private readonly nullables: boolean[];
+  /** The row printer's cell printers of the STRING columns, for the cells it escapes or files. */
+  private readonly stringPrinters: Array<CellPrinter | undefined>;
+  private readonly bitmapBytes: number;
+  private readonly timestampColumn: ColumnSchema | undefined;
+  private out = Buffer.allocUnsafe(PAGE_BUFFER_BYTES_INITIAL);
+  /** Where the next byte goes in `out`. */
+  private at = 0;
+  private bytes: Uint8Array = new Uint8Array(0);
+  private view: DataView = new DataView(this.bytes.buffer);
+  /** Where the next value is read in `bytes`. */
+  private offset = 0;
+  private dayLast = -1;
+  private dayBytesLast: Uint8Array = new Uint8Array(0);
 
-  /** The ASCII text as `"text"` at `at`; returns the offset past it. */
-  const quotedAscii = (text: string, at: number): number => {
-    const target = out;
-    target[at++] = QUOTE;
-    for (let i = 0; i < text.length; i++) target[at++] = text.charCodeAt(i);
-    target[at++] = QUOTE;
-    return at;
-  };
+  constructor(columns: readonly ColumnSchema[], private readonly place: LinePlace) {
+    this.kinds = columns.map((column) => kindOf(column)!);
+    this.nullables = columns.map((column) => column.notNull !== true);
+    this.stringPrinters = columns.map((column, i) =>
+      (column.type === 'STRING' ? cellPrinterOf(column, i) : undefined));
+    this.bitmapBytes = (columns.length + 7) >> 3;
+    this.timestampColumn = columns.find((column) => column.type === 'TIMESTAMP');
+  }
 
-  const timestampMs = (ms: number, at: number): number => {
-    const day = Math.floor(ms / MS_PER_DAY);
-    if (day !== dayLast) {
-      // printScalar's own text of the day's first instant, as the row printer takes it.
-      const text = printScalar(timestampColumn!, day * MS_PER_DAY as ScalarValue)
-        .slice(0, -'00:00:00.000+0000'.length);
-      dayBytesLast = Buffer.from(text, 'latin1');
-      dayLast = day;
+  print(bytes: Uint8Array, count: number, firstRowIndex: number): Buffer {
+    this.bytes = bytes;
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.offset = 0;
+    this.at = 0;
+    const columnCount = this.kinds.length;
+    for (let r = 0; r < count; r++) {
+      this.place.rowIndex = firstRowIndex + r;
+      this.need(this.bitmapBytes);
+      const bitmapAt = this.offset;
+      this.offset += this.bitmapBytes;
+      for (let i = 0; i < columnCount; i++) {
+        this.ensure(FIXED_CELL_BYTES_MAX);
+        if (i > 0) this.out[this.at++] = COMMA;
+        if ((bytes[bitmapAt + (i >> 3)]! & (1 << (i & 7))) === 0) this.cell(i);
+        else if (!this.nullables[i]) throw this.malformed(`NULL in the NOT NULL column ${i + 1}`);
+      }
+      this.ensure(1);
+      this.out[this.at++] = LF;
     }
-    const target = out;
-    target[at++] = QUOTE;
-    target.set(dayBytesLast, at);
-    at += dayBytesLast.length;
+    if (this.offset !== bytes.length) {
+      throw new Error(`${bytes.length - this.offset} bytes after the page's ${count} rows`);
+    }
+    const page = Buffer.allocUnsafe(this.at);
+    this.out.copy(page, 0, 0, this.at);
+    return page;
+  }
+
+  /** A non-NULL cell of column `i`, with FIXED_CELL_BYTES_MAX bytes of room. */
+  private cell(i: number): void {
+    const { view } = this;
+    switch (this.kinds[i]!) {
+      case Kind.DOUBLE:
+        this.need(8);
+        this.float(view.getFloat64(this.offset, true));
+        this.offset += 8;
+        return;
+      case Kind.TIMESTAMP_MS: {
+        this.need(8);
+        const ms = view.getUint32(this.offset, true) +
+          view.getUint32(this.offset + 4, true) * TWO_TO_32;
+        this.offset += 8;
+        if (ms > TIMESTAMP_MS_MAX) throw this.malformed(`timestamp ${ms} out of range`);
+        this.timestampMs(ms);
+        return;
+      }
+      case Kind.STRING: return this.string(i);
+      case Kind.FLOAT:
+        this.need(4);
+        this.float(view.getFloat32(this.offset, true));
+        this.offset += 4;
+        return;
+      case Kind.LONG:
+        this.need(8);
+        this.quotedAscii(String(view.getBigInt64(this.offset, true)));
+        this.offset += 8;
+        return;
+      case Kind.INTEGER:
+        this.need(4);
+        this.quotedAscii(String(view.getInt32(this.offset, true)));
+        this.offset += 4;
+        return;
+      case Kind.SHORT:
+        this.need(2);
+        this.quotedAscii(String(view.getInt16(this.offset, true)));
+        this.offset += 2;
+        return;
+      case Kind.BYTE:
+        this.need(1);
+        this.quotedAscii(String(view.getInt8(this.offset)));
+        this.offset += 1;
+        return;
+      case Kind.BOOL: {
+        this.need(1);
+        const byte = this.bytes[this.offset++]!;
+        if (byte > 1) throw this.malformed(`BOOL byte ${byte}`);
+        this.quotedAscii(byte === 1 ? 'true' : 'false');
+        return;
+      }
+    }
+  }
+
+  /** As the row printer: JavaScript's shortest text, -0 as -0.0. */
+  private float(number: number): void {
+    this.quotedAscii(number === 0 && 1 / number < 0 ? '-0.0' : String(number));
+  }
+
+  /** `"text"` for an ASCII text, copied by char code (no encoding pass). */
+  private quotedAscii(text: string): void {
+    const { out } = this;
+    let at = this.at;
+    out[at++] = QUOTE;
+    for (let i = 0; i < text.length; i++) out[at++] = text.charCodeAt(i);
+    out[at++] = QUOTE;
+    this.at = at;
+  }
+
+  /** The cached bytes of the day, then the time of day by arithmetic, as the row printer. */
+  private timestampMs(ms: number): void {
+    const day = Math.floor(ms / MS_PER_DAY);
+    if (day !== this.dayLast) {
+      // printScalar's own text of the day's first instant, as the row printer takes it.
+      const text = printScalar(this.timestampColumn!, day * MS_PER_DAY as ScalarValue)
+        .slice(0, -'00:00:00.000+0000'.length);
+      this.dayBytesLast = Buffer.from(text, 'latin1');
+      this.dayLast = day;
+    }
+    const { out } = this;
+    let at = this.at;
+    out[at++] = QUOTE;
+    out.set(this.dayBytesLast, at);
+    at += this.dayBytesLast.length;
     let rest = ms - day * MS_PER_DAY;
     const milli = rest % MS_PER_S;
     rest = (rest - milli) / MS_PER_S;
@@ -122,149 +226,79 @@ export function pagePrinterOf(
     rest = (rest - second) / 60;
     const minute = rest % 60;
     const hour = (rest - minute) / 60;
-    at = twoDigits(target, at, hour);
-    target[at++] = 0x3a;
-    at = twoDigits(target, at, minute);
-    target[at++] = 0x3a;
-    at = twoDigits(target, at, second);
-    target[at++] = 0x2e;
-    target[at++] = 0x30 + Math.floor(milli / 100);
-    target[at++] = 0x30 + Math.floor(milli / 10) % 10;
-    target[at++] = 0x30 + milli % 10;
-    target[at++] = 0x2b; // +0000
-    target[at++] = 0x30;
-    target[at++] = 0x30;
-    target[at++] = 0x30;
-    target[at++] = 0x30;
-    target[at++] = QUOTE;
-    return at;
-  };
+    at = twoDigits(out, at, hour);
+    out[at++] = 0x3a; // :
+    at = twoDigits(out, at, minute);
+    out[at++] = 0x3a;
+    at = twoDigits(out, at, second);
+    out[at++] = 0x2e; // .
+    out[at++] = 0x30 + Math.floor(milli / 100);
+    out[at++] = 0x30 + Math.floor(milli / 10) % 10;
+    out[at++] = 0x30 + milli % 10;
+    out.set(ZONE_UTC, at);
+    at += ZONE_UTC.length;
+    out[at++] = QUOTE;
+    this.at = at;
+  }
 
-  return (bytes, count, firstRowIndex) => {
-    const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const end = bytes.length;
-    let offset = 0;
-    let at = 0;
-    const need = (sizeBytes: number) => {
-      if (offset + sizeBytes > end) throw new Error(`the page ends within row ${place.rowIndex}`);
-    };
-    for (let r = 0; r < count; r++) {
-      place.rowIndex = firstRowIndex + r;
-      need(bitmapBytes);
-      const bitmapAt = offset;
-      offset += bitmapBytes;
-      for (let i = 0; i < columnCount; i++) {
-        if (i > 0) {
-          ensure(at, 1);
-          out[at++] = COMMA;
-        }
-        if ((bytes[bitmapAt + (i >> 3)]! & (1 << (i & 7))) !== 0) {
-          if (!nullables[i]) throw new Error(`NULL in the NOT NULL column ${i + 1} of row ${place.rowIndex}`);
-          continue;
-        }
-        const kind = kinds[i]!;
-        if (kind === Kind.STRING) {
-          at = stringCell(view, bytes, i, at);
-          continue;
-        }
-        ensure(at, FIXED_CELL_BYTES_MAX);
-        switch (kind) {
-          case Kind.DOUBLE: {
-            need(8);
-            const number = view.getFloat64(offset, true);
-            offset += 8;
-            at = number === 0 && 1 / number < 0 ? quotedAscii('-0.0', at) : quotedAscii(String(number), at);
-            break;
-          }
-          case Kind.TIMESTAMP_MS: {
-            need(8);
-            const ms = view.getUint32(offset, true) + view.getUint32(offset + 4, true) * TWO_TO_32;
-            offset += 8;
-            if (ms > TIMESTAMP_MS_MAX) throw new Error(`timestamp ${ms} out of range in row ${place.rowIndex}`);
-            at = timestampMs(ms, at);
-            break;
-          }
-          case Kind.FLOAT: {
-            need(4);
-            const number = view.getFloat32(offset, true);
-            offset += 4;
-            at = number === 0 && 1 / number < 0 ? quotedAscii('-0.0', at) : quotedAscii(String(number), at);
-            break;
-          }
-          case Kind.LONG:
-            need(8);
-            at = quotedAscii(String(view.getBigInt64(offset, true)), at);
-            offset += 8;
-            break;
-          case Kind.INTEGER:
-            need(4);
-            at = quotedAscii(String(view.getInt32(offset, true)), at);
-            offset += 4;
-            break;
-          case Kind.SHORT:
-            need(2);
-            at = quotedAscii(String(view.getInt16(offset, true)), at);
-            offset += 2;
-            break;
-          case Kind.BYTE:
-            need(1);
-            at = quotedAscii(String(view.getInt8(offset)), at);
-            offset += 1;
-            break;
-          case Kind.BOOL: {
-            need(1);
-            const byte = bytes[offset++]!;
-            if (byte > 1) throw new Error(`BOOL byte ${byte} in row ${place.rowIndex}`);
-            at = quotedAscii(byte === 1 ? 'true' : 'false', at);
-            break;
-          }
-        }
-      }
-      ensure(at, 1);
-      out[at++] = LF;
+  /** varuint size, UTF-8: copied as received unless the row printer escapes it or files it. */
+  private string(columnIndex: number): void {
+    const { bytes } = this;
+    let sizeBytes = 0;
+    let scale = 1;
+    for (;;) {
+      this.need(1);
+      const byte = bytes[this.offset++]!;
+      sizeBytes += (byte & 0x7f) * scale;
+      if (byte < 0x80) break;
+      scale *= 0x80;
+      if (scale > 2 ** 35) throw this.malformed('a string size too long');
     }
-    if (offset !== end) throw new Error(`${end - offset} bytes after the page's ${count} rows`);
-    const page = Buffer.allocUnsafe(at);
-    out.copy(page, 0, 0, at);
-    return page;
+    this.need(sizeBytes);
+    const start = this.offset;
+    const end = start + sizeBytes;
+    this.offset = end;
+    let plain = sizeBytes === 0 || bytes[start] !== AT;
+    for (let b = start; plain && b < end; b++) {
+      const byte = bytes[b]!;
+      plain = byte !== QUOTE && byte !== BACKSLASH && byte !== LF && byte !== CR;
+    }
+    if (plain) {
+      this.ensure(sizeBytes + 2);
+      this.out[this.at++] = QUOTE;
+      this.out.set(bytes.subarray(start, end), this.at);
+      this.at += sizeBytes;
+      this.out[this.at++] = QUOTE;
+      return;
+    }
+    const value = Buffer.from(bytes.buffer, bytes.byteOffset + start, sizeBytes).toString('utf8');
+    const text = this.stringPrinters[columnIndex]!(value, this.place);
+    const textBytes = Buffer.byteLength(text, 'utf8');
+    this.ensure(textBytes);
+    this.out.write(text, this.at, 'utf8');
+    this.at += textBytes;
+  }
 
-    /** A STRING cell: varuint size, UTF-8. */
-    function stringCell(view: DataView, bytes: Uint8Array, columnIndex: number, atStart: number): number {
-      let sizeBytes = 0;
-      let scale = 1;
-      for (;;) {
-        need(1);
-        const byte = bytes[offset++]!;
-        sizeBytes += (byte & 0x7f) * scale;
-        if (byte < 0x80) break;
-        scale *= 0x80;
-        if (scale > 2 ** 35) throw new Error(`a string size too long in row ${place.rowIndex}`);
-      }
-      need(sizeBytes);
-      const start = offset;
-      offset += sizeBytes;
-      let plain = sizeBytes === 0 || bytes[start] !== AT;
-      for (let b = start; plain && b < offset; b++) {
-        const byte = bytes[b]!;
-        plain = byte !== QUOTE && byte !== BACKSLASH && byte !== LF && byte !== CR;
-      }
-      let at = atStart;
-      if (plain) {
-        ensure(at, sizeBytes + 2);
-        out[at++] = QUOTE;
-        out.set(bytes.subarray(start, offset), at);
-        at += sizeBytes;
-        out[at++] = QUOTE;
-        return at;
-      }
-      const text = stringPrinters[columnIndex]!(Buffer.from(view.buffer, view.byteOffset + start, sizeBytes)
-        .toString('utf8'), place);
-      const textBytes = Buffer.byteLength(text, 'utf8');
-      ensure(at, textBytes);
-      out.write(text, at, 'utf8');
-      return at + textBytes;
+  /** Room for `sizeBytes` more bytes in `out`: doubled (its bytes kept) when short. */
+  private ensure(sizeBytes: number): void {
+    if (this.at + sizeBytes <= this.out.length) return;
+    let length = this.out.length * 2;
+    while (this.at + sizeBytes > length) length *= 2;
+    const grown = Buffer.allocUnsafe(length);
+    this.out.copy(grown, 0, 0, this.at);
+    this.out = grown;
+  }
+
+  /** `sizeBytes` more bytes to read, or the page is malformed. */
+  private need(sizeBytes: number): void {
+    if (this.offset + sizeBytes > this.bytes.length) {
+      throw this.malformed('the page ends within it');
     }
-  };
+  }
+
+  private malformed(problem: string): Error {
+    return new Error(`row ${this.place.rowIndex} of the page as received: ${problem}`);
+  }
 }
 
 function twoDigits(target: Uint8Array, at: number, value: number): number {

@@ -133,7 +133,7 @@ describe('export page printer', () => {
     const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 });
     const bytes = encoded(columns, [[true, 1.5], [false, null]]);
     assert.equal(printPage(bytes, 2, 0).toString(), '"true","1.5"\n"false",\n');
-    assert.throws(() => printPage(bytes.subarray(0, 5), 2, 0), /ends within row/);
+    assert.throws(() => printPage(bytes.subarray(0, 5), 2, 0), /the page ends within it/);
     assert.throws(() => printPage(bytes, 1, 0), /bytes after/);
     const nulled = Uint8Array.from(bytes);
     nulled[0] = 0b01;
