@@ -4,7 +4,9 @@
 // gs_export.json, one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files,
 // and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a
 // page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
-// backpressure, so memory does not grow with the data.
+// backpressure, so memory does not grow with the data. A page of columns the page printer knows
+// (expimp-page-printer.ts: numbers, BOOL, STRING, TIMESTAMP(3)) is printed from the bytes the node
+// sent, into one Buffer; other pages are decoded to rows and printed a row at a time.
 
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
