@@ -25,7 +25,7 @@ export interface LinePlace {
 }
 
 /** The quoted cell of a non-null value, or '' for NULL. */
-type CellPrinter = (value: Value | null | undefined, place: LinePlace) => string;
+export type CellPrinter = (value: Value | null | undefined, place: LinePlace) => string;
 
 /** A printer of the columns' row lines (each ending with LF), byte for byte rowLine's. */
 export function rowPrinterOf(columns: readonly ColumnSchema[]): (row: Row, place: LinePlace) => string {
@@ -38,7 +38,8 @@ export function rowPrinterOf(columns: readonly ColumnSchema[]): (row: Row, place
   };
 }
 
-function cellPrinterOf(column: ColumnSchema, columnIndex: number): CellPrinter {
+/** The printer of one column's cells (the page printer's, expimp-page-printer.ts, for STRINGs to escape). */
+export function cellPrinterOf(column: ColumnSchema, columnIndex: number): CellPrinter {
   const generic: CellPrinter = (value, place) => {
     const text = cellText(column, columnIndex, value, place);
     return text === null ? '' : quoteCell(text);

@@ -4,7 +4,9 @@
 // gs_export.json, one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files,
 // and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a
 // page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
-// backpressure, so memory does not grow with the data.
+// backpressure, so memory does not grow with the data. A page of columns the page printer knows
+// (expimp-page-printer.ts: numbers, BOOL, STRING, TIMESTAMP(3)) is printed from the bytes the node
+// sent, into one Buffer; other pages are decoded to rows and printed a row at a time.
 
 import { once } from 'node:events';
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +24,7 @@ import {
   type ExportEntry, type ExportExecution,
 } from './expimp-metadata.ts';
 import { rowFileHeader } from './expimp-row-file.ts';
+import { pagePrinterOf, pagePrintable } from './expimp-page-printer.ts';
 import { rowPrinterOf } from './expimp-row-printer.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
@@ -208,22 +211,33 @@ async function exportContainer(
     if (!job.schemaOnly) {
       const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
       const rows = await query.fetch();
-      const printRow = rowPrinterOf(info.columns);
       const place = { directory: job.directory, stem, rowIndex: 0 };
-      // A page at a time (the next one is on its way meanwhile), its lines joined into chunks of
-      // WRITE_CHUNK_CHARS_MIN characters or more: one stream write per chunk, not per line.
-      for (let page = await rows.nextPage(); page.length > 0; page = await rows.nextPage()) {
-        let chunk = '';
-        for (const row of page) {
-          place.rowIndex = rowIndex++;
-          chunk += printRow(row, place);
-          if (chunk.length >= WRITE_CHUNK_CHARS_MIN) {
-            if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-            chunk = '';
-          }
+      if (pagePrintable(info.columns, rows.columns)) {
+        // Every column printable from the bytes the node sent: one Buffer per page, no rows made.
+        const printPage = pagePrinterOf(info.columns, place);
+        for (let page = await rows.nextPageEncoded(); page !== undefined; page = await rows.nextPageEncoded()) {
+          const lines = printPage(page.bytes, page.count, rowIndex);
+          rowIndex += page.count;
+          if (!out.write(lines)) await Promise.race([once(out, 'drain'), failed]);
+          job.onRows(page.count);
         }
-        if (chunk !== '' && !out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-        job.onRows(page.length);
+      } else {
+        const printRow = rowPrinterOf(info.columns);
+        // A page at a time (the next one is on its way meanwhile), its lines joined into chunks of
+        // WRITE_CHUNK_CHARS_MIN characters or more: one stream write per chunk, not per line.
+        for (let page = await rows.nextPage(); page.length > 0; page = await rows.nextPage()) {
+          let chunk = '';
+          for (const row of page) {
+            place.rowIndex = rowIndex++;
+            chunk += printRow(row, place);
+            if (chunk.length >= WRITE_CHUNK_CHARS_MIN) {
+              if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+              chunk = '';
+            }
+          }
+          if (chunk !== '' && !out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+          job.onRows(page.length);
+        }
       }
     }
   } finally {

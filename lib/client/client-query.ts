@@ -20,6 +20,7 @@ import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.t
 import {
   FETCH, RESULT_CLOSE, RESULT_SET_ID_NONE, type QueryReply, type QueryResultKind,
 } from '../protocol/messages-query.ts';
+import type { RowBatch } from '../protocol/wire-rows.ts';
 import { resultSchemaOf } from '../protocol/wire-schema.ts';
 import { ConnectionLostError, type ClientConnection } from './client-connection.ts';
 
@@ -89,7 +90,10 @@ export class RowSet implements AsyncIterable<Row> {
   readonly kind: QueryResultKind;
   readonly columns: readonly ColumnSchema[];
   private readonly schema: ContainerSchema;
-  private page: Row[];
+  private page: Row[] = [];
+  /** The current page as received, until a caller takes its rows (decoded then, once). */
+  private pageBatch: RowBatch | undefined;
+  private pageCount = 0;
   private pageIndex = 0;
   private resultSetId: number;
   /** Rows the application may still take (the LIMIT option). */
@@ -106,7 +110,7 @@ export class RowSet implements AsyncIterable<Row> {
     this.kind = reply.kind;
     this.columns = reply.columns;
     this.schema = resultSchemaOf(reply.columns);
-    this.page = reply.rows.decode(this.schema);
+    this.pageSet(reply.rows);
     this.resultSetId = reply.resultSetId;
     this.rowsLeft = limit ?? Infinity;
   }
@@ -117,12 +121,12 @@ export class RowSet implements AsyncIterable<Row> {
   }
 
   hasNext(): boolean {
-    return this.rowsLeft > 0 && this.pageIndex < this.page.length;
+    return this.rowsLeft > 0 && this.pageIndex < this.pageCount;
   }
 
   async next(): Promise<Row> {
     if (!this.hasNext()) throw new StorageError('CLOSED', 'the row set has no more rows');
-    const row = this.page[this.pageIndex++]!;
+    const row = this.pageRows()[this.pageIndex++]!;
     this.rowsLeft--;
     if (this.rowsLeft === 0) await this.close();
     else await this.ready();
@@ -140,19 +144,62 @@ export class RowSet implements AsyncIterable<Row> {
       await this.close();
       return [];
     }
-    const end = Math.min(this.page.length, this.pageIndex + this.rowsLeft);
-    const rows = this.pageIndex === 0 && end === this.page.length
-      ? this.page : this.page.slice(this.pageIndex, end);
+    const page = this.pageRows();
+    const end = Math.min(page.length, this.pageIndex + this.rowsLeft);
+    const rows = this.pageIndex === 0 && end === page.length ? page : page.slice(this.pageIndex, end);
     this.rowsLeft -= rows.length;
+    this.pageSet(undefined);
+    await this.fetchAhead();
+    return rows;
+  }
+
+  /**
+   * nextPage's rows as the node sent them, not decoded: `count` rows in the row codec's 'wire'
+   * form of the result's columns (lib/encoding/row-codec.ts), for a reader that prints the bytes
+   * itself (gs_export, tools/expimp-page-printer.ts); undefined when no rows remain. Only for
+   * whole pages: not after next(), nor with a LIMIT that ends within a page (NOT_SUPPORTED).
+   */
+  async nextPageEncoded(): Promise<{ count: number; bytes: Uint8Array } | undefined> {
+    await this.ready();
+    if (!this.hasNext()) {
+      await this.close();
+      return undefined;
+    }
+    const batch = this.pageBatch;
+    const bytes = batch?.encodedBytes;
+    if (batch === undefined || bytes === undefined || this.pageIndex !== 0 || this.rowsLeft < batch.count) {
+      throw new StorageError('NOT_SUPPORTED', 'nextPageEncoded takes whole pages only: not after next(), ' +
+        'nor with a LIMIT that ends within a page');
+    }
+    this.rowsLeft -= batch.count;
+    this.pageSet(undefined);
+    await this.fetchAhead();
+    return { count: batch.count, bytes };
+  }
+
+  private pageSet(batch: RowBatch | undefined): void {
+    this.pageBatch = batch;
     this.page = [];
+    this.pageCount = batch?.count ?? 0;
     this.pageIndex = 0;
+  }
+
+  private pageRows(): Row[] {
+    if (this.pageBatch !== undefined) {
+      this.page = this.pageBatch.decode(this.schema);
+      this.pageBatch = undefined;
+    }
+    return this.page;
+  }
+
+  /** Closes a result taken in full, else sends the next page's FETCH ahead. */
+  private async fetchAhead(): Promise<void> {
     if (this.rowsLeft === 0) {
       await this.close();
     } else if (this.resultSetId !== RESULT_SET_ID_NONE) {
       this.pending = this.fetchRequest();
       this.pending.catch(() => undefined);
     }
-    return rows;
   }
 
   /** The value of an AGGREGATION result (undefined when it has none). */
@@ -160,7 +207,7 @@ export class RowSet implements AsyncIterable<Row> {
     if (this.kind !== 'AGGREGATION') {
       throw new StorageError('NOT_SUPPORTED', `a ${this.kind} result has no aggregation value`);
     }
-    return this.page[0]?.[0];
+    return this.pageRows()[0]?.[0];
   }
 
   /** Every remaining row. */
@@ -199,7 +246,7 @@ export class RowSet implements AsyncIterable<Row> {
 
   /** Fetches pages until there is a row to take or none remain. */
   async ready(): Promise<void> {
-    while (this.pageIndex >= this.page.length && this.resultSetId !== RESULT_SET_ID_NONE) {
+    while (this.pageIndex >= this.pageCount && this.resultSetId !== RESULT_SET_ID_NONE) {
       let reply;
       try {
         const pending = this.pending;
@@ -211,8 +258,7 @@ export class RowSet implements AsyncIterable<Row> {
         throw new StorageError('CONNECTION_FAILED', `${error.message}: the rest of the query ` +
           'result was lost with it; run the query again', { cause: error });
       }
-      this.page = reply.rows.decode(this.schema);
-      this.pageIndex = 0;
+      this.pageSet(reply.rows);
       if (reply.done) this.resultSetId = RESULT_SET_ID_NONE;
     }
   }

@@ -8,6 +8,9 @@ import fc from 'fast-check';
 import type { ClientStore } from '../../../lib/client/client-store.ts';
 import { INT64_MAX, INT64_MIN, type Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
+import { ByteReader } from '../../../lib/encoding/byte-reader.ts';
+import { rowCodec } from '../../../lib/encoding/row-codec.ts';
+import { resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
 import { tqlQueryHandler } from '../../../lib/server/tql-query-handler.ts';
 import { rowsArbitrary, schemaArbitrary, wireRows } from '../encoding/row-arbitraries.ts';
 import { startServer, storageError, type TestServer } from '../server/server-test-helpers.ts';
@@ -206,6 +209,36 @@ describe('client: containers and rows', () => {
     assert.equal((await ended.nextPage()).length, 5);
     await ended.close();
     assert.equal((await (await paged.query('SELECT *').fetch()).toArray()).length, 23);
+  });
+
+  it('takes whole pages as the bytes the node sent with nextPageEncoded, which decode to the rows', async () => {
+    const encoded = await store.putContainer({ name: 'encodedPages', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'value', type: 'DOUBLE' }, { name: 'note', type: 'STRING' }] });
+    const rows: Row[] = Array.from({ length: 23 }, (_, i) => [i * 1000, i / 3, i % 2 === 0 ? null : `n${i}`]);
+    await encoded.multiPut(rows);
+    const all = await encoded.query('SELECT *').setFetchOption('SIZE', 5).fetch();
+    const codec = rowCodec(resultSchemaOf([...all.columns]), 'wire');
+    const sizes: number[] = [];
+    const decoded: Row[] = [];
+    for (let page = await all.nextPageEncoded(); page !== undefined; page = await all.nextPageEncoded()) {
+      sizes.push(page.count);
+      const reader = new ByteReader(page.bytes);
+      decoded.push(...codec.readRows(reader, page.count));
+      reader.expectEnd();
+    }
+    assert.deepEqual(sizes, [5, 5, 5, 5, 3]);
+    assert.deepEqual(decoded, rows);
+    assert.equal(all.hasNext(), false);
+    // Mixed with nextPage, and within a LIMIT that ends with a page.
+    const limited = await encoded.query('SELECT *').setFetchOption('SIZE', 5).setFetchOption('LIMIT', 7).fetch();
+    assert.equal((await limited.nextPageEncoded())?.count, 5);
+    assert.deepEqual(await limited.nextPage(), rows.slice(5, 7));
+    assert.equal(await limited.nextPageEncoded(), undefined);
+    // Not after next(): the page is no longer whole.
+    const started = await encoded.query('SELECT *').setFetchOption('SIZE', 5).fetch();
+    await started.next();
+    await assert.rejects(started.nextPageEncoded(), storageError('NOT_SUPPORTED'));
+    await started.close();
   });
 });
 
