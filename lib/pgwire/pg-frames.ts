@@ -194,6 +194,15 @@ export class PgBackendWriter {
     return this;
   }
 
+  /** UTF-8 text with no terminator (a CopyData line), written in place: no Buffer of its own. */
+  text(text: string): this {
+    const byteCount = Buffer.byteLength(text, 'utf8');
+    this.ensure(byteCount);
+    this.buffer.write(text, this.offset, 'utf8');
+    this.offset += byteCount;
+    return this;
+  }
+
   bytes(bytes: Uint8Array): this {
     this.ensure(bytes.byteLength);
     this.buffer.set(bytes, this.offset);
