@@ -114,9 +114,11 @@ export class PgCopyIn {
       '(each batch is its own auto-commit statement); no later row was written';
   }
 
+  /** The error with the table in its CONTEXT and what stays written in its DETAIL. */
   withWritten(error: unknown): unknown {
     if (!(error instanceof PgError) && !isStorageError(error)) return error;
-    const fields = pgErrorFieldsOf(error);
+    const fields = { ...pgErrorFieldsOf(error) };
+    if (fields.where?.startsWith('COPY, ') === true) fields.where = `COPY ${this.info.name}, ${fields.where.slice(6)}`;
     return new PgError({ ...fields, detail: fields.detail === undefined ? this.writtenDetail()
       : `${fields.detail}; ${this.writtenDetail()}` });
   }

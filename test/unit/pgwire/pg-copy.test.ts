@@ -131,10 +131,10 @@ describe('COPY over the PostgreSQL protocol', { timeout: 300_000 }, () => {
   it('a malformed line is 22P02 or 22P04 naming its line; the connection goes on', async () => {
     await db.query('CREATE TABLE bad (k INTEGER PRIMARY KEY, v DOUBLE)');
     for (const [text, state, where] of [
-      ['1\t1.5\n2\tabc\n', '22P02', /COPY, line 2, column v: "abc"/],
-      ['1\t1.5\n\n', '22P04', /COPY, line 2, column v/],
-      ['1\t1.5\t9\n', '22P04', /COPY, line 1/],
-      ['99999999999\t1\n', '22003', /COPY, line 1, column k/],
+      ['1\t1.5\n2\tabc\n', '22P02', /COPY bad, line 2, column v: "abc"/],
+      ['1\t1.5\n\n', '22P04', /COPY bad, line 2, column v/],
+      ['1\t1.5\t9\n', '22P04', /COPY bad, line 1/],
+      ['99999999999\t1\n', '22003', /COPY bad, line 1, column k/],
     ] as const) {
       await assert.rejects(copyIn(db, 'COPY bad FROM STDIN', [text]), (error: { code?: string; where?: string }) => {
         assert.equal(error.code, state);
