@@ -62,6 +62,18 @@ export class PgCopyRecordSplitter {
     let start = 0;
     let i = this.scanned;
     const text = this.pending;
+    if (!csv) {
+      // Text format: a record is a line, found by indexOf in native code.
+      for (let end = text.indexOf('\n', i); end >= 0; end = text.indexOf('\n', start)) {
+        this.line++;
+        if (!this.ended) this.emit(text.slice(start, end), records);
+        start = end + 1;
+        this.pendingLine = this.line;
+      }
+      this.pending = text.slice(start);
+      this.scanned = 0;
+      return;
+    }
     while (i < text.length) {
       const c = text[i]!;
       if (csv && this.inQuote) {
@@ -107,6 +119,12 @@ export function copyFields(record: PgCopyRecord, options: PgCopyOptions): Array<
 
 function textFields(record: PgCopyRecord, options: PgCopyOptions): Array<string | null> {
   const text = record.text;
+  if (!text.includes('\\')) {
+    // No escapes (the usual line): split does the cutting in native code.
+    const fields: Array<string | null> = text.split(options.delimiter);
+    for (let i = 0; i < fields.length; i++) if (fields[i] === options.nullText) fields[i] = null;
+    return fields;
+  }
   const fields: Array<string | null> = [];
   let start = 0;
   let escaped = false;
@@ -177,6 +195,10 @@ function csvFields(record: PgCopyRecord, options: PgCopyOptions): Array<string |
 
 // ---- values ---------------------------------------------------------------------------------
 
+const PLAIN_NUMBER = /^-?\d+(\.\d+)?([eE][-+]?\d+)?$/;
+/** A UTC time with at most millisecond digits, in ISO or PostgreSQL's spelling. */
+const PLAIN_UTC_MS = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d{1,3})?(Z|\+00)$/;
+
 const INTEGER_RANGE: Partial<Record<string, [number, number]>> = {
   BYTE: [-128, 127], SHORT: [-32768, 32767], INTEGER: [-2147483648, 2147483647],
 };
@@ -193,18 +215,22 @@ function rangeError(line: number, column: string, type: string, text: string): P
     where: `COPY, line ${line}, column ${column}: "${text.slice(0, 100)}"` });
 }
 
+/** A text parameter of `oid`, its syntax error as COPY's 22P02 for the column. */
+function parsed(column: ColumnSchema, text: string, line: number, oid: number, type: string): unknown {
+  try {
+    return pgParameter(oid, false, Buffer.from(text, 'utf8')).value;
+  } catch (error) {
+    if (isStorageError(error)) throw valueError(line, column.name, type, text);
+    throw error;
+  }
+}
+
 /** A field's text as the value of a column (the shapes of lib/schema/column-type.ts). */
 export function copyValue(column: ColumnSchema, text: string | null, line: number): Value {
   if (text === null) return null;
+  if (column.type === 'DOUBLE' && PLAIN_NUMBER.test(text)) return Number(text);
   const fail = (type: string) => valueError(line, column.name, type, text);
-  const parse = (oid: number, type: string) => {
-    try {
-      return pgParameter(oid, false, Buffer.from(text, 'utf8')).value;
-    } catch (error) {
-      if (isStorageError(error)) throw fail(type);
-      throw error;
-    }
-  };
+  const parse = (oid: number, type: string) => parsed(column, text, line, oid, type);
   switch (column.type) {
     case 'BOOL': return parse(PgOid.bool, 'boolean') as boolean;
     case 'BYTE': case 'SHORT': case 'INTEGER': {
@@ -220,9 +246,19 @@ export function copyValue(column: ColumnSchema, text: string | null, line: numbe
       if (value < INT64_MIN || value > INT64_MAX) throw rangeError(line, column.name, 'bigint', text);
       return value;
     }
-    case 'FLOAT': return Math.fround(parse(PgOid.float4, 'real') as number);
-    case 'DOUBLE': return parse(PgOid.float8, 'double precision') as number;
+    case 'FLOAT': case 'DOUBLE': {
+      // A plain decimal is read by Number directly; anything else (NaN, Infinity, spaces) as a parameter is.
+      const value = PLAIN_NUMBER.test(text) ? Number(text)
+        : parse(PgOid.float8, column.type === 'FLOAT' ? 'real' : 'double precision') as number;
+      return column.type === 'FLOAT' ? Math.fround(value) : value;
+    }
     case 'TIMESTAMP': {
+      if (column.timePrecision !== 'MICROSECOND' && column.timePrecision !== 'NANOSECOND' && PLAIN_UTC_MS.test(text)) {
+        // 2024-01-02T03:04:05.678Z or 2024-01-02 03:04:05.678+00, as COPY TO and toISOString write them.
+        const time = text.endsWith('Z') ? text.slice(11, -1) : text.slice(11, -3);
+        const ms = Date.parse(`${text.slice(0, 10)}T${time}Z`);
+        if (Number.isInteger(ms) && ms >= TIMESTAMP_MS_MIN && ms <= TIMESTAMP_MS_MAX) return ms;
+      }
       let typed;
       try {
         typed = pgParameter(PgOid.timestamptz, false, Buffer.from(text.trim() === '' ? 'x' : text, 'utf8'));

@@ -203,6 +203,15 @@ export class PgBackendWriter {
     return this;
   }
 
+  /** A DataRow cell: int32 byte length and the UTF-8 text, written in place (no Buffer per cell). */
+  lengthText(text: string): this {
+    this.ensure(4 + text.length * 3); // a UTF-16 unit is at most 3 UTF-8 bytes
+    const byteCount = this.buffer.write(text, this.offset + 4, 'utf8');
+    this.buffer.writeInt32BE(byteCount, this.offset);
+    this.offset += 4 + byteCount;
+    return this;
+  }
+
   bytes(bytes: Uint8Array): this {
     this.ensure(bytes.byteLength);
     this.buffer.set(bytes, this.offset);

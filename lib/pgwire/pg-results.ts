@@ -63,22 +63,21 @@ export function writeRowDescription(out: PgBackendWriter, columns: readonly PgCo
 
 export function writeDataRows(out: PgBackendWriter, columns: readonly PgColumn[], formats: readonly number[],
   rows: readonly Row[]): void {
+  const columnCount = columns.length;
+  const types = columns.map((column) => column.type);
   for (const row of rows) {
-    out.begin('D').int16(columns.length);
-    columns.forEach((column, i) => {
+    out.begin('D').int16(columnCount);
+    for (let i = 0; i < columnCount; i++) {
       const value = row[i];
       if (value === null || value === undefined) {
         out.int32(-1);
-        return;
-      }
-      if (formats[i] === 1) {
-        const bytes = pgBinaryOf(column.type, value);
+      } else if (formats[i] === 1) {
+        const bytes = pgBinaryOf(types[i]!, value);
         out.int32(bytes.byteLength).bytes(bytes);
       } else {
-        const bytes = Buffer.from(pgTextOf(column.type, value), 'utf8');
-        out.int32(bytes.byteLength).bytes(bytes);
+        out.lengthText(pgTextOf(types[i]!, value));
       }
-    });
+    }
     out.end();
   }
 }

@@ -99,6 +99,21 @@ export async function pgwireWorkload(config: BenchConfig): Promise<WorkloadRepor
           `load average ${loads.map((l) => l.toFixed(1)).join(', ')}` });
       loads.push(loadAverage1m());
 
+      // The engine's own rate for the same rows: the store client's multiPut, batch by batch.
+      await db.query(`CREATE TABLE cpu_client (${storeColumns()})`);
+      const table = await store.getContainer('cpu_client');
+      assert(table !== undefined);
+      const clientMs = await timeAsyncMs(async () => {
+        for (const batch of dataset.batches) {
+          const host = dataset.hosts[batch.hostIndex]!.tags['hostname']!;
+          await table.multiPut(batch.rows.map((row) => [host, ...row] as never));
+        }
+      });
+      console.log(`    store client multiPut of the same batches (reference): ${clientMs.toFixed(0)} ms, ` +
+        `${(rows / (clientMs / 1000)).toFixed(0)} rows/s`);
+      details.push({ name: 'pgwire/ingest/client-multiput', storeSamples: [clientMs], peerSamples: [],
+        method: 'reference for pgwire/ingest/*: the store client multiPut of the same host batches, one at a time' });
+
       await db.query(`CREATE TABLE cpu_insert (${storeColumns()})`);
       const placeholders = Array.from({ length: INSERT_ROWS_PER_STATEMENT }, (_r, r) =>
         `(${Array.from({ length: 12 }, (_c, c) => `$${r * 12 + c + 1}`).join(', ')})`).join(', ');
