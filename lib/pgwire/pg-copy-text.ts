@@ -77,7 +77,7 @@ export class PgCopyRecordSplitter {
     while (i < text.length) {
       const c = text[i]!;
       if (csv && this.inQuote) {
-        if (c === escape && escape !== quote && text[i + 1] === quote) { i += 2; continue; }
+        if (c === escape && escape !== quote && (text[i + 1] === quote || text[i + 1] === escape)) { i += 2; continue; }
         if (c === escape && escape !== quote && i + 1 >= text.length) break; // decide when more arrives
         if (c === quote) this.inQuote = false;
         else if (c === '\n') this.line++;
@@ -176,7 +176,8 @@ function csvFields(record: PgCopyRecord, options: PgCopyOptions): Array<string |
         for (;;) {
           if (i >= text.length) throw copyFormatError(record.line, 'unterminated CSV quoted field');
           const q = text[i]!;
-          if (q === escape && text[i + 1] === quote) { value += quote; i += 2; continue; }
+          // Inside quotes ESCAPE makes the next quote or ESCAPE a data character (PostgreSQL's rule).
+          if (q === escape && (text[i + 1] === quote || text[i + 1] === escape)) { value += text[i + 1]; i += 2; continue; }
           if (q === quote) { i++; break; }
           value += q;
           i++;
