@@ -5,7 +5,8 @@
 // PG_COPY_BATCH_CHARS_MAX characters of input) go to the engine as one MULTI_PUT, which is one
 // auto-commit statement of that container. The connection reads the next CopyData only after
 // the current one is handled (pg-connection.ts), so a COPY holds one CopyData message, at most
-// one unfinished record (PG_COPY_RECORD_CHARS_MAX) and one batch.
+// one unfinished record (PG_COPY_RECORD_CHARS_MAX), the batch being filled and the one the engine
+// is writing.
 //
 // Atomicity: GridDB has no transaction over several statements, so a COPY is not atomic. A
 // batch is applied whole or not at all; the batches before a failure (a bad line, CopyFail, an
@@ -44,6 +45,9 @@ export class PgCopyIn {
   private readonly targets: number[];
   private readonly validate: (row: Row) => Row;
   private batch: Row[] = [];
+  /** The batch the engine is writing; settles (never rejects) when it is done. */
+  private inFlight: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
   private batchChars = 0;
   private batchFirstLine = 1;
   private headerPending: boolean;
@@ -85,27 +89,42 @@ export class PgCopyIn {
   }
 
   async data(bytes: Buffer): Promise<void> {
-    const records: PgCopyRecord[] = [];
-    this.splitter.push(bytes, records);
-    if (this.splitter.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
-      throw new PgError({ severity: 'ERROR', sqlState: '54000',
-        message: `a COPY record is longer than ${PG_COPY_RECORD_CHARS_MAX} characters`,
-        detail: this.writtenDetail() });
+    try {
+      const records: PgCopyRecord[] = [];
+      this.splitter.push(bytes, records);
+      if (this.splitter.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
+        throw new PgError(pgError('54000', `a COPY record is longer than ${PG_COPY_RECORD_CHARS_MAX} characters`));
+      }
+      await this.take(records);
+    } catch (error) {
+      throw await this.ended(error);
     }
-    await this.take(records);
   }
 
   /** CopyDone: the last record and batch; resolves with the rows written. */
   async done(): Promise<number> {
-    const records: PgCopyRecord[] = [];
     try {
+      const records: PgCopyRecord[] = [];
       this.splitter.end(records);
+      await this.take(records);
+      await this.write();
+      await this.settle();
+      if (this.failure !== undefined) throw this.failure.error;
     } catch (error) {
-      throw this.withWritten(error);
+      throw await this.ended(error);
     }
-    await this.take(records);
-    await this.write();
     return this.rowCount;
+  }
+
+  /** Waits for the batch in flight, so that rowCount is final (a failed batch is kept in `failure`). */
+  async settle(): Promise<void> {
+    await this.inFlight;
+  }
+
+  /** The error that ends the COPY, once the batch in flight has settled; an engine failure first. */
+  private async ended(error: unknown): Promise<unknown> {
+    await this.settle();
+    return this.withWritten(this.failure?.error ?? error);
   }
 
   /** The DETAIL of an error that ends the COPY: what stays written. */
@@ -129,11 +148,7 @@ export class PgCopyIn {
         this.headerPending = false;
         continue;
       }
-      try {
-        this.add(record);
-      } catch (error) {
-        throw this.withWritten(error);
-      }
+      this.add(record);
       if (this.batch.length >= PG_COPY_BATCH_ROW_COUNT || this.batchChars >= PG_COPY_BATCH_CHARS_MAX) {
         await this.write();
       }
@@ -167,20 +182,27 @@ export class PgCopyIn {
     this.batchChars += record.text.length;
   }
 
+  /**
+   * Sends the batch once the one before it is written: the engine (in its thread) writes one batch
+   * while this thread reads the next, and at most two batches are held.
+   */
   private async write(): Promise<void> {
     if (this.batch.length === 0) return;
     const rows = this.batch;
+    const firstLine = this.batchFirstLine;
     this.batch = [];
     this.batchChars = 0;
-    try {
-      await this.backend.putRows(this.connectionId, this.info, rows);
-    } catch (error) {
-      if (!isStorageError(error)) throw error;
-      const fields = pgErrorFieldsOf(error);
-      throw new PgError({ ...fields, where: `COPY ${this.info.name}, the batch of ${rows.length} rows from line ${this.batchFirstLine}`,
-        detail: this.writtenDetail() });
-    }
-    this.rowCount += rows.length;
+    await this.settle();
+    if (this.failure !== undefined) throw this.failure.error;
+    // The rejection is kept, never left unhandled; data() and done() raise it.
+    this.inFlight = this.backend.putRows(this.connectionId, this.info, rows).then(() => {
+      this.rowCount += rows.length;
+    }, (error: unknown) => {
+      this.failure = { error: isStorageError(error)
+        ? new PgError({ ...pgErrorFieldsOf(error),
+          where: `COPY ${this.info.name}, the batch of ${rows.length} rows from line ${firstLine}` })
+        : error };
+    });
   }
 }
 

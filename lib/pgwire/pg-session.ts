@@ -253,11 +253,13 @@ export class PgSession {
         }
         case 'f': {
           const reason = new PgBodyReader(body).cstring();
+          await copy.settle();
           throw new PgError({ severity: 'ERROR', sqlState: '57014', message: `COPY from stdin failed: ${reason}`,
             detail: copy.writtenDetail() });
         }
         case 'H': case 'S': return;
         default:
+          await copy.settle();
           throw new PgError({ severity: 'ERROR', sqlState: '08P01',
             message: `unexpected message type 0x${code.charCodeAt(0).toString(16)} during COPY from stdin`,
             detail: copy.writtenDetail() });
