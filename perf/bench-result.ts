@@ -19,7 +19,8 @@ import { MiB } from '../lib/base/units.ts';
 
 export type BenchUnit = 'rows/s' | 'ops/s' | 'MB/s' | 'ms' | 'µs' | 'MB' | '%';
 export type BenchPeer =
-  'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile' | 'full-scan' | 'postgres' | 'no-query';
+  'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile' | 'full-scan' | 'postgres' | 'no-query'
+  | 'store-client';
 
 export type BenchTarget = { of: 'ratio' | 'value'; min: number } | { of: 'value'; max: number };
 

@@ -40,6 +40,7 @@ import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads
 import { nodeThreadIngestWorkload, nodeThreadPutWorkload } from './workloads/node-thread.ts';
 import { indexQueryWorkload } from './workloads/index-query.ts';
 import { ingestWorkload } from './workloads/ingest.ts';
+import { pgwireWorkload } from './workloads/pgwire.ts';
 import { recoveryWorkload } from './workloads/recovery.ts';
 import { scanColumnarWorkload, scanRowsWorkload } from './workloads/scan-in-memory.ts';
 import { scanRangeWorkload } from './workloads/scan-range.ts';
@@ -88,6 +89,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'webapi/query', run: webApiQueryWorkload },
   { name: 'expimp/tsbs-day', run: expimpWorkload },
   { name: 'sql/tsbs', run: sqlTsbsWorkload },
+  { name: 'pgwire', run: pgwireWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

@@ -59,6 +59,8 @@ export class NodeProcess {
   private constructor(
     private readonly owned: OwnedChild,
     readonly endpoint: NodeEndpoint,
+    /** The SQL (PostgreSQL protocol) port from the start line; 0 when the line has none. */
+    readonly sqlPort: number,
   ) {}
 
   /** The node's process id, for its CPU time (process-cpu.ts). */
@@ -98,7 +100,8 @@ export class NodeProcess {
     try {
       const match = await firstMatchingLine(owned, child.stdout, NODE_STARTED_PATTERN,
         NODE_START_MS_MAX);
-      return new NodeProcess(owned, nodeStartedEndpoint(match.input)!);
+      return new NodeProcess(owned, nodeStartedEndpoint(match.input)!,
+        Number(/sql \(PostgreSQL\) [^\s,]+:(\d+)/.exec(match.input ?? '')?.[1] ?? 0));
     } catch (error) {
       await owned.stop('SIGKILL');
       throw error;

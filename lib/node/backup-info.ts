@@ -8,7 +8,7 @@
 //     "fileCount":3,"copiedBytes":..}...],"error":"..." (NG only)}
 //
 // A backup holds data/ and txnlog/ as a home's (lib/engine/partition-backup.ts), data/store.json,
-// and conf/ (gs_cluster.json, gs_node.json, password) as they were when it began.
+// and conf/ (gs_cluster.json, gs_node.json, password, password.scram) as they were when it began.
 
 import { join } from 'node:path';
 import { StorageError } from '../base/errors.ts';

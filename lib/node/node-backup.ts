@@ -20,7 +20,8 @@ import {
 } from './backup-info.ts';
 
 /** Files of a home's conf/ a backup takes with it. */
-export const BACKUP_CONF_FILE_NAMES = ['gs_cluster.json', 'gs_node.json', 'password'] as const;
+/** password.scram: the PostgreSQL port's SCRAM verifiers (lib/config/scram-verifiers.ts), kept with `password`. */
+export const BACKUP_CONF_FILE_NAMES = ['gs_cluster.json', 'gs_node.json', 'password', 'password.scram'] as const;
 /** The identity file of the data directory (lib/engine/store-identity.ts). */
 const STORE_IDENTITY_FILE_NAME = 'store.json';
 /** Directory entries counted for progress: a bound on one listing. */

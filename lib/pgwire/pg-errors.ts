@@ -12,6 +12,8 @@ export interface PgErrorFields {
   position?: number;
   detail?: string;
   hint?: string;
+  /** The CONTEXT line (W): where in a COPY's input, for instance. */
+  where?: string;
 }
 
 const SQLSTATE_BY_CODE: Partial<Record<StorageErrorCode, string>> = {

@@ -194,6 +194,40 @@ export class PgBackendWriter {
     return this;
   }
 
+  /** UTF-8 text with no terminator (a CopyData line), written in place: no Buffer of its own. */
+  text(text: string): this {
+    const byteCount = Buffer.byteLength(text, 'utf8');
+    this.ensure(byteCount);
+    this.buffer.write(text, this.offset, 'utf8');
+    this.offset += byteCount;
+    return this;
+  }
+
+  /** A DataRow cell: int32 byte length and the UTF-8 text, written in place (no Buffer per cell). */
+  lengthText(text: string): this {
+    this.ensure(4 + text.length * 3); // a UTF-16 unit is at most 3 UTF-8 bytes
+    const byteCount = this.buffer.write(text, this.offset + 4, 'utf8');
+    this.buffer.writeInt32BE(byteCount, this.offset);
+    this.offset += 4 + byteCount;
+    return this;
+  }
+
+  /**
+   * A DataRow cell whose text is ASCII by construction (a number's, a time's, hex): copied by
+   * charCode in JavaScript, cheaper than a native UTF-8 write for a few bytes.
+   */
+  lengthAscii(text: string): this {
+    const length = text.length;
+    this.ensure(4 + length);
+    const buffer = this.buffer;
+    let at = this.offset;
+    buffer.writeInt32BE(length, at);
+    at += 4;
+    for (let i = 0; i < length; i++) buffer[at + i] = text.charCodeAt(i);
+    this.offset = at + length;
+    return this;
+  }
+
   bytes(bytes: Uint8Array): this {
     this.ensure(bytes.byteLength);
     this.buffer.set(bytes, this.offset);

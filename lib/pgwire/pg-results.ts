@@ -61,24 +61,30 @@ export function writeRowDescription(out: PgBackendWriter, columns: readonly PgCo
   out.end();
 }
 
+const ASCII_TEXT_TYPES: ReadonlySet<string> = new Set(['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT',
+  'DOUBLE', 'TIMESTAMP', 'TIMESTAMP(6)', 'TIMESTAMP(9)', 'BLOB']);
+
 export function writeDataRows(out: PgBackendWriter, columns: readonly PgColumn[], formats: readonly number[],
   rows: readonly Row[]): void {
+  const columnCount = columns.length;
+  const types = columns.map((column) => column.type);
+  /** 1: text that may be beyond ASCII (STRING and what is shown as text); numbers, times, hex are ASCII. */
+  const utf8 = Uint8Array.from(types, (type) => (ASCII_TEXT_TYPES.has(type) ? 0 : 1));
   for (const row of rows) {
-    out.begin('D').int16(columns.length);
-    columns.forEach((column, i) => {
+    out.begin('D').int16(columnCount);
+    for (let i = 0; i < columnCount; i++) {
       const value = row[i];
       if (value === null || value === undefined) {
         out.int32(-1);
-        return;
-      }
-      if (formats[i] === 1) {
-        const bytes = pgBinaryOf(column.type, value);
+      } else if (formats[i] === 1) {
+        const bytes = pgBinaryOf(types[i]!, value);
         out.int32(bytes.byteLength).bytes(bytes);
+      } else if (utf8[i] === 1) {
+        out.lengthText(pgTextOf(types[i]!, value));
       } else {
-        const bytes = Buffer.from(pgTextOf(column.type, value), 'utf8');
-        out.int32(bytes.byteLength).bytes(bytes);
+        out.lengthAscii(pgTextOf(types[i]!, value));
       }
-    });
+    }
     out.end();
   }
 }

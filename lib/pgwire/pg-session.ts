@@ -18,6 +18,8 @@ import {
   catalogQuery, isCatalogQuery, sessionFunctionQuery, type PgCatalogSource, type PgCatalogTable,
   type PgLocalResult,
 } from './pg-catalog.ts';
+import { copyOutQuery, PgCopyIn, writeCopyResponse, copyOut } from './pg-copy.ts';
+import { parseCopyStatement } from './pg-copy-statement.ts';
 import { PgError, pgError, pgErrorFieldsOf, type PgErrorFields } from './pg-errors.ts';
 import { PgBodyReader, type PgBackendWriter } from './pg-frames.ts';
 import {
@@ -75,6 +77,11 @@ export class PgSession {
   private readonly portals = new Map<string, Portal>();
   /** After an error in the extended protocol: messages are skipped until Sync. */
   private skipping = false;
+  /** A COPY FROM STDIN in progress, and the statements of its Query message after it. */
+  private copyIn: PgCopyIn | undefined;
+  private copyRest: string[] = [];
+  /** After a failed COPY FROM: the client's CopyData, CopyDone and CopyFail are dropped. */
+  private copyDiscarding = false;
   readonly settings = new Map<string, string>();
 
   constructor(private readonly host: PgSessionHost, startupSettings: Map<string, string>) {
@@ -89,6 +96,14 @@ export class PgSession {
   async message(type: number, body: Buffer): Promise<boolean> {
     const code = String.fromCharCode(type);
     if (code === 'X') return false;
+    if (this.copyIn !== undefined) {
+      await this.copyMessage(this.copyIn, code, body);
+      return true;
+    }
+    if (this.copyDiscarding) {
+      if (code === 'd' || code === 'c' || code === 'f') return true;
+      this.copyDiscarding = false;
+    }
     if (code === 'Q') {
       await this.simpleQuery(new PgBodyReader(body));
       return true;
@@ -121,7 +136,7 @@ export class PgSession {
       case 'E': return this.execute(reader);
       case 'C': return this.close(reader);
       case 'd': case 'c': case 'f':
-        throw new PgError(pgError('08P01', 'COPY data arrived outside COPY (COPY is not supported yet)'));
+        throw new PgError(pgError('08P01', 'COPY data arrived outside COPY FROM STDIN'));
       case 'F':
         throw new PgError(pgError('0A000', 'the function call protocol is not supported'));
       default:
@@ -154,8 +169,22 @@ export class PgSession {
     if (statements.length === 0 && text.trim().replace(/;/g, '') === '') {
       this.host.out.message('I');
     }
-    for (const statement of statements) {
+    await this.runSimple(statements);
+  }
+
+  /** A simple Query's statements in order, up to the first error; a COPY FROM pauses them. */
+  private async runSimple(statements: readonly string[]): Promise<void> {
+    for (let i = 0; i < statements.length; i++) {
+      const statement = statements[i]!;
       try {
+        if (firstWord(statement) === 'COPY') {
+          if (await this.copy(statement)) {
+            this.copyRest = statements.slice(i + 1);
+            await this.host.flush();
+            return;
+          }
+          continue;
+        }
         const prepared: Prepared = { text: statement, rewritten: rewriteParameters(statement), parameterOids: [] };
         if (prepared.rewritten.parameterCount > 0) {
           throw new PgError(pgError('42P02', 'there is no parameter $1 (a simple Query has no parameters)'));
@@ -173,6 +202,78 @@ export class PgSession {
     }
     this.readyForQuery();
     await this.host.flush();
+  }
+
+  // ---- COPY ---------------------------------------------------------------------------------
+
+  /** Starts a COPY: true when it is a COPY FROM STDIN that now waits for CopyData. */
+  private async copy(text: string): Promise<boolean> {
+    if (this.status === 'E') {
+      throw new PgError(pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block'));
+    }
+    const statement = parseCopyStatement(text);
+    const { backend, connectionId, out } = this.host;
+    if (statement.direction === 'in') {
+      if (this.status === 'T') {
+        throw new PgError({ severity: 'ERROR', sqlState: '0A000',
+          message: 'COPY FROM inside a transaction block is not supported: store writes each batch ' +
+            'in auto-commit, so ROLLBACK could not undo it', hint: 'run it outside BEGIN … COMMIT' });
+      }
+      this.copyIn = await PgCopyIn.open(backend, connectionId, statement);
+      writeCopyResponse(out, 'G', this.copyIn.columnCount);
+      return true;
+    }
+    const result = await backend.execute(connectionId, {
+      sql: copyOutQuery(statement), parameters: [], fetchSize: PG_PAGE_ROW_COUNT, timeoutMs: this.host.statementTimeoutMs,
+    });
+    if (result.kind !== 'rows') throw new PgError(pgError('42601', 'COPY (query) TO needs a query that returns rows'));
+    const startedMs = this.host.monotonicMs();
+    const portal: Portal = { prepared: { text, rewritten: rewriteParameters(''), parameterOids: [] }, parameters: [],
+      resultFormats: [], done: false, rowCount: 0, started: { kind: 'rows', columns: result.columns, source: result.rows } };
+    const count = await copyOut({ out, flush: () => this.host.flush(),
+      checkInterrupted: () => this.checkInterrupted(portal, startedMs) },
+    result.columns, result.rows, statement.options, PG_PAGE_ROW_COUNT);
+    out.message('C', (writer) => writer.cstring(`COPY ${count}`));
+    return false;
+  }
+
+  /** A message while COPY FROM STDIN waits for data (Flush and Sync are ignored, as PostgreSQL does). */
+  private async copyMessage(copy: PgCopyIn, code: string, body: Buffer): Promise<void> {
+    try {
+      switch (code) {
+        case 'd': await copy.data(body); return;
+        case 'c': {
+          const count = await copy.done();
+          this.copyIn = undefined;
+          this.host.out.message('C', (writer) => writer.cstring(`COPY ${count}`));
+          const rest = this.copyRest;
+          this.copyRest = [];
+          await this.runSimple(rest);
+          return;
+        }
+        case 'f': {
+          const reason = new PgBodyReader(body).cstring();
+          await copy.settle();
+          throw new PgError({ severity: 'ERROR', sqlState: '57014', message: `COPY from stdin failed: ${reason}`,
+            detail: copy.writtenDetail() });
+        }
+        case 'H': case 'S': return;
+        default:
+          await copy.settle();
+          throw new PgError({ severity: 'ERROR', sqlState: '08P01',
+            message: `unexpected message type 0x${code.charCodeAt(0).toString(16)} during COPY from stdin`,
+            detail: copy.writtenDetail() });
+      }
+    } catch (error) {
+      rethrowBug(error);
+      this.copyIn = undefined;
+      this.copyRest = [];
+      this.copyDiscarding = code === 'd';
+      this.writeError(pgErrorFieldsOf(error));
+      if (this.status === 'T') this.status = 'E';
+      this.readyForQuery();
+      await this.host.flush();
+    }
   }
 
   // ---- extended query -----------------------------------------------------------------------
@@ -322,6 +423,9 @@ export class PgSession {
     const word = firstWord(text);
     if (this.status === 'E' && !['COMMIT', 'END', 'ROLLBACK', 'ABORT'].includes(word)) {
       throw new PgError(pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block'));
+    }
+    if (word === 'COPY') {
+      throw new PgError(pgError('0A000', 'COPY runs only in a simple Query message (as psql and pg-copy-streams send it)'));
     }
     const local = this.localStatement(word, text);
     if (local !== undefined) {
@@ -481,6 +585,7 @@ export class PgSession {
       if (fields.detail !== undefined) out.byte(0x44).cstring(fields.detail);
       if (fields.hint !== undefined) out.byte(0x48).cstring(fields.hint);
       if (fields.position !== undefined) out.byte(0x50).cstring(String(fields.position));
+      if (fields.where !== undefined) out.byte(0x57).cstring(fields.where);
       out.byte(0);
     });
   }

@@ -11,6 +11,14 @@ import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { decodeReply, type MessageCodec } from '../protocol/message-codec.ts';
 import { FETCH, RESULT_CLOSE } from '../protocol/messages-query.ts';
 import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
+import { CONTAINER_INFO } from '../protocol/messages-container.ts';
+import { MULTI_PUT } from '../protocol/messages-row.ts';
+import { AUTO_COMMIT_SESSION_ID } from '../protocol/wire-refs.ts';
+import { RowBatch } from '../protocol/wire-rows.ts';
+import { containerSchemaOf, type ContainerInfo } from '../protocol/wire-schema.ts';
+import { blockSizeLimits } from '../base/limits.ts';
+import { rowValidator } from '../schema/row-validate.ts';
+import { containerPartitionId } from '../schema/partition-hash.ts';
 import { errorDecode } from '../protocol/wire-error.ts';
 import { resultSchemaOf } from '../protocol/wire-schema.ts';
 import type { Row } from '../schema/column-type.ts';
@@ -42,6 +50,12 @@ export interface PgSqlBackend {
   close(connectionId: number): void;
   execute(connectionId: number, request: { sql: string; parameters: SqlTypedValue[];
     fetchSize: number; timeoutMs: number }): Promise<PgSqlResult>;
+  /** A container's schema and refs (COPY FROM); undefined when there is none of that name. */
+  containerInfo(connectionId: number, name: string): Promise<ContainerInfo | undefined>;
+  /** The engine's own check of a row of the container: canonical values, or a StorageError. */
+  rowValidator(info: ContainerInfo): (row: Row) => Row;
+  /** Rows into one container as one auto-commit statement (the engine's MULTI_PUT). */
+  putRows(connectionId: number, info: ContainerInfo, rows: readonly Row[]): Promise<void>;
 }
 
 /**
@@ -51,6 +65,8 @@ export interface PgSqlBackend {
 export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error: unknown) => void):
   PgSqlBackend {
   let requestId = 0;
+  /** MULTI_PUT's statement ids: unique per runner client (each PostgreSQL connection is one). */
+  let statementId = 0;
   async function exchange<Req, Reply>(connectionId: number, codec: MessageCodec<Req, Reply>,
     request: Req): Promise<Reply> {
     const writer = new ByteWriter(256);
@@ -73,6 +89,20 @@ export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error:
   return {
     open: (connectionId, setup) => runner.connectionOpened(connectionId, setup),
     close: (connectionId) => runner.connectionClosed(connectionId),
+    containerInfo: (connectionId, name) => exchange(connectionId, CONTAINER_INFO,
+      { partitionId: containerPartitionId(name, runner.info.partitionNum), name }),
+    rowValidator: (info) => rowValidator(containerSchemaOf(info), blockSizeLimits(runner.info.storeBlockSizeBytes)),
+    async putRows(connectionId, info, rows) {
+      statementId = statementId >= Number.MAX_SAFE_INTEGER ? 1 : statementId + 1;
+      await exchange(connectionId, MULTI_PUT, {
+        statement: { sessionId: AUTO_COMMIT_SESSION_ID, statementId },
+        entries: [{
+          ref: { partitionId: info.partitionId, name: info.name, containerId: info.containerId,
+            schemaVersion: info.schemaVersion },
+          rows: RowBatch.of(containerSchemaOf(info), rows),
+        }],
+      });
+    },
     async execute(connectionId, request) {
       const reply = await exchange(connectionId, SQL_EXECUTE, request);
       if (reply.updateCount !== undefined) return { kind: 'update', updateCount: reply.updateCount };

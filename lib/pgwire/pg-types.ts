@@ -74,6 +74,11 @@ function floorDivision(a: bigint, b: bigint): bigint {
 }
 
 function timestampText(type: SqlType, value: unknown): string {
+  if (type === 'TIMESTAMP') { // ms: no BigInt on the common path
+    const iso = new Date(value as number).toISOString();
+    const fraction = iso.slice(20, 23).replace(/0+$/, '');
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`}+00`;
+  }
   const ns = timestampNs(type, value);
   const ms = floorDivision(ns, NS_PER_MS);
   const iso = new Date(Number(ms)).toISOString(); // 2024-01-02T03:04:05.678Z

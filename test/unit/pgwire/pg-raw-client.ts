@@ -210,6 +210,11 @@ export function fakeBackend(): PgSqlBackend & { openCount: () => number } {
       }
       return { kind: 'update', updateCount: request.parameters.length };
     },
+    containerInfo: async () => undefined,
+    rowValidator: () => (row) => row,
+    async putRows() {
+      throw new StorageError('NOT_SUPPORTED', 'the fake engine has no containers');
+    },
   };
 }
 

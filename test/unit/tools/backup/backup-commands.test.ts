@@ -129,6 +129,11 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
         assert.equal(restore.code, 0, restore.stderr);
         assert.match(restore.stdout, /restore b1: 100%/);
         assert.match(restore.stdout, /The backup b1 has been restored into /);
+        // The PostgreSQL port's SCRAM verifiers travel with the backup like conf/password.
+        const scram = readFileSync(join(node.home, 'conf', 'password.scram'), 'utf8');
+        assert.match(scram, /SCRAM-SHA-256/);
+        assert.equal(readFileSync(join(node.home, 'backup', BACKUP_NAME, 'conf', 'password.scram'), 'utf8'), scram);
+        assert.equal(readFileSync(join(restoredHome, 'conf', 'password.scram'), 'utf8'), scram);
 
         const dataRoot = join(restoredHome, 'data');
         const partitions = readdirSync(dataRoot).filter((name) => /^\d+$/.test(name));

@@ -1,0 +1,255 @@
+// COPY over the PostgreSQL protocol, both ways, with bounded memory.
+//
+// COPY FROM STDIN: CopyData is cut into records as it arrives (pg-copy-text.ts); each record
+// becomes a row of the table's schema, and every PG_COPY_BATCH_ROW_COUNT rows (or
+// PG_COPY_BATCH_CHARS_MAX characters of input) go to the engine as one MULTI_PUT, which is one
+// auto-commit statement of that container. The connection reads the next CopyData only after
+// the current one is handled (pg-connection.ts), so a COPY holds one CopyData message, at most
+// one unfinished record (PG_COPY_RECORD_CHARS_MAX), the batch being filled and the one the engine
+// is writing.
+//
+// Atomicity: GridDB has no transaction over several statements, so a COPY is not atomic. A
+// batch is applied whole or not at all; the batches before a failure (a bad line, CopyFail, an
+// engine error, a lost connection) stay written, the failing batch and everything after it are
+// not. The error's DETAIL says how many rows were written.
+//
+// COPY TO STDOUT: the query's rows page by page (PG_PAGE_ROW_COUNT), one CopyData per row as
+// PostgreSQL sends them, flushed after each page; cancel and the statement timeout are checked
+// between pages.
+
+import { isStorageError } from '../base/errors.ts';
+import type { Row } from '../schema/column-type.ts';
+import { containerSchemaOf, type ContainerInfo } from '../protocol/wire-schema.ts';
+import type { ContainerSchema } from '../schema/container-schema.ts';
+import type { PgCopyOptions, PgCopyStatement } from './pg-copy-statement.ts';
+import {
+  copyFields, copyFormatError, copyHeader, copyLine, copyValue, PgCopyRecordSplitter, type PgCopyRecord,
+} from './pg-copy-text.ts';
+import { PgError, pgError, pgErrorFieldsOf } from './pg-errors.ts';
+import type { PgBackendWriter } from './pg-frames.ts';
+import type { PgColumn, PgRowSource, PgSqlBackend } from './pg-sql-backend.ts';
+
+/** Rows per MULTI_PUT of a COPY FROM. */
+export const PG_COPY_BATCH_ROW_COUNT = 5000;
+/** Input characters per MULTI_PUT: wide rows make smaller batches. */
+export const PG_COPY_BATCH_CHARS_MAX = 4 * 1024 * 1024;
+/** The longest record (line, or CSV record over lines) a COPY FROM takes. */
+export const PG_COPY_RECORD_CHARS_MAX = 16 * 1024 * 1024;
+
+export class PgCopyIn {
+  /** Rows the engine has applied. */
+  rowCount = 0;
+  private readonly splitter: PgCopyRecordSplitter;
+  private readonly schema: ContainerSchema;
+  /** The schema index each field of a record goes to. */
+  private readonly targets: number[];
+  private readonly validate: (row: Row) => Row;
+  private batch: Row[] = [];
+  /** The batch the engine is writing; settles (never rejects) when it is done. */
+  private inFlight: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
+  private batchChars = 0;
+  private batchFirstLine = 1;
+  private headerPending: boolean;
+
+  private constructor(private readonly backend: PgSqlBackend, private readonly connectionId: number,
+    private readonly info: ContainerInfo, columns: string[] | undefined, private readonly options: PgCopyOptions) {
+    this.splitter = new PgCopyRecordSplitter(options);
+    this.schema = containerSchemaOf(info);
+    this.headerPending = options.header;
+    this.validate = backend.rowValidator(info);
+    if (columns === undefined) {
+      this.targets = this.schema.columns.map((_c, i) => i);
+      return;
+    }
+    this.targets = columns.map((name) => {
+      const index = this.schema.columns.findIndex((column) => column.name.toLowerCase() === name.toLowerCase());
+      if (index < 0) throw new PgError(pgError('42703', `column "${name}" of relation "${info.name}" does not exist`));
+      return index;
+    });
+    if (new Set(this.targets).size !== this.targets.length) {
+      throw new PgError(pgError('42701', 'COPY names a column twice'));
+    }
+  }
+
+  static async open(backend: PgSqlBackend, connectionId: number,
+    statement: Extract<PgCopyStatement, { direction: 'in' }>): Promise<PgCopyIn> {
+    const info = await backend.containerInfo(connectionId, statement.table);
+    if (info === undefined) throw new PgError(pgError('42P01', `relation "${statement.table}" does not exist`));
+    const copy = new PgCopyIn(backend, connectionId, info, statement.columns, statement.options);
+    const arrays = copy.targets.filter((index) => copy.schema.columns[index]!.array);
+    if (arrays.length > 0) {
+      throw new PgError(pgError('0A000', `COPY FROM into array column "${copy.schema.columns[arrays[0]!]!.name}" is not supported`));
+    }
+    return copy;
+  }
+
+  get columnCount(): number {
+    return this.targets.length;
+  }
+
+  async data(bytes: Buffer): Promise<void> {
+    try {
+      const records: PgCopyRecord[] = [];
+      this.splitter.push(bytes, records);
+      if (this.splitter.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
+        throw new PgError(pgError('54000', `a COPY record is longer than ${PG_COPY_RECORD_CHARS_MAX} characters`));
+      }
+      await this.take(records);
+    } catch (error) {
+      throw await this.ended(error);
+    }
+  }
+
+  /** CopyDone: the last record and batch; resolves with the rows written. */
+  async done(): Promise<number> {
+    try {
+      const records: PgCopyRecord[] = [];
+      this.splitter.end(records);
+      await this.take(records);
+      await this.write();
+      await this.settle();
+      if (this.failure !== undefined) throw this.failure.error;
+    } catch (error) {
+      throw await this.ended(error);
+    }
+    return this.rowCount;
+  }
+
+  /** Waits for the batch in flight, so that rowCount is final (a failed batch is kept in `failure`). */
+  async settle(): Promise<void> {
+    await this.inFlight;
+  }
+
+  /** The error that ends the COPY, once the batch in flight has settled; an engine failure first. */
+  private async ended(error: unknown): Promise<unknown> {
+    await this.settle();
+    return this.withWritten(this.failure?.error ?? error);
+  }
+
+  /** The DETAIL of an error that ends the COPY: what stays written. */
+  writtenDetail(): string {
+    return `${this.rowCount} rows of this COPY were written before the error and stay written ` +
+      '(each batch is its own auto-commit statement); no later row was written';
+  }
+
+  /** The error with the table in its CONTEXT and what stays written in its DETAIL. */
+  withWritten(error: unknown): unknown {
+    if (!(error instanceof PgError) && !isStorageError(error)) return error;
+    const fields = { ...pgErrorFieldsOf(error) };
+    if (fields.where?.startsWith('COPY, ') === true) fields.where = `COPY ${this.info.name}, ${fields.where.slice(6)}`;
+    return new PgError({ ...fields, detail: fields.detail === undefined ? this.writtenDetail()
+      : `${fields.detail}; ${this.writtenDetail()}` });
+  }
+
+  private async take(records: PgCopyRecord[]): Promise<void> {
+    for (const record of records) {
+      if (this.headerPending) {
+        this.headerPending = false;
+        continue;
+      }
+      this.add(record);
+      if (this.batch.length >= PG_COPY_BATCH_ROW_COUNT || this.batchChars >= PG_COPY_BATCH_CHARS_MAX) {
+        await this.write();
+      }
+    }
+  }
+
+  private add(record: PgCopyRecord): void {
+    const fields = copyFields(record, this.options);
+    const columns = this.schema.columns;
+    if (fields.length > this.targets.length) {
+      throw copyFormatError(record.line, 'extra data after last expected column');
+    }
+    if (fields.length < this.targets.length) {
+      const missing = columns[this.targets[fields.length]!]!.name;
+      throw copyFormatError(record.line, `missing data for column "${missing}"`, missing);
+    }
+    const row: Row = new Array<Row[number]>(columns.length).fill(null);
+    for (let i = 0; i < fields.length; i++) {
+      const index = this.targets[i]!;
+      row[index] = copyValue(columns[index]!, fields[i]!, record.line);
+    }
+    let valid: Row;
+    try {
+      valid = this.validate(row);
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      throw new PgError({ ...pgErrorFieldsOf(error), where: `COPY ${this.info.name}, line ${record.line}` });
+    }
+    if (this.batch.length === 0) this.batchFirstLine = record.line;
+    this.batch.push(valid);
+    this.batchChars += record.text.length;
+  }
+
+  /**
+   * Sends the batch once the one before it is written: the engine (in its thread) writes one batch
+   * while this thread reads the next, and at most two batches are held.
+   */
+  private async write(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const rows = this.batch;
+    const firstLine = this.batchFirstLine;
+    this.batch = [];
+    this.batchChars = 0;
+    await this.settle();
+    if (this.failure !== undefined) throw this.failure.error;
+    // The rejection is kept, never left unhandled; data() and done() raise it.
+    this.inFlight = this.backend.putRows(this.connectionId, this.info, rows).then(() => {
+      this.rowCount += rows.length;
+    }, (error: unknown) => {
+      this.failure = { error: isStorageError(error)
+        ? new PgError({ ...pgErrorFieldsOf(error),
+          where: `COPY ${this.info.name}, the batch of ${rows.length} rows from line ${firstLine}` })
+        : error };
+    });
+  }
+}
+
+/** CopyInResponse / CopyOutResponse: text format for the whole and every column. */
+export function writeCopyResponse(out: PgBackendWriter, type: 'G' | 'H', columnCount: number): void {
+  out.message(type, (writer) => {
+    writer.byte(0).int16(columnCount);
+    for (let i = 0; i < columnCount; i++) writer.int16(0);
+  });
+}
+
+/** The SELECT a `COPY table [(columns)] TO STDOUT` reads. */
+export function copyOutQuery(statement: Extract<PgCopyStatement, { direction: 'out' }>): string {
+  if (statement.query !== undefined) return statement.query;
+  const quote = (name: string) => `"${name.replace(/"/g, '""')}"`;
+  const columns = statement.columns === undefined ? '*' : statement.columns.map(quote).join(', ');
+  return `SELECT ${columns} FROM ${quote(statement.table)}`;
+}
+
+export interface PgCopyOutHost {
+  readonly out: PgBackendWriter;
+  flush(): Promise<void>;
+  /** Throws 57014 when the statement was cancelled or timed out. */
+  checkInterrupted(): Promise<void>;
+}
+
+/** Sends the rows as CopyOutResponse, CopyData… and CopyDone; resolves with the row count. */
+export async function copyOut(host: PgCopyOutHost, columns: readonly PgColumn[], source: PgRowSource,
+  options: PgCopyOptions, pageRowCount: number): Promise<number> {
+  const { out } = host;
+  writeCopyResponse(out, 'H', columns.length);
+  if (options.header) out.begin('d').text(copyHeader(columns.map((column) => column.name), options)).end();
+  const types = columns.map((column) => column.type);
+  let rowCount = 0;
+  try {
+    for (;;) {
+      const page = await source.next(pageRowCount);
+      for (const row of page.rows) out.begin('d').text(copyLine(types, row, options)).end();
+      rowCount += page.rows.length;
+      await host.flush();
+      if (page.done) break;
+      await host.checkInterrupted();
+    }
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+  out.message('c');
+  return rowCount;
+}
