@@ -46,6 +46,7 @@ import { latencyResult, type BenchDetail, type BenchResult, type WorkloadReport 
 import { influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
 import { influxdPath, InfluxPeer } from '../influx-peer.ts';
 import { withNodeProcess } from '../node-process.ts';
+import { processCpuMs } from '../process-cpu.ts';
 import { Prng } from '../prng.ts';
 import { median, percentile, timeAsyncMs } from '../stats.ts';
 import { TSBS_CPU_FIELDS, type TsbsDataset } from '../tsbs.ts';
@@ -106,7 +107,7 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
             postgres: postgres === undefined ? undefined
               : (i: number) => postgres.query(sets[i % sets.length]!.postgres),
           };
-          const samples = await measure(sides, queryCount);
+          const samples = await measure(sides, queryCount, () => processCpuMs(node.pid));
           const storeMs = median(samples.store);
           const influxMs = samples.influx.length === 0 ? null : median(samples.influx);
           const postgresMs = samples.postgres.length === 0 ? null : median(samples.postgres);
@@ -124,7 +125,8 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
             peerSamples: samples.postgres });
           console.log(`    ${name}: store ${storeMs.toFixed(1)} ms, InfluxDB ` +
             `${influxMs?.toFixed(1) ?? '-'} ms, PostgreSQL ${postgresMs?.toFixed(1) ?? '-'} ms ` +
-            `(${samples.store.length} runs)`);
+            `(${samples.store.length} runs; node CPU over the store's runs ` +
+            `${samples.storeCpuMs?.toFixed(0) ?? '-'} ms)`);
         }
         const commits = await commitLatency(node.storeProperties, dataset);
         results.push(latencyResult('sql/tsbs/commit-p99-during-queries', commits.busyP99Ms,
@@ -409,27 +411,39 @@ async function crossCheck(
 
 type Side = ((index: number) => Promise<unknown>) | undefined;
 
-async function measure(sides: { store: Side; influx: Side; postgres: Side }, queryCount: number) {
+/**
+ * Timed runs, alternating; also the node's CPU time over the store's runs (nodeCpuMs: the node
+ * process's user + system ms so far, in 10 ms ticks, so only the sum over the runs means much).
+ */
+async function measure(sides: { store: Side; influx: Side; postgres: Side }, queryCount: number,
+  nodeCpuMs: () => number | undefined) {
   const order = ['store', 'influx', 'postgres'] as const;
   for (let i = 0; i < WARM_UP_COUNT; i++) {
     for (const side of order) await sides[side]?.(i);
   }
   const samples = { store: [] as number[], influx: [] as number[], postgres: [] as number[] };
   const spentMs = { store: 0, influx: 0, postgres: 0 };
+  let storeCpuMs: number | undefined = 0;
   for (let i = 0; i < queryCount; i++) {
     let ran = false;
     for (const side of order) {
       const run = sides[side];
       if (run === undefined) continue;
       if (i >= MIN_RUN_COUNT && spentMs[side] > SIDE_BUDGET_MS) continue;
+      const cpuBeforeMs = side === 'store' ? nodeCpuMs() : undefined;
       const ms = await timeAsyncMs(() => run(i));
+      if (side === 'store') {
+        const cpuAfterMs = nodeCpuMs();
+        storeCpuMs = storeCpuMs === undefined || cpuBeforeMs === undefined || cpuAfterMs === undefined
+          ? undefined : storeCpuMs + cpuAfterMs - cpuBeforeMs;
+      }
       samples[side].push(ms);
       spentMs[side] += ms;
       ran = true;
     }
     if (!ran) break;
   }
-  return samples;
+  return { ...samples, storeCpuMs };
 }
 
 async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {

@@ -2,27 +2,47 @@
 // input row (NULLs included: each skips them as its rule says), asked once for the result. Over
 // no values COUNT is 0, TOTAL 0.0, the rest NULL. `add` answers the bytes it started to hold, so
 // the operator can charge its work memory (MEDIAN, PERCENTILE_CONT, GROUP_CONCAT and DISTINCT
-// keep their values).
+// keep their values). `addRange` takes a run of rows of one group from a batch column at once: the
+// common aggregates (COUNT, SUM, TOTAL, AVG, MIN/MAX of numbers) do it in one tight loop with the
+// same answer as `add` per row; the others add row by row.
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
 import { INT64_MAX, INT64_MIN } from '../../schema/column-type.ts';
 import type { SqlAggregateCall } from '../plan/logical-plan.ts';
-import { SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
+import { SQL_FLOATING_TYPES, SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
 import { compareSqlValues, concatText, valueKey, valueSizeBytes } from './value-ops.ts';
 
 export interface SqlAccumulator {
   /** Bytes this value made the accumulator hold (0 for the fixed-size ones). */
   add(value: SqlValue): number;
+  /** add(values[r]) for r in [start, end), in order; the bytes held. */
+  addRange(values: readonly SqlValue[], start: number, end: number): number;
   result(): SqlValue;
 }
 
+/** An accumulator as written below: addRange where a tight loop pays, else row by row. */
+type AccumulatorParts = Omit<SqlAccumulator, 'addRange'> & Partial<Pick<SqlAccumulator, 'addRange'>>;
+
 export function createAccumulator(call: SqlAggregateCall, argType: SqlType): SqlAccumulator {
   const inner = baseAccumulator(call, argType);
-  return call.distinct ? distinctOf(inner) : inner;
+  return withRange(call.distinct ? distinctOf(withRange(inner)) : inner);
 }
 
-function distinctOf(inner: SqlAccumulator): SqlAccumulator {
+function withRange(parts: AccumulatorParts): SqlAccumulator {
+  if (parts.addRange !== undefined) return parts as SqlAccumulator;
+  const add = parts.add;
+  return {
+    add, result: parts.result,
+    addRange(values, start, end) {
+      let bytes = 0;
+      for (let r = start; r < end; r++) bytes += add(values[r]!);
+      return bytes;
+    },
+  };
+}
+
+function distinctOf(inner: SqlAccumulator): AccumulatorParts {
   const seen = new Set<string>();
   return {
     add(value) {
@@ -36,12 +56,21 @@ function distinctOf(inner: SqlAccumulator): SqlAccumulator {
   };
 }
 
-function baseAccumulator(call: SqlAggregateCall, argType: SqlType): SqlAccumulator {
+function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorParts {
   const integer = SQL_INTEGER_TYPES.has(argType);
   switch (call.name) {
     case 'COUNT': {
       let count = 0n;
-      return { add: (value) => { if (value !== null) count++; return 0; }, result: () => count };
+      return {
+        add: (value) => { if (value !== null) count++; return 0; },
+        addRange(values, start, end) {
+          let n = 0;
+          for (let r = start; r < end; r++) if (values[r] !== null) n++;
+          count += BigInt(n);
+          return 0;
+        },
+        result: () => count,
+      };
     }
     case 'SUM': return integer ? sumLong() : sumDouble(false);
     case 'TOTAL': return sumDouble(true);
@@ -53,10 +82,20 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): SqlAccumulat
           if (value !== null) { sum += Number(value); count++; }
           return 0;
         },
+        addRange(values, start, end) {
+          for (let r = start; r < end; r++) {
+            const value = values[r]!;
+            if (value === null) continue;
+            sum += typeof value === 'number' ? value : Number(value);
+            count++;
+          }
+          return 0;
+        },
         result: () => (count === 0 ? null : sum / count),
       };
     }
     case 'MIN': case 'MAX': {
+      if (SQL_FLOATING_TYPES.has(argType)) return call.name === 'MIN' ? minDouble() : maxDouble();
       const sign = call.name === 'MIN' ? -1 : 1;
       let best: SqlValue = null;
       return {
@@ -103,7 +142,52 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): SqlAccumulat
   }
 }
 
-function sumLong(): SqlAccumulator {
+/**
+ * MAX over DOUBLE/FLOAT values (numbers or NULL) as compareSqlValues orders them: NaN above
+ * every number, the first of equal values (0 and -0) kept.
+ */
+function maxDouble(): AccumulatorParts {
+  let best: number | null = null;
+  const better = (value: number, than: number | null): boolean =>
+    than === null || value > than || (value !== value && than === than);
+  return {
+    add(value) {
+      if (value !== null && better(value as number, best)) best = value as number;
+      return 0;
+    },
+    addRange(values, start, end) {
+      for (let r = start; r < end; r++) {
+        const value = values[r] as number | null;
+        if (value !== null && better(value, best)) best = value;
+      }
+      return 0;
+    },
+    result: () => best,
+  };
+}
+
+/** MIN over DOUBLE/FLOAT values, the same order: a number replaces a NaN. */
+function minDouble(): AccumulatorParts {
+  let best: number | null = null;
+  const better = (value: number, than: number | null): boolean =>
+    than === null || value < than || (than !== than && value === value);
+  return {
+    add(value) {
+      if (value !== null && better(value as number, best)) best = value as number;
+      return 0;
+    },
+    addRange(values, start, end) {
+      for (let r = start; r < end; r++) {
+        const value = values[r] as number | null;
+        if (value !== null && better(value, best)) best = value;
+      }
+      return 0;
+    },
+    result: () => best,
+  };
+}
+
+function sumLong(): AccumulatorParts {
   let sum = 0n;
   let any = false;
   return {
@@ -120,7 +204,7 @@ function sumLong(): SqlAccumulator {
   };
 }
 
-function sumDouble(total: boolean): SqlAccumulator {
+function sumDouble(total: boolean): AccumulatorParts {
   let sum = 0;
   let any = false;
   return {
@@ -128,12 +212,21 @@ function sumDouble(total: boolean): SqlAccumulator {
       if (value !== null) { sum += Number(value); any = true; }
       return 0;
     },
+    addRange(values, start, end) {
+      for (let r = start; r < end; r++) {
+        const value = values[r]!;
+        if (value === null) continue;
+        sum += typeof value === 'number' ? value : Number(value);
+        any = true;
+      }
+      return 0;
+    },
     result: () => (any || total ? sum : null),
   };
 }
 
 /** Welford's running mean and sum of squared deviations: stable for large values. */
-function variance(name: SqlAggregateCall['name']): SqlAccumulator {
+function variance(name: SqlAggregateCall['name']): AccumulatorParts {
   let count = 0;
   let mean = 0;
   let m2 = 0;
@@ -162,7 +255,7 @@ function variance(name: SqlAggregateCall['name']): SqlAccumulator {
   };
 }
 
-function ordered(finish: (sorted: SqlValue[]) => SqlValue): SqlAccumulator {
+function ordered(finish: (sorted: SqlValue[]) => SqlValue): AccumulatorParts {
   const values: SqlValue[] = [];
   return {
     add(value) {

@@ -162,14 +162,14 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
     const keyColumns = node.keys.map((key) => evaluate(key, batch, context));
     const argColumns = node.aggregates.map((call) =>
       (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, context)));
-    const rowGroups = new Array<Group>(batch.rowCount);
+    // The batch as runs of rows of one group (runStarts[i] .. runStarts[i + 1]), found once;
+    // then each aggregate takes each run in one call (aggregates.ts: one tight loop).
+    const runGroups: Group[] = [];
+    const runStarts: number[] = [];
     for (let r = 0; r < batch.rowCount; r++) {
       // Rows come in key order, so neighbours mostly share a group (one host, one hour): a row
-      // with the previous row's key values takes its group without building the key text.
-      if (r > 0 && sameKeys(keyColumns, r)) {
-        rowGroups[r] = rowGroups[r - 1]!;
-        continue;
-      }
+      // with the previous row's key values stays in its run without building the key text.
+      if (r > 0 && sameKeys(keyColumns, r)) continue;
       let text: string | number;
       if (keyColumns.length === 1) text = groupKeyOf(keyColumns[0]![r]!);
       else {
@@ -181,15 +181,20 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
         group = newGroup(keyColumns.map((column) => column[r]!));
         groups.set(text, group);
       }
-      rowGroups[r] = group;
+      if (runGroups.length > 0 && runGroups[runGroups.length - 1] === group) continue;
+      runGroups.push(group);
+      runStarts.push(r);
     }
+    runStarts.push(batch.rowCount);
     let heldBytes = 0;
-    node.aggregates.forEach((_call, a) => {
-      const args = argColumns[a];
-      for (let r = 0; r < batch.rowCount; r++) {
-        heldBytes += rowGroups[r]!.accumulators[a]!.add(args === undefined ? true : args[r]!);
+    let countAll: readonly SqlValue[] | undefined;
+    for (let a = 0; a < node.aggregates.length; a++) {
+      // COUNT(*) counts every row: a column of TRUE stands for its missing argument.
+      const args = argColumns[a] ?? (countAll ??= new Array<SqlValue>(batch.rowCount).fill(true));
+      for (let i = 0; i < runGroups.length; i++) {
+        heldBytes += runGroups[i]!.accumulators[a]!.addRange(args, runStarts[i]!, runStarts[i + 1]!);
       }
-    });
+    }
     env.memory.charge(heldBytes, 'aggregate');
   }
   if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));

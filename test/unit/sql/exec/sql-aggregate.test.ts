@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { StorageError } from '../../../../lib/base/errors.ts';
 import { sqlTestDatabase, type SqlTestDatabase } from './sql-exec-helpers.ts';
 
@@ -139,5 +140,36 @@ describe('GROUP BY RANGE (§5.6)', () => {
     await assert.rejects(db.rows("SELECT /*+ MaxGeneratedRows(3) */ ts, COUNT(*) FROM trend_data1 WHERE ts BETWEEN " +
       "TIMESTAMP('2023-01-01T00:00:00Z') AND TIMESTAMP('2023-01-01T00:01:00Z') GROUP BY RANGE(ts) EVERY(10, SECOND)"),
     (error: unknown) => error instanceof StorageError && error.code === 'LIMIT_EXCEEDED' && /7 groups/.test(error.message));
+  });
+});
+
+describe('SQL GROUP BY a batch at a time', () => {
+  it('COUNT(*), COUNT, SUM, AVG, MIN, MAX per group over random rows with NULLs match a JS model', async () => {
+    const rows = fc.array(fc.record({
+      g: fc.constantFrom('a', 'b', 'c', ''),
+      x: fc.oneof(fc.constant(null), fc.integer({ min: -8, max: 8 }).map((n) => n / 4)),
+    }, { noNullPrototype: true }), { maxLength: 700 });
+    await fc.assert(fc.asyncProperty(rows, fc.boolean(), async (model, grouped) => {
+      const t = await sqlTestDatabase();
+      await t.update('CREATE TABLE r (id INTEGER PRIMARY KEY, g STRING, x DOUBLE)');
+      // grouped: rows of a group next to each other (runs); otherwise interleaved by id.
+      const ordered = grouped ? [...model].sort((p, q) => (p.g < q.g ? -1 : p.g > q.g ? 1 : 0)) : model;
+      for (let start = 0; start < ordered.length; start += 200) {
+        const values = ordered.slice(start, start + 200).map((row, i) =>
+          `(${start + i}, '${row.g}', ${row.x === null ? 'NULL' : row.x})`);
+        await t.update(`INSERT INTO r VALUES ${values.join(', ')}`);
+      }
+      const answer = await t.rows('SELECT g, COUNT(*), COUNT(x), SUM(x), AVG(x), MIN(x), MAX(x) FROM r ' +
+        'GROUP BY g ORDER BY g');
+      const groups = [...new Set(ordered.map((row) => row.g))].sort();
+      const expected = groups.map((g) => {
+        const xs = ordered.filter((row) => row.g === g).map((row) => row.x).filter((x) => x !== null);
+        const sum = xs.reduce((s, x) => s + x, 0);
+        return [g, BigInt(ordered.filter((row) => row.g === g).length), BigInt(xs.length),
+          xs.length === 0 ? null : sum, xs.length === 0 ? null : sum / xs.length,
+          xs.length === 0 ? null : Math.min(...xs), xs.length === 0 ? null : Math.max(...xs)];
+      });
+      assert.deepEqual(answer, expected);
+    }), { numRuns: 15 });
   });
 });
