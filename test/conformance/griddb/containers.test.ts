@@ -5,11 +5,11 @@
 // the source or the build tools).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getStore } from '../../../lib/client/store-factory.ts';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../unit/node/node-process.ts';
-import { compileProgram, griddbCClient, runProgram } from '../../support/griddb-c-client.ts';
+import { runProgram } from '../../support/griddb-c-client.ts';
+import { cProgramOnNodeForSuite } from './c-program-on-node.ts';
 
 const CONTAINERS_C = fileURLToPath(new URL('containers.c', import.meta.url));
 const CLUSTER = 'myCluster';
@@ -18,36 +18,17 @@ const DS_DS_CHANGE_SCHEMA_DISABLE = 60016;
 const TXN_CONTAINER_TYPE_INVALID = 10018;
 
 describe('GridDB C client: containers on a store node', { timeout: 20 * 60_000 }, () => {
-  let skip: string | undefined;
-  let program = '';
-  let home = '';
-  let node: NodeProcess | undefined;
-
-  before(async () => {
-    const client = await griddbCClient();
-    if ('skip' in client) {
-      skip = client.skip;
-      return;
-    }
-    program = await compileProgram(client, CONTAINERS_C);
-    home = newNodeHome();
-    node = await startNodeProcess(home);
-  });
-
-  after(async () => {
-    await node?.stop();
-    if (home !== '') removeHome(home);
-  });
+  const suite = cProgramOnNodeForSuite(CONTAINERS_C);
 
   const own = () => getStore({
-    notificationMember: `127.0.0.1:${node!.transactionPort}`, clusterName: CLUSTER,
+    notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
     username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
   });
 
   it('creates, describes and drops a collection and a time series of every column type',
     async (t) => {
-      if (skip !== undefined) return t.skip(skip);
-      const created = await runProgram(program, [String(node!.transactionPort), CLUSTER, 'create']);
+      if (suite.skip !== undefined) return t.skip(suite.skip);
+      const created = await runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER, 'create']);
       assert.equal(created.code, 0, created.stderr);
       assert.deepEqual(created.stdout.trim().split('\n'), [
         `change-schema ${DS_DS_CHANGE_SCHEMA_DISABLE}`, `drop-type ${TXN_CONTAINER_TYPE_INVALID}`,
@@ -93,7 +74,7 @@ describe('GridDB C client: containers on a store node', { timeout: 20 * 60_000 }
         await store.close();
       }
 
-      const dropped = await runProgram(program, [String(node!.transactionPort), CLUSTER, 'drop']);
+      const dropped = await runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER, 'drop']);
       assert.equal(dropped.code, 0, dropped.stderr);
       const after = own();
       try {

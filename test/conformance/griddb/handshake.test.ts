@@ -7,12 +7,12 @@
 // the build tools).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getStore } from '../../../lib/client/store-factory.ts';
 import { containerPartitionId } from '../../../lib/schema/partition-hash.ts';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../unit/node/node-process.ts';
-import { compileProgram, griddbCClient, runProgram } from '../../support/griddb-c-client.ts';
+import { runProgram } from '../../support/griddb-c-client.ts';
+import { cProgramOnNodeForSuite } from './c-program-on-node.ts';
 
 const HANDSHAKE_C = fileURLToPath(new URL('handshake.c', import.meta.url));
 const CLUSTER = 'myCluster';
@@ -25,34 +25,15 @@ const NAMES = ['col01', 'Col01', 'TS_sensor_17', 'device@rack2', 'x@7', 'y@300',
   'a_b_c_0123456789'];
 
 describe('GridDB C client: handshake against a store node', { timeout: 20 * 60_000 }, () => {
-  let skip: string | undefined;
-  let program = '';
-  let home = '';
-  let node: NodeProcess | undefined;
-
-  before(async () => {
-    const client = await griddbCClient();
-    if ('skip' in client) {
-      skip = client.skip;
-      return;
-    }
-    program = await compileProgram(client, HANDSHAKE_C);
-    home = newNodeHome();
-    node = await startNodeProcess(home);
-  });
-
-  after(async () => {
-    await node?.stop();
-    if (home !== '') removeHome(home);
-  });
+  const suite = cProgramOnNodeForSuite(HANDSHAKE_C);
 
   const args = (user: string, password: string, expected: number, cluster = CLUSTER) =>
-    [String(node!.transactionPort), cluster, user, password, String(expected),
+    [String(suite.node.transactionPort), cluster, user, password, String(expected),
       String(PARTITION_NUM), ...NAMES];
 
   it('logs in, learns 128 partitions, and hashes names to the partitions store uses', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    const result = await runProgram(program, args('admin', 'admin', 0));
+    if (suite.skip !== undefined) return t.skip(suite.skip);
+    const result = await runProgram(suite.program, args('admin', 'admin', 0));
     assert.equal(result.code, 0, result.stderr);
     const computed = new Map(result.stdout.trim().split('\n').map((line) => {
       const at = line.lastIndexOf(' ');
@@ -65,30 +46,30 @@ describe('GridDB C client: handshake against a store node', { timeout: 20 * 60_0
   });
 
   it('gives the application TXN_AUTH_FAILED for a wrong password or an unknown user', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (suite.skip !== undefined) return t.skip(suite.skip);
     for (const [user, password] of [['admin', 'wrong'], ['nobody', 'admin'], ['admin', '']]) {
-      const result = await runProgram(program, args(user!, password!, TXN_AUTH_FAILED));
+      const result = await runProgram(suite.program, args(user!, password!, TXN_AUTH_FAILED));
       assert.equal(result.code, 0, `${user}/${password}: ${result.stderr}`);
       assert.equal(result.stdout.trim(), `error ${TXN_AUTH_FAILED}`);
     }
   });
 
   it('gives the application TXN_CLUSTER_NAME_INVALID for another cluster name', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
-    const result = await runProgram(program,
+    if (suite.skip !== undefined) return t.skip(suite.skip);
+    const result = await runProgram(suite.program,
       args('admin', 'admin', TXN_CLUSTER_NAME_INVALID, 'otherCluster'));
     assert.equal(result.code, 0, result.stderr);
   });
 
   it('serves store\'s own protocol on the same port beside a GridDB client', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (suite.skip !== undefined) return t.skip(suite.skip);
     const own = getStore({
-      notificationMember: `127.0.0.1:${node!.transactionPort}`, clusterName: CLUSTER,
+      notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
       username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
     });
     try {
       const [griddb, container] = await Promise.all([
-        runProgram(program, args('admin', 'admin', 0)),
+        runProgram(suite.program, args('admin', 'admin', 0)),
         own.putContainer({ name: 'col01', type: 'COLLECTION', rowKey: true,
           columns: [{ name: 'id', type: 'INTEGER' }] }),
       ]);

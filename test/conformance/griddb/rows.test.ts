@@ -5,11 +5,11 @@
 // message without the source or the build tools).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getStore } from '../../../lib/client/store-factory.ts';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../../unit/node/node-process.ts';
-import { compileProgram, griddbCClient, runProgram } from '../../support/griddb-c-client.ts';
+import { runProgram } from '../../support/griddb-c-client.ts';
+import { cProgramOnNodeForSuite } from './c-program-on-node.ts';
 
 const ROWS_C = fileURLToPath(new URL('rows.c', import.meta.url));
 const CLUSTER = 'myCluster';
@@ -17,39 +17,20 @@ const CLUSTER = 'myCluster';
 const TXN_CONTAINER_NOT_FOUND = 10016;
 
 describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () => {
-  let skip: string | undefined;
-  let program = '';
-  let home = '';
-  let node: NodeProcess | undefined;
-
-  before(async () => {
-    const client = await griddbCClient();
-    if ('skip' in client) {
-      skip = client.skip;
-      return;
-    }
-    program = await compileProgram(client, ROWS_C);
-    home = newNodeHome();
-    node = await startNodeProcess(home);
-  });
-
-  after(async () => {
-    await node?.stop();
-    if (home !== '') removeHome(home);
-  });
+  const suite = cProgramOnNodeForSuite(ROWS_C);
 
   const run = (mode: string) =>
-    runProgram(program, [String(node!.transactionPort), CLUSTER, mode]);
+    runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER, mode]);
 
   it('puts, gets and deletes rows of every type; store\'s client sees the same rows', async (t) => {
-    if (skip !== undefined) return t.skip(skip);
+    if (suite.skip !== undefined) return t.skip(suite.skip);
     const put = await run('put');
     assert.equal(put.code, 0, put.stderr);
     const checked = await run('check');
     assert.equal(checked.code, 0, checked.stderr);
 
     const store = getStore({
-      notificationMember: `127.0.0.1:${node!.transactionPort}`, clusterName: CLUSTER,
+      notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
       username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
     });
     try {
