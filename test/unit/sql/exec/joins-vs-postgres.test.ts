@@ -25,10 +25,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
-import {
-  postgresMissing, startPostgresCluster, type PostgresCluster,
-} from '../../../support/postgres-cluster.ts';
+import { postgresMissing } from '../../../support/postgres-cluster.ts';
+import { postgresClientForSuite } from '../../../support/postgres-suite.ts';
 import { sqlTestDatabase, type SqlTestDatabase } from './sql-exec-helpers.ts';
 
 const SCALE = Number(process.env['SQL_DIFF_SCALE'] ?? 1);
@@ -209,23 +207,15 @@ function sameCell(ours: unknown, theirs: unknown): boolean {
 const skipReason = postgresMissing();
 
 describe('SQL joins, subqueries and set operations against PostgreSQL 15', { skip: skipReason }, () => {
-  let cluster: PostgresCluster | undefined;
-  let client: pg.Client;
+  const postgres = postgresClientForSuite('store-pg-joins-');
   let db: SqlTestDatabase;
   let runIndex = 0;
 
   before(async () => {
-    cluster = await startPostgresCluster({ prefix: 'store-pg-joins-', durable: false });
-    assert(cluster !== undefined);
-    client = new pg.Client({ host: cluster.socketDirectory, port: cluster.port, user: cluster.user,
-      database: 'postgres' });
-    await client.connect();
     db = await sqlTestDatabase();
   });
 
   after(async () => {
-    await client?.end().catch(() => undefined);
-    await cluster?.stop();
     await db?.test.store.close();
   });
 
@@ -239,18 +229,18 @@ describe('SQL joins, subqueries and set operations against PostgreSQL 15', { ski
         for (const [name, rows] of [['t1', rows1], ['t2', rows2]] as const) {
           await db.update(`DROP TABLE IF EXISTS ${name}`);
           await db.update(`CREATE TABLE ${name} (id INTEGER PRIMARY KEY, k INTEGER, v LONG, s STRING)`);
-          await client.query(`DROP TABLE IF EXISTS ${name}`);
-          await client.query(`CREATE TABLE ${name} (id int4 PRIMARY KEY, k int4, v int8, s text)`);
+          await postgres.client.query(`DROP TABLE IF EXISTS ${name}`);
+          await postgres.client.query(`CREATE TABLE ${name} (id int4 PRIMARY KEY, k int4, v int8, s text)`);
           if (rows.length === 0) continue;
           const values = rows.map((row, i) => `(${i + 1}, ${row.k ?? 'NULL'}, ${row.v ?? 'NULL'}, ` +
             `${row.s === null ? 'NULL' : lit(row.s)})`).join(', ');
           await db.update(`INSERT INTO ${name} VALUES ${values}`);
-          await client.query(`INSERT INTO ${name} VALUES ${values}`);
+          await postgres.client.query(`INSERT INTO ${name} VALUES ${values}`);
         }
         if (indexed) await db.update('CREATE INDEX t2k ON t2 (k)');
         for (const query of queries) {
           const ours = await db.rows(query.ours);
-          const theirs = (await client.query({ text: query.pg, rowMode: 'array' })).rows as unknown[][];
+          const theirs = (await postgres.client.query({ text: query.pg, rowMode: 'array' })).rows as unknown[][];
           const equal = ours.length === theirs.length && ours.every((row, r) => row.length === theirs[r]!.length &&
             row.every((cell, c) => sameCell(cell, theirs[r]![c])));
           assert(equal, `run ${runIndex} t1 ${fc.stringify(rows1)} t2 ${fc.stringify(rows2)} indexed ${indexed}\n` +

@@ -19,10 +19,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
-import {
-  postgresMissing, startPostgresCluster, type PostgresCluster,
-} from '../../../support/postgres-cluster.ts';
+import { postgresMissing } from '../../../support/postgres-cluster.ts';
+import { postgresClientForSuite } from '../../../support/postgres-suite.ts';
 import { sqlTestDatabase, type SqlTestDatabase } from './sql-exec-helpers.ts';
 
 const SCALE = Number(process.env['SQL_DIFF_SCALE'] ?? 1);
@@ -141,23 +139,15 @@ function sameCell(ours: unknown, theirs: unknown, approximate: boolean): boolean
 const skipReason = postgresMissing();
 
 describe('SQL queries against PostgreSQL 15', { skip: skipReason }, () => {
-  let cluster: PostgresCluster | undefined;
-  let client: pg.Client;
+  const postgres = postgresClientForSuite('store-pg-queries-');
   let db: SqlTestDatabase;
   let tableIndex = 0;
 
   before(async () => {
-    cluster = await startPostgresCluster({ prefix: 'store-pg-queries-', durable: false });
-    assert(cluster !== undefined);
-    client = new pg.Client({ host: cluster.socketDirectory, port: cluster.port, user: cluster.user,
-      database: 'postgres' });
-    await client.connect();
     db = await sqlTestDatabase();
   });
 
   after(async () => {
-    await client?.end().catch(() => undefined);
-    await cluster?.stop();
     await db?.test.store.close();
   });
 
@@ -170,17 +160,17 @@ describe('SQL queries against PostgreSQL 15', { skip: skipReason }, () => {
         tableIndex++;
         await db.update('DROP TABLE IF EXISTS t');
         await db.update('CREATE TABLE t (id INTEGER PRIMARY KEY, host STRING, v LONG, d DOUBLE)');
-        await client.query('DROP TABLE IF EXISTS t');
-        await client.query('CREATE TABLE t (id int4 PRIMARY KEY, host text, v int8, d float8)');
+        await postgres.client.query('DROP TABLE IF EXISTS t');
+        await postgres.client.query('CREATE TABLE t (id int4 PRIMARY KEY, host text, v int8, d float8)');
         if (rows.length > 0) {
           const values = rows.map((row, i) => `(${i + 1}, ${row.host === null ? 'NULL' : lit(row.host)}, ` +
             `${row.v ?? 'NULL'}, ${row.d ?? 'NULL'})`).join(', ');
           await db.update(`INSERT INTO t VALUES ${values}`);
-          await client.query(`INSERT INTO t VALUES ${values}`);
+          await postgres.client.query(`INSERT INTO t VALUES ${values}`);
         }
         for (const query of queries) {
           const ours = await db.rows(query.ours);
-          const theirs = (await client.query({ text: query.pg, rowMode: 'array' })).rows as unknown[][];
+          const theirs = (await postgres.client.query({ text: query.pg, rowMode: 'array' })).rows as unknown[][];
           const same = ours.length === theirs.length && ours.every((row, r) => row.length === theirs[r]!.length &&
             row.every((cell, c) => sameCell(cell, theirs[r]![c], query.approximate?.includes(c) ?? false)));
           assert(same, `table ${tableIndex} ${fc.stringify(rows)}\n${query.ours}\nours ` +

@@ -31,17 +31,15 @@
 //                         ln(x)/ln(b) on float8.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import pg from 'pg';
 import { isStorageError } from '../../../../lib/base/errors.ts';
 import { sqlCast } from '../../../../lib/sql/functions/cast.ts';
 import { sqlScalarFunction } from '../../../../lib/sql/functions/registry.ts';
 import type { SqlColumnType } from '../../../../lib/sql/sql-types.ts';
 import type { SqlType, SqlValue } from '../../../../lib/sql/value.ts';
-import {
-  postgresMissing, startPostgresCluster, type PostgresCluster,
-} from '../../../support/postgres-cluster.ts';
+import { postgresMissing } from '../../../support/postgres-cluster.ts';
+import { postgresClientForSuite } from '../../../support/postgres-suite.ts';
 import { context } from './function-test-helpers.ts';
 
 const SCALE = Number(process.env['SQL_DIFF_SCALE'] ?? 1);
@@ -427,22 +425,7 @@ function outcomeOf(run: () => unknown): Outcome {
 const skipReason = postgresMissing();
 
 describe('SQL functions against PostgreSQL 15', { skip: skipReason }, () => {
-  let cluster: PostgresCluster | undefined;
-  let client: pg.Client;
-
-  before(async () => {
-    cluster = await startPostgresCluster({ prefix: 'store-pg-functions-', durable: false });
-    assert(cluster !== undefined);
-    client = new pg.Client({ host: cluster.socketDirectory, port: cluster.port, user: cluster.user,
-      database: 'postgres' });
-    await client.connect();
-    await client.query("set timezone = 'UTC'");
-  });
-
-  after(async () => {
-    await client?.end().catch(() => undefined);
-    await cluster?.stop();
-  });
+  const postgres = postgresClientForSuite('store-pg-functions-', "set timezone = 'UTC'");
 
   it(`runs at least 500 cases (${families.length} families × ${FAMILY_RUNS})`, () => {
     assert(families.length * FAMILY_RUNS >= 500 || SCALE < 1);
@@ -455,7 +438,7 @@ describe('SQL functions against PostgreSQL 15', { skip: skipReason }, () => {
         const { text: sqlText, params } = family.sql(args);
         let theirs: Outcome;
         try {
-          const result = await client.query({ text: sqlText, values: params, rowMode: 'array' });
+          const result = await postgres.client.query({ text: sqlText, values: params, rowMode: 'array' });
           theirs = { value: family.read((result.rows[0] as unknown[])[0]) };
         } catch (error) {
           if (!(error instanceof Error) || !('code' in error)) throw error;
