@@ -147,30 +147,17 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorP
  * every number, the first of equal values (0 and -0) kept.
  */
 function maxDouble(): AccumulatorParts {
-  let best: number | null = null;
-  const better = (value: number, than: number | null): boolean =>
-    than === null || value > than || (value !== value && than === than);
-  return {
-    add(value) {
-      if (value !== null && better(value as number, best)) best = value as number;
-      return 0;
-    },
-    addRange(values, start, end) {
-      for (let r = start; r < end; r++) {
-        const value = values[r] as number | null;
-        if (value !== null && better(value, best)) best = value;
-      }
-      return 0;
-    },
-    result: () => best,
-  };
+  return bestDouble((value, than) => than === null || value > than || (value !== value && than === than));
 }
 
 /** MIN over DOUBLE/FLOAT values, the same order: a number replaces a NaN. */
 function minDouble(): AccumulatorParts {
+  return bestDouble((value, than) => than === null || value < than || (than !== than && value === value));
+}
+
+/** Keeps the value `better` prefers over the one kept (null: none yet); NULLs are skipped. */
+function bestDouble(better: (value: number, than: number | null) => boolean): AccumulatorParts {
   let best: number | null = null;
-  const better = (value: number, than: number | null): boolean =>
-    than === null || value < than || (than !== than && value === value);
   return {
     add(value) {
       if (value !== null && better(value as number, best)) best = value as number;

@@ -88,6 +88,33 @@ export type SqlBoundExpression =
     readonly planFor?: (outerValues: readonly SqlValue[]) => SqlPlanNode;
   };
 
+/**
+ * The expression with `map` applied to each direct child (a subquery's operand and outer
+ * expressions; not its plan); leaves (column, constant, outer) as they are. Rewrites that treat
+ * a few kinds specially handle those and give the rest to this.
+ */
+export function mapBoundChildren(expression: SqlBoundExpression,
+  map: (child: SqlBoundExpression) => SqlBoundExpression): SqlBoundExpression {
+  switch (expression.kind) {
+    case 'column': case 'constant': case 'outer': return expression;
+    case 'unary': case 'widen': case 'isNull': return { ...expression, operand: map(expression.operand) } as SqlBoundExpression;
+    case 'arithmetic': case 'compare': case 'logic': case 'concat': case 'is':
+      return { ...expression, left: map(expression.left), right: map(expression.right) } as SqlBoundExpression;
+    case 'in': return { ...expression, operand: map(expression.operand), list: expression.list.map(map) };
+    case 'case':
+      return {
+        ...expression, whens: expression.whens.map((w) => ({ when: map(w.when), then: map(w.then) })),
+        otherwise: expression.otherwise === undefined ? undefined : map(expression.otherwise),
+      };
+    case 'call': return { ...expression, args: expression.args.map(map) };
+    case 'subquery':
+      return {
+        ...expression, operand: expression.operand === undefined ? undefined : map(expression.operand),
+        outer: expression.outer.map(map),
+      };
+  }
+}
+
 /** A stable text of an expression, to match a SELECT item against a GROUP BY key. */
 export function boundExpressionKey(expression: SqlBoundExpression): string {
   return JSON.stringify(expression, (key, value: unknown) => {

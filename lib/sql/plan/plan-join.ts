@@ -16,7 +16,7 @@
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlHint } from '../ast.ts';
-import type { SqlBoundExpression } from './bound-expression.ts';
+import { mapBoundChildren, type SqlBoundExpression } from './bound-expression.ts';
 import type { SqlIndexRange, SqlJoinNode, SqlPlanNode } from './logical-plan.ts';
 import { conjunctsOf } from './plan-key-range.ts';
 import { scanWithRanges, type SqlPlanContext } from './plan-select.ts';
@@ -215,21 +215,6 @@ export function hasSubquery(expression: SqlBoundExpression): boolean {
 
 /** The expression over an input whose columns sit `shift` places further. */
 function shiftColumns(expression: SqlBoundExpression, shift: number): SqlBoundExpression {
-  const map = (e: SqlBoundExpression) => shiftColumns(e, shift);
-  switch (expression.kind) {
-    case 'column': return { ...expression, index: expression.index + shift };
-    case 'constant': case 'outer': return expression;
-    case 'unary': case 'widen': case 'isNull': return { ...expression, operand: map(expression.operand) } as SqlBoundExpression;
-    case 'arithmetic': case 'compare': case 'logic': case 'concat': case 'is':
-      return { ...expression, left: map(expression.left), right: map(expression.right) } as SqlBoundExpression;
-    case 'in': return { ...expression, operand: map(expression.operand), list: expression.list.map(map) };
-    case 'case':
-      return {
-        ...expression, whens: expression.whens.map((w) => ({ when: map(w.when), then: map(w.then) })),
-        otherwise: expression.otherwise === undefined ? undefined : map(expression.otherwise),
-      };
-    case 'call': return { ...expression, args: expression.args.map(map) };
-    case 'subquery':
-      return { ...expression, operand: expression.operand === undefined ? undefined : map(expression.operand), outer: expression.outer.map(map) };
-  }
+  if (expression.kind === 'column') return { ...expression, index: expression.index + shift };
+  return mapBoundChildren(expression, (child) => shiftColumns(child, shift));
 }

@@ -9,7 +9,7 @@ import { isStorageError } from '../../base/errors.ts';
 import { SqlError } from '../errors.ts';
 import type { SqlExpression } from '../ast.ts';
 import { bindExpression, type SqlBindScope, type SqlSubqueryExpression } from './bind-expression.ts';
-import { boundExpressionKey, type SqlBoundExpression } from './bound-expression.ts';
+import { boundExpressionKey, mapBoundChildren, type SqlBoundExpression } from './bound-expression.ts';
 import type { SqlValue } from '../value.ts';
 import type { SqlPlanNode } from './logical-plan.ts';
 import { planQuery, scanWithRanges, type SqlPlanContext } from './plan-select.ts';
@@ -112,21 +112,9 @@ function usesOuter(expression: SqlBoundExpression): boolean {
 
 /** The expression with this query's `outer` values as constants (nested subqueries left alone). */
 function withConstants(expression: SqlBoundExpression, values: readonly SqlValue[]): SqlBoundExpression {
-  const map = (e: SqlBoundExpression) => withConstants(e, values);
-  switch (expression.kind) {
-    case 'outer': return { kind: 'constant', value: values[expression.index]!, type: expression.type };
-    case 'column': case 'constant': case 'subquery': return expression;
-    case 'unary': case 'widen': case 'isNull': return { ...expression, operand: map(expression.operand) } as SqlBoundExpression;
-    case 'arithmetic': case 'compare': case 'logic': case 'concat': case 'is':
-      return { ...expression, left: map(expression.left), right: map(expression.right) } as SqlBoundExpression;
-    case 'in': return { ...expression, operand: map(expression.operand), list: expression.list.map(map) };
-    case 'case':
-      return {
-        ...expression, whens: expression.whens.map((w) => ({ when: map(w.when), then: map(w.then) })),
-        otherwise: expression.otherwise === undefined ? undefined : map(expression.otherwise),
-      };
-    case 'call': return { ...expression, args: expression.args.map(map) };
-  }
+  if (expression.kind === 'outer') return { kind: 'constant', value: values[expression.index]!, type: expression.type };
+  if (expression.kind === 'subquery') return expression;
+  return mapBoundChildren(expression, (child) => withConstants(child, values));
 }
 
 /** Throws the `=` operator's TYPE_MISMATCH when the operand and the subquery's column do not compare. */
