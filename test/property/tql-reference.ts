@@ -506,7 +506,10 @@ function refAggregate(
     }
     case 'VARIANCE':
     case 'STDDEV': {
-      const mean = numbers.reduce((x, y) => x + y, 0) / numbers.length;
+      // Two passes around the first value: equal values give exactly 0, as they must (a plain
+      // sum / n of 1e300s is off by an ulp, and that ulp squared and scaled overflows).
+      const shift = numbers[0]!;
+      const mean = shift + numbers.reduce((sum, x) => sum + (x - shift), 0) / numbers.length;
       const squares = numbers.reduce((sum, x) => sum + (x - mean) ** 2, 0);
       const variance = numbers.length === 1 ? 0 : squares / (numbers.length - 1);
       return {
