@@ -185,29 +185,25 @@ export class FrameReader {
    */
   nextMessageType(): MessageType | undefined {
     assert(!this.failed);
-    if (this.pendingBodyBytes < 0) {
-      if (this.bufferedBytes < FRAME_HEADER_BYTES) return undefined;
-      try {
-        this.headerRead();
-      } catch (error) {
-        this.failed = true;
-        throw error;
-      }
+    return this.headerArrived() ? this.pendingMessageType : undefined;
+  }
+
+  /** Whether the next frame's header is read (reading it if it has arrived); throws on a bad one. */
+  private headerArrived(): boolean {
+    if (this.pendingBodyBytes >= 0) return true;
+    if (this.bufferedBytes < FRAME_HEADER_BYTES) return false;
+    try {
+      this.headerRead();
+    } catch (error) {
+      this.failed = true;
+      throw error;
     }
-    return this.pendingMessageType;
+    return true;
   }
 
   next(): Frame | undefined {
     assert(!this.failed);
-    if (this.pendingBodyBytes < 0) {
-      if (this.bufferedBytes < FRAME_HEADER_BYTES) return undefined;
-      try {
-        this.headerRead();
-      } catch (error) {
-        this.failed = true;
-        throw error;
-      }
-    }
+    if (!this.headerArrived()) return undefined;
     const bodyBytes = this.pendingBodyBytes;
     if (this.bufferedBytes < bodyBytes) return undefined;
     this.pendingBodyBytes = -1;
