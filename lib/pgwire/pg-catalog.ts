@@ -57,8 +57,11 @@ interface SelectItem {
   keys: string[];
 }
 
-/** Index of the top-level keyword `word` at or after `from`; -1 when none. */
-function topLevelIndex(text: string, word: RegExp, from: number): number {
+/**
+ * The positions at or after `from` outside quotes and parentheses, skipping the quote and
+ * parenthesis characters themselves: where a top-level keyword or comma can stand.
+ */
+function* topLevelPositions(text: string, from: number): Generator<number> {
   let depth = 0;
   let quote = '';
   for (let i = from; i < text.length; i++) {
@@ -70,29 +73,25 @@ function topLevelIndex(text: string, word: RegExp, from: number): number {
     if (c === '\'' || c === '"') quote = c;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (depth === 0 && /\s/.test(text[i - 1] ?? ' ') && word.test(text.slice(i, i + 12))) return i;
+    else if (depth === 0) yield i;
+  }
+}
+
+/** Index of the top-level keyword `word` at or after `from`; -1 when none. */
+function topLevelIndex(text: string, word: RegExp, from: number): number {
+  for (const i of topLevelPositions(text, from)) {
+    if (/\s/.test(text[i - 1] ?? ' ') && word.test(text.slice(i, i + 12))) return i;
   }
   return -1;
 }
 
 function splitTopLevel(text: string): string[] {
   const items: string[] = [];
-  let depth = 0;
-  let quote = '';
   let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i]!;
-    if (quote !== '') {
-      if (c === quote) quote = '';
-      continue;
-    }
-    if (c === '\'' || c === '"') quote = c;
-    else if (c === '(') depth++;
-    else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
-      items.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
+  for (const i of topLevelPositions(text, 0)) {
+    if (text[i] !== ',') continue;
+    items.push(text.slice(start, i).trim());
+    start = i + 1;
   }
   items.push(text.slice(start).trim());
   return items.filter((item) => item !== '');
