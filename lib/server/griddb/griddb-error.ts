@@ -13,9 +13,10 @@ import { griddbStringWrite } from './griddb-frame.ts';
 
 /**
  * The codes and names this node sends: GridDB's, numbered as in GridDB's server/gs_error.h (its
- * ErrorCode enum counts on from GS_ERROR_TXN_SERVICE_START_FAILED = 10000 and
- * GS_ERROR_DS_UNDEFINED = 60000, GS_ERROR_TM_MODULE_CREATE_FAILED = 110000; 10005 and 10053 are also tested by the web API's
- * ConnectionUtils.java, spec/surface.md §1.3). The connection limit is store's own code.
+ * ErrorCode enum counts on from GS_ERROR_TXN_SERVICE_START_FAILED = 10000,
+ * GS_ERROR_DS_UNDEFINED = 60000 and GS_ERROR_TM_MODULE_CREATE_FAILED = 110000; 10005 and 10053
+ * are also tested by the web API's ConnectionUtils.java, spec/surface.md §1.3). The connection
+ * limit is store's own code.
  */
 export const GriddbErrorCode = {
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */

@@ -75,7 +75,7 @@ export function griddbUuidHex(uuid: Uint8Array): string {
 }
 
 export class GriddbSessions {
-  /** `${uuid hex}/${session id}` → store session id, for the sessions with a transaction begun. */
+  /** `${uuid hex}/${session id}` → store session id, of the sessions whose transaction began. */
   private readonly storeSessions = new Map<string, number>();
 
   constructor(

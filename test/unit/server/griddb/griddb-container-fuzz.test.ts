@@ -1,9 +1,10 @@
 // The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
-// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION) against random and mutated bodies: a decoder
-// either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError), never
-// anything else; and on a node, a logged-in connection sent such statements gets an error reply
-// or is closed, the node reports no bug, and a well-formed statement still works afterwards.
+// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION) against random and mutated bodies: a
+// decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
+// never anything else; and on a node, a logged-in connection sent such statements (row statements
+// in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
+// well-formed statement still works afterwards.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
@@ -286,7 +287,8 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       }), { numRuns: NODE_RUNS });
     const session = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
       frame(CREATE_SESSION, pId, sessionBody(containerId, 3n)), frame(PUT_ROW, pId, inSession(1)),
-      frame(PUT_ROW, pId, inSession(2)), frame(COMMIT_TRANSACTION, pId, sessionBody(containerId, 3n)),
+      frame(PUT_ROW, pId, inSession(2)),
+      frame(COMMIT_TRANSACTION, pId, sessionBody(containerId, 3n)),
       frame(ABORT_TRANSACTION, pId, sessionBody(containerId, 3n)),
       frame(CLOSE_SESSION, pId, sessionBody(containerId, 3n))]);
     assert.deepEqual(session.replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0]);
