@@ -74,6 +74,11 @@ export class ContainerHandle {
     await this.partition().put(this.context(), this.name, [row]);
   }
 
+  /** Puts one row; whether a row of its key existed (Partition.putRow). */
+  async putRow(row: Row): Promise<boolean> {
+    return this.partition().putRow(this.context(), this.name, row);
+  }
+
   async multiPut(rows: readonly Row[]): Promise<void> {
     if (!Array.isArray(rows)) throw new StorageError('ROW_INVALID', 'multiPut takes an array of rows');
     await this.partition().put(this.context(), this.name, rows);

@@ -14,7 +14,8 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { ContainerHandle } from '../engine/session.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import {
-  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE, type MultiPutRequest, type RowPredicate,
+  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE, type MultiPutRequest,
+  type RowPredicate,
 } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts';
 import { RowBatch } from '../protocol/wire-rows.ts';
@@ -51,6 +52,18 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
       faultAssertOnPut(context, entry.schema.name);
       await handle.multiPut(rows);
       return EMPTY_REPLY;
+    }),
+  (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
+
+  handler(ROW_PUT_EXISTED, (request, context) =>
+    writeOnce(context, ROW_PUT_EXISTED.type, request.statement, async (transactional) => {
+      const session = context.sessions.get(request.statement.sessionId);
+      const entry = containerWithSchema(context.store, request.ref);
+      const [row] = request.rows.decode(entry.schema);
+      const handle = session.container(entry.schema.name);
+      transactional(!handle.isAutoCommit);
+      faultAssertOnPut(context, entry.schema.name);
+      return handle.putRow(row!);
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 

@@ -33,7 +33,8 @@ const NAME_REF_OFFSET_VARUINTS: ReadonlyMap<number, number> = new Map([
   [MessageType.QUERY, 1],
   ...[
     MessageType.CONTAINER_DROP, MessageType.CREATE_INDEX, MessageType.DROP_INDEX,
-    MessageType.ROW_PUT, MessageType.ROW_REMOVE, MessageType.SET_AUTO_COMMIT,
+    MessageType.ROW_PUT, MessageType.ROW_PUT_EXISTED, MessageType.ROW_REMOVE,
+    MessageType.SET_AUTO_COMMIT,
     MessageType.COMMIT, MessageType.ABORT,
   ].map((type) => [type, 2] as const),
 ]);

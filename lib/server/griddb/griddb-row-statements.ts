@@ -1,6 +1,6 @@
 // GridDB's row statements: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
-// PUT_MULTIPLE_ROWS (125), each run as store's own row request (ROW_PUT, ROW_GET, ROW_REMOVE)
-// through griddb-engine.ts, in auto-commit or in a session's transaction (griddb-sessions.ts).
+// PUT_MULTIPLE_ROWS (125), each run as one of store's own row requests (ROW_PUT_EXISTED, ROW_GET,
+// ROW_REMOVE, ROW_PUT) through griddb-engine.ts, in auto-commit or in a session's transaction (griddb-sessions.ts).
 // Bodies after the statement id (the C client's GSContainerTag::putTransactionInfo; rows and
 // keys in griddb-rows.ts):
 //
@@ -17,13 +17,15 @@
 //
 // A row statement names its container by id only, so the node keeps the names of the containers
 // GridDB clients have been told about (GriddbContainerNames); the schema version must be the
-// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" comes from a
-// GET_ROW in the same session just before the put; the two are not one atomic step.
+// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
+// the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { STORE_BLOCK_SIZES_BYTES, blockSizeLimits } from '../../base/limits.ts';
-import { ROW_GET, ROW_PUT, ROW_REMOVE } from '../../protocol/messages-row.ts';
+import {
+  ROW_GET, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
+} from '../../protocol/messages-row.ts';
 import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
 import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../../protocol/wire-schema.ts';
@@ -167,14 +169,7 @@ export async function rowStatementRun(context: RowStatementContext, type: number
     case GriddbStatement.PUT_ROW: {
       const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
       const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
-      let existed = false;
-      if (schema.rowKeyColumnCount > 0) {
-        const key = schema.rowKeyColumnCount === 1 ? row[0] : row.slice(0, schema.rowKeyColumnCount);
-        const found = await context.engine.call(ROW_GET, { sessionId, ref,
-          keys: KeyBatch.of(schema, [checked(() => keyValidator(schema)(key))]) });
-        existed = found.count > 0;
-      }
-      await context.engine.call(ROW_PUT,
+      const existed = await context.engine.call(ROW_PUT_EXISTED,
         { statement: statement(), ref, rows: RowBatch.of(schema, [row]) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }

@@ -3,7 +3,8 @@
 // same session and statement ids) applies once, as the client's failover retry expects; a
 // transaction ends with its connection, so its CONTINUE elsewhere gets TM_SESSION_NOT_FOUND
 // (110003, which the client reports as a lost transaction) and its rows are gone; a COMMIT
-// retried after a broken connection is answered with its first outcome.
+// retried after a broken connection is answered with its first outcome. PUT_ROW's "existed" is
+// decided with the put, after it waited for another transaction's lock on the row.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
@@ -166,6 +167,23 @@ describe('GridDB protocol: sessions and statement ids on a node', { timeout: 60_
     assert.equal(errorCode(replies[2]!), TM_SESSION_NOT_FOUND);
     assert.equal(errorCode(replies[3]!), TM_SESSION_NOT_FOUND);
     assert.equal(await test.store.session().container('Lost01').count(), 0);
+  });
+
+  it('answers PUT_ROW\'s existed as of after its lock wait', async () => {
+    const container = await create('Existed01', true);
+    const holder = test.store.session().container('Existed01');
+    await holder.setAutoCommit(false);
+    await holder.put([1, 'held']);
+    const exchange = griddbExchange(test.port, [RECORDED_CONNECT, login, putRowFrame(container,
+      { sessionId: 0n, statementId: 0n, mode: TRANSACTION_MODE.AUTO }, [1, 'after'])]);
+    // The put waits for the row's lock whenever it arrives before the commit; either way the
+    // row exists when it is put.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await holder.commit();
+    const { replies } = await exchange;
+    assert.equal(replies[2]?.result, 0);
+    assert.equal(replies[2]?.payload[0], 1, 'existed');
+    assert.deepEqual(await test.store.session().container('Existed01').get(1), [1, 'after']);
   });
 
   it('answers a COMMIT retried on another connection with its first outcome', async () => {
