@@ -13,9 +13,9 @@
 // partition, under the address the client reached it at; and the container statements
 // GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
-// COMMIT_TRANSACTION and ABORT_TRANSACTION (griddb-sessions.ts), which run in the engine as
-// store's own requests (griddb-engine.ts). Any other statement is answered with GridDB's
-// STATEMENT_ERROR and the connection carries on.
+// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), which
+// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -44,7 +44,8 @@ import {
   GriddbContainerNames, containerOf, rowStatementRun, type RowStatementContext,
 } from './griddb-row-statements.ts';
 import {
-  GriddbSessions, GriddbStatementIds, griddbUuidHex, sessionStatementDecode,
+  GriddbSessions, GriddbStatementIds, closeMultipleSessionsDecode, griddbUuidHex,
+  sessionStatementDecode,
 } from './griddb-sessions.ts';
 
 /** What one transaction server's GridDB connections share. */
@@ -344,6 +345,13 @@ export class GriddbConnection {
             await sessions.end(session, { partitionId: ref.partitionId, name: ref.name },
               type === GriddbStatement.COMMIT_TRANSACTION);
           }
+        }
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      }
+      case GriddbStatement.CLOSE_MULTIPLE_SESSIONS: {
+        for (const session of closeMultipleSessionsDecode(body)) {
+          await this.sessionsOf().close(session);
         }
         reply(GriddbResult.SUCCESS, () => undefined);
         return;

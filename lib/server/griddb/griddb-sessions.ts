@@ -181,3 +181,35 @@ export function sessionStatementDecode(statementId: bigint, body: Uint8Array):
     return { containerId: Number(containerId), session: { sessionId, uuid, statementId } };
   });
 }
+
+/** More sessions than this in one CLOSE_MULTIPLE_SESSIONS is malformed (a frame bounds it too). */
+const CLOSE_MULTIPLE_SESSION_COUNT_MAX = 65_536;
+const CLOSE_MULTIPLE_ENTRY_BYTES = 8 + 8 + 8;
+
+/**
+ * CLOSE_MULTIPLE_SESSIONS (146; the C client's closeAllSessions, at gsCloseGridStore with a
+ * containerCacheSize, for the sessions its cache kept; reply empty):
+ *
+ *   | sessionUUID 16 | optional request | count i32 | (statementId i64 | containerId i64 |
+ *   | sessionId i64) × count |
+ */
+export function closeMultipleSessionsDecode(body: Uint8Array): GriddbSessionRef[] {
+  return griddbDecode(() => {
+    const reader = new ByteReader(body);
+    const uuid = reader.bytes(GRIDDB_UUID_BYTES);
+    griddbOptionalRequestSkip(reader);
+    const count = reader.i32();
+    if (count < 0 || count > CLOSE_MULTIPLE_SESSION_COUNT_MAX ||
+      count * CLOSE_MULTIPLE_ENTRY_BYTES !== reader.remainingBytes) {
+      throw new GriddbFrameError(`session count ${count} does not fit the ` +
+        `${reader.remainingBytes} bytes after it`);
+    }
+    const sessions: GriddbSessionRef[] = [];
+    for (let i = 0; i < count; i++) {
+      const statementId = reader.i64();
+      reader.i64(); // container id: a session is closed whichever container it was of
+      sessions.push({ sessionId: reader.i64(), uuid, statementId });
+    }
+    return sessions;
+  });
+}

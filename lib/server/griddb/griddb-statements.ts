@@ -19,6 +19,7 @@ export const GriddbStatement = {
   DELETE_ROW: 127,
   GET_CONTAINER_PROPERTIES: 140,
   DROP_CONTAINER: 144,
+  CLOSE_MULTIPLE_SESSIONS: 146,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 

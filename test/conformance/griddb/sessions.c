@@ -18,6 +18,10 @@
  *    CREATE_SESSION), then two puts in a transaction that commits, and one that aborts; the
  *    test reads "Tx03" through store's own client (4 rows). Closing the containers closes
  *    their sessions (CLOSE_SESSION).
+ * 7. A GridStore C with containerCacheSize 4 (its closed containers keep their sessions): a
+ *    transaction on "Tx01" (row 5), the container closed and got again (the same session, its
+ *    statement ids counting on), a second transaction (row 6); closing C closes the cached
+ *    session (CLOSE_MULTIPLE_SESSIONS).
  * Exits 0 when everything is as expected, 1 on a difference (saying which on stderr).
  */
 #include <stdio.h>
@@ -55,11 +59,12 @@ static const GSColumnInfo COMPOSITE_COLUMNS[] = {
 };
 static const int32_t COMPOSITE_KEY[] = { 0, 1 };
 
-static GSGridStore *storeOf(const char *member, const char *cluster, const char *timeoutS) {
+static GSGridStore *storeOf(const char *member, const char *cluster, const char *timeoutS,
+		const char *cacheSize) {
 	const GSPropertyEntry properties[] = {
 		{ "notificationMember", member }, { "clusterName", cluster },
 		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
-		{ "transactionTimeout", timeoutS },
+		{ "transactionTimeout", timeoutS }, { "containerCacheSize", cacheSize },
 	};
 	GSGridStore *store = NULL;
 	if (!GS_SUCCEEDED(gsGetGridStore(gsGetDefaultFactory(), properties,
@@ -167,8 +172,8 @@ int main(int argc, char **argv) {
 	}
 	char member[64];
 	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
-	storeA = storeOf(member, argv[2], "300");
-	storeB = storeOf(member, argv[2], "2");
+	storeA = storeOf(member, argv[2], "300", "0");
+	storeB = storeOf(member, argv[2], "2", "0");
 	EXPECT(storeA != NULL && storeB != NULL, "no GridStore");
 
 	GSContainerInfo info = GS_CONTAINER_INFO_INITIALIZER;
@@ -215,6 +220,20 @@ int main(int argc, char **argv) {
 
 	if (composite(storeA) != 0) return 1;
 	if (keyless(storeA) != 0) return 1;
+
+	/* 7. a container cache keeps sessions */
+	GSGridStore *storeC = storeOf(member, argv[2], "300", "4");
+	EXPECT(storeC != NULL, "no GridStore C");
+	for (int32_t id = 5; id <= 6; id++) {
+		GSContainer *c = NULL;
+		CHECK(gsPutContainerGeneral(storeC, NULL, &info, GS_FALSE, &c));
+		CHECK(gsSetAutoCommit(c, GS_FALSE));
+		if (put(c, id, "cached") != 0) return 1;
+		CHECK(gsCommit(c));
+		gsCloseContainer(&c, GS_FALSE);
+	}
+	gsCloseGridStore(&storeC, GS_FALSE);
+	if (sees(b, 5, "cached") != 0 || sees(b, 6, "cached") != 0) return 1;
 
 	gsCloseContainer(&a, GS_TRUE);
 	gsCloseContainer(&b, GS_TRUE);

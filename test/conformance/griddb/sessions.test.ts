@@ -35,6 +35,7 @@ describe('GridDB C client: sessions and transactions on a store node', { timeout
       assert.deepEqual(await tx01?.get(2), [2, 'two']);
       assert.equal(await tx01?.get(3), undefined);
       assert.deepEqual(await tx01?.get(4), [4, 'four']);
+      assert.deepEqual(await tx01?.get(6), [6, 'cached']);
       const tx02 = await store.getContainer('Tx02');
       assert.deepEqual(await tx02?.get([1, 'k\u00e9y']), [1, 'k\u00e9y', 100n]);
       assert.equal(await tx02?.get([2, 'k\u00e9y']), undefined);

@@ -1,6 +1,6 @@
 // The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
-// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION) against random and mutated bodies: a
+// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) against random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -22,7 +22,9 @@ import {
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
 import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
-import { sessionStatementDecode } from '../../../../lib/server/griddb/griddb-sessions.ts';
+import {
+  closeMultipleSessionsDecode, sessionStatementDecode,
+} from '../../../../lib/server/griddb/griddb-sessions.ts';
 import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
 import { GriddbFrameError, griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
@@ -41,6 +43,7 @@ const CREATE_SESSION = 111;
 const CLOSE_SESSION = 112;
 const COMMIT_TRANSACTION = 118;
 const ABORT_TRANSACTION = 119;
+const CLOSE_MULTIPLE_SESSIONS = 146;
 const SESSION_STATEMENTS = [CREATE_SESSION, CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION];
 
 /** Columns of every type GridDB's client encodes in rows. */
@@ -139,6 +142,18 @@ function sessionBody(containerId: bigint, sessionId: bigint): Buffer {
   return body;
 }
 
+/** CLOSE_MULTIPLE_SESSIONS of sessions 3 and 4: UUID (zeros), options, count, entries. */
+function closeMultipleBody(containerId: bigint): Buffer {
+  const body = Buffer.alloc(16 + 4 + 4 + 2 * 24);
+  body.writeInt32LE(2, 20);
+  for (const [i, sessionId] of [3n, 4n].entries()) {
+    body.writeBigInt64LE(1n, 24 + i * 24);
+    body.writeBigInt64LE(containerId, 32 + i * 24);
+    body.writeBigInt64LE(sessionId, 40 + i * 24);
+  }
+  return body;
+}
+
 const DECODERS = [containerPropertiesDecode, containerPutDecode, containerDropDecode];
 const BODIES = [propertiesBody, putBody, dropBody];
 
@@ -196,6 +211,11 @@ describe('GridDB protocol: container statement decoders', () => {
       decodesOrRefuses(decode, mutate(sessionBody(5n, 9n), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 60 }),
       (bytes) => decodesOrRefuses(decode, bytes)), { numRuns: RUNS });
+    assert.equal(closeMultipleSessionsDecode(closeMultipleBody(5n)).length, 2);
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(closeMultipleSessionsDecode,
+      mutate(closeMultipleBody(5n), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }),
+      (bytes) => decodesOrRefuses(closeMultipleSessionsDecode, bytes)), { numRuns: RUNS });
   });
 
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
@@ -275,10 +295,12 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       session[37] = mode;
       return Buffer.concat([session, EMPTY_OPTIONS, rowsBytes([ROW])]);
     };
-    const bodies = [sessionBody(containerId, 3n), inSession(1), inSession(2)];
-    await fc.assert(fc.asyncProperty(fc.nat({ max: 2 }), fc.nat({ max: 3 }), mutation,
+    const bodies = [sessionBody(containerId, 3n), inSession(1), inSession(2),
+      closeMultipleBody(containerId)];
+    await fc.assert(fc.asyncProperty(fc.nat({ max: 3 }), fc.nat({ max: 3 }), mutation,
       async (which, statement, change) => {
-        const type = which === 0 ? SESSION_STATEMENTS[statement]! : PUT_ROW;
+        const type = which === 0 ? SESSION_STATEMENTS[statement]!
+          : which === 3 ? CLOSE_MULTIPLE_SESSIONS : PUT_ROW;
         const { replies, closedByNode } = await griddbExchange(test.port, [RECORDED_CONNECT,
           RECORDED_LOGIN, frame(PUT_ROW, pId, inSession(1)),
           frame(type, pId, mutate(bodies[which]!, change))]);
@@ -290,7 +312,8 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       frame(PUT_ROW, pId, inSession(2)),
       frame(COMMIT_TRANSACTION, pId, sessionBody(containerId, 3n)),
       frame(ABORT_TRANSACTION, pId, sessionBody(containerId, 3n)),
-      frame(CLOSE_SESSION, pId, sessionBody(containerId, 3n))]);
-    assert.deepEqual(session.replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0]);
+      frame(CLOSE_SESSION, pId, sessionBody(containerId, 3n)),
+      frame(CLOSE_MULTIPLE_SESSIONS, pId, closeMultipleBody(containerId))]);
+    assert.deepEqual(session.replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });

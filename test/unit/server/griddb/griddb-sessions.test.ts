@@ -5,6 +5,7 @@
 // (110003, which the client reports as a lost transaction) and its rows are gone; a COMMIT
 // retried after a broken connection is answered with its first outcome. PUT_ROW's "existed" is
 // decided with the put, after it waited for another transaction's lock on the row.
+// CLOSE_MULTIPLE_SESSIONS closes the sessions it names, aborting their transactions.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
@@ -24,6 +25,7 @@ const PARTITION_NUM = 128;
 const PUT_CONTAINER = 107;
 const COMMIT_TRANSACTION = 118;
 const PUT_ROW = 124;
+const CLOSE_MULTIPLE_SESSIONS = 146;
 const TM_SESSION_NOT_FOUND = 110003;
 const TRANSACTION_MODE = { AUTO: 0, BEGIN: 1, CONTINUE: 2 } as const;
 const CLIENT_UUID = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
@@ -184,6 +186,29 @@ describe('GridDB protocol: sessions and statement ids on a node', { timeout: 60_
     assert.equal(replies[2]?.result, 0);
     assert.equal(replies[2]?.payload[0], 1, 'existed');
     assert.deepEqual(await test.store.session().container('Existed01').get(1), [1, 'after']);
+  });
+
+  it('closes the sessions CLOSE_MULTIPLE_SESSIONS names, aborting their transactions', async () => {
+    const container = await create('Closed01', true);
+    const entries = Buffer.alloc(4 + 2 * 24);
+    entries.writeInt32LE(2, 0);
+    for (const [i, sessionId] of [21n, 22n].entries()) {
+      entries.writeBigInt64LE(2n, 4 + i * 24);
+      entries.writeBigInt64LE(container.containerId, 12 + i * 24);
+      entries.writeBigInt64LE(sessionId, 20 + i * 24);
+    }
+    const closeBoth = frame(CLOSE_MULTIPLE_SESSIONS, container.pId, 0n,
+      Buffer.concat([CLIENT_UUID, Buffer.alloc(4), entries]));
+    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, login,
+      putRowFrame(container, { sessionId: 21n, statementId: 1n, mode: TRANSACTION_MODE.BEGIN },
+        [1, 'aborted']),
+      putRowFrame(container, { sessionId: 22n, statementId: 1n, mode: TRANSACTION_MODE.BEGIN },
+        [2, 'aborted']),
+      closeBoth,
+      commitFrame(container, 21n, 2n)]);
+    assert.deepEqual(replies.slice(0, 5).map((reply) => reply.result), [0, 0, 0, 0, 0]);
+    assert.equal(errorCode(replies[5]!), TM_SESSION_NOT_FOUND);
+    assert.equal(await test.store.session().container('Closed01').count(), 0);
   });
 
   it('answers a COMMIT retried on another connection with its first outcome', async () => {
