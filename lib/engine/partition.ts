@@ -289,6 +289,29 @@ export class Partition {
     return existed;
   }
 
+  /**
+   * Gets a row by key and locks the key for this session's transaction (GridDB's
+   * getRow(forUpdate)): another transaction's write of it waits until this one ends. Auto-commit
+   * has no transaction to hold the lock: ILLEGAL_COMMIT_MODE.
+   */
+  async getForUpdate(context: RequestContext, name: string, keyInput: unknown):
+    Promise<Row | undefined> {
+    if (context.autoCommit) {
+      throw new StorageError('ILLEGAL_COMMIT_MODE', 'get(forUpdate) locks the row for a ' +
+        'transaction: turn auto-commit off (setAutoCommit(false)) first');
+    }
+    const entry = this.lookupOrThrow(name);
+    const key = entry.validateKey(keyInput);
+    const txn = this.transactions.begin(this.scope(context, entry));
+    assert(txn.state === 'active', 'a transaction takes locks only while active');
+    await this.lockForTransaction(txn, entry, [entry.keys!.keyString(key)], context);
+    assert(txn.state === 'active', 'a transaction that waited for locks is still active');
+    const row = transactionGet(entry, txn, key);
+    if (row === undefined) return undefined;
+    this.rowsReadCount++;
+    return rowForOutput(entry.schema, row);
+  }
+
   get(context: RequestContext, name: string, keyInput: unknown): Row | undefined {
     const entry = this.lookupOrThrow(name);
     const key = entry.validateKey(keyInput);

@@ -88,6 +88,11 @@ export class ContainerHandle {
     return this.partition().get(this.context(), this.name, key);
   }
 
+  /** Gets a row and locks its key for this handle's transaction (Partition.getForUpdate). */
+  async getForUpdate(key: RowKey): Promise<Row | undefined> {
+    return this.partition().getForUpdate(this.context(), this.name, key);
+  }
+
   async remove(key: RowKey): Promise<boolean> {
     return this.partition().remove(this.context(), this.name, key);
   }

@@ -2,6 +2,7 @@
 //
 //   ROW_PUT     request | statement | schema ref | rows |                  reply empty
 //   ROW_GET     request | sessionId varuint | schema ref | keys (one) |    reply | rows (0 or 1) |
+//   ROW_GET_FOR_UPDATE  as ROW_GET; the key stays locked for the session's transaction
 //   ROW_REMOVE  request | statement | schema ref | keys (one) |           reply | removed u8 |
 //   ROW_PUT_EXISTED  request | statement | schema ref | rows (one) |   reply | existed u8 |
 //   MULTI_PUT   request | statement | count varuint | (schema ref | rows)… |   reply empty
@@ -100,6 +101,11 @@ export const ROW_GET: MessageCodec<RowGetRequest, RowBatch> = {
   }),
   writeReply: (writer, rows) => rows.write(writer),
   readReply: (reader) => RowBatch.read(reader),
+};
+
+export const ROW_GET_FOR_UPDATE: MessageCodec<RowGetRequest, RowBatch> = {
+  ...ROW_GET,
+  type: MessageType.ROW_GET_FOR_UPDATE,
 };
 
 export const ROW_REMOVE: MessageCodec<RowRemoveRequest, boolean> = {

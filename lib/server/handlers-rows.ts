@@ -14,8 +14,8 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { ContainerHandle } from '../engine/session.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import {
-  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE, type MultiPutRequest,
-  type RowPredicate,
+  MULTI_GET, MULTI_PUT, ROW_GET, ROW_GET_FOR_UPDATE, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
+  type MultiPutRequest, type RowPredicate,
 } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts';
 import { RowBatch } from '../protocol/wire-rows.ts';
@@ -72,6 +72,15 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
     const entry = containerKeyed(containerWithSchema(context.store, request.ref));
     const [key] = request.keys.decode(entry.schema);
     const row = await session.container(entry.schema.name).get(key!);
+    return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
+  },
+  (request) => sessionContainerKey(request.sessionId, request.ref.name)),
+
+  handler(ROW_GET_FOR_UPDATE, async (request, context) => {
+    const session = context.sessions.getManual(request.sessionId);
+    const entry = containerKeyed(containerWithSchema(context.store, request.ref));
+    const [key] = request.keys.decode(entry.schema);
+    const row = await session.container(entry.schema.name).getForUpdate(key!);
     return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
   },
   (request) => sessionContainerKey(request.sessionId, request.ref.name)),

@@ -7,7 +7,9 @@
 //   | containerId i64 | sessionId i64 | sessionUUID 16 | schemaVersion i32 | sessionMode i8 |
 //   | transactionMode i8 | optional request | statement part |
 //   PUT_ROW     part: one row;                reply | existed i8 |
-//   GET_ROW     part: the key;                reply | found i8 | the row, if found (with a
+//   GET_ROW     part: the key (FOR_UPDATE in the optional request: gsGetRowForUpdate, the key
+//               stays locked for the transaction: ROW_GET_FOR_UPDATE);
+//                                             reply | found i8 | the row, if found (with a
 //                                             row id i64 = 0 first, for a collection) |
 //   DELETE_ROW  part: the key;                reply | existed i8 |
 //   PUT_MULTIPLE_ROWS part: | rowCount i64 | rows |   reply | 0 i8 |  (one store put: all or none)
@@ -24,7 +26,7 @@ import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { STORE_BLOCK_SIZES_BYTES, blockSizeLimits } from '../../base/limits.ts';
 import {
-  ROW_GET, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
+  ROW_GET, ROW_GET_FOR_UPDATE, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
 } from '../../protocol/messages-row.ts';
 import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
 import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
@@ -36,7 +38,7 @@ import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
 import { isStorageError } from '../../base/errors.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
-import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
+import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
 import {
   GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
@@ -70,6 +72,8 @@ interface RowStatementHead {
   session: GriddbSessionRef;
   schemaVersion: number;
   transactionMode: number;
+  /** GET_ROW of gsGetRowForUpdate: the key stays locked for the transaction. */
+  forUpdate: boolean;
   part: Uint8Array;
 }
 
@@ -82,9 +86,9 @@ function headDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
     const schemaVersion = reader.i32();
     reader.i8(); // session mode: a session is this node's when its transaction begins
     const transactionMode = reader.i8();
-    griddbOptionalRequestSkip(reader);
+    const { forUpdate } = griddbOptionalRequestRead(reader);
     return { containerId, session: { sessionId, uuid, statementId }, schemaVersion,
-      transactionMode, part: body.subarray(reader.offsetBytes) };
+      transactionMode, forUpdate, part: body.subarray(reader.offsetBytes) };
   });
 }
 
@@ -190,7 +194,7 @@ export async function rowStatementRun(context: RowStatementContext, type: number
     }
     case GriddbStatement.GET_ROW: {
       const key = keyOf(schema, head.part);
-      const found = await context.engine.call(ROW_GET,
+      const found = await context.engine.call(head.forUpdate ? ROW_GET_FOR_UPDATE : ROW_GET,
         { sessionId, ref, keys: KeyBatch.of(schema, [key]) });
       const rows = found.decode(schema);
       return (writer) => {

@@ -10,7 +10,8 @@
  * 2. A: puts row 3 and aborts (ABORT_TRANSACTION): neither sees row 3.
  * 3. A: puts row 1 again (its transaction holds row 1's lock); B's put of row 1 waits and fails
  *    at B's transaction timeout: prints "lock-timeout <code>" (the first code of B's error
- *    stack); A commits and B reads A's value.
+ *    stack); A commits and B reads A's value. Then A gets row 2 for update (gsGetRowForUpdate:
+ *    the lock without a write): B's put of row 2 fails the same way ("for-update <code>").
  * 4. A: auto-commit on again, puts row 4: B sees it at once.
  * 5. "Tx02" with a composite key (INTEGER a, STRING b): put, get and delete by the key
  *    (gsGetRowGeneral, gsDeleteRowGeneral).
@@ -213,6 +214,19 @@ int main(int argc, char **argv) {
 	gsCloseRow(&row);
 	CHECK(gsCommit(a));
 	if (sees(b, 1, "locked") != 0) return 1;
+	int32_t key = 2;
+	CHECK(gsCreateRowByContainer(a, &row));
+	CHECK(gsGetRowForUpdate(a, &key, row, &exists));
+	EXPECT(exists, "row 2 not found for update");
+	gsCloseRow(&row);
+	CHECK(gsCreateRowByContainer(b, &row));
+	CHECK(gsSetRowFieldByInteger(row, 0, 2));
+	CHECK(gsSetRowFieldByString(row, 1, "other"));
+	result = gsPutRow(b, NULL, row, &exists);
+	EXPECT(!GS_SUCCEEDED(result), "B's put of a row A read for update was accepted");
+	printf("for-update %d\n", (int) gsGetErrorCode(b, 0));
+	gsCloseRow(&row);
+	CHECK(gsCommit(a));
 
 	/* 4. auto-commit again */
 	CHECK(gsSetAutoCommit(a, GS_TRUE));

@@ -1,6 +1,7 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: sessions and manual
 // transactions (CREATE_SESSION, CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, row
-// statements in BEGIN / CONTINUE mode), GridDB's lock-timeout error, composite row keys, and a
+// statements in BEGIN / CONTINUE mode), GridDB's lock-timeout error (a put's lock and
+// gsGetRowForUpdate's), composite row keys, and a
 // collection without a row key written in a session (sessions.c); store's own client reads the
 // rows the C client committed (one store, two protocols).
 
@@ -23,7 +24,8 @@ describe('GridDB C client: sessions and transactions on a store node', { timeout
     if (suite.skip !== undefined) return t.skip(suite.skip);
     const run = await runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER]);
     assert.equal(run.code, 0, run.stderr);
-    assert.equal(run.stdout.trim(), `lock-timeout ${DS_CON_LOCK_CONFLICT}`);
+    assert.equal(run.stdout.trim(),
+      `lock-timeout ${DS_CON_LOCK_CONFLICT}\nfor-update ${DS_CON_LOCK_CONFLICT}`);
 
     const store = getStore({
       notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
