@@ -29,7 +29,7 @@ import { ByteReader } from '../../encoding/byte-reader.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../../protocol/messages-connection.ts';
 import { ABORT, COMMIT, SET_AUTO_COMMIT } from '../../protocol/messages-transaction.ts';
 import { AUTO_COMMIT_SESSION_ID, type NameRef, type Statement } from '../../protocol/wire-refs.ts';
-import type { GriddbEngine } from './griddb-engine.ts';
+import { GriddbEngineFailure, type GriddbEngine } from './griddb-engine.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
@@ -122,9 +122,19 @@ export class GriddbSessions {
     const engine = this.engine();
     const { sessionId } = await engine.call(SESSION_OPEN,
       { transactionTimeoutMs: this.transactionTimeoutMs });
+    try {
+      await engine.call(SET_AUTO_COMMIT, { statement: { sessionId, statementId: this.ids.fresh() },
+        ref: container, enabled: false });
+    } catch (error) {
+      // Kept, a session still in auto-commit would take the next BEGIN's writes as auto-commits.
+      if (!(error instanceof GriddbEngineFailure)) {
+        await engine.call(SESSION_CLOSE, { sessionId }).catch((closeError: unknown) => {
+          if (closeError instanceof GriddbEngineFailure) throw closeError;
+        });
+      }
+      throw error;
+    }
     this.storeSessions.set(key, sessionId);
-    await engine.call(SET_AUTO_COMMIT, { statement: { sessionId, statementId: this.ids.fresh() },
-      ref: container, enabled: false });
     return sessionId;
   }
 
