@@ -223,29 +223,49 @@ export class Partition {
   // ---- rows ----------------------------------------------------------------------------------
 
   async put(context: RequestContext, name: string, input: readonly unknown[]): Promise<void> {
+    await this.putRows(context, name, input);
+  }
+
+  /**
+   * Puts one row; whether a row of its key existed, as this session sees it, decided after any
+   * lock wait, when the answer can no longer change (GridDB's PUT_ROW answers it). A container
+   * without a row key has none: false.
+   */
+  async putRow(context: RequestContext, name: string, input: unknown): Promise<boolean> {
+    return this.putRows(context, name, [input]);
+  }
+
+  /** Whether the first row's key existed before the put (see putRow). */
+  private async putRows(context: RequestContext, name: string, input: readonly unknown[]):
+    Promise<boolean> {
     const entry = this.lookupOrThrow(name);
     // Copies of the caller's arrays: what is committed must not change if the caller reuses them.
     const rows = input.map((row) => entry.validateRow(Array.isArray(row) ? row.slice() : row));
-    if (rows.length === 0) return;
+    if (rows.length === 0) return false;
+    const keys = entry.keys;
     if (context.autoCommit) {
-      await this.autoCommit(entry, context, () => rows.map((row) => entry.keys!.keyOf(row)),
-        () => ({ puts: rows, removes: [] }));
-      return;
+      let existed = false;
+      await this.autoCommit(entry, context, () => rows.map((row) => keys!.keyOf(row)), () => {
+        existed = keys !== undefined && entry.rows.has(keys.keyOf(rows[0]!));
+        return { puts: rows, removes: [] };
+      });
+      return existed;
     }
     const txn = this.transactions.begin(this.scope(context, entry));
     assert(txn.state === 'active', 'a transaction takes writes only while active');
     checkWriteSetRoom(txn, rows.length);
-    if (entry.keys === undefined) {
+    if (keys === undefined) {
       this.holdContainerIntent(txn, entry);
       for (const row of rows) txn.appends.push(row);
-      return;
+      return false;
     }
-    const keys = entry.keys;
     const rowKeys = rows.map((row) => keys.keyOf(row));
     const keyStrings = rowKeys.map((key) => keys.keyString(key));
     await this.lockForTransaction(txn, entry, keyStrings, context);
     assert(txn.state === 'active', 'a transaction that waited for locks is still active');
+    const existed = transactionGet(entry, txn, rowKeys[0]!) !== undefined;
     for (let i = 0; i < rows.length; i++) txn.writes.set(keyStrings[i]!, { key: rowKeys[i]!, row: rows[i]! });
+    return existed;
   }
 
   /** Removes a row by key; false when there was none. */
@@ -267,6 +287,29 @@ export class Partition {
     const existed = transactionGet(entry, txn, key) !== undefined;
     txn.writes.set(keyString, { key, row: null });
     return existed;
+  }
+
+  /**
+   * Gets a row by key and locks the key for this session's transaction (GridDB's
+   * getRow(forUpdate)): another transaction's write of it waits until this one ends. Auto-commit
+   * has no transaction to hold the lock: ILLEGAL_COMMIT_MODE.
+   */
+  async getForUpdate(context: RequestContext, name: string, keyInput: unknown):
+    Promise<Row | undefined> {
+    if (context.autoCommit) {
+      throw new StorageError('ILLEGAL_COMMIT_MODE', 'get(forUpdate) locks the row for a ' +
+        'transaction: turn auto-commit off (setAutoCommit(false)) first');
+    }
+    const entry = this.lookupOrThrow(name);
+    const key = entry.validateKey(keyInput);
+    const txn = this.transactions.begin(this.scope(context, entry));
+    assert(txn.state === 'active', 'a transaction takes locks only while active');
+    await this.lockForTransaction(txn, entry, [entry.keys!.keyString(key)], context);
+    assert(txn.state === 'active', 'a transaction that waited for locks is still active');
+    const row = transactionGet(entry, txn, key);
+    if (row === undefined) return undefined;
+    this.rowsReadCount++;
+    return rowForOutput(entry.schema, row);
   }
 
   get(context: RequestContext, name: string, keyInput: unknown): Row | undefined {

@@ -74,6 +74,11 @@ export class ContainerHandle {
     await this.partition().put(this.context(), this.name, [row]);
   }
 
+  /** Puts one row; whether a row of its key existed (Partition.putRow). */
+  async putRow(row: Row): Promise<boolean> {
+    return this.partition().putRow(this.context(), this.name, row);
+  }
+
   async multiPut(rows: readonly Row[]): Promise<void> {
     if (!Array.isArray(rows)) throw new StorageError('ROW_INVALID', 'multiPut takes an array of rows');
     await this.partition().put(this.context(), this.name, rows);
@@ -81,6 +86,11 @@ export class ContainerHandle {
 
   async get(key: RowKey): Promise<Row | undefined> {
     return this.partition().get(this.context(), this.name, key);
+  }
+
+  /** Gets a row and locks its key for this handle's transaction (Partition.getForUpdate). */
+  async getForUpdate(key: RowKey): Promise<Row | undefined> {
+    return this.partition().getForUpdate(this.context(), this.name, key);
   }
 
   async remove(key: RowKey): Promise<boolean> {

@@ -6,6 +6,8 @@
 //               14 CREATE_INDEX  15 DROP_INDEX
 //   rows        20 ROW_PUT (put is a multiPut of one row)  21 ROW_GET  22 ROW_REMOVE
 //               23 MULTI_PUT  24 MULTI_GET (several containers)
+//               25 ROW_PUT_EXISTED (one row; answers whether its key had a row: GridDB's PUT_ROW)
+//               26 ROW_GET_FOR_UPDATE (ROW_GET that locks the key for the session's transaction)
 //   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
 //   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE  43 SQL_EXECUTE (pages on with FETCH)
 //               44 SQL_CANCEL (a running statement by its "#sqls" query id, from any connection)
@@ -27,6 +29,8 @@ export const MessageType = {
   ROW_REMOVE: 22,
   MULTI_PUT: 23,
   MULTI_GET: 24,
+  ROW_PUT_EXISTED: 25,
+  ROW_GET_FOR_UPDATE: 26,
   SET_AUTO_COMMIT: 30,
   COMMIT: 31,
   ABORT: 32,

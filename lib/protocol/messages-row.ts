@@ -2,7 +2,9 @@
 //
 //   ROW_PUT     request | statement | schema ref | rows |                  reply empty
 //   ROW_GET     request | sessionId varuint | schema ref | keys (one) |    reply | rows (0 or 1) |
+//   ROW_GET_FOR_UPDATE  as ROW_GET; the key stays locked for the session's transaction
 //   ROW_REMOVE  request | statement | schema ref | keys (one) |           reply | removed u8 |
+//   ROW_PUT_EXISTED  request | statement | schema ref | rows (one) |   reply | existed u8 |
 //   MULTI_PUT   request | statement | count varuint | (schema ref | rows)… |   reply empty
 //   MULTI_GET   request | sessionId varuint | count varuint | (schema ref | predicate)… |
 //               reply   | count varuint | rows… (one batch per container, in request order) |
@@ -10,7 +12,8 @@
 //               | 1 u8 | start keys (0 or 1) | finish keys (0 or 1) | limit varuint |
 //                 the rows with start ≤ key ≤ finish in key order, at most limit (0: no limit)
 //
-// put is a multiPut of one row. A multi-container put applies each container's rows as its own
+// put is a multiPut of one row. ROW_PUT_EXISTED is a put of one row that also answers whether a
+// row of its key existed, decided with the put after any lock wait (GridDB's PUT_ROW answers it). A multi-container put applies each container's rows as its own
 // auto-commit statement, in request order, and stops at the first failure (GridDB's multiPut is
 // not atomic across containers either); a retry with the same statement id applies none again.
 
@@ -72,6 +75,20 @@ export const ROW_PUT: MessageCodec<RowPutRequest, Record<string, never>> = {
   readReply: emptyRead,
 };
 
+export const ROW_PUT_EXISTED: MessageCodec<RowPutRequest, boolean> = {
+  type: MessageType.ROW_PUT_EXISTED,
+  writeRequest: ROW_PUT.writeRequest,
+  readRequest(reader) {
+    const request = ROW_PUT.readRequest(reader);
+    if (request.rows.count !== 1) {
+      throw protocolError(`${request.rows.count} rows where one was expected`);
+    }
+    return request;
+  },
+  writeReply: boolWrite,
+  readReply: boolRead,
+};
+
 export const ROW_GET: MessageCodec<RowGetRequest, RowBatch> = {
   type: MessageType.ROW_GET,
   writeRequest(writer, request) {
@@ -84,6 +101,11 @@ export const ROW_GET: MessageCodec<RowGetRequest, RowBatch> = {
   }),
   writeReply: (writer, rows) => rows.write(writer),
   readReply: (reader) => RowBatch.read(reader),
+};
+
+export const ROW_GET_FOR_UPDATE: MessageCodec<RowGetRequest, RowBatch> = {
+  ...ROW_GET,
+  type: MessageType.ROW_GET_FOR_UPDATE,
 };
 
 export const ROW_REMOVE: MessageCodec<RowRemoveRequest, boolean> = {

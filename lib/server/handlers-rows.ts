@@ -14,7 +14,8 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { ContainerHandle } from '../engine/session.ts';
 import type { MessageType } from '../protocol/message-types.ts';
 import {
-  MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE, type MultiPutRequest, type RowPredicate,
+  MULTI_GET, MULTI_PUT, ROW_GET, ROW_GET_FOR_UPDATE, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
+  type MultiPutRequest, type RowPredicate,
 } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID, type Statement } from '../protocol/wire-refs.ts';
 import { RowBatch } from '../protocol/wire-rows.ts';
@@ -54,11 +55,32 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
 
+  handler(ROW_PUT_EXISTED, (request, context) =>
+    writeOnce(context, ROW_PUT_EXISTED.type, request.statement, async (transactional) => {
+      const session = context.sessions.get(request.statement.sessionId);
+      const entry = containerWithSchema(context.store, request.ref);
+      const [row] = request.rows.decode(entry.schema);
+      const handle = session.container(entry.schema.name);
+      transactional(!handle.isAutoCommit);
+      faultAssertOnPut(context, entry.schema.name);
+      return handle.putRow(row!);
+    }),
+  (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
+
   handler(ROW_GET, async (request, context) => {
     const session = context.sessions.get(request.sessionId);
     const entry = containerKeyed(containerWithSchema(context.store, request.ref));
     const [key] = request.keys.decode(entry.schema);
     const row = await session.container(entry.schema.name).get(key!);
+    return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
+  },
+  (request) => sessionContainerKey(request.sessionId, request.ref.name)),
+
+  handler(ROW_GET_FOR_UPDATE, async (request, context) => {
+    const session = context.sessions.getManual(request.sessionId);
+    const entry = containerKeyed(containerWithSchema(context.store, request.ref));
+    const [key] = request.keys.decode(entry.schema);
+    const row = await session.container(entry.schema.name).getForUpdate(key!);
     return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
   },
   (request) => sessionContainerKey(request.sessionId, request.ref.name)),

@@ -49,6 +49,7 @@ export function replyReserveBytes(messageType: number): number {
     case MessageType.MULTI_GET:
       return FETCH_REPLY_BYTES_TARGET;
     case MessageType.ROW_GET:
+    case MessageType.ROW_GET_FOR_UPDATE:
       return PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX;
     default:
       return 0;

@@ -30,10 +30,12 @@ const FRAME_STATUS_OFFSET_BYTES = 8;
 const NAME_REF_OFFSET_VARUINTS: ReadonlyMap<number, number> = new Map([
   [MessageType.CONTAINER_INFO, 0],
   [MessageType.ROW_GET, 1],
+  [MessageType.ROW_GET_FOR_UPDATE, 1],
   [MessageType.QUERY, 1],
   ...[
     MessageType.CONTAINER_DROP, MessageType.CREATE_INDEX, MessageType.DROP_INDEX,
-    MessageType.ROW_PUT, MessageType.ROW_REMOVE, MessageType.SET_AUTO_COMMIT,
+    MessageType.ROW_PUT, MessageType.ROW_PUT_EXISTED, MessageType.ROW_REMOVE,
+    MessageType.SET_AUTO_COMMIT,
     MessageType.COMMIT, MessageType.ABORT,
   ].map((type) => [type, 2] as const),
 ]);

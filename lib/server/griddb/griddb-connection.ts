@@ -11,9 +11,11 @@
 // Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes),
 // GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
 // partition, under the address the client reached it at; and the container statements
-// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, and the auto-commit row statements
-// (griddb-row-statements.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered with GridDB's
-// STATEMENT_ERROR and the connection carries on.
+// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
+// (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
+// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), which
+// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -30,7 +32,6 @@ import type { StorageError } from '../../base/errors.ts';
 import type { ResolvedServerOptions } from '../server-options.ts';
 import type { RequestRunner } from '../request-runner.ts';
 import { CONTAINER_DROP, CONTAINER_INFO, CONTAINER_PUT } from '../../protocol/messages-container.ts';
-import { AUTO_COMMIT_SESSION_ID } from '../../protocol/wire-refs.ts';
 import { containerPartitionId } from '../../schema/partition-hash.ts';
 import {
   containerPropertiesDecode, containerPropertiesReplyWrite,
@@ -40,19 +41,31 @@ import {
 } from './griddb-container-put.ts';
 import { GriddbEngine, GriddbEngineFailure, griddbErrorOf } from './griddb-engine.ts';
 import {
-  GriddbContainerNames, rowStatementRun, type RowStatementContext,
+  GriddbContainerNames, containerOf, rowStatementRun, type RowStatementContext,
 } from './griddb-row-statements.ts';
+import {
+  GriddbSessions, GriddbStatementIds, closeMultipleSessionsDecode, griddbUuidHex,
+  sessionStatementDecode,
+} from './griddb-sessions.ts';
 
-/** The container names of one transaction server, shared by its GridDB connections. */
-const containerNamesByHost = new WeakMap<GriddbConnectionHost, GriddbContainerNames>();
+/** What one transaction server's GridDB connections share. */
+interface HostShared {
+  names: GriddbContainerNames;
+  statementIds: GriddbStatementIds;
+}
+const sharedByHost = new WeakMap<GriddbConnectionHost, HostShared>();
+
+function sharedOf(host: GriddbConnectionHost): HostShared {
+  let shared = sharedByHost.get(host);
+  if (shared === undefined) {
+    shared = { names: new GriddbContainerNames(), statementIds: new GriddbStatementIds() };
+    sharedByHost.set(host, shared);
+  }
+  return shared;
+}
 
 function containerNamesOf(host: GriddbConnectionHost): GriddbContainerNames {
-  let names = containerNamesByHost.get(host);
-  if (names === undefined) {
-    names = new GriddbContainerNames();
-    containerNamesByHost.set(host, names);
-  }
-  return names;
+  return sharedOf(host).names;
 }
 import { GriddbError, GriddbErrorCode, griddbErrorStackWrite } from './griddb-error.ts';
 import {
@@ -91,8 +104,8 @@ export class GriddbConnection {
   private closeReason = 'the client closed the connection';
   /** Set at the first LOGIN: the runner knows this connection from then until it closes. */
   private engine: GriddbEngine | undefined;
-  /** The statement id a store request carries: GridDB's, when it is one store can take. */
-  private nextStoreStatementId = 1;
+  /** Set with the engine: this connection's GridDB sessions. */
+  private sessions: GriddbSessions | undefined;
 
   constructor(
     readonly id: number,
@@ -169,7 +182,7 @@ export class GriddbConnection {
         write, this.reader.bodyBytesMax));
     };
     try {
-      await this.statement(request, rest, reply);
+      await this.statement(request, statementId, rest, reply);
     } catch (error) {
       if (error instanceof GriddbEngineFailure) {
         this.host.engineFailed(error.failure);
@@ -197,7 +210,7 @@ export class GriddbConnection {
     }
   }
 
-  private async statement(request: GriddbRequest, body: Uint8Array,
+  private async statement(request: GriddbRequest, statementId: bigint, body: Uint8Array,
     reply: (result: number, write: (writer: ByteWriter) => void) => void): Promise<void> {
     const type = request.statementType;
     if (this.phase === 'connect') {
@@ -220,10 +233,18 @@ export class GriddbConnection {
         this.authenticated = true;
         this.reader.bodyBytesMax = this.host.options.messageBytesMax;
         const { info } = this.host.runner;
+        const clientUuidHex = login.clientUuid === undefined
+          ? undefined : griddbUuidHex(login.clientUuid);
+        const transactionTimeoutMs = login.transactionTimeoutMs === 0
+          ? info.transactionTimeoutLimitMs
+          : Math.min(login.transactionTimeoutMs, info.transactionTimeoutLimitMs);
         this.host.runner.connectionOpened(this.id, {
-          // One connection, one client: GridDB's statement ids count per connection.
-          clientKey: `griddb/${login.user}/${this.id}`,
-          transactionTimeoutMs: info.transactionTimeoutLimitMs,
+          // The client is the GridStore (its UUID): a statement retried on another of its
+          // connections is answered once (griddb-sessions.ts numbers the statements).
+          clientKey: clientUuidHex === undefined
+            ? `griddb/${login.user}/connection-${this.id}`
+            : `griddb/${login.user}/${clientUuidHex}`,
+          transactionTimeoutMs,
           connection: {
             localAddress: `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`,
             remoteAddress: this.remoteAddress(), applicationName: '', user: login.user,
@@ -231,6 +252,8 @@ export class GriddbConnection {
         });
         this.engine = new GriddbEngine(this.host.runner, this.id,
           this.host.options.messageBytesMax);
+        this.sessions = new GriddbSessions(() => this.engineOf(), sharedOf(this.host).statementIds,
+          clientUuidHex, transactionTimeoutMs);
         this.host.options.onEvent?.({ kind: 'connected', connectionId: this.id,
           remoteAddress: this.remoteAddress(), user: login.user, applicationName: '' });
       }
@@ -303,19 +326,52 @@ export class GriddbConnection {
       case GriddbStatement.PUT_ROW:
       case GriddbStatement.PUT_MULTIPLE_ROWS:
       case GriddbStatement.DELETE_ROW: {
-        const context: RowStatementContext = {
-          engine: this.engineOf(), names: containerNamesOf(this.host),
-          partitionOf: (name) => this.partitionOf(request, name),
-          statement: () => this.storeStatement(),
-        };
-        const write = await rowStatementRun(context, type, body);
+        const write = await rowStatementRun(this.rowContext(request), type, statementId, body);
         reply(GriddbResult.SUCCESS, write);
+        return;
+      }
+      case GriddbStatement.CREATE_SESSION:
+      case GriddbStatement.CLOSE_SESSION:
+      case GriddbStatement.COMMIT_TRANSACTION:
+      case GriddbStatement.ABORT_TRANSACTION: {
+        const { containerId, session } = sessionStatementDecode(statementId, body);
+        const sessions = this.sessionsOf();
+        if (type === GriddbStatement.CLOSE_SESSION) {
+          await sessions.close(session);
+        } else {
+          // The container must exist; a session of this node begins with its transaction.
+          const { ref } = await containerOf(this.rowContext(request), { containerId });
+          if (type !== GriddbStatement.CREATE_SESSION) {
+            await sessions.end(session, { partitionId: ref.partitionId, name: ref.name },
+              type === GriddbStatement.COMMIT_TRANSACTION);
+          }
+        }
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      }
+      case GriddbStatement.CLOSE_MULTIPLE_SESSIONS: {
+        for (const session of closeMultipleSessionsDecode(body)) {
+          await this.sessionsOf().close(session);
+        }
+        reply(GriddbResult.SUCCESS, () => undefined);
         return;
       }
       default:
         throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
           `statement ${type} is not supported by this node yet`);
     }
+  }
+
+  private rowContext(request: GriddbRequest): RowStatementContext {
+    return {
+      engine: this.engineOf(), names: containerNamesOf(this.host),
+      partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
+    };
+  }
+
+  private sessionsOf(): GriddbSessions {
+    assert(this.sessions !== undefined, 'a logged-in GridDB connection has its sessions');
+    return this.sessions;
   }
 
   private engineOf(): GriddbEngine {
@@ -336,12 +392,9 @@ export class GriddbConnection {
     return expected;
   }
 
-  /**
-   * An auto-commit statement of this connection. Store's statement ids make a retried write apply
-   * once per client (statement-results.ts); the runner's client here is this connection.
-   */
+  /** An auto-commit write without a GridDB session: a fresh statement id (griddb-sessions.ts). */
   private storeStatement(): { sessionId: number; statementId: number } {
-    return { sessionId: AUTO_COMMIT_SESSION_ID, statementId: this.nextStoreStatementId++ };
+    return this.sessionsOf().statement(undefined, 0);
   }
 
   private send(bytes: Uint8Array): void {

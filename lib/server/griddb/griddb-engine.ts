@@ -78,4 +78,7 @@ const GRIDDB_CODES_OF_STORE: Partial<Record<StorageError['code'], GriddbErrorNam
   DUPLICATE_COLUMN_NAME: GriddbErrorCode.DS_DS_SCHEMA_INVALID,
   CONTAINER_EXISTS: GriddbErrorCode.DS_DS_CHANGE_SCHEMA_DISABLE,
   SCHEMA_CHANGED: GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH,
+  LOCK_TIMEOUT: GriddbErrorCode.DS_CON_LOCK_CONFLICT,
+  // The session or its transaction is gone (its connection closed, or it timed out).
+  TRANSACTION_INVALID: GriddbErrorCode.TM_SESSION_NOT_FOUND,
 };

@@ -13,9 +13,10 @@ import { griddbStringWrite } from './griddb-frame.ts';
 
 /**
  * The codes and names this node sends: GridDB's, numbered as in GridDB's server/gs_error.h (its
- * ErrorCode enum counts on from GS_ERROR_TXN_SERVICE_START_FAILED = 10000 and
- * GS_ERROR_DS_UNDEFINED = 60000; 10005 and 10053 are also tested by the web API's
- * ConnectionUtils.java, spec/surface.md §1.3). The connection limit is store's own code.
+ * ErrorCode enum counts on from GS_ERROR_TXN_SERVICE_START_FAILED = 10000,
+ * GS_ERROR_DS_UNDEFINED = 60000 and GS_ERROR_TM_MODULE_CREATE_FAILED = 110000; 10005 and 10053
+ * are also tested by the web API's ConnectionUtils.java, spec/surface.md §1.3). The connection
+ * limit is store's own code.
  */
 export const GriddbErrorCode = {
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */
@@ -42,6 +43,16 @@ export const GriddbErrorCode = {
   DS_DS_CHANGE_SCHEMA_DISABLE: { code: 60016, name: 'DS_DS_CHANGE_SCHEMA_DISABLE' },
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
+  /**
+   * A row lock still held by another transaction when the waiting statement's transaction
+   * timeout ran out: GridDB's data store throws it and the lock wait rethrows it at its timeout.
+   */
+  DS_CON_LOCK_CONFLICT: { code: 60166, name: 'DS_CON_LOCK_CONFLICT' },
+  /**
+   * A session the node does not have (TransactionManager's context lookup): the client opens a
+   * new session and sends the statement again unless its transaction had begun.
+   */
+  TM_SESSION_NOT_FOUND: { code: 110003, name: 'TM_SESSION_NOT_FOUND' },
   /** connectionLimit reached: store's LIMIT_EXCEEDED (lib/base/errors.ts). */
   LIMIT_EXCEEDED: { code: 100005, name: 'LIMIT_EXCEEDED' },
 } as const;

@@ -37,6 +37,10 @@ const OPTION_SYSTEM_MODE = 4;
 const OPTION_DB_NAME = 5;
 const OPTION_RANGE_SIZE = 1000;
 const OPTION_RANGE_START = 11 * OPTION_RANGE_SIZE;
+/** The first entry of range 11000 when the client sends it: | sessionId i64 = 0 | UUID 16 |. */
+const OPTION_CLIENT_ID = 11001;
+const CLIENT_UUID_BYTES = 16;
+const MS_PER_S = 1000;
 /** A digest is 64 hex digits; anything longer is not one. */
 const DIGEST_HEX_LENGTH = 64;
 
@@ -65,12 +69,17 @@ export interface LoginRequest {
   clusterName: string;
   /** The DB_NAME option; the client leaves it out for the default database. */
   database: string;
+  /** The CLIENT_ID option's UUID: the GridStore's, in its sessions' statements too. */
+  clientUuid: Uint8Array | undefined;
+  /** The TRANSACTION_TIMEOUT option (the client's transactionTimeout); 0 when absent. */
+  transactionTimeoutMs: number;
 }
 
 export function loginDecode(body: Uint8Array): LoginRequest {
   return griddbDecode(() => {
     const reader = new ByteReader(body);
-    const database = optionalRequestRead(reader).database ?? DATABASE_PUBLIC;
+    const options = optionalRequestRead(reader);
+    const database = options.database ?? DATABASE_PUBLIC;
     const user = griddbStringRead(reader, 'LOGIN user');
     const passwordDigestHex = griddbStringRead(reader, 'LOGIN password digest');
     reader.i32(); // statement timeout (s): the node's own limits apply
@@ -79,12 +88,17 @@ export function loginDecode(body: Uint8Array): LoginRequest {
     if (reader.remainingBytes > 0 && reader.i8() !== AUTH_MODE_NONE) {
       throw new GriddbFrameError('LOGIN asks for challenge authentication, which was not offered');
     }
-    return { user, passwordDigestHex, clusterName, database };
+    return { user, passwordDigestHex, clusterName, database, clientUuid: options.clientUuid,
+      transactionTimeoutMs: options.transactionTimeoutMs };
   });
 }
 
-/** Reads an optional request, keeping the database name; the ranged entries are skipped whole. */
-function optionalRequestRead(reader: ByteReader): { database: string | undefined } {
+/**
+ * Reads an optional request, keeping the database name, the transaction timeout and the client
+ * id (the first entry of its range when present); the other ranged entries are skipped whole.
+ */
+function optionalRequestRead(reader: ByteReader): { database: string | undefined;
+  clientUuid: Uint8Array | undefined; transactionTimeoutMs: number; } {
   const sizeBytes = reader.i32();
   if (sizeBytes < 0 || sizeBytes > reader.remainingBytes) {
     throw new GriddbFrameError(`optional request size ${sizeBytes} is outside ` +
@@ -92,6 +106,8 @@ function optionalRequestRead(reader: ByteReader): { database: string | undefined
   }
   const end = reader.offsetBytes + sizeBytes;
   let database: string | undefined;
+  let clientUuid: Uint8Array | undefined;
+  let transactionTimeoutMs = 0;
   while (reader.offsetBytes < end) {
     const type = reader.i16();
     if (type >= OPTION_RANGE_START && type % OPTION_RANGE_SIZE === 0) {
@@ -100,9 +116,15 @@ function optionalRequestRead(reader: ByteReader): { database: string | undefined
         throw new GriddbFrameError(`optional request range ${type} of ${rangeBytes} bytes ` +
           `runs past its request`);
       }
-      reader.bytes(rangeBytes);
+      const range = new ByteReader(reader.bytes(rangeBytes));
+      if (type === OPTION_CLIENT_ID - 1 && range.remainingBytes > 0 &&
+        range.i16() === OPTION_CLIENT_ID) {
+        range.i64();
+        clientUuid = range.bytes(CLIENT_UUID_BYTES).slice();
+      }
     } else if (type === OPTION_TRANSACTION_TIMEOUT) {
-      reader.i32();
+      const seconds = reader.i32();
+      if (seconds > 0) transactionTimeoutMs = seconds * MS_PER_S;
     } else if (type === OPTION_FOR_UPDATE || type === OPTION_CONTAINER_LOCK_REQUIRED ||
       type === OPTION_SYSTEM_MODE) {
       reader.i8();
@@ -115,7 +137,7 @@ function optionalRequestRead(reader: ByteReader): { database: string | undefined
   if (reader.offsetBytes !== end) {
     throw new GriddbFrameError('optional request entries run past its size');
   }
-  return { database };
+  return { database, clientUuid, transactionTimeoutMs };
 }
 
 /**

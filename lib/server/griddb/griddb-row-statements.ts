@@ -1,29 +1,34 @@
-// GridDB's row statements in auto-commit mode: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
-// PUT_MULTIPLE_ROWS (125), each run as store's own row request (ROW_PUT, ROW_GET, ROW_REMOVE)
-// through griddb-engine.ts.
+// GridDB's row statements: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
+// PUT_MULTIPLE_ROWS (125), each run as one of store's own row requests (ROW_PUT_EXISTED, ROW_GET,
+// ROW_REMOVE, ROW_PUT) through griddb-engine.ts, in auto-commit or in a session's transaction (griddb-sessions.ts).
 // Bodies after the statement id (the C client's GSContainerTag::putTransactionInfo; rows and
 // keys in griddb-rows.ts):
 //
 //   | containerId i64 | sessionId i64 | sessionUUID 16 | schemaVersion i32 | sessionMode i8 |
 //   | transactionMode i8 | optional request | statement part |
 //   PUT_ROW     part: one row;                reply | existed i8 |
-//   GET_ROW     part: the key;                reply | found i8 | the row, if found (with a
+//   GET_ROW     part: the key (FOR_UPDATE in the optional request: gsGetRowForUpdate, the key
+//               stays locked for the transaction: ROW_GET_FOR_UPDATE);
+//                                             reply | found i8 | the row, if found (with a
 //                                             row id i64 = 0 first, for a collection) |
 //   DELETE_ROW  part: the key;                reply | existed i8 |
 //   PUT_MULTIPLE_ROWS part: | rowCount i64 | rows |   reply | 0 i8 |  (one store put: all or none)
 //
+// A key of one column is that column's field; a composite key is a row of the key columns
+// (one row of griddb-rows.ts's encoding).
+//
 // A row statement names its container by id only, so the node keeps the names of the containers
 // GridDB clients have been told about (GriddbContainerNames); the schema version must be the
-// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). Only auto-commit (sessionId 0) is
-// answered: a statement of a manual transaction gets TXN_STATEMENT_TYPE_UNKNOWN. PUT_ROW's
-// "existed" comes from a GET_ROW just before the put; the two are not one atomic step.
+// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
+// the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { STORE_BLOCK_SIZES_BYTES, blockSizeLimits } from '../../base/limits.ts';
-import { ROW_GET, ROW_PUT, ROW_REMOVE } from '../../protocol/messages-row.ts';
+import {
+  ROW_GET, ROW_GET_FOR_UPDATE, ROW_PUT, ROW_PUT_EXISTED, ROW_REMOVE,
+} from '../../protocol/messages-row.ts';
 import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
-import { AUTO_COMMIT_SESSION_ID, type Statement } from '../../protocol/wire-refs.ts';
 import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../../protocol/wire-schema.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
@@ -33,11 +38,13 @@ import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
 import { isStorageError } from '../../base/errors.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
-import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
+import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
+import {
+  GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
+} from './griddb-sessions.ts';
 import { GriddbStatement } from './griddb-statements.ts';
 
-const UUID_BYTES = 16;
 /** Values are checked against the largest block's limits here; the engine checks its own. */
 const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
 /** Container names kept for row statements; the oldest is forgotten beyond this. */
@@ -62,40 +69,47 @@ export class GriddbContainerNames {
 
 interface RowStatementHead {
   containerId: number;
+  session: GriddbSessionRef;
   schemaVersion: number;
+  transactionMode: number;
+  /** GET_ROW of gsGetRowForUpdate: the key stays locked for the transaction. */
+  forUpdate: boolean;
   part: Uint8Array;
 }
 
-function headDecode(body: Uint8Array): RowStatementHead {
+function headDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
   return griddbDecode(() => {
     const reader = new ByteReader(body);
-    const containerId = reader.i64();
+    const containerId = griddbContainerIdRead(reader);
     const sessionId = reader.i64();
-    reader.bytes(UUID_BYTES);
+    const uuid = reader.bytes(GRIDDB_UUID_BYTES);
     const schemaVersion = reader.i32();
-    reader.i8();
-    reader.i8();
-    griddbOptionalRequestSkip(reader);
-    if (sessionId !== 0n) {
-      throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-        'row statements of a manual transaction (a session) are not supported yet');
-    }
-    if (containerId < 0n || containerId > BigInt(Number.MAX_SAFE_INTEGER)) {
-      throw new GriddbFrameError(`container id ${containerId} is out of range`);
-    }
-    return { containerId: Number(containerId), schemaVersion,
-      part: body.subarray(reader.offsetBytes) };
+    reader.i8(); // session mode: a session is this node's when its transaction begins
+    const transactionMode = reader.i8();
+    const { forUpdate } = griddbOptionalRequestRead(reader);
+    return { containerId, session: { sessionId, uuid, statementId }, schemaVersion,
+      transactionMode, forUpdate, part: body.subarray(reader.offsetBytes) };
   });
+}
+
+/** A container id (i64) as the node numbers containers. */
+export function griddbContainerIdRead(reader: ByteReader): number {
+  const containerId = reader.i64();
+  if (containerId < 0n || containerId > BigInt(Number.MAX_SAFE_INTEGER)) {
+    throw new GriddbFrameError(`container id ${containerId} is out of range`);
+  }
+  return Number(containerId);
 }
 
 export interface RowStatementContext {
   engine: GriddbEngine;
   names: GriddbContainerNames;
   partitionOf(name: string): number;
-  statement(): Statement;
+  sessions: GriddbSessions;
 }
 
-async function containerOf(context: RowStatementContext, head: RowStatementHead):
+export async function containerOf(context: Omit<RowStatementContext, 'sessions'>,
+  head: { containerId: number; schemaVersion?: number }):
   Promise<{ info: ContainerInfo; schema: ContainerSchema; ref: {
     partitionId: number; name: string; containerId: number; schemaVersion: number; }; }> {
   const name = context.names.nameOf(head.containerId);
@@ -105,7 +119,7 @@ async function containerOf(context: RowStatementContext, head: RowStatementHead)
     throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_NOT_FOUND,
       `container id ${head.containerId} does not exist`);
   }
-  if (info.schemaVersion !== head.schemaVersion) {
+  if (head.schemaVersion !== undefined && info.schemaVersion !== head.schemaVersion) {
     throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH,
       `container "${info.name}" has schema version ${info.schemaVersion}, not ` +
       `${head.schemaVersion}`);
@@ -128,12 +142,15 @@ function checked<T>(check: () => T): T {
 }
 
 function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
-  if (schema.rowKeyColumnCount !== 1) {
+  if (schema.rowKeyColumnCount === 0) {
     throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-      `container "${schema.name}" has ${schema.rowKeyColumnCount} key columns: only ` +
-      'single-column keys are supported by row statements yet');
+      `container "${schema.name}" has no row key`);
   }
-  const key = griddbDecode(() => {
+  const key = griddbDecode((): unknown => {
+    if (schema.rowKeyColumnCount > 1) {
+      const [row] = griddbRowsRead(part, schema.columns.slice(0, schema.rowKeyColumnCount), 1);
+      return row!;
+    }
     const reader = new ByteReader(part);
     const value = griddbKeyRead(reader, schema.columns[0]!);
     if (reader.remainingBytes !== 0) {
@@ -146,22 +163,18 @@ function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
 
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
-  body: Uint8Array): Promise<(writer: ByteWriter) => void> {
-  const head = headDecode(body);
+  statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
+  const head = headDecode(statementId, body);
   const { schema, ref } = await containerOf(context, head);
+  const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
+    { partitionId: ref.partitionId, name: ref.name });
+  const statement = () => context.sessions.statement(head.session, sessionId);
   switch (type) {
     case GriddbStatement.PUT_ROW: {
       const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
       const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
-      let existed = false;
-      if (schema.rowKeyColumnCount > 0) {
-        const key = schema.rowKeyColumnCount === 1 ? row[0] : row.slice(0, schema.rowKeyColumnCount);
-        const found = await context.engine.call(ROW_GET, { sessionId: AUTO_COMMIT_SESSION_ID, ref,
-          keys: KeyBatch.of(schema, [checked(() => keyValidator(schema)(key))]) });
-        existed = found.count > 0;
-      }
-      await context.engine.call(ROW_PUT,
-        { statement: context.statement(), ref, rows: RowBatch.of(schema, [row]) });
+      const existed = await context.engine.call(ROW_PUT_EXISTED,
+        { statement: statement(), ref, rows: RowBatch.of(schema, [row]) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }
     case GriddbStatement.PUT_MULTIPLE_ROWS: {
@@ -176,13 +189,13 @@ export async function rowStatementRun(context: RowStatementContext, type: number
       });
       const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
       await context.engine.call(ROW_PUT,
-        { statement: context.statement(), ref, rows: RowBatch.of(schema, rows) });
+        { statement: statement(), ref, rows: RowBatch.of(schema, rows) });
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
       const key = keyOf(schema, head.part);
-      const found = await context.engine.call(ROW_GET,
-        { sessionId: AUTO_COMMIT_SESSION_ID, ref, keys: KeyBatch.of(schema, [key]) });
+      const found = await context.engine.call(head.forUpdate ? ROW_GET_FOR_UPDATE : ROW_GET,
+        { sessionId, ref, keys: KeyBatch.of(schema, [key]) });
       const rows = found.decode(schema);
       return (writer) => {
         writer.i8(rows.length > 0 ? 1 : 0);
@@ -194,7 +207,7 @@ export async function rowStatementRun(context: RowStatementContext, type: number
     case GriddbStatement.DELETE_ROW: {
       const key = keyOf(schema, head.part);
       const removed = await context.engine.call(ROW_REMOVE,
-        { statement: context.statement(), ref, keys: KeyBatch.of(schema, [key]) });
+        { statement: statement(), ref, keys: KeyBatch.of(schema, [key]) });
       return (writer) => writer.i8(removed ? 1 : 0);
     }
     default:

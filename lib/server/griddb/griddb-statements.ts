@@ -9,12 +9,17 @@ export const GriddbStatement = {
   LOGOUT: 103,
   GET_PARTITION_ADDRESS: 104,
   PUT_CONTAINER: 107,
+  CREATE_SESSION: 111,
+  CLOSE_SESSION: 112,
+  COMMIT_TRANSACTION: 118,
+  ABORT_TRANSACTION: 119,
   GET_ROW: 120,
   PUT_ROW: 124,
   PUT_MULTIPLE_ROWS: 125,
   DELETE_ROW: 127,
   GET_CONTAINER_PROPERTIES: 140,
   DROP_CONTAINER: 144,
+  CLOSE_MULTIPLE_SESSIONS: 146,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 

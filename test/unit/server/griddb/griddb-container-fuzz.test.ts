@@ -1,8 +1,10 @@
 // The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
-// DROP_CONTAINER and the binary container key) against random and mutated bodies: a decoder
-// either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError), never
-// anything else; and on a node, a logged-in connection sent such statements gets an error reply
-// or is closed, the node reports no bug, and a well-formed statement still works afterwards.
+// DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
+// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) against random and mutated bodies: a
+// decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
+// never anything else; and on a node, a logged-in connection sent such statements (row statements
+// in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
+// well-formed statement still works afterwards.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
@@ -20,6 +22,9 @@ import {
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
 import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
+import {
+  closeMultipleSessionsDecode, sessionStatementDecode,
+} from '../../../../lib/server/griddb/griddb-sessions.ts';
 import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
 import { GriddbFrameError, griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
@@ -34,6 +39,12 @@ const GET_CONTAINER_PROPERTIES = 140;
 const PUT_CONTAINER = 107;
 const DROP_CONTAINER = 144;
 const PUT_ROW = 124;
+const CREATE_SESSION = 111;
+const CLOSE_SESSION = 112;
+const COMMIT_TRANSACTION = 118;
+const ABORT_TRANSACTION = 119;
+const CLOSE_MULTIPLE_SESSIONS = 146;
+const SESSION_STATEMENTS = [CREATE_SESSION, CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION];
 
 /** Columns of every type GridDB's client encodes in rows. */
 const ROW_COLUMNS: ColumnSchema[] = [
@@ -120,6 +131,29 @@ function mutate(body: Buffer, { flips, cutAt }: { flips: Array<[number, number]>
   return cutAt === undefined ? copy : copy.subarray(0, cutAt % (copy.byteLength + 1));
 }
 
+/**
+ * A session statement's body: container id, session id, UUID (zeros, as PUT_ROW's head below),
+ * empty optional request.
+ */
+function sessionBody(containerId: bigint, sessionId: bigint): Buffer {
+  const body = Buffer.alloc(8 + 8 + 16 + 4);
+  body.writeBigInt64LE(containerId, 0);
+  body.writeBigInt64LE(sessionId, 8);
+  return body;
+}
+
+/** CLOSE_MULTIPLE_SESSIONS of sessions 3 and 4: UUID (zeros), options, count, entries. */
+function closeMultipleBody(containerId: bigint): Buffer {
+  const body = Buffer.alloc(16 + 4 + 4 + 2 * 24);
+  body.writeInt32LE(2, 20);
+  for (const [i, sessionId] of [3n, 4n].entries()) {
+    body.writeBigInt64LE(1n, 24 + i * 24);
+    body.writeBigInt64LE(containerId, 32 + i * 24);
+    body.writeBigInt64LE(sessionId, 40 + i * 24);
+  }
+  return body;
+}
+
 const DECODERS = [containerPropertiesDecode, containerPutDecode, containerDropDecode];
 const BODIES = [propertiesBody, putBody, dropBody];
 
@@ -168,6 +202,20 @@ describe('GridDB protocol: container statement decoders', () => {
       mutate(rowsBytes([ROW, ROW]), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 300 }),
       (bytes) => decodesOrRefuses(read, bytes)), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated session statements, with GridDB errors only', () => {
+    assert.equal(sessionStatementDecode(3n, sessionBody(5n, 9n)).session.sessionId, 9n);
+    const decode = (body: Uint8Array) => sessionStatementDecode(1n, body);
+    fc.assert(fc.property(mutation, (change) =>
+      decodesOrRefuses(decode, mutate(sessionBody(5n, 9n), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 60 }),
+      (bytes) => decodesOrRefuses(decode, bytes)), { numRuns: RUNS });
+    assert.equal(closeMultipleSessionsDecode(closeMultipleBody(5n)).length, 2);
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(closeMultipleSessionsDecode,
+      mutate(closeMultipleBody(5n), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 100 }),
+      (bytes) => decodesOrRefuses(closeMultipleSessionsDecode, bytes)), { numRuns: RUNS });
   });
 
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
@@ -239,5 +287,33 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
       putRow(rowsBytes([ROW]))]);
     assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0]);
+
+    // Session statements and transactional PUT_ROWs (BEGIN, CONTINUE), mutated head and all.
+    const inSession = (mode: number) => {
+      const session = Buffer.from(head);
+      session.writeBigInt64LE(3n, 8);
+      session[37] = mode;
+      return Buffer.concat([session, EMPTY_OPTIONS, rowsBytes([ROW])]);
+    };
+    const bodies = [sessionBody(containerId, 3n), inSession(1), inSession(2),
+      closeMultipleBody(containerId)];
+    await fc.assert(fc.asyncProperty(fc.nat({ max: 3 }), fc.nat({ max: 3 }), mutation,
+      async (which, statement, change) => {
+        const type = which === 0 ? SESSION_STATEMENTS[statement]!
+          : which === 3 ? CLOSE_MULTIPLE_SESSIONS : PUT_ROW;
+        const { replies, closedByNode } = await griddbExchange(test.port, [RECORDED_CONNECT,
+          RECORDED_LOGIN, frame(PUT_ROW, pId, inSession(1)),
+          frame(type, pId, mutate(bodies[which]!, change))]);
+        assert.ok(replies.length === 4 || closedByNode);
+        assert.deepEqual(test.internalErrors, []);
+      }), { numRuns: NODE_RUNS });
+    const session = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(CREATE_SESSION, pId, sessionBody(containerId, 3n)), frame(PUT_ROW, pId, inSession(1)),
+      frame(PUT_ROW, pId, inSession(2)),
+      frame(COMMIT_TRANSACTION, pId, sessionBody(containerId, 3n)),
+      frame(ABORT_TRANSACTION, pId, sessionBody(containerId, 3n)),
+      frame(CLOSE_SESSION, pId, sessionBody(containerId, 3n)),
+      frame(CLOSE_MULTIPLE_SESSIONS, pId, closeMultipleBody(containerId))]);
+    assert.deepEqual(session.replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 });
