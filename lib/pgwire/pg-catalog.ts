@@ -48,7 +48,7 @@ export function tableOid(name: string): number {
 /** Whether the statement reads pg_catalog or information_schema (and is answered here). */
 export function isCatalogQuery(text: string): boolean {
   return /\b(pg_catalog|information_schema)\s*\./i.test(text) ||
-    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc)\b/i.test(text);
+    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc|extension)\b/i.test(text);
 }
 
 interface SelectItem {
@@ -138,8 +138,13 @@ async function tableRows(source: PgCatalogSource): Promise<ViewRow[]> {
     relhasoids: 'f', relispartition: 'f', reltablespace: 0, reloftype: '', relpersistence: 'p',
     relreplident: 'd', amname: 'heap', table_catalog: 'public', table_schema: 'public',
     table_name: table.name, table_type: 'BASE TABLE', description: null, 'literal:\'\'': '',
-    store_kind: table.kind,
+    store_kind: table.kind, table: quoteIdent(table.name),
   }));
+}
+
+/** PostgreSQL's quote_ident(): the name as it is when it needs no quotes, else in double quotes. */
+export function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
 async function columnRows(tables: PgCatalogTable[]): Promise<ViewRow[]> {
@@ -158,8 +163,9 @@ function columnRow(table: string, column: PgColumn, index: number): ViewRow {
     atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: 'f', attidentity: '',
     attgenerated: '', attisdropped: 'f', attstorage: pgTypeOf(type).sizeBytes < 0 ? 'x' : 'p',
     attcollation: null, table_catalog: 'public', table_schema: 'public', table_name: table,
-    column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type),
-    is_nullable: 'YES', udt_name: pgTypeName(type),
+    column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type).replace(/\(\d\)/, ''),
+    is_nullable: 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
+    type: pgTypeName(type).replace(/\(\d\)/, ''),
   };
 }
 
@@ -175,9 +181,21 @@ function nameFilter(text: string, column: string): RegExp | undefined {
   }
 }
 
+/**
+ * The value a filter compares `column` with: the first string literal it is compared with (also
+ * through quote_ident(), as Grafana's pickers write it), else the first bare value.
+ */
 function equalsFilter(text: string, column: string): string | undefined {
-  const match = new RegExp(`\\b${column}\\s*=\\s*'?([^'\\s)]+)'?`, 'i').exec(text);
+  const literal = new RegExp(`\\b${column}\\)?\\s*=\\s*'((?:[^']|'')*)'`, 'i').exec(text);
+  if (literal !== null) return literal[1]!.replace(/''/g, '\'');
+  const match = new RegExp(`\\b${column}\\s*=\\s*([^'\\s)]+)`, 'i').exec(text);
   return match?.[1];
+}
+
+/** Whether a name in a filter is the table's: as it is, as quote_ident() writes it, or after `public.`. */
+function namesTable(written: string, name: string): boolean {
+  const unqualified = written.replace(/^(public|"public")\./, '');
+  return unqualified === name || unqualified === quoteIdent(name);
 }
 
 /** Rows of the relation the query reads, with the filters these tools use applied. */
@@ -202,7 +220,7 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
       const oid = equalsFilter(text, '(?:a\\.)?attrelid');
       const tableName = equalsFilter(text, '(?:\\w+\\.)?table_name');
       const chosen = tables.filter((table) => (oid === undefined || String(tableOid(table.name)) === oid) &&
-        (tableName === undefined || table.name === tableName));
+        (tableName === undefined || namesTable(tableName, table.name)));
       return columnRows(chosen);
     }
     case 'pg_catalog.pg_namespace': case 'information_schema.schemata':
@@ -284,16 +302,22 @@ function functionRow(source: PgCatalogSource): ViewRow {
 
 /** `SELECT version()`, `SELECT current_setting('x')` and friends without FROM; undefined for others. */
 export function sessionFunctionQuery(source: PgCatalogSource, text: string): PgLocalResult | undefined {
-  const match = /^\s*select\s+((?:pg_catalog\.)?(version|current_database|current_schema|current_user|session_user|current_setting|pg_backend_pid)\s*(\(\s*('(?:[^']|'')*')?\s*\))?)\s*(?:as\s+("?)(\w+)\6)?\s*;?\s*$/i
+  const match = /^\s*select\s+((?:pg_catalog\.)?(version|current_database|current_schema|current_user|session_user|current_setting|pg_backend_pid)\s*(\(\s*('(?:[^']|'')*')?\s*\))?)(\s*::\s*int(?:eger|4|8)?\s*(?:\/\s*(\d+))?)?\s*(?:as\s+("?)(\w+)\7)?\s*;?\s*$/i
     .exec(text);
   if (match === null) return undefined;
   const fn = match[2]!.toLowerCase();
-  const name = match[7] ?? fn;
+  const name = match[8] ?? fn;
   if (fn === 'current_setting') {
     const setting = (match[4] ?? '\'\'').slice(1, -1).replace(/''/g, '\'');
     const value = source.setting(setting.toLowerCase());
+    // Grafana's version probe: current_setting('server_version_num')::int/100.
+    if (match[5] !== undefined && value !== undefined && /^\d+$/.test(value)) {
+      const divisor = Number(match[6] ?? '1');
+      return { columns: [{ name, type: 'STRING' }], rows: [[String(Math.trunc(Number(value) / divisor))]] };
+    }
     return { columns: [{ name, type: 'STRING' }], rows: [[value ?? null]] };
   }
+  if (match[5] !== undefined) return undefined;
   if (fn === 'pg_backend_pid') return undefined;
   return { columns: [{ name, type: 'STRING' }], rows: [[functionRow(source)[fn] ?? null]] };
 }
