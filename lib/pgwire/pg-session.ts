@@ -27,7 +27,7 @@ import {
   type PgStarted,
 } from './pg-results.ts';
 import type { PgSqlBackend } from './pg-sql-backend.ts';
-import { firstWord, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
+import { firstWord, inlineParameters, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
 import { PgOid, pgParameter } from './pg-types.ts';
 
 export interface PgSessionHost {
@@ -427,7 +427,8 @@ export class PgSession {
     if (word === 'COPY') {
       throw new PgError(pgError('0A000', 'COPY runs only in a simple Query message (as psql and pg-copy-streams send it)'));
     }
-    const local = this.localStatement(word, text);
+    const local = this.localStatement(word, portal.prepared.rewritten.parameterCount === 0 ? text
+      : inlineParameters(text, parameterLiterals(portal)));
     if (local !== undefined) {
       portal.started = startedOfLocal(await local);
       return;
@@ -521,6 +522,16 @@ export class PgSession {
   }
 
   private set(text: string): PgLocalResult {
+    // pgJDBC's setReadOnly and setTransactionIsolation: the session's defaults, reported by SHOW.
+    const characteristics = /^\s*set\s+session\s+characteristics\s+as\s+transaction\s+(.*?)\s*;?\s*$/is.exec(text);
+    if (characteristics !== null) {
+      const mode = characteristics[1]!.toLowerCase().replace(/\s+/g, ' ');
+      const isolation = /isolation level (serializable|repeatable read|read committed|read uncommitted)/.exec(mode);
+      if (isolation !== null) this.settings.set('transaction_isolation', isolation[1]!);
+      if (/\bread only\b/.test(mode)) this.settings.set('default_transaction_read_only', 'on');
+      if (/\bread write\b/.test(mode)) this.settings.set('default_transaction_read_only', 'off');
+      return { columns: [], rows: [], tag: 'SET' };
+    }
     const match = /^\s*set\s+(?:session\s+|local\s+)?(?:(time\s+zone)\s+|([\w.]+)\s*(?:=|\bto\b)\s*)(.*?)\s*;?\s*$/is.exec(text);
     if (match === null) throw new PgError(pgError('42601', 'syntax error in SET'));
     const name = match[1] !== undefined ? 'timezone' : match[2]!.toLowerCase();
@@ -539,7 +550,7 @@ export class PgSession {
       return { columns: [{ name: 'name', type: 'STRING' }, { name: 'setting', type: 'STRING' }],
         rows: [...this.settings].sort().map(([key, value]) => [key, value]) };
     }
-    const key = name === 'time zone' ? 'timezone' : name;
+    const key = name === 'time zone' ? 'timezone' : name === 'transaction isolation level' ? 'transaction_isolation' : name;
     const value = this.settings.get(key);
     if (value === undefined) throw new PgError(pgError('42704', `unrecognized configuration parameter "${name}"`));
     return { columns: [{ name: key, type: 'STRING' }], rows: [[value]] };
@@ -600,4 +611,15 @@ export class PgSession {
   private readyForQuery(): void {
     this.host.out.message('Z', (out) => out.byte(this.status.charCodeAt(0)));
   }
+}
+
+/** A portal's parameters as SQL literals, by their `$n` number. */
+function parameterLiterals(portal: Portal): string[] {
+  const literals: string[] = [];
+  portal.prepared.rewritten.parameterOrder.forEach((index, k) => {
+    const value = portal.parameters[k]?.value;
+    literals[index] = value === null || value === undefined || value instanceof Uint8Array ? 'NULL'
+      : typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
+  });
+  return literals;
 }
