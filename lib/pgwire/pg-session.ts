@@ -120,6 +120,10 @@ export class PgSession {
       return true;
     }
     if (this.skipping) return true;
+    if (code === 'F') {
+      await this.functionCall(new PgBodyReader(body));
+      return true;
+    }
     try {
       await this.extended(code, new PgBodyReader(body));
     } catch (error) {
@@ -137,11 +141,41 @@ export class PgSession {
       case 'C': return this.close(reader);
       case 'd': case 'c': case 'f':
         throw new PgError(pgError('08P01', 'COPY data arrived outside COPY FROM STDIN'));
-      case 'F':
-        throw new PgError(pgError('0A000', 'the function call protocol is not supported'));
       default:
         throw new PgError(pgError('08P01', `invalid frontend message type ${code.charCodeAt(0)}`, 'FATAL'));
     }
+  }
+
+  /**
+   * FunctionCall (F), the fast-path call of a function by its oid, answered as PostgreSQL answers
+   * one that does not exist (42883): the store has no functions with oids. Like a simple Query it
+   * ends with ReadyForQuery (libpq's PQfn waits for it); a failed transaction block stays failed.
+   */
+  private async functionCall(reader: PgBodyReader): Promise<void> {
+    try {
+      const oid = reader.int32() >>> 0;
+      const formatCount = reader.int16();
+      for (let i = 0; i < formatCount; i++) reader.int16();
+      const argumentCount = reader.int16();
+      for (let i = 0; i < argumentCount; i++) {
+        const length = reader.int32();
+        if (length > 0) reader.bytes(length);
+      }
+      reader.int16();
+      reader.expectEnd();
+      if (this.status === 'E') {
+        throw new PgError(pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block'));
+      }
+      throw new PgError(pgError('42883', `function with OID ${oid} does not exist`));
+    } catch (error) {
+      rethrowBug(error);
+      const fields = pgErrorFieldsOf(error);
+      if (fields.severity === 'FATAL') throw error;
+      this.writeError(fields);
+      if (this.status === 'T') this.status = 'E';
+    }
+    this.readyForQuery();
+    await this.host.flush();
   }
 
   private failExtended(error: unknown): void {

@@ -61,6 +61,26 @@ describe('PgServer', { timeout: 300_000 }, () => {
     c.end();
   });
 
+  it('answers a FunctionCall as PostgreSQL does for an unknown function (42883), then ReadyForQuery', async () => {
+    const c = await session();
+    const call = (body: Buffer) => frame('F', body);
+    const oid = Buffer.alloc(4);
+    oid.writeInt32BE(954);
+    // oid 954 (lo_open's), one text format, two arguments (4 bytes, NULL), text result.
+    c.send(call(Buffer.concat([oid, Buffer.from([0, 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0, 0])])));
+    const unknown = await c.until('Z');
+    assert.equal(types(unknown), 'EZ');
+    assert.equal(errorFields(unknown[0]!.body).C, '42883');
+    assert.equal(errorFields(unknown[0]!.body).M, 'function with OID 954 does not exist');
+    c.send(call(oid));
+    const truncated = await c.until('Z');
+    assert.equal(types(truncated), 'EZ');
+    assert.equal(errorFields(truncated[0]!.body).C, '08P01');
+    c.send(msg.query('SELECT 1'));
+    assert.equal(types(await c.until('Z')), 'TDCZ');
+    c.end();
+  });
+
   it('bounds the statements of one Query and the size of one message', async () => {
     const c = await session();
     c.send(msg.query(Array.from({ length: 11 }, () => 'SELECT 1').join(';')));
