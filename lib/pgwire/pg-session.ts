@@ -452,6 +452,9 @@ export class PgSession {
   /** Runs the portal's statement once (its result is then read by sendRows). */
   private async start(portal: Portal): Promise<void> {
     if (portal.started !== undefined) return;
+    // A cancel that came before this statement began was for none (PostgreSQL ignores it too); one
+    // that comes while the engine computes the first page counts (sendRows checks before sending).
+    this.host.takeCancel();
     const text = portal.prepared.text;
     const words = text.trim().split(/\s+/, 3).map((word) => word.toUpperCase().replace(/;$/, ''));
     const word = firstWord(text);
@@ -490,7 +493,7 @@ export class PgSession {
     const formats = columnFormats(portal.resultFormats, started.columns.length);
     const startedMs = this.host.monotonicMs();
     let sent = 0;
-    this.host.takeCancel();
+    if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       const page = await started.source.next(want);

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
 
 const WAIT_STEP_MS = 100;
-const WAIT_STEPS_MAX = 300;
+const WAIT_STEPS_MAX = 600;
 
 describe('psql: Ctrl-C cancels the running query', { timeout: 120_000 }, () => {
   let home: string;
