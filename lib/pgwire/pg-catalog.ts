@@ -7,13 +7,21 @@
 // have a row per table, pg_attribute and information_schema.columns a row per column,
 // pg_namespace the one schema `public`, pg_database the one database `public`. The query is not
 // planned: its select list is read (each item by its alias, else its column or function name)
-// and filled from the view's row; the filters these tools use are applied (a relname regular
-// expression, an oid, attrelid, table_name); any other relation of pg_catalog (pg_index,
-// pg_policy, pg_inherits, ...) is empty, as nothing in the store is one of them. Table oids are
-// a hash of the name, so they stay the same between a tool's queries.
+// and filled from the view's row (`alias.*` with the relation's columns); the relation read is the
+// most detailed one joined (pg-catalog-relations.ts); the filters these tools use are applied (a
+// relname regular expression, an oid, attrelid, relnamespace, table_name, quote_ident(table_name),
+// pgJDBC's LIKE patterns and table types, a parameter of the extended protocol written in); any
+// other relation of pg_catalog (pg_index, pg_policy, pg_inherits, ...) is empty, as nothing in the
+// store is one of them. Table oids are a hash of the name, so they stay the same between a tool's
+// queries. The texts these answers are checked against are Grafana's, pgJDBC's and DBeaver's
+// (test/unit/pgwire/pg-grafana.test.ts, pg-jdbc-dbeaver.test.ts) and psql's (pg-node.test.ts).
 
 import type { SqlType, SqlValue } from '../sql/value.ts';
 import type { PgColumn } from './pg-sql-backend.ts';
+import {
+  PG_STAR_COLUMNS, pgFromRelations, pgJdbcAsksForTables, pgLikeFilter, pgNumberFilter, pgPrimaryRelation,
+  type PgFromRelation,
+} from './pg-catalog-relations.ts';
 import { pgTypeName, pgTypeOf } from './pg-types.ts';
 
 export interface PgLocalResult {
@@ -47,8 +55,19 @@ export function tableOid(name: string): number {
 
 /** Whether the statement reads pg_catalog or information_schema (and is answered here). */
 export function isCatalogQuery(text: string): boolean {
-  return /\b(pg_catalog|information_schema)\s*\./i.test(text) ||
-    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc)\b/i.test(text);
+  return isSessionFunctionList(text) || /\b(pg_catalog|information_schema)\s*\./i.test(text) ||
+    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc|extension)\b/i.test(text);
+}
+
+const SESSION_FUNCTION_ITEM =
+  /^(?:pg_catalog\.)?(current_schema|current_database|current_user|current_catalog|session_user|user|version)\s*(?:\(\s*\))?(?:\s+as\s+("?)\w+\2)?$/i;
+
+/** `SELECT current_schema(),session_user` (DBeaver's, before each query) and the like: no FROM. */
+function isSessionFunctionList(text: string): boolean {
+  const select = /^\s*select\s+/i.exec(text);
+  if (select === null || topLevelIndex(text, /^from\b/i, select[0].length) >= 0) return false;
+  const items = splitTopLevel(text.slice(select[0].length).replace(/;\s*$/, ''));
+  return items.length > 0 && items.every((item) => SESSION_FUNCTION_ITEM.test(item));
 }
 
 interface SelectItem {
@@ -97,12 +116,18 @@ function splitTopLevel(text: string): string[] {
   return items.filter((item) => item !== '');
 }
 
-function selectItems(text: string): SelectItem[] {
+function selectItems(text: string, relations: readonly PgFromRelation[]): SelectItem[] {
   const select = /^\s*select\s+(distinct\s+)?/i.exec(text);
   if (select === null) return [];
   const fromIndex = topLevelIndex(text, /^from\b/i, select[0].length);
   const list = text.slice(select[0].length, fromIndex < 0 ? undefined : fromIndex).replace(/;\s*$/, '');
-  return splitTopLevel(list).map((item) => {
+  return splitTopLevel(list).flatMap((item) => {
+    const star = /^(?:(\w+)\.)?\*$/.exec(item);
+    if (star !== null) {
+      const alias = star[1]?.toLowerCase();
+      const relation = relations.find((candidate) => alias === undefined || candidate.alias === alias);
+      return (PG_STAR_COLUMNS[relation?.relation ?? ''] ?? []).map((name) => ({ name, keys: [name] }));
+    }
     const alias = /\s+as\s+("(?:[^"]|"")+"|\w+)\s*$/i.exec(item);
     const expression = alias === null ? item : item.slice(0, alias.index).trim();
     const aliasName = alias === null ? undefined
@@ -117,29 +142,37 @@ function selectItems(text: string): SelectItem[] {
   });
 }
 
-/** The relation a query reads (the first after its top-level FROM), as `schema.name`. */
-function fromRelation(text: string): string | undefined {
-  const select = /^\s*select\b/i.exec(text);
-  if (select === null) return undefined;
-  const fromIndex = topLevelIndex(text, /^from\b/i, select[0].length);
-  if (fromIndex < 0) return undefined;
-  const match = /^from\s+(?:(pg_catalog|information_schema)\s*\.\s*)?(\w+)/i.exec(text.slice(fromIndex));
-  if (match === null) return undefined;
-  return `${(match[1] ?? 'pg_catalog').toLowerCase()}.${match[2]!.toLowerCase()}`;
+/** The text of the top-level FROM clause, up to WHERE, ORDER or GROUP, parenthesized parts taken out. */
+function topFromClause(text: string): string {
+  let top = text;
+  for (let previous = ''; previous !== top;) {
+    previous = top;
+    top = top.replace(/\([^()]*\)/g, ' ');
+  }
+  return /\bfrom\b([\s\S]*?)(\bwhere\b|\border\b|\bgroup\b|$)/i.exec(top)?.[1] ?? '';
 }
 
 type ViewRow = Record<string, SqlValue>;
 
 async function tableRows(source: PgCatalogSource): Promise<ViewRow[]> {
-  return (await source.tables()).map((table) => ({
+  const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return tables.map((table) => ({
     oid: tableOid(table.name), relname: table.name, nspname: 'public', schema: 'public', name: table.name,
     type: 'table', owner: source.user, relkind: 'r', relnamespace: 2200, relowner: 10, relchecks: 0,
     relhasindex: 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f', relforcerowsecurity: 'f',
     relhasoids: 'f', relispartition: 'f', reltablespace: 0, reloftype: '', relpersistence: 'p',
     relreplident: 'd', amname: 'heap', table_catalog: 'public', table_schema: 'public',
     table_name: table.name, table_type: 'BASE TABLE', description: null, 'literal:\'\'': '',
-    store_kind: table.kind,
+    store_kind: table.kind, table: quoteIdent(table.name), current_database: 'public', table_cat: 'public',
+    table_schem: 'public', reltype: 0, relam: 2, relfilenode: 0, relpages: 0, reltuples: -1, relallvisible: 0,
+    reltoastrelid: 0, relisshared: 'f', relhassubclass: 'f', relispopulated: 't', relrewrite: 0,
+    relfrozenxid: 0, relminmxid: 0, relacl: null, reloptions: null, relpartbound: null,
   }));
+}
+
+/** PostgreSQL's quote_ident(): the name as it is when it needs no quotes, else in double quotes. */
+export function quoteIdent(name: string): string {
+  return /^[a-z_][a-z0-9_$]*$/.test(name) ? name : `"${name.replace(/"/g, '""')}"`;
 }
 
 async function columnRows(tables: PgCatalogTable[]): Promise<ViewRow[]> {
@@ -158,8 +191,15 @@ function columnRow(table: string, column: PgColumn, index: number): ViewRow {
     atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: 'f', attidentity: '',
     attgenerated: '', attisdropped: 'f', attstorage: pgTypeOf(type).sizeBytes < 0 ? 'x' : 'p',
     attcollation: null, table_catalog: 'public', table_schema: 'public', table_name: table,
-    column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type),
-    is_nullable: 'YES', udt_name: pgTypeName(type),
+    column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type).replace(/\(\d\)/, ''),
+    is_nullable: 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
+    current_database: 'public', nspname: 'public', relname: table, attlen: pgTypeOf(type).sizeBytes,
+    attstattarget: -1, attndims: 0, attcacheoff: -1, attbyval: pgTypeOf(type).sizeBytes > 0 &&
+      pgTypeOf(type).sizeBytes <= 8 ? 't' : 'f', attalign: 'd', attcompression: '', atthasdef: 'f',
+    atthasmissing: 'f', attislocal: 't', attinhcount: 0, attacl: null, attoptions: null, attfdwoptions: null,
+    attmissingval: null, typtype: 'b', typbasetype: 0, typtypmod: -1, typnotnull: 'f', adsrc: null,
+    def_value: null, description: null,
+    type: pgTypeName(type).replace(/\(\d\)/, ''),
   };
 }
 
@@ -175,42 +215,79 @@ function nameFilter(text: string, column: string): RegExp | undefined {
   }
 }
 
+/**
+ * The value a filter compares `column` with: the first string literal it is compared with (also
+ * through quote_ident(), as Grafana's pickers write it), else the first bare value.
+ */
 function equalsFilter(text: string, column: string): string | undefined {
-  const match = new RegExp(`\\b${column}\\s*=\\s*'?([^'\\s)]+)'?`, 'i').exec(text);
+  const literal = new RegExp(`\\b${column}\\)?\\s*=\\s*'((?:[^']|'')*)'`, 'i').exec(text);
+  if (literal !== null) return literal[1]!.replace(/''/g, '\'');
+  const match = new RegExp(`\\b${column}\\s*=\\s*([^'\\s)]+)`, 'i').exec(text);
   return match?.[1];
+}
+
+/** Whether a name in a filter is the table's: as it is, as quote_ident() writes it, or after `public.`. */
+function namesTable(written: string, name: string): boolean {
+  const unqualified = written.replace(/^(public|"public")\./, '');
+  return unqualified === name || unqualified === quoteIdent(name);
 }
 
 /** Rows of the relation the query reads, with the filters these tools use applied. */
 async function relationRows(source: PgCatalogSource, relation: string, text: string): Promise<ViewRow[]> {
+  // One schema, public (oid 2200): a filter on another leaves nothing.
+  const namespace = pgNumberFilter(text, '(?:\\w+\\.)?relnamespace');
+  if (namespace !== undefined && namespace !== '2200') return [];
+  const schemaLike = pgLikeFilter(text, '(?:\\w+\\.)?nspname');
+  if (schemaLike !== undefined && !schemaLike.test('public')) return [];
+  const tableLike = pgLikeFilter(text, '(?:\\w+\\.)?relname');
   switch (relation) {
     case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables': {
       const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
       if (kinds !== undefined && !kinds.includes('\'r\'')) return [];
-      if (/relkind\s*=\s*'([^r])'/i.test(text)) return [];
+      const jdbcTypes = pgJdbcAsksForTables(text);
+      if (jdbcTypes === false || (jdbcTypes === undefined && /relkind\s*=\s*'([^r])'/i.test(text))) return [];
       let rows = await tableRows(source);
+      if (relation === 'pg_catalog.pg_class') rows = rows.map((row) => ({ ...row, table_type: 'TABLE' }));
       const name = nameFilter(text, '(?:c\\.)?relname');
       if (name !== undefined) rows = rows.filter((row) => name.test(row.relname as string));
-      const oid = equalsFilter(text, '(?:c\\.)?oid');
-      if (oid !== undefined && /^\d+$/.test(oid)) rows = rows.filter((row) => String(row.oid) === oid);
+      if (tableLike !== undefined) rows = rows.filter((row) => tableLike.test(row.relname as string));
+      const relnameEquals = equalsFilter(text, '(?<![\\w.])(?:c\\.)?relname');
+      if (relnameEquals !== undefined && !/^\w+\.\w+$/.test(relnameEquals)) {
+        rows = rows.filter((row) => row.relname === relnameEquals);
+      }
+      const oid = pgNumberFilter(text, '(?:c\\.)?oid');
+      if (oid !== undefined) rows = rows.filter((row) => String(row.oid) === oid);
       const tableName = equalsFilter(text, '(?:\\w+\\.)?table_name');
       if (tableName !== undefined) rows = rows.filter((row) => row.table_name === tableName);
       if (/table_schema\s*(=|in)\s*\(?\s*'(pg_catalog|information_schema)'/i.test(text)) return [];
       return rows;
     }
     case 'pg_catalog.pg_attribute': case 'information_schema.columns': {
-      const tables = await source.tables();
-      const oid = equalsFilter(text, '(?:a\\.)?attrelid');
+      const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const oid = pgNumberFilter(text, '(?:a\\.)?attrelid') ?? pgNumberFilter(text, '(?:c\\.)?oid');
       const tableName = equalsFilter(text, '(?:\\w+\\.)?table_name');
       const chosen = tables.filter((table) => (oid === undefined || String(tableOid(table.name)) === oid) &&
-        (tableName === undefined || table.name === tableName));
-      return columnRows(chosen);
+        (tableName === undefined || namesTable(tableName, table.name)) &&
+        (tableLike === undefined || tableLike.test(table.name)));
+      const columnLike = pgLikeFilter(text, '(?:\\w+\\.)?attname');
+      const rows = await columnRows(chosen);
+      return columnLike === undefined ? rows : rows.filter((row) => columnLike.test(row.attname as string));
     }
-    case 'pg_catalog.pg_namespace': case 'information_schema.schemata':
-      return [{ oid: 2200, nspname: 'public', name: 'public', owner: source.user, schema_name: 'public' }];
-    case 'pg_catalog.pg_database':
+    case 'pg_catalog.pg_namespace': case 'information_schema.schemata': {
+      const name = /\b(?:n\.)?nspname\s*=\s*'((?:[^']|'')*)'/i.exec(text)?.[1];
+      if (name !== undefined && name !== 'public') return [];
+      return [{ oid: 2200, nspname: 'public', name: 'public', owner: source.user, schema_name: 'public',
+        nspowner: 10, nspacl: null, description: null, current_database: 'public' }];
+    }
+    case 'pg_catalog.pg_database': {
+      const name = equalsFilter(text, '(?:\\w+\\.)?datname');
+      if (name !== undefined && name !== 'public') return [];
       return [{ oid: 1, datname: 'public', name: 'public', owner: source.user, encoding: 'UTF8',
         pg_encoding_to_char: 'UTF8', collate: 'C', ctype: 'C', datcollate: 'C', datctype: 'C',
-        'locale provider': 'libc', 'icu locale': null, 'access privileges': null }];
+        'locale provider': 'libc', 'icu locale': null, 'access privileges': null, datdba: 10,
+        datlocprovider: 'c', datistemplate: 'f', datallowconn: 't', datconnlimit: -1, dattablespace: 1663,
+        datacl: null, description: null }];
+    }
     case 'pg_catalog.pg_settings': {
       const name = equalsFilter(text, 'name');
       const value = name === undefined ? undefined : source.setting(name);
@@ -223,30 +300,21 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
 
 /** The relations that hold rows here; an inner join with any other (all empty) is empty. */
 const VIEWS_WITH_ROWS = new Set(['pg_class', 'pg_namespace', 'pg_attribute', 'pg_database', 'pg_am',
-  'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata']);
+  'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata', 'pg_type']);
 
 /** Whether the top-level FROM joins (comma or inner JOIN) a relation that has no rows here. */
-function joinsEmptyRelation(text: string): boolean {
-  let top = text;
-  for (let previous = ''; previous !== top;) {
-    previous = top;
-    top = top.replace(/\([^()]*\)/g, ' ');
-  }
-  const from = /\bfrom\b([\s\S]*?)(\bwhere\b|\border\b|\bgroup\b|$)/i.exec(top)?.[1] ?? '';
-  for (const match of from.matchAll(/(,|\bjoin\b)\s*(?:(?:pg_catalog|information_schema)\s*\.\s*)?(\w+)/gi)) {
-    const before = from.slice(0, match.index).trimEnd();
-    const left = match[1]!.toLowerCase() === 'join' && /\bleft(\s+outer)?$/i.test(before);
-    if (!left && !VIEWS_WITH_ROWS.has(match[2]!.toLowerCase())) return true;
-  }
-  return false;
+function joinsEmptyRelation(relations: readonly PgFromRelation[]): boolean {
+  return relations.slice(1).some((joined) => joined.inner && !VIEWS_WITH_ROWS.has(joined.relation.split('.')[1]!));
 }
 
 /** Answers a pg_catalog or information_schema query (isCatalogQuery). */
-export async function catalogQuery(source: PgCatalogSource, text: string): Promise<PgLocalResult> {
-  const items = selectItems(text);
-  const relation = fromRelation(text);
+export async function catalogQuery(source: PgCatalogSource, query: string): Promise<PgLocalResult> {
+  const text = unwrapDerived(query);
+  const relations = pgFromRelations(topFromClause(text));
+  const items = selectItems(text, relations);
+  const relation = pgPrimaryRelation(relations);
   const rows = relation === undefined ? [functionRow(source)]
-    : joinsEmptyRelation(text) ? [] : await relationRows(source, relation, text);
+    : joinsEmptyRelation(relations) ? [] : await relationRows(source, relation, text);
   const columns = items.map((item) => ({ name: item.name, type: 'STRING' as const }));
   const values = rows.map((row) => items.map((item) => {
     for (const key of item.keys) {
@@ -258,6 +326,30 @@ export async function catalogQuery(source: PgCatalogSource, text: string): Promi
     return null;
   }));
   return { columns, rows: sortedLike(text, values) };
+}
+
+/**
+ * pgJDBC's getColumns reads `SELECT * FROM (SELECT ... FROM pg_attribute ...) c WHERE true AND
+ * attname LIKE ? ORDER BY ...`: the inner query, with the outer filters after it.
+ */
+function unwrapDerived(text: string): string {
+  const head = /^\s*select\s+\*\s+from\s*\(/i.exec(text);
+  if (head === null) return text;
+  let depth = 1;
+  let quote = '';
+  for (let i = head[0].length; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '\'' || c === '"') {
+      quote = c;
+    } else if (c === '(') {
+      depth++;
+    } else if (c === ')' && --depth === 0) {
+      return `${text.slice(head[0].length, i)} ${text.slice(i + 1)}`;
+    }
+  }
+  return text;
 }
 
 /** ORDER BY 1,2 (psql's) sorts by the first columns; any other order is the view's own. */
@@ -278,22 +370,28 @@ function functionRow(source: PgCatalogSource): ViewRow {
   return {
     version: source.serverVersion, current_database: 'public', current_schema: 'public',
     current_user: source.user, session_user: source.user, user: source.user,
-    pg_is_in_recovery: 'f', current_schemas: '{public}',
+    pg_is_in_recovery: 'f', current_schemas: '{public}', current_catalog: 'public',
   };
 }
 
 /** `SELECT version()`, `SELECT current_setting('x')` and friends without FROM; undefined for others. */
 export function sessionFunctionQuery(source: PgCatalogSource, text: string): PgLocalResult | undefined {
-  const match = /^\s*select\s+((?:pg_catalog\.)?(version|current_database|current_schema|current_user|session_user|current_setting|pg_backend_pid)\s*(\(\s*('(?:[^']|'')*')?\s*\))?)\s*(?:as\s+("?)(\w+)\6)?\s*;?\s*$/i
+  const match = /^\s*select\s+((?:pg_catalog\.)?(version|current_database|current_schema|current_user|session_user|current_setting|pg_backend_pid)\s*(\(\s*('(?:[^']|'')*')?\s*\))?)(\s*::\s*int(?:eger|4|8)?\s*(?:\/\s*(\d+))?)?\s*(?:as\s+("?)(\w+)\7)?\s*;?\s*$/i
     .exec(text);
   if (match === null) return undefined;
   const fn = match[2]!.toLowerCase();
-  const name = match[7] ?? fn;
+  const name = match[8] ?? fn;
   if (fn === 'current_setting') {
     const setting = (match[4] ?? '\'\'').slice(1, -1).replace(/''/g, '\'');
     const value = source.setting(setting.toLowerCase());
+    // Grafana's version probe: current_setting('server_version_num')::int/100.
+    if (match[5] !== undefined && value !== undefined && /^\d+$/.test(value)) {
+      const divisor = Number(match[6] ?? '1');
+      return { columns: [{ name, type: 'STRING' }], rows: [[String(Math.trunc(Number(value) / divisor))]] };
+    }
     return { columns: [{ name, type: 'STRING' }], rows: [[value ?? null]] };
   }
+  if (match[5] !== undefined) return undefined;
   if (fn === 'pg_backend_pid') return undefined;
   return { columns: [{ name, type: 'STRING' }], rows: [[functionRow(source)[fn] ?? null]] };
 }

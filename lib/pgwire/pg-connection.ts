@@ -267,7 +267,8 @@ export class PgConnection {
   private async authenticated(): Promise<void> {
     this.out.message('R', (out) => out.int32(0));
     const settings = new Map<string, string>([
-      ['server_version', this.host.serverVersion.split(' ')[0]!], ['server_encoding', 'UTF8'],
+      ['server_version', this.host.serverVersion.split(' ')[0]!], ['server_version_num', serverVersionNum(this.host.serverVersion)],
+      ['server_encoding', 'UTF8'],
       ['client_encoding', 'UTF8'], ['datestyle', 'ISO, MDY'], ['timezone', 'UTC'],
       ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on'], ['intervalstyle', 'postgres'],
       ['is_superuser', 'on'], ['session_authorization', this.user], ['application_name', this.applicationName],
@@ -288,7 +289,8 @@ export class PgConnection {
     const local = `${this.stream.localAddress ?? '?'}:${this.stream.localPort ?? '?'}`;
     this.host.backend.open(this.id, {
       clientKey: `pg/${this.user}/${this.id}`, transactionTimeoutMs: this.host.statementTimeoutMs || 300_000,
-      connection: { localAddress: local, remoteAddress: this.remoteAddress(), applicationName: this.applicationName, user: this.user },
+      connection: { localAddress: local, remoteAddress: this.remoteAddress(), applicationName: this.applicationName, user: this.user,
+        dialect: 'postgres' },
     });
     this.opened = true;
     this.host.event({ kind: 'connected', connectionId: this.id, remoteAddress: this.remoteAddress(),
@@ -356,4 +358,10 @@ export class PgConnection {
     this.host.event({ kind: 'closed', connectionId: this.id, remoteAddress: this.remoteAddress(), reason });
     this.host.closed(this);
   }
+}
+
+/** `15.0 (store ...)` as PostgreSQL's server_version_num, 150000 (major × 10000 + minor). */
+function serverVersionNum(serverVersion: string): string {
+  const [major, minor] = serverVersion.split(' ')[0]!.split('.').map(Number);
+  return String((major ?? 0) * 10_000 + (minor ?? 0));
 }

@@ -23,7 +23,8 @@ import { containerSchemaOf, type ContainerInfo } from '../protocol/wire-schema.t
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { PgCopyOptions, PgCopyStatement } from './pg-copy-statement.ts';
 import {
-  copyFields, copyFormatError, copyHeader, copyLine, copyValue, PgCopyRecordSplitter, type PgCopyRecord,
+  copyFields, copyFormatError, copyHeader, copyLine, copyValueReader, PgCopyRecordSplitter, type PgCopyRecord,
+  type PgCopyValueReader,
 } from './pg-copy-text.ts';
 import { PgError, pgError, pgErrorFieldsOf } from './pg-errors.ts';
 import type { PgBackendWriter } from './pg-frames.ts';
@@ -44,6 +45,8 @@ export class PgCopyIn {
   /** The schema index each field of a record goes to. */
   private readonly targets: number[];
   private readonly validate: (row: Row) => Row;
+  /** Each field's reader, by the field's place in a record. */
+  private readonly readers: PgCopyValueReader[];
   private batch: Row[] = [];
   /** The batch the engine is writing; settles (never rejects) when it is done. */
   private inFlight: Promise<void> | undefined;
@@ -60,6 +63,7 @@ export class PgCopyIn {
     this.validate = backend.rowValidator(info);
     if (columns === undefined) {
       this.targets = this.schema.columns.map((_c, i) => i);
+      this.readers = PgCopyIn.readersOf(this.schema, this.targets);
       return;
     }
     this.targets = columns.map((name) => {
@@ -70,6 +74,11 @@ export class PgCopyIn {
     if (new Set(this.targets).size !== this.targets.length) {
       throw new PgError(pgError('42701', 'COPY names a column twice'));
     }
+    this.readers = PgCopyIn.readersOf(this.schema, this.targets);
+  }
+
+  private static readersOf(schema: ContainerSchema, targets: readonly number[]): PgCopyValueReader[] {
+    return targets.map((index) => copyValueReader(schema.columns[index]!));
   }
 
   static async open(backend: PgSqlBackend, connectionId: number,
@@ -167,8 +176,8 @@ export class PgCopyIn {
     }
     const row: Row = new Array<Row[number]>(columns.length).fill(null);
     for (let i = 0; i < fields.length; i++) {
-      const index = this.targets[i]!;
-      row[index] = copyValue(columns[index]!, fields[i]!, record.line);
+      const field = fields[i]!;
+      if (field !== null) row[this.targets[i]!] = this.readers[i]!(field, record.line);
     }
     let valid: Row;
     try {

@@ -27,7 +27,7 @@ import {
   type PgStarted,
 } from './pg-results.ts';
 import type { PgSqlBackend } from './pg-sql-backend.ts';
-import { firstWord, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
+import { firstWord, inlineParameters, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
 import { PgOid, pgParameter } from './pg-types.ts';
 
 export interface PgSessionHost {
@@ -120,6 +120,10 @@ export class PgSession {
       return true;
     }
     if (this.skipping) return true;
+    if (code === 'F') {
+      await this.functionCall(new PgBodyReader(body));
+      return true;
+    }
     try {
       await this.extended(code, new PgBodyReader(body));
     } catch (error) {
@@ -137,11 +141,41 @@ export class PgSession {
       case 'C': return this.close(reader);
       case 'd': case 'c': case 'f':
         throw new PgError(pgError('08P01', 'COPY data arrived outside COPY FROM STDIN'));
-      case 'F':
-        throw new PgError(pgError('0A000', 'the function call protocol is not supported'));
       default:
         throw new PgError(pgError('08P01', `invalid frontend message type ${code.charCodeAt(0)}`, 'FATAL'));
     }
+  }
+
+  /**
+   * FunctionCall (F), the fast-path call of a function by its oid, answered as PostgreSQL answers
+   * one that does not exist (42883): the store has no functions with oids. Like a simple Query it
+   * ends with ReadyForQuery (libpq's PQfn waits for it); a failed transaction block stays failed.
+   */
+  private async functionCall(reader: PgBodyReader): Promise<void> {
+    try {
+      const oid = reader.int32() >>> 0;
+      const formatCount = reader.int16();
+      for (let i = 0; i < formatCount; i++) reader.int16();
+      const argumentCount = reader.int16();
+      for (let i = 0; i < argumentCount; i++) {
+        const length = reader.int32();
+        if (length > 0) reader.bytes(length);
+      }
+      reader.int16();
+      reader.expectEnd();
+      if (this.status === 'E') {
+        throw new PgError(pgError('25P02', 'current transaction is aborted, commands ignored until end of transaction block'));
+      }
+      throw new PgError(pgError('42883', `function with OID ${oid} does not exist`));
+    } catch (error) {
+      rethrowBug(error);
+      const fields = pgErrorFieldsOf(error);
+      if (fields.severity === 'FATAL') throw error;
+      this.writeError(fields);
+      if (this.status === 'T') this.status = 'E';
+    }
+    this.readyForQuery();
+    await this.host.flush();
   }
 
   private failExtended(error: unknown): void {
@@ -418,6 +452,9 @@ export class PgSession {
   /** Runs the portal's statement once (its result is then read by sendRows). */
   private async start(portal: Portal): Promise<void> {
     if (portal.started !== undefined) return;
+    // A cancel that came before this statement began was for none (PostgreSQL ignores it too); one
+    // that comes while the engine computes the first page counts (sendRows checks before sending).
+    this.host.takeCancel();
     const text = portal.prepared.text;
     const words = text.trim().split(/\s+/, 3).map((word) => word.toUpperCase().replace(/;$/, ''));
     const word = firstWord(text);
@@ -427,7 +464,8 @@ export class PgSession {
     if (word === 'COPY') {
       throw new PgError(pgError('0A000', 'COPY runs only in a simple Query message (as psql and pg-copy-streams send it)'));
     }
-    const local = this.localStatement(word, text);
+    const local = this.localStatement(word, portal.prepared.rewritten.parameterCount === 0 ? text
+      : inlineParameters(text, parameterLiterals(portal)));
     if (local !== undefined) {
       portal.started = startedOfLocal(await local);
       return;
@@ -455,7 +493,7 @@ export class PgSession {
     const formats = columnFormats(portal.resultFormats, started.columns.length);
     const startedMs = this.host.monotonicMs();
     let sent = 0;
-    this.host.takeCancel();
+    if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       const page = await started.source.next(want);
@@ -521,6 +559,16 @@ export class PgSession {
   }
 
   private set(text: string): PgLocalResult {
+    // pgJDBC's setReadOnly and setTransactionIsolation: the session's defaults, reported by SHOW.
+    const characteristics = /^\s*set\s+session\s+characteristics\s+as\s+transaction\s+(.*?)\s*;?\s*$/is.exec(text);
+    if (characteristics !== null) {
+      const mode = characteristics[1]!.toLowerCase().replace(/\s+/g, ' ');
+      const isolation = /isolation level (serializable|repeatable read|read committed|read uncommitted)/.exec(mode);
+      if (isolation !== null) this.settings.set('transaction_isolation', isolation[1]!);
+      if (/\bread only\b/.test(mode)) this.settings.set('default_transaction_read_only', 'on');
+      if (/\bread write\b/.test(mode)) this.settings.set('default_transaction_read_only', 'off');
+      return { columns: [], rows: [], tag: 'SET' };
+    }
     const match = /^\s*set\s+(?:session\s+|local\s+)?(?:(time\s+zone)\s+|([\w.]+)\s*(?:=|\bto\b)\s*)(.*?)\s*;?\s*$/is.exec(text);
     if (match === null) throw new PgError(pgError('42601', 'syntax error in SET'));
     const name = match[1] !== undefined ? 'timezone' : match[2]!.toLowerCase();
@@ -539,7 +587,7 @@ export class PgSession {
       return { columns: [{ name: 'name', type: 'STRING' }, { name: 'setting', type: 'STRING' }],
         rows: [...this.settings].sort().map(([key, value]) => [key, value]) };
     }
-    const key = name === 'time zone' ? 'timezone' : name;
+    const key = name === 'time zone' ? 'timezone' : name === 'transaction isolation level' ? 'transaction_isolation' : name;
     const value = this.settings.get(key);
     if (value === undefined) throw new PgError(pgError('42704', `unrecognized configuration parameter "${name}"`));
     return { columns: [{ name: key, type: 'STRING' }], rows: [[value]] };
@@ -600,4 +648,15 @@ export class PgSession {
   private readyForQuery(): void {
     this.host.out.message('Z', (out) => out.byte(this.status.charCodeAt(0)));
   }
+}
+
+/** A portal's parameters as SQL literals, by their `$n` number. */
+function parameterLiterals(portal: Portal): string[] {
+  const literals: string[] = [];
+  portal.prepared.rewritten.parameterOrder.forEach((index, k) => {
+    const value = portal.parameters[k]?.value;
+    literals[index] = value === null || value === undefined || value instanceof Uint8Array ? 'NULL'
+      : typeof value === 'string' ? `'${value.replace(/'/g, "''")}'` : String(value);
+  });
+  return literals;
 }

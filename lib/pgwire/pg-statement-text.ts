@@ -136,3 +136,13 @@ export function firstWord(text: string): string {
   const code = pieces(text).filter((piece) => piece.kind !== 'comment').map((piece) => piece.text).join(' ');
   return (/^\s*\(*\s*([A-Za-z]+)/.exec(code)?.[1] ?? '').toUpperCase();
 }
+
+/**
+ * `$n` → `literals[n - 1]`, outside quotes and comments: the text of a statement answered in the
+ * connection (pg_catalog, information_schema) with its Bind's values written in, as pgJDBC's and
+ * DBeaver's metadata queries pass their patterns and oids as parameters.
+ */
+export function inlineParameters(text: string, literals: readonly string[]): string {
+  return pieces(text).map((piece) => piece.kind !== 'code' ? piece.text
+    : piece.text.replace(/\$(\d+)/g, (_match, digits: string) => literals[Number(digits) - 1] ?? 'NULL')).join('');
+}

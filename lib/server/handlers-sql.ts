@@ -40,6 +40,7 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
       monotonicMs: () => store.clock.monotonicMs(),
       nowMs: store.clock.nowMs(),
       randomBytes: (count) => new Uint8Array(randomBytes(count)),
+      ...(context.connection?.dialect === undefined ? {} : { dialect: context.connection.dialect }),
     };
     const activity = context.sqlActivity;
     const peers = context.sqlPeers;

@@ -116,6 +116,7 @@ function parseCall(cursor: SqlCursor): SqlExpression {
   const position = nameToken.position;
   const name = nameToken.text;
   cursor.expectOperator('(');
+  if (name.toUpperCase() === 'EXTRACT' && cursor.isKeyword('FROM', 1)) return parseExtractFrom(cursor, position);
   let star = false;
   let quantifier: 'DISTINCT' | 'ALL' | undefined;
   let args: SqlExpression[] = [];
@@ -203,6 +204,30 @@ function parseTimeUnitArgument(cursor: SqlCursor): SqlExpression {
   }
   cursor.next();
   return { kind: 'timeUnit', unit: token.upper, position: token.position };
+}
+
+/**
+ * PostgreSQL's `EXTRACT(field FROM ts)`, after `EXTRACT(`: GridDB's `EXTRACT(field, ts)` for its
+ * fields, and `EXTRACT(EPOCH FROM ts)` as `TO_EPOCH_MS(ts) / 1000.0`, seconds since the epoch as a
+ * DOUBLE (Grafana's `$__timeGroup` and `$__timeEpoch` expand to it). GridDB has neither form: each
+ * is accepted for what PostgreSQL means by it, and changes no statement GridDB accepts.
+ */
+function parseExtractFrom(cursor: SqlCursor, position: SqlPosition): SqlExpression {
+  const field = cursor.peek();
+  const epoch = field.kind === 'word' && field.upper === 'EPOCH';
+  if (epoch) cursor.next();
+  const unit = epoch ? undefined : parseTimeUnitArgument(cursor);
+  cursor.expectKeyword('FROM');
+  const operand = parseExpression(cursor);
+  cursor.expectOperator(')');
+  if (unit !== undefined) {
+    return { kind: 'call', name: 'EXTRACT', star: false, quantifier: undefined, args: [unit, operand],
+      withinGroup: undefined, position };
+  }
+  const epochMs: SqlExpression = { kind: 'call', name: 'TO_EPOCH_MS', star: false, quantifier: undefined,
+    args: [operand], withinGroup: undefined, position };
+  return { kind: 'binary', operator: '/', left: epochMs,
+    right: { kind: 'literal', literal: { type: 'DOUBLE', value: 1000 }, position }, position };
 }
 
 /** `WITHIN GROUP (ORDER BY key [ASC|DESC], ...)` after PERCENTILE_CONT(p). */

@@ -13,10 +13,11 @@ import type { SqlBatch } from './exec/evaluate.ts';
 import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
 import { SqlWorkMemory } from './exec/work-memory.ts';
 import type { SqlEvalContext, SqlScalarFunction } from './functions/scalar-function.ts';
+import { postgresScalarFunction } from './functions/postgres-compat.ts';
 import { sqlScalarFunction } from './functions/registry.ts';
 import { sqlMetatableOf } from './meta/metatables.ts';
 import { explainPlan } from './plan/explain-plan.ts';
-import type { SqlTypedValue } from './plan/bind-expression.ts';
+import type { SqlDialect, SqlTypedValue } from './plan/bind-expression.ts';
 import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
 import { planQuery, type SqlPlanContext } from './plan/plan-select.ts';
 import { parseSqlStatement } from './parser.ts';
@@ -39,8 +40,10 @@ export interface SqlRunOptions {
   readonly randomBytes: (count: number) => Uint8Array;
   /** True once the statement is cancelled: it ends with SQL_CANCELLED at its next batch. */
   readonly cancelled?: () => boolean;
-  /** Scalar functions by name; the §5.8 registry by default. */
+  /** Scalar functions by name; the §5.8 registry by default (with `dialect` postgres, its own too). */
   readonly functions?: (name: string) => SqlScalarFunction | undefined;
+  /** `postgres` for a statement of the PostgreSQL protocol (bind-expression.ts); GridDB's otherwise. */
+  readonly dialect?: SqlDialect;
 }
 
 export interface SqlRowPage {
@@ -100,7 +103,8 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
   const hints = 'hints' in statement ? statement.hints : [];
   const plan: SqlPlanContext = {
     parameters: options.parameters ?? [],
-    functions: options.functions ?? sqlScalarFunction,
+    functions: options.functions ?? (options.dialect === 'postgres' ? postgresScalarFunction : sqlScalarFunction),
+    ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     tableSchema: (name) => options.database.tableSchema(name),
     tableRowCount: (name) => options.database.tableRowCount?.(name),
     evalContext,

@@ -14,6 +14,7 @@
 import { assert } from '../../base/assert.ts';
 import { SQL_RUNNING_STATEMENT_COUNT_MAX, SQL_RUNNING_TEXT_LENGTH_MAX } from '../../base/limits.ts';
 import type { SqlNodeActivity, SqlNodeSocket, SqlRunningStatement } from './metatables.ts';
+import type { SqlDialect } from '../plan/bind-expression.ts';
 
 /** A connection's two ends as `host:port`, and who is on it. */
 export interface SqlConnectionInfo {
@@ -21,6 +22,8 @@ export interface SqlConnectionInfo {
   readonly remoteAddress: string;
   readonly applicationName: string;
   readonly user: string;
+  /** `postgres` for a connection of the PostgreSQL protocol: its statements run in that dialect. */
+  readonly dialect?: SqlDialect;
 }
 
 /** A statement as its runner holds it: its id, whether it was cancelled, and its end. */

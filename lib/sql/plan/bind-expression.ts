@@ -39,7 +39,15 @@ export interface SqlBindContext {
   readonly evalContext?: SqlEvalContext;
   /** Plans a subquery expression standing in `scope` (plan-subquery.ts); absent: refused. */
   readonly bindSubquery?: (expression: SqlSubqueryExpression, scope: SqlBindScope) => SqlBoundExpression;
+  /** `postgres`: a string literal compared with a TIMESTAMP is read as one (timestampLiteralSides). */
+  readonly dialect?: SqlDialect;
 }
+
+/**
+ * Whose SQL a statement is: GridDB's (undefined) or the PostgreSQL protocol's, which differs only
+ * where PostgreSQL tools need it (a string literal compared with a TIMESTAMP, FLOOR and CEIL).
+ */
+export type SqlDialect = 'postgres';
 
 export type SqlSubqueryExpression = Extract<SqlExpression, { kind: 'scalarSubquery' | 'exists' | 'inSubquery' }>;
 
@@ -89,13 +97,16 @@ function bindNode(
     }
     case 'column': return scope.column(expression.table, expression.name, expression.position);
     case 'unary': return unary(expression.operator, bind(expression.operand), expression.position);
-    case 'binary':
-      return foldSides(binary(expression.operator, bind(expression.left), bind(expression.right),
-        expression.position), fold);
+    case 'binary': {
+      const [left, right] = COMPARE_OPERATORS.has(expression.operator)
+        ? timestampLiteralSides(bind(expression.left), bind(expression.right), expression.position, context)
+        : [bind(expression.left), bind(expression.right)];
+      return foldSides(binary(expression.operator, left, right, expression.position), fold);
+    }
     case 'is':
       return {
-        kind: 'is', negated: expression.negated, ...comparable(bind(expression.left),
-          bind(expression.right), expression.position), type: 'BOOL',
+        kind: 'is', negated: expression.negated, ...comparable(...timestampLiteralSides(bind(expression.left),
+          bind(expression.right), expression.position, context), expression.position), type: 'BOOL',
       };
     case 'isNull':
       return { kind: 'isNull', negated: expression.negated, operand: bind(expression.operand), type: 'BOOL' };
@@ -107,14 +118,16 @@ function bindNode(
     }
     case 'between': {
       const operand = bind(expression.operand);
-      const low = fold(compare('>=', operand, bind(expression.low), expression.position));
-      const high = fold(compare('<=', operand, bind(expression.high), expression.position));
+      const position = expression.position;
+      const low = fold(compare('>=', ...timestampLiteralSides(operand, bind(expression.low), position, context), position));
+      const high = fold(compare('<=', ...timestampLiteralSides(operand, bind(expression.high), position, context), position));
       const both = fold({ kind: 'logic', operator: 'AND', left: low, right: high, type: 'BOOL' });
       return expression.negated ? unary('NOT', both, expression.position) : both;
     }
     case 'in': {
       let operand = bind(expression.operand);
-      let list = expression.list.map(bind);
+      let list = expression.list.map((item) =>
+        timestampLiteralSides(operand, bind(item), expression.position, context)[1]);
       for (const item of list) comparable(operand, item, expression.position);
       if (SQL_TIMESTAMP_TYPES.has(operand.type)) {
         const finest = [operand, ...list].map((item) => item.type)
@@ -224,6 +237,28 @@ function binary(
 function compare(operator: SqlCompareOperator, left: SqlBoundExpression, right: SqlBoundExpression,
   position: SqlPosition): SqlBoundExpression {
   return { kind: 'compare', operator, ...comparable(left, right, position), type: 'BOOL' };
+}
+
+const COMPARE_OPERATORS: ReadonlySet<string> = new Set(['=', '==', '!=', '<>', '<', '<=', '>', '>=']);
+
+/**
+ * In the postgres dialect, a string literal (or parameter) compared with a TIMESTAMP is read as
+ * one of that precision, as CAST(... AS TIMESTAMP) reads it (§5.8): Grafana's `$__timeFilter(ts)`
+ * is `ts BETWEEN '2026-01-01T00:00:00Z' AND '...'`, and PostgreSQL reads such a literal as the
+ * column's type. GridDB's dialect keeps §5.7's rule: STRING and TIMESTAMP do not compare.
+ */
+function timestampLiteralSides(left: SqlBoundExpression, right: SqlBoundExpression, position: SqlPosition,
+  context: SqlBindContext): [SqlBoundExpression, SqlBoundExpression] {
+  if (context.dialect !== 'postgres') return [left, right];
+  return [asTimestamp(left, right.type, position, context), asTimestamp(right, left.type, position, context)];
+}
+
+function asTimestamp(side: SqlBoundExpression, otherType: SqlType, position: SqlPosition,
+  context: SqlBindContext): SqlBoundExpression {
+  if (side.type !== 'STRING' || writtenConstant(side) === undefined) return side;
+  if (otherType !== 'TIMESTAMP' && otherType !== 'TIMESTAMP(6)' && otherType !== 'TIMESTAMP(9)') return side;
+  return foldConstant({ kind: 'call', function: sqlCast(otherType), args: [side], type: otherType, position },
+    context.evalContext);
 }
 
 /** Both sides in one comparable shape: timestamps widened to the finer precision. */

@@ -286,6 +286,28 @@ interface Grouping {
 }
 
 /**
+ * In the postgres dialect, `GROUP BY 1` groups by the select list's first item, as PostgreSQL
+ * reads it (Grafana's time-series queries end `GROUP BY 1 ORDER BY 1`); in GridDB's, an integer
+ * is a constant, one group.
+ */
+function groupOrdinalItem(query: SqlSelectCore, expression: SqlExpression, context: SqlPlanContext): SqlExpression {
+  if (context.dialect !== 'postgres' || expression.kind !== 'literal' || expression.literal.type !== 'INTEGER') {
+    return expression;
+  }
+  const ordinal = Number(expression.literal.value);
+  const item = query.items[ordinal - 1];
+  if (item === undefined || item.kind !== 'expression') {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `GROUP BY ${ordinal}: the select list has no expression ` +
+      `at position ${ordinal}`, expression.position);
+  }
+  if (containsAggregate(item.expression)) {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `GROUP BY ${ordinal}: the select list's item ${ordinal} ` +
+      'is an aggregate', expression.position);
+  }
+  return item.expression;
+}
+
+/**
  * The aggregate (or GROUP BY RANGE) node and the scope above it: group keys first, then one
  * column per distinct aggregate call. The node's `aggregates` and `columns` arrays grow in place
  * while HAVING, the select list and ORDER BY are bound in that scope.
@@ -294,7 +316,8 @@ function planGrouping(query: SqlSelectCore, input: SqlPlanNode, source: Source,
   where: SqlBoundExpression | undefined, context: SqlPlanContext): Grouping {
   const groupBy = query.groupBy;
   const keys: SqlBoundExpression[] = groupBy?.kind === 'expressions'
-    ? groupBy.expressions.map((expression) => bindExpression(expression, source.scope, context))
+    ? groupBy.expressions.map((expression) =>
+      bindExpression(groupOrdinalItem(query, expression, context), source.scope, context))
     : groupBy?.kind === 'range' ? [rangeKey(groupBy.key, source, context)] : [];
   const keyTexts = keys.map(boundExpressionKey);
   const aggregates: SqlAggregateCall[] = [];

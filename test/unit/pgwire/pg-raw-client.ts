@@ -184,15 +184,25 @@ export class RawConnection {
   }
 }
 
-/** A fake engine: `SELECT n` gives rows 1..n of one LONG column; `BAD` a syntax error; others 1 row changed. */
-export function fakeBackend(): PgSqlBackend & { openCount: () => number } {
+/**
+ * A fake engine: `SELECT n` gives rows 1..n of one LONG column; `BAD` a syntax error; others 1 row
+ * changed. `WAIT ` before a statement holds it in the engine until the test calls one of `held`.
+ */
+export function fakeBackend(): PgSqlBackend & { openCount: () => number; held: Array<() => void> } {
   const open = new Set<number>();
+  const held: Array<() => void> = [];
   return {
     openCount: () => open.size,
+    held,
     open: (id) => { open.add(id); },
     close: (id) => { open.delete(id); },
     async execute(_id, request): Promise<PgSqlResult> {
-      const rows = /^SELECT (\d+)$/.exec(request.sql);
+      let sql = request.sql;
+      if (sql.startsWith('WAIT ')) {
+        await new Promise<void>((resolve) => held.push(resolve));
+        sql = sql.slice('WAIT '.length);
+      }
+      const rows = /^SELECT (\d+)$/.exec(sql);
       if (rows !== null) {
         let next = 1;
         const count = Number(rows[1]);
@@ -205,7 +215,7 @@ export function fakeBackend(): PgSqlBackend & { openCount: () => number } {
           async close() { next = count + 1; },
         } };
       }
-      if (request.sql.startsWith('BAD')) {
+      if (sql.startsWith('BAD')) {
         throw new StorageError('SQL_COMPILE_SYNTAX_ERROR', 'syntax error at line 1, column 1: expected a statement, found "BAD"');
       }
       return { kind: 'update', updateCount: request.parameters.length };

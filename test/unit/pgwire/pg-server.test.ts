@@ -61,6 +61,43 @@ describe('PgServer', { timeout: 300_000 }, () => {
     c.end();
   });
 
+  it('answers a FunctionCall as PostgreSQL does for an unknown function (42883), then ReadyForQuery', async () => {
+    const c = await session();
+    const call = (body: Buffer) => frame('F', body);
+    const oid = Buffer.alloc(4);
+    oid.writeInt32BE(954);
+    // oid 954 (lo_open's), one text format, two arguments (4 bytes, NULL), text result.
+    c.send(call(Buffer.concat([oid, Buffer.from([0, 1, 0, 0, 0, 2, 0, 0, 0, 4, 0, 0, 0, 7, 0xff, 0xff, 0xff, 0xff, 0, 0])])));
+    const unknown = await c.until('Z');
+    assert.equal(types(unknown), 'EZ');
+    assert.equal(errorFields(unknown[0]!.body).C, '42883');
+    assert.equal(errorFields(unknown[0]!.body).M, 'function with OID 954 does not exist');
+    c.send(call(oid));
+    const truncated = await c.until('Z');
+    assert.equal(types(truncated), 'EZ');
+    assert.equal(errorFields(truncated[0]!.body).C, '08P01');
+    c.send(msg.query('SELECT 1'));
+    assert.equal(types(await c.until('Z')), 'TDCZ');
+    c.end();
+  });
+
+  it('a CancelRequest that arrives while the engine computes the first page ends the statement with 57014', async () => {
+    const c = await RawConnection.open(port);
+    const key = (await c.login('admin', 'pw')).find((m) => m.type === 'K')!.body;
+    c.send(msg.query('WAIT SELECT 3000'));
+    while (backend.held.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const cancel = await RawConnection.open(port);
+    cancel.send(Buffer.concat([Buffer.from([0, 0, 0, 16, 0x04, 0xd2, 0x16, 0x2e]), key]));
+    await cancel.done;
+    backend.held.shift()!();
+    const replies = await c.until('Z');
+    assert.equal(types(replies), 'TEZ');
+    assert.equal(errorFields(replies[1]!.body).C, '57014');
+    c.send(msg.query('SELECT 2'));
+    assert.equal(types(await c.until('Z')), 'TDDCZ');
+    c.end();
+  });
+
   it('bounds the statements of one Query and the size of one message', async () => {
     const c = await session();
     c.send(msg.query(Array.from({ length: 11 }, () => 'SELECT 1').join(';')));

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { firstWord, rewriteParameters, splitStatements } from '../../../lib/pgwire/pg-statement-text.ts';
+import { firstWord, inlineParameters, rewriteParameters, splitStatements } from '../../../lib/pgwire/pg-statement-text.ts';
 
 describe('pg-statement-text', () => {
   it('splits at semicolons outside quotes and comments', () => {
@@ -17,6 +17,11 @@ describe('pg-statement-text', () => {
     assert.deepEqual(rewriteParameters("SELECT $2, '$1', $1 -- $3\n, $2"),
       { sql: "SELECT ?, '$1', ? -- $3\n, ?", parameterOrder: [1, 0, 1], parameterCount: 2 });
     assert.throws(() => rewriteParameters('SELECT $0'), { code: 'SQL_COMPILE_SYNTAX_ERROR' });
+  });
+
+  it('writes parameters in as literals outside quotes and comments', () => {
+    assert.equal(inlineParameters("SELECT '$1', $2 -- $1\nWHERE x LIKE $1 AND y = $3", ["'cp%'", '2200']),
+      "SELECT '$1', 2200 -- $1\nWHERE x LIKE 'cp%' AND y = NULL");
   });
 
   it('names the kind of a statement by its first word', () => {
