@@ -220,16 +220,20 @@ export function partitionedTransaction(store: Store, schema: ContainerSchema, no
   const cutoff = expiryCutoff(schema, nowMs);
   let partitionCount: number | undefined;
   const handleOf = async (key: DataPartitionKey, create: boolean): Promise<ContainerHandle | undefined> => {
+    let made = false;
     const name = create
-      ? await dataPartitionEnsure(store, schema, key, () => (partitionCount ??= dataPartitionsOf(store, schema).length))
+      ? await dataPartitionEnsure(store, schema, key, () => {
+        made = true;
+        return (partitionCount ??= dataPartitionsOf(store, schema).length);
+      })
       : dataPartitionName(store, schema.name, key);
     if (!create && store.partitionFor(name).catalog.lookup(name) === undefined) return undefined;
+    if (made && partitionCount !== undefined) partitionCount++; // counted before it was made
     let handle = handles.get(name);
     if (handle === undefined) {
       handle = session.container(name);
       await handle.setAutoCommit(false);
       handles.set(name, handle);
-      if (create && partitionCount !== undefined) partitionCount = undefined; // made one: count again
     }
     return handle;
   };
