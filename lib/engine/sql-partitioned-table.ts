@@ -214,7 +214,8 @@ async function* rowSource(batches: AsyncIterable<SqlBatch>): AsyncGenerator<SqlV
  * first row comes), one transaction per data partition touched.
  */
 export function partitionedTransaction(store: Store, schema: ContainerSchema, nowMs: number,
-  session: ReturnType<Store['session']>): SqlTableTransaction & { handles: Map<string, ContainerHandle> } {
+  session: ReturnType<Store['session']>, options: { autoCommit: boolean } = { autoCommit: false }):
+  SqlTableTransaction & { handles: Map<string, ContainerHandle> } {
   const partitioning = schema.partitioning!;
   const handles = new Map<string, ContainerHandle>();
   const cutoff = expiryCutoff(schema, nowMs);
@@ -232,7 +233,7 @@ export function partitionedTransaction(store: Store, schema: ContainerSchema, no
     let handle = handles.get(name);
     if (handle === undefined) {
       handle = session.container(name);
-      await handle.setAutoCommit(false);
+      await handle.setAutoCommit(options.autoCommit);
       handles.set(name, handle);
     }
     return handle;
