@@ -67,6 +67,8 @@ export interface StoreNodeOptions extends HomeEnvironment {
   onFailStop?: (error: unknown) => void;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
+  /** Testing aid, inert when absent: the engine's wall clock runs this many ms ahead (expiry). */
+  testClockOffsetMs?: number;
 }
 
 type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
@@ -201,6 +203,7 @@ export class StoreNode implements SystemServiceNode {
       sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
+      ...(this.options.testClockOffsetMs === undefined ? {} : { testClockOffsetMs: this.options.testClockOffsetMs }),
     }, {
       checkpoint: (notice) => {
         const fields = { partitionGroup: notice.groupIndex, trigger: notice.trigger };

@@ -43,6 +43,8 @@ export interface EngineOpenSettings {
   checkpointGateShared?: CheckpointGateShared;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
+  /** Testing aid, inert when absent: the store's wall clock runs this many ms ahead (expiry tests). */
+  testClockOffsetMs?: number;
   /** The slow-query log's threshold and text size (lib/server/slow-query-handler.ts). */
   slowQuery?: { thresholdMs: number; textBytesMax: number };
   /** Other engine threads serve the other partition groups: SQL asks them through the main thread. */
