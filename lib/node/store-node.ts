@@ -201,6 +201,7 @@ export class StoreNode implements SystemServiceNode {
         textBytesMax: config.node.sql.traceLimitQuerySizeBytes,
       },
       sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
+      sqlPartitioningRowkeyConstraint: config.node.sql.partitioningRowkeyConstraint,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       ...(this.options.testClockOffsetMs === undefined ? {} : { testClockOffsetMs: this.options.testClockOffsetMs }),

@@ -119,6 +119,8 @@ export class EngineCore {
       messageBytesMax: settings.messageBytesMax,
       ...(settings.sqlWorkMemoryLimitBytes === undefined
         ? {} : { sqlWorkMemoryLimitBytes: settings.sqlWorkMemoryLimitBytes }),
+      ...(settings.sqlPartitioningRowkeyConstraint === undefined
+        ? {} : { sqlPartitioningRowkeyConstraint: settings.sqlPartitioningRowkeyConstraint }),
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
       onFailure: (error) => this.events.failed(error),

@@ -37,6 +37,8 @@ export interface EngineOpenSettings {
   messageBytesMax: number;
   /** GridDB's /sql/workMemoryLimit: work memory of one SQL statement. */
   sqlWorkMemoryLimitBytes?: number;
+  /** GridDB's /sql/partitioningRowkeyConstraint (true when absent). */
+  sqlPartitioningRowkeyConstraint?: boolean;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
   /** Shared by the node's engine threads: one checkpoint count for all (checkpoint-gate.ts). */
