@@ -12,6 +12,7 @@
 //   explain      how many data partitions the scan reads of how many (EXPLAIN's `partitions`).
 
 import { assert } from '../base/assert.ts';
+import { StorageError } from '../base/errors.ts';
 import type { KeyValue, Row, RowKey, Value } from '../schema/column-type.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import { rowKeyOps } from '../schema/row-key.ts';
@@ -95,7 +96,6 @@ function equalHash(schema: ContainerSchema, partitioning: TablePartitioning,
 
 async function* scanPartitions(store: Store, schema: ContainerSchema, request: SqlScanRequest,
   options: PartitionedTableOptions): AsyncGenerator<SqlBatch> {
-  const partitioning = schema.partitioning!;
   const cutoff = expiryCutoff(schema, options.nowMs());
   const expiryBound = cutoff === undefined ? undefined : cutoffKeyValue(schema, cutoff);
   // Expired rows are invisible at once: the scan starts at the cutoff (expiry needs the key's first column).
@@ -116,7 +116,6 @@ async function* scanPartitions(store: Store, schema: ContainerSchema, request: S
       if (left <= 0) return;
     }
   }
-  void partitioning;
 }
 
 function cutoffKeyValue(schema: ContainerSchema, cutoff: bigint): KeyValue {
@@ -269,6 +268,12 @@ export function partitionedTransaction(store: Store, schema: ContainerSchema, no
     async put(rows: readonly Row[]) {
       const byPart = new Map<string, { key: DataPartitionKey; rows: Row[] }>();
       for (const row of rows) {
+        for (const index of [partitioning.columnIndex, partitioning.subColumnIndex]) {
+          if (index !== undefined && (row[index] === null || row[index] === undefined)) {
+            throw new StorageError('NULL_NOT_ALLOWED', `the partitioning column ${schema.columns[index]!.name} ` +
+              `of table ${schema.name} cannot be NULL`);
+          }
+        }
         if (expired(row)) continue; // accepted, not stored (§4.9)
         const key = dataPartitionKeyOf(partitioning, row);
         const id = `${key.interval ?? ''}/${key.hash ?? ''}`;

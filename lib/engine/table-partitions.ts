@@ -15,7 +15,7 @@ import type { ContainerDefinition, ContainerSchema } from '../schema/container-s
 import { normalizeName } from '../schema/names.ts';
 import { partitionGroupOf, partitionGroupRange } from '../schema/partition-hash.ts';
 import {
-  EXPIRATION_UNIT_MS, TABLE_DATA_PARTITION_COUNT_MAX, dataContainerName, dataContainerPart,
+  TABLE_DATA_PARTITION_COUNT_MAX, dataContainerName, dataContainerPart,
   dataPartitionKeyOfPart, dataPartitionPart, type DataPartitionKey, type TablePartitioning,
 } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
@@ -129,5 +129,3 @@ export function intervalExpired(partitioning: TablePartitioning, interval: bigin
   const end = (interval + 1n) * BigInt(partitioning.interval!); // first key of the next interval
   return end <= cutoff;
 }
-
-export const EXPIRATION_UNITS = Object.keys(EXPIRATION_UNIT_MS) as (keyof typeof EXPIRATION_UNIT_MS)[];

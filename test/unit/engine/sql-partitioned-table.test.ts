@@ -112,6 +112,9 @@ describe('partitioned tables', () => {
     assert.deepStrictEqual((await db.rows('SELECT TABLE_NAME FROM "#tables"')).flat(), ['ok']);
     await rejects(db.update('UPDATE ok SET v = 3'), 'SQL_COMPILE_SYNTAX_ERROR', /Partitioning column='v' is not updatable/);
     await rejects(db.update('ALTER TABLE ok DROP PARTITION FOR (1)'), 'INVALID_SCHEMA', /not interval-partitioned/);
+    // A partitioning column outside the key may be NULL in the schema, never in a row.
+    await rejects(db.update('INSERT INTO ok VALUES (1, NULL)'), 'NULL_NOT_ALLOWED', /partitioning column v/);
+    assert.deepStrictEqual(await db.rows('SELECT COUNT(*) FROM ok'), [[0n]]);
   });
 
   it(`refuses a data partition past the limit of ${10_000} with LIMIT_EXCEEDED, the rows before it kept`, async () => {
