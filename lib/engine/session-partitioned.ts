@@ -5,8 +5,9 @@
 //                   expired row is accepted and not stored
 //   get, remove     to the data partition the key names (every one, when the key does not name it)
 //   count           the sum over the data partitions, without expired rows
-//   query (TQL)     WHERE filtering only (§3.8): `SELECT *` with WHERE and LIMIT; an aggregate,
-//                   ORDER BY, OFFSET, EXPLAIN, a time-series selection or forUpdate is NOT_SUPPORTED.
+//   query (TQL)     WHERE filtering only (§3.8): `SELECT *` with WHERE and LIMIT, and COUNT(*) (the
+//                   web API's row total); another aggregate, ORDER BY, OFFSET, EXPLAIN, a
+//                   time-series selection or forUpdate is NOT_SUPPORTED.
 //                   Each data partition answers in turn, in interval order, all rows at once
 //                   (at most SCAN_ROW_COUNT_MAX together), and expired rows are dropped.
 //
@@ -58,11 +59,22 @@ export async function partitionedQuery(session: Session, table: ContainerSchema,
       `only (§3.8): ${what} is not supported`);
   };
   if (statement.explain !== undefined) refuse('EXPLAIN');
-  if (statement.select.kind !== 'all') refuse(`SELECT ${statement.select.name}`);
+  const count = statement.select.kind === 'call' && statement.select.name.toUpperCase() === 'COUNT' &&
+    statement.select.star && statement.select.args.length === 0;
+  if (statement.select.kind !== 'all' && !count) refuse(`SELECT ${statement.text.select}`);
   if (statement.orderBy.length > 0) refuse('ORDER BY');
   if (statement.offset !== undefined) refuse('OFFSET');
   if (options.forUpdate === true) refuse('fetch(forUpdate)');
   if (options.sampling !== undefined) refuse('time sampling');
+  if (count) {
+    // COUNT(*) (the web API's row total): the rows WHERE selects, counted here.
+    const where = statement.text.where === undefined ? '' : ` WHERE ${statement.text.where}`;
+    const counted = await partitionedRows(session, table, `SELECT *${where}`, {});
+    return {
+      kind: 'aggregate', function: 'COUNT', type: { type: 'LONG' }, value: BigInt(counted.length),
+      scannedRowCount: counted.length,
+    };
+  }
   const limit = Math.min(Number(statement.limit?.count ?? BigInt(SCAN_ROW_COUNT_MAX)), options.rowLimit ?? Infinity);
   const rows = (await partitionedRows(session, table, tql, options)).slice(0, limit);
   return { kind: 'rows', columns: table.columns, rows, cursor: undefined, scannedRowCount: rows.length };
