@@ -10,7 +10,8 @@
 // workload without its hostile client (value is then the run with it), or for spatial/window a
 // full scan of the same rows without the index (value is then through the index), or PostgreSQL's
 // COPY for gs_export / gs_import (expimp/), or for sql/tsbs's commit p99 the same writer with no
-// query running (value is then the p99 with the queries). A peer that
+// query running (value is then the p99 with the queries), or for expiry/ the same ingest into a
+// table without expiry (no-expiry). A peer that
 // could not run (influxd not installed) has peerValue and ratio null. MB is 2^20 bytes, as in the
 // configuration's sizes. A target, where the issue sets one, is a lower bound on the ratio or on
 // the value, or an upper bound on the value (the soak's RSS spread).
@@ -20,7 +21,7 @@ import { MiB } from '../lib/base/units.ts';
 export type BenchUnit = 'rows/s' | 'ops/s' | 'MB/s' | 'ms' | 'µs' | 'MB' | '%';
 export type BenchPeer =
   'leveldb' | 'disk' | 'influxdb' | 'in-thread' | 'no-hostile' | 'full-scan' | 'postgres' | 'no-query'
-  | 'store-client';
+  | 'store-client' | 'no-expiry';
 
 export type BenchTarget = { of: 'ratio' | 'value'; min: number } | { of: 'value'; max: number };
 

@@ -36,6 +36,7 @@ import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-l
 import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
 import { expimpWorkload } from './workloads/expimp.ts';
+import { expiryWorkload } from './workloads/expiry.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
 import { nodeThreadIngestWorkload, nodeThreadPutWorkload } from './workloads/node-thread.ts';
 import { indexQueryWorkload } from './workloads/index-query.ts';
@@ -90,6 +91,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'expimp/tsbs-day', run: expimpWorkload },
   { name: 'sql/tsbs', run: sqlTsbsWorkload },
   { name: 'pgwire', run: pgwireWorkload },
+  { name: 'expiry/interval=1h/expire=2h', run: expiryWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },
   {
     name: 'engine/thread/put/durable/sessions=1',

@@ -95,6 +95,7 @@ async function main(): Promise<void> {
     releaseUnusedFileBlocks: values.releaseUnusedFileBlocks === true,
     engineThread: engineThreadOf(process.env['STORE_ENGINE_THREAD']),
     ...faultAssertOf(process.env['STORE_FAULT_ASSERT_ON']),
+    ...clockOffsetOf(process.env['STORE_TEST_CLOCK_OFFSET_MS']),
     onStopped: (error) => {
       removeRunFiles();
       console.log(error === undefined ? 'node stopped' : `node stopped with an error: ${String(error)}`);
@@ -149,6 +150,16 @@ function runningEndpoints(): string {
 
 function faultAssertOf(name: string | undefined): { faultAssertOnContainer?: string } {
   return name === undefined || name === '' ? {} : { faultAssertOnContainer: name };
+}
+
+/** Testing aid: the engine's wall clock runs this many ms ahead (expiry tests of a real node). */
+function clockOffsetOf(text: string | undefined): { testClockOffsetMs?: number } {
+  if (text === undefined || text === '') return {};
+  const offsetMs = Number(text);
+  if (!Number.isSafeInteger(offsetMs)) {
+    throw new StorageError('CONFIG_INVALID', `STORE_TEST_CLOCK_OFFSET_MS must be a whole number of ms, not ${text}`);
+  }
+  return { testClockOffsetMs: offsetMs };
 }
 
 function engineThreadOf(text: string | undefined): EngineThreadChoice {

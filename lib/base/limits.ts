@@ -187,6 +187,11 @@ export const CHECKPOINT_FREE_SPACE_RESERVE_BYTES = 1 * MiB;
  * the thread pool (4 threads): the rest stay free for the xlog's fdatasync, which a commit waits on.
  */
 export const CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX = 1;
+/**
+ * Between two expiry sweeps of a Store (lib/engine/partition-expiry.ts): expired rows are invisible
+ * at once, so this only bounds how long their space stays taken after they expire.
+ */
+export const EXPIRY_SWEEP_INTERVAL_MS_DEFAULT = 60_000;
 /** cplog reader: bytes read per call. Records are a few dozen bytes, so this never grows. */
 export const CPLOG_READ_BUFFER_BYTES = 1 * MiB;
 

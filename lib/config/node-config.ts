@@ -76,6 +76,8 @@ export interface NodeConfig {
     monitoringStoreRate: number;
   };
   sql: {
+    /** A partitioning column of a table with a primary key must be a key column (§4.9). */
+    partitioningRowkeyConstraint: boolean;
     storeSwapFilePath: string;
     storeSwapSyncSizeBytes: number;
     storeMemoryLimitBytes: number;
@@ -224,6 +226,7 @@ function readSql(read: OptionReader): NodeConfig['sql'] {
     storeSwapSyncSizeBytes: read.size('node', '/sql/storeSwapSyncSize', 1024 * MiB),
     storeMemoryLimitBytes: read.size('node', '/sql/storeMemoryLimit', 1024 * MiB),
     workMemoryLimitBytes: read.size('node', '/sql/workMemoryLimit', 32 * MiB),
+    partitioningRowkeyConstraint: read.boolean('node', '/sql/partitioningRowkeyConstraint', true),
     workCacheMemoryBytes: read.size('node', '/sql/workCacheMemory', 128 * MiB),
     connectionLimit: read.integer('node', '/sql/connectionLimit', 5000, CONNECTION_LIMIT),
     concurrency: read.integer('node', '/sql/concurrency', 4, { min: 1, max: CONCURRENCY_MAX }),

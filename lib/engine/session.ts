@@ -12,6 +12,9 @@ import type { RequestContext } from './partition.ts';
 import type { TqlQueryOptions } from './partition-query.ts';
 import type { Store } from './store.ts';
 import type { ScanRange } from './transaction.ts';
+import {
+  partitionedCall, partitionedCount, partitionedQuery, partitionedTableOf,
+} from './session-partitioned.ts';
 
 export interface SessionOptions {
   /** Lock waits and open transactions end after this; capped by transactionTimeoutLimit. */
@@ -55,6 +58,8 @@ export class Session {
 
 export class ContainerHandle {
   private autoCommit = true;
+  /** A partitioned table's data partitions written with auto-commit off (session-partitioned.ts). */
+  private readonly pending = new Map<string, ContainerHandle>();
 
   constructor(
     private readonly session: Session,
@@ -71,7 +76,7 @@ export class ContainerHandle {
   }
 
   async put(row: Row): Promise<void> {
-    await this.partition().put(this.context(), this.name, [row]);
+    await this.multiPut([row]);
   }
 
   /** Puts one row; whether a row of its key existed (Partition.putRow). */
@@ -81,10 +86,17 @@ export class ContainerHandle {
 
   async multiPut(rows: readonly Row[]): Promise<void> {
     if (!Array.isArray(rows)) throw new StorageError('ROW_INVALID', 'multiPut takes an array of rows');
+    const table = this.partitionedTable();
+    if (table !== undefined) {
+      await partitionedCall(this.session, table, this, (txn) => txn.put(rows));
+      return;
+    }
     await this.partition().put(this.context(), this.name, rows);
   }
 
   async get(key: RowKey): Promise<Row | undefined> {
+    const table = this.partitionedTable();
+    if (table !== undefined) return partitionedCall(this.session, table, this, (txn) => txn.get(key));
     return this.partition().get(this.context(), this.name, key);
   }
 
@@ -94,6 +106,8 @@ export class ContainerHandle {
   }
 
   async remove(key: RowKey): Promise<boolean> {
+    const table = this.partitionedTable();
+    if (table !== undefined) return partitionedCall(this.session, table, this, (txn) => txn.remove(key));
     return this.partition().remove(this.context(), this.name, key);
   }
 
@@ -102,6 +116,8 @@ export class ContainerHandle {
   }
 
   async count(): Promise<number> {
+    const table = this.partitionedTable();
+    if (table !== undefined) return partitionedCount(this.session, table);
     return this.partition().count(this.context(), this.name);
   }
 
@@ -111,6 +127,8 @@ export class ContainerHandle {
    * the result for this handle's transaction (auto-commit off only: ILLEGAL_COMMIT_MODE).
    */
   async query(tql: string, options: TqlQueryOptions = {}): Promise<TqlResult> {
+    const table = this.partitionedTable();
+    if (table !== undefined) return partitionedQuery(this.session, table, tql, options);
     if (options.forUpdate === true) {
       return this.partition().queryForUpdate(this.context(), this.name, tql, options);
     }
@@ -126,11 +144,31 @@ export class ContainerHandle {
   }
 
   async commit(): Promise<void> {
+    for (const [name, handle] of this.pending) {
+      this.pending.delete(name);
+      await handle.commit();
+    }
     await this.partition().commit(this.context(), this.name);
   }
 
   async abort(): Promise<void> {
+    for (const handle of this.pending.values()) await handle.abort();
+    this.pending.clear();
     this.partition().abort(this.context(), this.name);
+  }
+
+  get isAutoCommitOn(): boolean {
+    return this.autoCommit;
+  }
+
+  /** A data partition's handle written with auto-commit off: committed or aborted with this one. */
+  pendingAdd(name: string, handle: ContainerHandle): void {
+    this.pending.set(name, handle);
+  }
+
+  /** The table's schema when this is a partitioned table (its calls go to its data partitions). */
+  private partitionedTable() {
+    return partitionedTableOf(this.session, this.name);
   }
 
   private partition() {

@@ -15,7 +15,8 @@ import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
 import {
-  sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablesRows, type SqlNodeActivity,
+  sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablePartitionRow, sqlTablesRows,
+  type SqlNodeActivity,
 } from '../sql/meta/metatables.ts';
 import type { SqlBatch } from '../sql/exec/evaluate.ts';
 import { sqlTypeOfColumn, type SqlScanRequest, type SqlTable } from '../sql/exec/table-source.ts';
@@ -23,6 +24,9 @@ import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexCandidates, indexPages } from './sql-index-scan.ts';
+import { partitionedSqlTable, partitionedTransaction } from './sql-partitioned-table.ts';
+import { dataPartitionEnsure, dataPartitionsDrop, dataPartitionsOf } from './table-partitions.ts';
+import { intervalOf } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
 
 export interface StoreSqlDatabaseOptions {
@@ -34,11 +38,22 @@ export interface StoreSqlDatabaseOptions {
 
 export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions): SqlDatabase {
   const entryOf = (name: string): ContainerEntry => store.partitionFor(name).lookupOrThrow(name);
-  // Containers of the partitions this store serves, in name order.
+  // Tables of the partitions this store serves, in name order (data partitions are their table's).
   const schemas = (): ContainerSchema[] => store.listContainers().flatMap((name) => {
     const schema = self.tableSchema(name);
-    return schema === undefined ? [] : [schema];
+    return schema === undefined || schema.partitionOf !== undefined ? [] : [schema];
   });
+  const nowMs = () => store.clock.nowMs();
+  const plainTable = (name: string): SqlTable => {
+    const entry = entryOf(name);
+    return { schema: entry.schema, scan: (request) => scan(name, entryOf, request, options) };
+  };
+  /** Runs `each` on a partitioned table's data partitions after the table itself. */
+  const alsoOnDataPartitions = async (table: string, each: (name: string) => Promise<unknown>) => {
+    const schema = entryOf(table).schema;
+    if (schema.partitioning === undefined) return;
+    for (const part of dataPartitionsOf(store, schema)) await each(part.schema.name);
+  };
   const self: SqlDatabase = {
     tableSchema(name) {
       try {
@@ -52,11 +67,15 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       }
     },
     tableRowCount(name) {
-      return self.tableSchema(name) === undefined ? undefined : entryOf(name).rows.count();
+      const schema = self.tableSchema(name);
+      if (schema === undefined) return undefined;
+      if (schema.partitioning === undefined) return entryOf(name).rows.count();
+      return dataPartitionsOf(store, schema).reduce((sum, part) => sum + entryOf(part.schema.name).rows.count(), 0);
     },
     table(name): SqlTable {
       const entry = entryOf(name);
-      return { schema: entry.schema, scan: (request) => scan(name, entryOf, request, options) };
+      if (entry.schema.partitioning === undefined) return plainTable(name);
+      return partitionedSqlTable(store, entry.schema, { dataTable: plainTable, nowMs });
     },
     metatableRows(name) {
       switch (name) {
@@ -65,17 +84,65 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         case '#databases': return sqlDatabasesRows();
         case '#sqls': return sqlSqlsRows(options.activity?.runningStatements() ?? []);
         case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
+        case '#table_partitions': return tablePartitionsRows(store, schemas());
       }
     },
-    async createTable(definition) { await store.createContainer(definition); },
-    dropTable: (name) => store.dropContainer(name),
-    createIndex: (table, index) => store.createIndex(table, index),
-    dropIndex: (table, selector) => store.dropIndex(table, selector),
-    async addColumn(table, column) { await store.addColumn(table, column); },
-    async renameColumn(table, columns) { await store.renameColumn(table, columns); },
+    async createTable(definition) {
+      await store.createContainer(definition);
+      const schema = entryOf(definition.name).schema;
+      const partitioning = schema.partitioning;
+      if (partitioning?.kind !== 'HASH') return;
+      // A hash table's data partitions are all made with it (§4.9), none later.
+      for (let hash = 0; hash < partitioning.divisionCount!; hash++) {
+        await dataPartitionEnsure(store, schema, { hash }, () => hash);
+      }
+    },
+    async dropTable(name) {
+      const schema = self.tableSchema(name);
+      if (schema?.partitioning !== undefined) await dataPartitionsDrop(store, schema, () => true);
+      return store.dropContainer(name);
+    },
+    async createIndex(table, index) {
+      const created = await store.createIndex(table, index);
+      await alsoOnDataPartitions(table, (name) => store.createIndex(name, index));
+      return created;
+    },
+    async dropIndex(table, selector) {
+      const count = await store.dropIndex(table, selector);
+      await alsoOnDataPartitions(table, (name) => store.dropIndex(name, selector));
+      return count;
+    },
+    async addColumn(table, column) {
+      await store.addColumn(table, column);
+      await alsoOnDataPartitions(table, (name) => store.addColumn(name, column));
+    },
+    async renameColumn(table, columns) {
+      await store.renameColumn(table, columns);
+      await alsoOnDataPartitions(table, (name) => store.renameColumn(name, columns));
+    },
+    async dropPartition(table, value) {
+      const schema = entryOf(table).schema;
+      const partitioning = schema.partitioning;
+      assert(partitioning !== undefined && partitioning.kind !== 'HASH');
+      const interval = intervalOf(partitioning, value);
+      return dataPartitionsDrop(store, schema, (part) => part.key.interval === interval);
+    },
     async transaction(table, change) {
       const session = store.session();
       try {
+        const schema = entryOf(table).schema;
+        if (schema.partitioning !== undefined) {
+          const txn = partitionedTransaction(store, schema, nowMs(), session);
+          let result;
+          try {
+            result = await change(txn);
+          } catch (error) {
+            for (const handle of txn.handles.values()) await handle.abort();
+            throw error;
+          }
+          for (const handle of txn.handles.values()) await handle.commit();
+          return result;
+        }
         const handle = session.container(table);
         await handle.setAutoCommit(false);
         const txn: SqlTableTransaction = {
@@ -98,6 +165,18 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
     },
   };
   return self;
+}
+
+/** "#table_partitions": one row per data partition of every partitioned table. */
+function tablePartitionsRows(store: Store, tables: readonly ContainerSchema[]): SqlValue[][] {
+  const rows: SqlValue[][] = [];
+  for (const table of tables) {
+    if (table.partitioning === undefined) continue;
+    for (const part of dataPartitionsOf(store, table)) {
+      rows.push(sqlTablePartitionRow(table, part.key, store.partitionIdOf(part.schema.name)));
+    }
+  }
+  return rows;
 }
 
 /** One page of a table's committed rows after `after`, and where the next starts (undefined: no more). */

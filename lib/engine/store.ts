@@ -15,12 +15,12 @@
 //   const rows = await cpu.scan({ from: t0, to: t1, direction: 'asc' });
 
 import { isAbsolute, join } from 'node:path';
-import { asyncScheduler, type SchedulerLike } from 'rxjs';
+import { Subscription, asyncScheduler, exhaustMap, timer, type SchedulerLike } from 'rxjs';
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
 import {
-  blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, SESSION_COUNT_MAX,
+  blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, EXPIRY_SWEEP_INTERVAL_MS_DEFAULT, SESSION_COUNT_MAX,
 } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
@@ -35,6 +35,7 @@ import {
 } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
 import { CheckpointGate, type CheckpointGateShared } from './checkpoint-gate.ts';
+import { expirySweep } from './partition-expiry.ts';
 import type { BackupTarget, PartitionBackupReport } from './partition-backup.ts';
 import type { Partition } from './partition.ts';
 import {
@@ -70,6 +71,8 @@ export interface StoreConfig {
    * (checkpoint-gate.ts): CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX then bounds them all together.
    */
   checkpointGateShared?: CheckpointGateShared;
+  /** Between two expiry sweeps (partition-expiry.ts); EXPIRY_SWEEP_INTERVAL_MS_DEFAULT when absent. */
+  expirySweepIntervalMs?: number;
 }
 
 /** Where a Store of `config` keeps its files: dbPath and transactionLogPath, resolved. */
@@ -90,6 +93,10 @@ export class Store {
   private closed = false;
   private failure: unknown = undefined;
   recovery: RecoveryReport | undefined;
+  private expiry: Subscription | undefined;
+  /** Data partitions the expiry sweeps dropped, and sweeps that failed, since the open. */
+  expiryDroppedCount = 0;
+  expiryErrorCount = 0;
 
   private constructor(
     readonly options: StorageOptions,
@@ -153,6 +160,16 @@ export class Store {
       throw failed.reason;
     }
     const reports = recoveries.map((recovery) => (recovery as PromiseFulfilledResult<RecoveryReport>).value);
+    // One sweep at once (what expired while the node was down), then every interval; a sweep still
+    // running when the next is due is not doubled.
+    store.expiry = timer(0, config.expirySweepIntervalMs ?? EXPIRY_SWEEP_INTERVAL_MS_DEFAULT, periodicScheduler)
+      .pipe(exhaustMap(() => expirySweep(store).then((report) => {
+        store.expiryDroppedCount += report.droppedCount;
+      }, (error: unknown) => {
+        store.expiryErrorCount++;
+        config.onWarning?.(`expiry sweep failed: ${error instanceof Error ? error.message : String(error)}`);
+      })))
+      .subscribe();
     store.recovery = recoveryReportSum(reports);
     // Files of another layout are safe to delete only once every group has recovered.
     if (groupIndexes.length === options.concurrency) {
@@ -312,6 +329,16 @@ export class Store {
   }
 
   /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */
+  /** Punches every free data-file slot of this store's partitions; how many (partition-expiry.ts). */
+  releaseFreeSlots(): number {
+    this.checkOpen();
+    let released = 0;
+    for (const group of this.groups) {
+      for (const partition of group.partitions) released += partition.checkpointer?.releaseUnusedFileBlocks() ?? 0;
+    }
+    return released;
+  }
+
   get periodicCheckpointEnabled(): boolean {
     return this.groups.every((group) => group.periodicCheckpointEnabled);
   }
@@ -357,6 +384,7 @@ export class Store {
    */
   async close(): Promise<void> {
     if (this.closed) return;
+    this.expiry?.unsubscribe();
     for (const session of [...this.sessions]) session.close();
     this.closed = true;
     await Promise.all(this.groups.map((group) => group.close()));
@@ -369,6 +397,7 @@ export class Store {
    */
   async abandonStart(): Promise<void> {
     if (this.closed) return;
+    this.expiry?.unsubscribe();
     for (const session of [...this.sessions]) session.close();
     this.closed = true;
     const abandons = await Promise.allSettled(this.groups.map((group) => group.abandonStart()));

@@ -14,6 +14,11 @@ export const systemClock: Clock = {
   monotonicMs: () => performance.now(),
 };
 
+/** The system clock's wall time moved `offsetMs` ahead (a testing aid: expiry on a real node). */
+export function offsetClock(offsetMs: number): Clock {
+  return { nowMs: () => Date.now() + offsetMs, monotonicMs: () => performance.now() };
+}
+
 /**
  * An rxjs scheduler on real timers that do not keep the process alive: for periodic background work
  * (xlog sync, checkpoints), so a program that forgets to close a store can still exit. Lock and

@@ -67,6 +67,8 @@ export interface StoreNodeOptions extends HomeEnvironment {
   onFailStop?: (error: unknown) => void;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
+  /** Testing aid, inert when absent: the engine's wall clock runs this many ms ahead (expiry). */
+  testClockOffsetMs?: number;
 }
 
 type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
@@ -199,8 +201,10 @@ export class StoreNode implements SystemServiceNode {
         textBytesMax: config.node.sql.traceLimitQuerySizeBytes,
       },
       sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
+      sqlPartitioningRowkeyConstraint: config.node.sql.partitioningRowkeyConstraint,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
+      ...(this.options.testClockOffsetMs === undefined ? {} : { testClockOffsetMs: this.options.testClockOffsetMs }),
     }, {
       checkpoint: (notice) => {
         const fields = { partitionGroup: notice.groupIndex, trigger: notice.trigger };

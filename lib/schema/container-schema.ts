@@ -2,6 +2,7 @@
 // (ContainerSchema, validated and normalised by schema-validate.ts).
 
 import type { ColumnType, TimePrecision } from './column-type.ts';
+import type { TablePartitioning } from './table-partitioning.ts';
 
 export type ContainerType = 'COLLECTION' | 'TIME_SERIES';
 export type IndexType = 'TREE' | 'SPATIAL';
@@ -36,6 +37,10 @@ export interface ContainerSchema {
   indexes: IndexSchema[];
   /** +1 on every schema change (add or rename column). */
   schemaVersion: number;
+  /** A partitioned table (table-partitioning.ts): it holds no rows, its data partitions do. */
+  partitioning?: TablePartitioning;
+  /** A data partition: the name of its partitioned table. */
+  partitionOf?: string;
 }
 
 /** What createIndex accepts (checked member by member); type TREE when absent. */
@@ -71,4 +76,7 @@ export interface ContainerDefinition {
   timeSeriesProperties?: { compressionMethod?: string; rowExpirationTime?: number; [key: string]: unknown };
   rowExpiration?: unknown;
   triggers?: unknown[];
+  /** Given by SQL only (lib/sql/run-ddl.ts, lib/engine/table-partitions.ts); no wire form carries them. */
+  partitioning?: TablePartitioning;
+  partitionOf?: string;
 }

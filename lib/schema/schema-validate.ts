@@ -32,10 +32,11 @@ import {
   definitionArray, definitionEnumText, definitionMember, definitionObject, schemaInvalid,
 } from './schema-validate-json.ts';
 import { removedOptionsCheck } from './schema-validate-removed.ts';
+import type { TablePartitioning } from './table-partitioning.ts';
 
 const CONTAINER_MEMBERS = new Set([
   'name', 'type', 'columns', 'rowKey', 'dataAffinity', 'indexes', 'timeSeriesProperties',
-  'rowExpiration', 'triggers',
+  'rowExpiration', 'triggers', 'partitioning', 'partitionOf',
 ]);
 
 /** Validates any JSON-shaped value as a ContainerDefinition; the result has schemaVersion 1. */
@@ -57,6 +58,11 @@ export function validateContainerDefinition(
   const dataAffinity = definitionMember(object, 'dataAffinity');
   if (dataAffinity !== undefined) schema.dataAffinity = validateDataAffinity(dataAffinity);
   schema.indexes = containerIndexes(definitionArray(object, 'indexes', where), schema, limits);
+  // Only SQL's CREATE TABLE gives these, already checked (lib/sql/run-ddl.ts); no wire form has them.
+  const partitioning = definitionMember(object, 'partitioning');
+  if (partitioning !== undefined) schema.partitioning = partitioning as TablePartitioning;
+  const partitionOf = definitionMember(object, 'partitionOf');
+  if (typeof partitionOf === 'string') schema.partitionOf = partitionOf;
   return schema;
 }
 
@@ -69,6 +75,7 @@ export function schemasEqual(a: ContainerSchema, b: ContainerSchema): boolean {
   if (normalizeName(a.name) !== normalizeName(b.name)) return false;
   if (a.type !== b.type || a.rowKeyColumnCount !== b.rowKeyColumnCount) return false;
   if (normalizeName(a.dataAffinity ?? '') !== normalizeName(b.dataAffinity ?? '')) return false;
+  if (JSON.stringify(a.partitioning) !== JSON.stringify(b.partitioning)) return false;
   if (a.columns.length !== b.columns.length) return false;
   return a.columns.every((column, i) => {
     const other = b.columns[i];

@@ -64,8 +64,16 @@ export function wireInfo(info: EngineContainerInfo): ContainerInfo {
 
 function definitionParse(json: string): ContainerDefinition {
   try {
-    return JSON.parse(json) as ContainerDefinition;
+    const definition = JSON.parse(json) as ContainerDefinition;
+    // Partitioning is SQL's (CREATE TABLE … PARTITION BY): a client cannot make or fake a data partition.
+    if (definition !== null && typeof definition === 'object' &&
+      (Object.hasOwn(definition, 'partitioning') || Object.hasOwn(definition, 'partitionOf'))) {
+      throw new StorageError('INVALID_SCHEMA', 'a container definition cannot give partitioning; ' +
+        'create a partitioned table with SQL CREATE TABLE … PARTITION BY');
+    }
+    return definition;
   } catch (error) {
+    if (isStorageError(error)) throw error;
     throw protocolError('a container definition that is not JSON', error);
   }
 }

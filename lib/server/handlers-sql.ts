@@ -36,6 +36,7 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
       }),
       parameters: request.parameters,
       workMemoryLimitBytes: context.sqlWorkMemoryLimitBytes ?? SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT,
+      partitioningRowkeyConstraint: context.sqlPartitioningRowkeyConstraint ?? true,
       timeoutMs: request.timeoutMs > 0 ? request.timeoutMs : SQL_STATEMENT_TIMEOUT_MS_DEFAULT,
       monotonicMs: () => store.clock.monotonicMs(),
       nowMs: store.clock.nowMs(),

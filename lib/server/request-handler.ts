@@ -33,6 +33,8 @@ export interface ConnectionContext {
   readonly connection?: SqlConnectionInfo;
   /** GridDB's /sql/workMemoryLimit for SQL statements; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */
   readonly sqlWorkMemoryLimitBytes?: number;
+  /** GridDB's /sql/partitioningRowkeyConstraint; true when absent. */
+  readonly sqlPartitioningRowkeyConstraint?: boolean;
   /** Testing aid (LocalRunnerOptions.faultAssertOnContainer): puts into it fail an assertion. */
   readonly faultAssertOnContainer?: string;
 }

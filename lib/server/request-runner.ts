@@ -92,6 +92,8 @@ export interface LocalRunnerOptions {
   queryHandler: QueryHandler;
   /** GridDB's /sql/workMemoryLimit; SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT when absent. */
   sqlWorkMemoryLimitBytes?: number;
+  /** GridDB's /sql/partitioningRowkeyConstraint; true when absent. */
+  sqlPartitioningRowkeyConstraint?: boolean;
   messageBytesMax: number;
   statementResultCountMax: number;
   statementResultCountPerClientMax: number;
@@ -164,6 +166,8 @@ export class LocalRequestRunner implements RequestRunner {
         ...(setup.connection === undefined ? {} : { connection: setup.connection }),
         ...(this.options.sqlWorkMemoryLimitBytes === undefined
           ? {} : { sqlWorkMemoryLimitBytes: this.options.sqlWorkMemoryLimitBytes }),
+        ...(this.options.sqlPartitioningRowkeyConstraint === undefined
+          ? {} : { sqlPartitioningRowkeyConstraint: this.options.sqlPartitioningRowkeyConstraint }),
         ...(this.options.faultAssertOnContainer === undefined
           ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       },

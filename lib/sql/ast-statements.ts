@@ -128,7 +128,7 @@ export type SqlAdministrationStatement =
 
 /** Statement kinds the store parses but does not run yet: the executor answers NOT_SUPPORTED. */
 export const SQL_STATEMENT_KINDS_NOT_SUPPORTED: ReadonlySet<SqlStatement['kind']> = new Set([
-  'alterTableDropPartition', 'createDatabase', 'dropDatabase', 'createRole', 'dropRole',
+  'createDatabase', 'dropDatabase', 'createRole', 'dropRole',
   'createUser', 'dropUser', 'setPassword', 'grant', 'revoke', 'createView', 'dropView',
 ] as const);
 

@@ -1,23 +1,45 @@
 // DDL statements (§5.2) on the engine's containers: CREATE TABLE makes a collection, or a time
 // series with USING TIMESERIES; the primary key is the leading columns (the engine keys rows by
 // its first columns), so a PRIMARY KEY (...) naming other columns is NOT_SUPPORTED with that
-// reason. PARTITION BY is NOT_SUPPORTED until table partitioning exists.
+// reason. PARTITION BY and the expiry options are checked here (sql-partitioning.ts) and kept in
+// the table's schema; ALTER TABLE … DROP PARTITION FOR drops an interval table's data partition.
 
-import type { ColumnSchema, ContainerDefinition } from '../schema/container-schema.ts';
+import type { ColumnSchema, ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';
 import { normalizeName } from '../schema/names.ts';
-import type { SqlColumnDefinition, SqlStatement } from './ast.ts';
+import type { Value } from '../schema/column-type.ts';
+import type { SqlColumnDefinition, SqlExpression, SqlStatement } from './ast.ts';
+import type { SqlTableOption } from './ast-statements.ts';
+import { partitionKeyValue, sqlTablePartitioning } from './sql-partitioning.ts';
 import { SqlError, sqlNotSupported } from './errors.ts';
 import type { SqlColumnType } from './sql-types.ts';
 import type { SqlDatabase } from './sql-database.ts';
 
 type Ddl = Extract<SqlStatement, {
   kind: 'createTable' | 'dropTable' | 'createIndex' | 'dropIndex' | 'alterTableAddColumns' |
-    'alterTableRenameColumn';
+    'alterTableRenameColumn' | 'alterTableDropPartition';
 }>;
 
-export async function runDdl(statement: Ddl, database: SqlDatabase): Promise<void> {
+export interface SqlDdlOptions {
+  /** GridDB's /sql/partitioningRowkeyConstraint: a partitioning key must be a primary key column. */
+  readonly partitioningRowkeyConstraint: boolean;
+  /** A constant's value as a column stores it (INSERT's conversion; run-dml.ts). */
+  readonly valueForColumn: (expression: SqlExpression, schema: ContainerSchema, columnIndex: number) => Promise<Value>;
+}
+
+export async function runDdl(statement: Ddl, database: SqlDatabase, options: SqlDdlOptions): Promise<void> {
   switch (statement.kind) {
-    case 'createTable': return createTable(statement, database);
+    case 'createTable': return createTable(statement, database, options);
+    case 'alterTableDropPartition': {
+      const schema = existing(database, statement.table);
+      const partitioning = schema.partitioning;
+      if (partitioning === undefined || partitioning.kind === 'HASH') {
+        throw new SqlError('INVALID_SCHEMA', `table ${schema.name} is not interval-partitioned: DROP PARTITION ` +
+          'takes an interval or interval-hash table', statement.table.position);
+      }
+      await database.dropPartition(schema.name,
+        await partitionKeyValue(schema, statement.value, options.valueForColumn));
+      return;
+    }
     case 'dropTable': {
       const dropped = await database.dropTable(statement.name.text);
       if (!dropped && !statement.ifExists) {
@@ -69,11 +91,8 @@ function existing(database: SqlDatabase, name: { text: string; position: SqlColu
   return schema;
 }
 
-async function createTable(statement: Extract<Ddl, { kind: 'createTable' }>, database: SqlDatabase): Promise<void> {
-  if (statement.partitioning !== undefined) {
-    throw sqlNotSupported('PARTITION BY: table partitioning is not supported yet (SQL part 2)',
-      statement.partitioning.position);
-  }
+async function createTable(statement: Extract<Ddl, { kind: 'createTable' }>, database: SqlDatabase,
+  options: SqlDdlOptions): Promise<void> {
   if (database.tableSchema(statement.name.text) !== undefined) {
     if (statement.ifNotExists) return;
     throw new SqlError('CONTAINER_EXISTS', `table ${statement.name.text} exists already`, statement.name.position);
@@ -99,15 +118,21 @@ async function createTable(statement: Extract<Ddl, { kind: 'createTable' }>, dat
     }),
     rowKey: statement.timeSeries && keyNames.length === 0 ? true : keyNames.length,
   };
+  const expiryOptions: SqlTableOption[] = [];
   for (const option of statement.options) {
     const key = option.key.text.toLowerCase();
     if (key === 'data_affinity' && option.value.type === 'STRING') {
       definition.dataAffinity = option.value.value;
+    } else if (key.startsWith('expiration_')) {
+      expiryOptions.push(option);
     } else {
-      throw sqlNotSupported(`the table option ${option.key.text} is not supported (only data_affinity)`,
-        option.key.position);
+      throw sqlNotSupported(`the table option ${option.key.text} is not supported (data_affinity and the ` +
+        'expiration_ options)', option.key.position);
     }
   }
+  const columns = statement.columns.map((column, i) => columnSchema(column, i < keyNames.length));
+  const partitioning = sqlTablePartitioning(statement, columns, keyNames.length, expiryOptions, options);
+  if (partitioning !== undefined) definition.partitioning = partitioning;
   await database.createTable(definition);
 }
 

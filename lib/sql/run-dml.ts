@@ -41,6 +41,18 @@ export async function runDml(statement: Dml, database: SqlDatabase, plan: SqlPla
   }
 }
 
+/** A constant expression's value stored in a column (as INSERT … VALUES would store it). */
+export async function constantForColumn(expression: SqlExpression, schema: ContainerSchema, columnIndex: number,
+  plan: SqlPlanContext, env: SqlRunEnvironment): Promise<Value> {
+  const noColumns: SqlBindScope = {
+    column: (_t, name, at) => { throw new SqlError('COLUMN_NOT_FOUND', `a constant cannot read the column ${name.text}`, at); },
+  };
+  const bound = bindExpression(expression, noColumns, plan);
+  const node: SqlPlanNode = { kind: 'values', rows: [[bound]], columns: [{ name: 'value', type: 'UNKNOWN' }] };
+  const [row] = await collectRows(node, env, 1);
+  return assignValue(row![0]!, bound.type, schema, columnIndex, expression.position) as Value;
+}
+
 async function insert(statement: Extract<Dml, { kind: 'insert' }>, schema: ContainerSchema,
   database: SqlDatabase, plan: SqlPlanContext, env: SqlRunEnvironment): Promise<number> {
   const targets = statement.columns === undefined ? schema.columns.map((_c, i) => i)
@@ -119,6 +131,13 @@ async function update(statement: Extract<Dml, { kind: 'update' }>, schema: Conta
     if (index < schema.rowKeyColumnCount) {
       throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `the primary key column ${column.text} cannot be ` +
         'updated', column.position);
+    }
+    const partitioning = schema.partitioning;
+    if (partitioning !== undefined &&
+      (index === partitioning.columnIndex || index === partitioning.subColumnIndex)) {
+      // GridDB: [240016:SQL_COMPILE_PARTITIONING_KEY_NOT_UPDATABLE]
+      throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `Partitioning column='${column.text}' is not updatable`,
+        column.position);
     }
     return { index, value, position: column.position };
   });

@@ -22,7 +22,7 @@ import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
 import { planQuery, type SqlPlanContext } from './plan/plan-select.ts';
 import { parseSqlStatement } from './parser.ts';
 import { runDdl } from './run-ddl.ts';
-import { runDml } from './run-dml.ts';
+import { constantForColumn, runDml } from './run-dml.ts';
 import type { SqlDatabase } from './sql-database.ts';
 import type { SqlValue } from './value.ts';
 
@@ -31,6 +31,8 @@ export interface SqlRunOptions {
   readonly parameters?: readonly SqlTypedValue[];
   /** GridDB's /sql/workMemoryLimit. */
   readonly workMemoryLimitBytes: number;
+  /** GridDB's /sql/partitioningRowkeyConstraint (true when absent). */
+  readonly partitioningRowkeyConstraint?: boolean;
   /** The statement ends with REQUEST_TIMEOUT this long after it began, fetches included. */
   readonly timeoutMs: number;
   readonly monotonicMs: () => number;
@@ -137,7 +139,9 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
       if (rowCounts !== undefined) {
         for await (const _batch of runPlan(query.root, { ...env, rowCounts })) { /* counted */ }
       }
-      const rows = explainPlan(query.root, rowCounts).map((entry) => [JSON.stringify(entry)]);
+      const scanDetail = (node: Extract<SqlPlanNode, { kind: 'scan' }>) =>
+        options.database.table(node.table).explain?.({ from: node.keyRange.from, to: node.keyRange.to }) ?? {};
+      const rows = explainPlan(query.root, rowCounts, scanDetail).map((entry) => [JSON.stringify(entry)]);
       return rowsResult([{ name: 'plan', type: 'STRING' }], (async function* () {
         yield { rowCount: rows.length, columns: [rows.map((row) => row[0]!)] };
       })(), env.control);
@@ -145,8 +149,11 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     case 'insert': case 'update': case 'delete':
       return { kind: 'update', updateCount: await runDml(statement, options.database, plan, env) };
     case 'createTable': case 'dropTable': case 'createIndex': case 'dropIndex':
-    case 'alterTableAddColumns': case 'alterTableRenameColumn':
-      await runDdl(statement, options.database);
+    case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':
+      await runDdl(statement, options.database, {
+        partitioningRowkeyConstraint: options.partitioningRowkeyConstraint ?? true,
+        valueForColumn: (expression, schema, index) => constantForColumn(expression, schema, index, plan, env),
+      });
       return { kind: 'update', updateCount: 0 };
     default:
       throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);

@@ -3,7 +3,7 @@
 // Changes of one statement go through one transaction on one table, committed together or not at
 // all (the engine's per-container transactions).
 
-import type { Row, RowKey } from '../schema/column-type.ts';
+import type { Row, RowKey, Value } from '../schema/column-type.ts';
 import type {
   ColumnSchema, ContainerDefinition, ContainerSchema, IndexDefinition, IndexSelector,
 } from '../schema/container-schema.ts';
@@ -32,6 +32,11 @@ export interface SqlDatabase {
   dropIndex(table: string, selector: IndexSelector): Promise<number>;
   addColumn(table: string, column: ColumnSchema): Promise<void>;
   renameColumn(table: string, columns: { fromName: string; toName: string }): Promise<void>;
+  /**
+   * ALTER TABLE … DROP PARTITION FOR (value): drops the data partitions of an interval table whose
+   * range holds `value` (a value of the partitioning column); how many went.
+   */
+  dropPartition(table: string, value: Value): Promise<number>;
   /** Runs `change` in one transaction on `table`: committed when it resolves, aborted when it throws. */
   transaction<T>(table: string, change: (txn: SqlTableTransaction) => Promise<T>): Promise<T>;
 }

@@ -18,7 +18,7 @@ import {
 import { tqlQueryHandler } from '../../server/tql-query-handler.ts';
 import { slowQueryHandler, type SlowQueryRecord } from '../../server/slow-query-handler.ts';
 import type { SqlPeers } from '../../server/sql-peers.ts';
-import { systemClock } from '../../io/clock.ts';
+import { offsetClock, systemClock } from '../../io/clock.ts';
 import {
   errorData, type CheckpointNotice, type EngineCall, type EngineOpenSettings, type EngineOpened,
   type EngineStatus,
@@ -100,6 +100,7 @@ export class EngineCore {
     const store = await Store.open({
       home: settings.home, options: settings.options,
       releaseUnusedFileBlocks: settings.releaseUnusedFileBlocks,
+      ...(settings.testClockOffsetMs === undefined ? {} : { clock: offsetClock(settings.testClockOffsetMs) }),
       ...(settings.groupIndexes === undefined ? {} : { groupIndexes: settings.groupIndexes }),
       ...(settings.checkpointGateShared === undefined
         ? {} : { checkpointGateShared: settings.checkpointGateShared }),
@@ -118,6 +119,8 @@ export class EngineCore {
       messageBytesMax: settings.messageBytesMax,
       ...(settings.sqlWorkMemoryLimitBytes === undefined
         ? {} : { sqlWorkMemoryLimitBytes: settings.sqlWorkMemoryLimitBytes }),
+      ...(settings.sqlPartitioningRowkeyConstraint === undefined
+        ? {} : { sqlPartitioningRowkeyConstraint: settings.sqlPartitioningRowkeyConstraint }),
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
       onFailure: (error) => this.events.failed(error),

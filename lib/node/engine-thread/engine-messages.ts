@@ -37,12 +37,16 @@ export interface EngineOpenSettings {
   messageBytesMax: number;
   /** GridDB's /sql/workMemoryLimit: work memory of one SQL statement. */
   sqlWorkMemoryLimitBytes?: number;
+  /** GridDB's /sql/partitioningRowkeyConstraint (true when absent). */
+  sqlPartitioningRowkeyConstraint?: boolean;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
   /** Shared by the node's engine threads: one checkpoint count for all (checkpoint-gate.ts). */
   checkpointGateShared?: CheckpointGateShared;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
+  /** Testing aid, inert when absent: the store's wall clock runs this many ms ahead (expiry tests). */
+  testClockOffsetMs?: number;
   /** The slow-query log's threshold and text size (lib/server/slow-query-handler.ts). */
   slowQuery?: { thresholdMs: number; textBytesMax: number };
   /** Other engine threads serve the other partition groups: SQL asks them through the main thread. */

@@ -30,6 +30,8 @@ export interface SqlScanRequest {
 export interface SqlTable {
   readonly schema: ContainerSchema;
   scan(request: SqlScanRequest): AsyncIterable<SqlBatch>;
+  /** What EXPLAIN adds to a scan of this table (a partitioned table: the data partitions read). */
+  explain?(request: Pick<SqlScanRequest, 'from' | 'to'>): Record<string, unknown>;
 }
 
 /** The type SQL reads a column as: GEOMETRY and arrays read as NULL of type UNKNOWN. */

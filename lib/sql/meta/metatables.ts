@@ -5,10 +5,12 @@
 // Columns about things this store does not have (partitioning, expiration, jobs, event counts) are NULL.
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { partitionBoundaryText, type DataPartitionKey } from '../../schema/table-partitioning.ts';
 import type { SqlPlanColumn } from '../plan/logical-plan.ts';
 import type { SqlType, SqlValue } from '../value.ts';
 
-export type SqlMetatableName = '#tables' | '#index_info' | '#databases' | '#sqls' | '#sockets';
+export type SqlMetatableName =
+  '#tables' | '#index_info' | '#databases' | '#sqls' | '#sockets' | '#table_partitions';
 
 /** The only database of this store (GridDB's default). */
 export const SQL_DATABASE_NAME = 'public';
@@ -32,6 +34,10 @@ export const SQL_METATABLE_COLUMNS: Readonly<Record<SqlMetatableName, readonly S
     ['ORDINAL_POSITION', 'SHORT'], ['COLUMN_NAME', S],
   ]),
   '#databases': columns([['DATABASE_NAME', S], ['DATABASE_ID', 'LONG']]),
+  '#table_partitions': columns([
+    ['DATABASE_NAME', S], ['TABLE_NAME', S], ['PARTITION_BOUNDARY_VALUE', S], ['CLUSTER_PARTITION_INDEX', 'INTEGER'],
+    ['CLUSTER_NODE_ADDRESS', S], ['WORKER_INDEX', 'INTEGER'],
+  ]),
   '#sqls': columns([
     ['DATABASE_NAME', S], ['NODE_ADDRESS', S], ['NODE_PORT', 'INTEGER'], ['START_TIME', 'TIMESTAMP'],
     ['APPLICATION_NAME', S], ['SQL', S], ['QUERY_ID', S], ['JOB_ID', S], ['USER_NAME', S],
@@ -84,8 +90,34 @@ export function sqlTablesRows(schemas: readonly ContainerSchema[]): SqlValue[][]
     // §5.11 spells the kind TIMESERIES (the engine's TIME_SERIES).
     SQL_DATABASE_NAME, schema.name, schema.type === 'TIME_SERIES' ? 'TIMESERIES' : 'COLLECTION',
     schema.dataAffinity ?? null,
-    ...new Array<null>(14).fill(null),
+    ...partitioningColumns(schema),
   ]);
+}
+
+/** "#tables" from EXPIRATION_TIME to EXPIRATION_TYPE: NULL for a table that is not partitioned. */
+function partitioningColumns(schema: ContainerSchema): SqlValue[] {
+  const p = schema.partitioning;
+  if (p === undefined) return new Array<null>(14).fill(null);
+  const column = (index: number | undefined) => (index === undefined ? null : schema.columns[index]!.name);
+  const unitMs = p.intervalUnit === 'DAY' ? 86_400_000n : p.intervalUnit === 'HOUR' ? 3_600_000n : 1n;
+  const interval = p.interval === undefined ? null : String(BigInt(p.interval) / unitMs);
+  const e = p.expiration;
+  return [
+    e?.time ?? null, e?.unit ?? null, e?.divisionCount ?? null,
+    p.kind === 'HASH' ? 'HASH' : 'INTERVAL', column(p.columnIndex), interval, p.intervalUnit ?? null,
+    p.kind === 'HASH' ? p.divisionCount! : null,
+    p.kind === 'INTERVAL_HASH' ? 'HASH' : null, column(p.subColumnIndex), null, null,
+    p.kind === 'INTERVAL_HASH' ? p.divisionCount! : null,
+    e === undefined ? null : 'PARTITION',
+  ];
+}
+
+/** One "#table_partitions" row: a data partition, where its rows live. */
+export function sqlTablePartitionRow(table: ContainerSchema, key: DataPartitionKey, partitionIndex: number): SqlValue[] {
+  return [
+    SQL_DATABASE_NAME, table.name, partitionBoundaryText(table, key, table.partitioning!), partitionIndex,
+    null, null,
+  ];
 }
 
 export function sqlIndexInfoRows(schemas: readonly ContainerSchema[]): SqlValue[][] {

@@ -18,14 +18,17 @@ const TYPES: Record<SqlPlanNode['kind'], string> = {
   rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT', join: 'JOIN', setOperation: 'UNION', window: 'WINDOW',
 };
 
-export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined):
+export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined,
+  scanDetail: (node: Extract<SqlPlanNode, { kind: 'scan' }>) => Record<string, unknown> = () => ({})):
   SqlExplainEntry[] {
   const entries: SqlExplainEntry[] = [];
   const visit = (node: SqlPlanNode): number => {
     const inputList = planChildren(node).map(visit);
     const id = entries.length;
     const entry: SqlExplainEntry = {
-      id, type: TYPES[node.kind], inputList, detail: detailOf(node),
+      id, type: TYPES[node.kind], inputList,
+      // What the table adds (a partitioned table: the data partitions the scan reads of all).
+      detail: node.kind === 'scan' ? { ...detailOf(node), ...scanDetail(node) } : detailOf(node),
       ...(rowCounts === undefined ? {} : { profile: { rows: rowCounts.get(node) ?? 0 } }),
     };
     entries.push(entry);

@@ -78,6 +78,7 @@ describe('configuration defaults', () => {
     assert.equal(node.transaction.totalMessageMemoryLimitBytes, 1024 * MiB);
     assert.equal(node.sql.connectionLimit, 5000);
     assert.equal(node.sql.workMemoryLimitBytes, 32 * MiB);
+    assert.equal(node.sql.partitioningRowkeyConstraint, true);
     assert.equal(node.sql.traceLimitExecutionTimeMs, 300_000);
     assert.equal(node.dataStore.affinityGroupSize, 4);
     assert.equal(node.dataStore.persistencyMode, 'NORMAL');

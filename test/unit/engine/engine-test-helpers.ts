@@ -33,12 +33,14 @@ export interface TestStore {
   advanceMs(ms: number): Promise<void>;
 }
 
-export async function openTestStore(overrides: Partial<StorageOptions> = {}): Promise<TestStore> {
+export async function openTestStore(overrides: Partial<StorageOptions> = {},
+  extra: { wallClockMs?: () => number } = {}): Promise<TestStore> {
   const fileSystem = new SimFileSystem({ seed: 1 });
   fileSystem.mkdirp(HOME);
   await fileSystem.syncDirectory('/');
   const scheduler = new VirtualTimeScheduler();
-  const clock: Clock = { nowMs: () => scheduler.now(), monotonicMs: () => scheduler.now() };
+  // The wall clock may be the test's own (expiry tests move it by days without running timers).
+  const clock: Clock = { nowMs: extra.wallClockMs ?? (() => scheduler.now()), monotonicMs: () => scheduler.now() };
   const options = storageOptions({
     partitionNum: 4, concurrency: 2, logWriteMode: 0, transactionTimeoutLimitMs: 1_000,
     ...overrides,
