@@ -1,8 +1,10 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
 // committed rows in pages (RowStore.scanBatches, only the columns asked for, each once), copying
-// the values out before it hands a page on, then waits one event-loop turn and goes on from the
-// row key after the page's last (before it, for a descending scan), as the TQL pages do
-// (partition-query.ts): commits run between pages, and a page never sees a block change under it.
+// the values out before it hands a page on (ScanPage: DOUBLE and TIMESTAMP columns without NULLs
+// into one Float64Array buffer, the rest into arrays of SQL values), then waits one event-loop
+// turn and goes on from the row key after the page's last (before it, for a descending scan), as
+// the TQL pages do (partition-query.ts): commits run between pages, and a page never sees a block
+// change under it.
 // Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
 // LIMIT above may need only a few. A scan with an index range reads the rows the index names
 // instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
