@@ -34,6 +34,11 @@ export interface RowBatch {
   readonly columns: ColumnVector[];
   /** Keyless collections only: each row's rowId. */
   readonly rowIds: Float64Array | undefined;
+  /**
+   * The key of the batch's row `index` (its rowId when keyless), read from the block whether or not
+   * its key columns were asked for: a pager needs only its last row's key, not a copy of each.
+   */
+  keyAt(index: number): RowKey;
 }
 
 export interface BlockRange {

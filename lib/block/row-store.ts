@@ -191,6 +191,7 @@ export class RowStore {
         rowCount: end - start,
         columns: block.vectors({ start, end }, options.columnIndexes),
         rowIds: block.rowIds?.subarray(start, end),
+        keyAt: (index) => block.keyAt(start + index),
       };
     }
   }

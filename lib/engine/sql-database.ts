@@ -1,8 +1,10 @@
 // The store as SQL sees it (lib/sql/sql-database.ts): every container is a table. A scan reads the
 // committed rows in pages (RowStore.scanBatches, only the columns asked for, each once), copying
-// the values out before it hands a page on, then waits one event-loop turn and goes on from the
-// row key after the page's last (before it, for a descending scan), as the TQL pages do
-// (partition-query.ts): commits run between pages, and a page never sees a block change under it.
+// the values out before it hands a page on (ScanPage: DOUBLE and TIMESTAMP columns without NULLs
+// into one Float64Array buffer, the rest into arrays of SQL values), then waits one event-loop
+// turn and goes on from the row key after the page's last (before it, for a descending scan), as
+// the TQL pages do (partition-query.ts): commits run between pages, and a page never sees a block
+// change under it.
 // Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
 // LIMIT above may need only a few. A scan with an index range reads the rows the index names
 // instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
@@ -18,7 +20,7 @@ import {
   sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablePartitionRow, sqlTablesRows,
   type SqlNodeActivity,
 } from '../sql/meta/metatables.ts';
-import type { SqlBatch } from '../sql/exec/evaluate.ts';
+import type { SqlBatch, SqlColumn } from '../sql/exec/evaluate.ts';
 import { sqlTypeOfColumn, type SqlScanRequest, type SqlTable } from '../sql/exec/table-source.ts';
 import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
@@ -301,60 +303,116 @@ function appendColumnDescending(out: SqlValue[],
 function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey | undefined,
   rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
   const schema = entry.schema;
-  const keyCount = schema.rowKeyColumnCount;
-  const { columnIndexes, keyPositions } = readColumns(request, keyCount);
-  const out: SqlValue[][] = request.columnIndexes.map(() => []);
+  const page = new ScanPage(request.columnIndexes.map((index) => schema.columns[index]!));
   const keyed = entry.keys !== undefined;
   const bounds = storeBounds(schema, request);
   let from = bounds.from;
   if (after !== undefined) from = keyed ? after : (after as number) + 1;
-  let rowCount = 0;
   let last: RowKey | undefined;
   let exhausted = true;
   // The store copies only the page's rows of a block (STRING columns are copied, not viewed),
-  // plus one: the first may be `after` itself, read again and dropped.
+  // plus one: the first may be `after` itself, read again and dropped. Key columns the request
+  // lacks are not read: the page's last key comes from the block (RowBatch.keyAt).
   for (const batch of entry.rows.scanBatches({
-    from, to: bounds.to, direction: 'asc', columnIndexes, limit: rowCountMin + 1,
+    from, to: bounds.to, direction: 'asc', columnIndexes: request.columnIndexes, limit: rowCountMin + 1,
   })) {
     let start = 0;
-    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(keyAt(batch.columns, keyPositions, 0), after) === 0) {
+    if (keyed && after !== undefined && batch.rowCount > 0 && entry.keys!.compare(batch.keyAt(0), after) === 0) {
       start = 1;
     }
     // A page ends inside a block when the block holds more than the page: the work between two
     // turns of the event loop stays about one page's.
-    let end = Math.min(batch.rowCount, start + Math.max(0, rowCountMin - rowCount));
+    let end = Math.min(batch.rowCount, start + Math.max(0, rowCountMin - page.rowCount));
     const stop = bounds.stop;
-    if (stop !== undefined) {
-      // Keys past a prefix bound the store could not be given (see storeBounds): the range ends.
-      const past = Array.from({ length: end - start }, (_v, i) => start + i).find((r) =>
-        keyPrefixAbove(keyAt(batch.columns, keyPositions, r) as KeyValue[], stop));
-      if (past !== undefined) {
-        end = past;
-        appendRows(out, request, batch, schema, start, end);
-        rowCount += end - start;
-        return { batch: { rowCount, columns: out }, last: undefined };
+    if (stop !== undefined && end > start && keyPrefixAbove(batch.keyAt(end - 1) as KeyValue[], stop)) {
+      // Keys past a prefix bound the store could not be given (see storeBounds): the range ends
+      // at the first of them, found by halving (keys ascend inside a batch).
+      let past = end - 1;
+      let low = start;
+      while (low < past) {
+        const middle = (low + past) >>> 1;
+        if (keyPrefixAbove(batch.keyAt(middle) as KeyValue[], stop)) past = middle;
+        else low = middle + 1;
       }
+      page.add(batch.columns, start, past);
+      return { batch: page.batch(), last: undefined };
     }
-    appendRows(out, request, batch, schema, start, end);
-    rowCount += end - start;
-    if (end > 0) {
-      last = keyed ? keyAt(batch.columns, keyPositions, end - 1)
-        : batch.rowIds![end - 1]!;
-    }
-    if (rowCount >= rowCountMin) {
+    page.add(batch.columns, start, end);
+    if (end > 0) last = batch.keyAt(end - 1);
+    if (page.rowCount >= rowCountMin) {
       exhausted = false;
       break;
     }
   }
-  return { batch: { rowCount, columns: out }, last: exhausted ? undefined : last };
+  return { batch: page.batch(), last: exhausted ? undefined : last };
 }
 
-function appendRows(out: SqlValue[][], request: SqlScanRequest,
-  batch: { columns: readonly { values: ArrayLike<unknown>; nulls: Uint8Array | undefined }[] },
-  schema: ContainerSchema, start: number, end: number): void {
-  request.columnIndexes.forEach((index, c) => {
-    appendColumn(out[c]!, batch.columns[c]!, schema.columns[index]!, start, end);
-  });
+type ScanVector = { kind: 'fixed' | 'var'; values: ArrayLike<unknown>; nulls: Uint8Array | undefined };
+
+/**
+ * The columns of one page, gathered from the row store's batches (one per block) and copied out
+ * when the page is complete: a DOUBLE or TIMESTAMP (ms) column without NULLs in the page becomes
+ * a Float64Array (one buffer for all such columns of the page: a few memcpys, nothing for the
+ * collector to trace), the rest arrays of SQL values. Never a view of a block: the page outlives
+ * the event-loop turn it was read in, and commits may change the block meanwhile.
+ */
+class ScanPage {
+  rowCount = 0;
+  private readonly pieces: { columns: readonly ScanVector[]; start: number; end: number }[] = [];
+
+  constructor(private readonly columns: readonly ColumnSchema[]) {}
+
+  add(columns: readonly ScanVector[], start: number, end: number): void {
+    assert(start >= 0 && start <= end);
+    assert(columns.length === this.columns.length);
+    if (end === start) return;
+    this.pieces.push({ columns, start, end });
+    this.rowCount += end - start;
+  }
+
+  batch(): SqlBatch {
+    const typed = this.columns.map((column, c) => this.typedColumn(column, c));
+    const typedCount = typed.filter(Boolean).length;
+    const buffer = typedCount === 0 ? undefined : new Float64Array(typedCount * this.rowCount);
+    let typedIndex = 0;
+    const columns = this.columns.map((column, c): SqlColumn => {
+      if (typed[c]) {
+        const out = buffer!.subarray(typedIndex * this.rowCount, (typedIndex + 1) * this.rowCount);
+        typedIndex++;
+        let at = 0;
+        for (const { columns: vectors, start, end } of this.pieces) {
+          out.set((vectors[c]!.values as Float64Array).subarray(start, end), at);
+          at += end - start;
+        }
+        assert(at === this.rowCount);
+        return out;
+      }
+      const only = this.pieces.length === 1 ? this.pieces[0]! : undefined;
+      if (only !== undefined && only.start === 0 && only.end === only.columns[c]!.values.length &&
+        only.columns[c]!.kind === 'var' && sqlTypeOfColumn(column) !== 'UNKNOWN') {
+        // The row store's copy of a STRING (or TIMESTAMP(ns)) column, NULL slots already null
+        // (row-block-column.ts), and all of it in the page: the page takes it as it is.
+        return only.columns[c]!.values as readonly SqlValue[];
+      }
+      const out: SqlValue[] = [];
+      for (const { columns: vectors, start, end } of this.pieces) appendColumn(out, vectors[c]!, column, start, end);
+      return out;
+    });
+    return { rowCount: this.rowCount, columns };
+  }
+
+  /** Whether column c of the page goes out as a Float64Array: float64 storage, no NULL in range. */
+  private typedColumn(column: ColumnSchema, c: number): boolean {
+    if (column.array || (column.type !== 'DOUBLE' && column.type !== 'TIMESTAMP')) return false;
+    for (const { columns: vectors, start, end } of this.pieces) {
+      const { values, nulls } = vectors[c]!;
+      if (!(values instanceof Float64Array)) return false;
+      if (nulls !== undefined) {
+        for (let r = start; r < end; r++) if (nulls[r] === 1) return false;
+      }
+    }
+    return true;
+  }
 }
 
 /**

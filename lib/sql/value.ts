@@ -16,6 +16,14 @@ export type SqlType = SqlColumnType | 'UNKNOWN';
 
 export type SqlValue = null | boolean | number | bigint | string | Uint8Array;
 
+/**
+ * One column of a batch (lib/sql/exec/), by row. A scan hands out a DOUBLE or TIMESTAMP (ms)
+ * column without NULLs as a Float64Array (its own copy of the block's values, never a view: a
+ * page outlives the turn it was read in); a kernel over such a column may answer one too. The
+ * operators read it like an array and never write it.
+ */
+export type SqlColumn = readonly SqlValue[] | Float64Array;
+
 /** Integer types widen to LONG in arithmetic; FLOAT and DOUBLE to DOUBLE. */
 export const SQL_INTEGER_TYPES: ReadonlySet<SqlType> = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG']);
 export const SQL_FLOATING_TYPES: ReadonlySet<SqlType> = new Set(['FLOAT', 'DOUBLE']);

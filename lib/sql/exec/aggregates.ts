@@ -11,13 +11,14 @@ import { StorageError } from '../../base/errors.ts';
 import { INT64_MAX, INT64_MIN } from '../../schema/column-type.ts';
 import type { SqlAggregateCall } from '../plan/logical-plan.ts';
 import { SQL_FLOATING_TYPES, SQL_INTEGER_TYPES, type SqlType, type SqlValue } from '../value.ts';
+import type { SqlColumn } from './evaluate.ts';
 import { compareSqlValues, concatText, valueKey, valueSizeBytes } from './value-ops.ts';
 
 export interface SqlAccumulator {
   /** Bytes this value made the accumulator hold (0 for the fixed-size ones). */
   add(value: SqlValue): number;
   /** add(values[r]) for r in [start, end), in order; the bytes held. */
-  addRange(values: readonly SqlValue[], start: number, end: number): number;
+  addRange(values: SqlColumn, start: number, end: number): number;
   result(): SqlValue;
 }
 
@@ -64,6 +65,11 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorP
       return {
         add: (value) => { if (value !== null) count++; return 0; },
         addRange(values, start, end) {
+          // A typed column holds no NULLs (evaluate.ts: SqlColumn).
+          if (values instanceof Float64Array) {
+            count += BigInt(end - start);
+            return 0;
+          }
           let n = 0;
           for (let r = start; r < end; r++) if (values[r] !== null) n++;
           count += BigInt(n);
@@ -83,6 +89,11 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorP
           return 0;
         },
         addRange(values, start, end) {
+          if (values instanceof Float64Array) {
+            for (let r = start; r < end; r++) sum += values[r]!;
+            count += end - start;
+            return 0;
+          }
           for (let r = start; r < end; r++) {
             const value = values[r]!;
             if (value === null) continue;
@@ -164,6 +175,13 @@ function bestDouble(better: (value: number, than: number | null) => boolean): Ac
       return 0;
     },
     addRange(values, start, end) {
+      if (values instanceof Float64Array) {
+        for (let r = start; r < end; r++) {
+          const value = values[r]!;
+          if (better(value, best)) best = value;
+        }
+        return 0;
+      }
       for (let r = start; r < end; r++) {
         const value = values[r] as number | null;
         if (value !== null && better(value, best)) best = value;
@@ -200,6 +218,11 @@ function sumDouble(total: boolean): AccumulatorParts {
       return 0;
     },
     addRange(values, start, end) {
+      if (values instanceof Float64Array) {
+        for (let r = start; r < end; r++) sum += values[r]!;
+        if (end > start) any = true;
+        return 0;
+      }
       for (let r = start; r < end; r++) {
         const value = values[r]!;
         if (value === null) continue;

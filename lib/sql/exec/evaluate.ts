@@ -7,7 +7,7 @@ import { StorageError } from '../../base/errors.ts';
 import { SqlError } from '../errors.ts';
 import type { SqlEvalContext } from '../functions/scalar-function.ts';
 import type { SqlBoundExpression } from '../plan/bound-expression.ts';
-import type { SqlType, SqlValue } from '../value.ts';
+import type { SqlColumn, SqlType, SqlValue } from '../value.ts';
 import {
   arithmeticDouble, arithmeticLong, compareSqlValues, concatText, negateLong, widenValue,
 } from './value-ops.ts';
@@ -20,17 +20,19 @@ export interface SqlSubqueryEvalContext extends SqlEvalContext {
   readonly subqueryValues?: ReadonlyMap<SqlBoundExpression, readonly SqlValue[]>;
 }
 
+export type { SqlColumn };
+
 /** Rows in column form: columns[c][r]. */
 export interface SqlBatch {
   readonly rowCount: number;
-  readonly columns: readonly (readonly SqlValue[])[];
+  readonly columns: readonly SqlColumn[];
 }
 
 export function evaluate(
   expression: SqlBoundExpression,
   batch: SqlBatch,
   context: SqlEvalContext,
-): readonly SqlValue[] {
+): SqlColumn {
   const n = batch.rowCount;
   switch (expression.kind) {
     case 'column': return batch.columns[expression.index]!;
@@ -102,6 +104,15 @@ export function evaluate(
         const left = evaluate(expression.left, batch, context);
         const b = expression.right.value;
         if (b === null) return out.fill(null);
+        if (left instanceof Float64Array && typeof b === 'number' && b === b) {
+          // Numbers without NULLs against a number: compareSqlValues's order (NaN above all)
+          // without its type tests.
+          for (let i = 0; i < n; i++) {
+            const a = left[i]!;
+            out[i] = test(a < b ? -1 : a > b ? 1 : a === b ? 0 : 1);
+          }
+          return out;
+        }
         for (let i = 0; i < n; i++) {
           const a = left[i]!;
           out[i] = a === null ? null : test(compareSqlValues(a, b));
@@ -218,9 +229,11 @@ export function evaluate(
     case 'call': {
       const args = expression.args.map((arg) => evaluate(arg, batch, context));
       const types: SqlType[] = expression.args.map((arg) => arg.type);
+      const definition = expression.function;
+      const column = definition.evaluateColumns?.(args, types, context, n);
+      if (column !== undefined) return column;
       const out = new Array<SqlValue>(n);
       const row = new Array<SqlValue>(args.length);
-      const definition = expression.function;
       return atPosition(expression.position, () => {
         for (let i = 0; i < n; i++) {
           for (let a = 0; a < args.length; a++) row[a] = args[a]![i]!;
@@ -273,17 +286,76 @@ function rowsOf(batch: SqlBatch, rows: readonly number[]): SqlBatch {
   if (rows.length === batch.rowCount) return batch;
   return {
     rowCount: rows.length,
-    columns: batch.columns.map((column) => (column.length === 0 ? column : rows.map((i) => column[i]!))),
+    columns: batch.columns.map((column) => (column.length === 0 ? column : gather(column, rows))),
   };
 }
 
-export function selectRows(batch: SqlBatch, predicate: readonly SqlValue[]): SqlBatch {
+/** column's values at `rows`, a typed column staying typed. */
+export function gather(column: SqlColumn, rows: readonly number[]): SqlColumn {
+  const out = column instanceof Float64Array ? new Float64Array(rows.length) : new Array<SqlValue>(rows.length);
+  for (let i = 0; i < rows.length; i++) out[i] = column[rows[i]!]!;
+  return out;
+}
+
+/**
+ * The rows where `predicate` is TRUE, as selectRows(batch, evaluate(predicate)) gives them. An
+ * AND's conjuncts are taken one after the other into one mask (a row stays when each is TRUE,
+ * which is when the AND is TRUE; each is evaluated over the whole batch, left to right, as the AND
+ * evaluates its sides, so the same errors surface); a `typed column op number` conjunct is one loop
+ * over the Float64Array, with no column of booleans.
+ */
+export function filterRows(batch: SqlBatch, predicate: SqlBoundExpression, context: SqlEvalContext): SqlBatch {
+  const conjuncts: SqlBoundExpression[] = [];
+  const flatten = (e: SqlBoundExpression): void => {
+    if (e.kind === 'logic' && e.operator === 'AND') {
+      flatten(e.left);
+      flatten(e.right);
+    } else conjuncts.push(e);
+  };
+  flatten(predicate);
+  if (conjuncts.length === 1 && typedComparison(conjuncts[0]!, batch) === undefined) {
+    return selectRows(batch, evaluate(predicate, batch, context));
+  }
+  const n = batch.rowCount;
+  const keep = new Uint8Array(n).fill(1);
+  for (const conjunct of conjuncts) {
+    const typed = typedComparison(conjunct, batch);
+    if (typed !== undefined) {
+      const { values, b, test } = typed;
+      for (let i = 0; i < n; i++) {
+        const a = values[i]!;
+        if (!test(a < b ? -1 : a > b ? 1 : a === b ? 0 : 1)) keep[i] = 0;
+      }
+    } else {
+      const values = evaluate(conjunct, batch, context);
+      for (let i = 0; i < n; i++) if (values[i] !== true) keep[i] = 0;
+    }
+  }
+  const rows: number[] = [];
+  for (let i = 0; i < n; i++) if (keep[i] === 1) rows.push(i);
+  return rowsOf(batch, rows);
+}
+
+/** `column op number` over a typed column of the batch: its values, the number and the test. */
+function typedComparison(expression: SqlBoundExpression, batch: SqlBatch):
+  { values: Float64Array; b: number; test: (order: number) => boolean } | undefined {
+  if (expression.kind !== 'compare' || expression.left.kind !== 'column' || expression.right.kind !== 'constant') {
+    return undefined;
+  }
+  const values = batch.columns[expression.left.index];
+  const b = expression.right.value;
+  // NaN is above every number in compareSqlValues's order: a NaN bound takes the general path.
+  if (!(values instanceof Float64Array) || typeof b !== 'number' || b !== b) return undefined;
+  return { values, b, test: COMPARE_TESTS[expression.operator] };
+}
+
+export function selectRows(batch: SqlBatch, predicate: SqlColumn): SqlBatch {
   const keep: number[] = [];
   for (let i = 0; i < batch.rowCount; i++) if (predicate[i] === true) keep.push(i);
   if (keep.length === batch.rowCount) return batch;
   return {
     rowCount: keep.length,
     // An empty column is one the scan did not read: it stays empty.
-    columns: batch.columns.map((column) => (column.length === 0 ? column : keep.map((i) => column[i]!))),
+    columns: batch.columns.map((column) => (column.length === 0 ? column : gather(column, keep))),
   };
 }

@@ -9,7 +9,7 @@ import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import type { SqlJoinNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
-import { evaluate, type SqlBatch } from './evaluate.ts';
+import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import { valueKey, valueSizeBytes } from './value-ops.ts';
 
@@ -134,7 +134,7 @@ function* unmatchedRows(lefts: readonly Row[], firstId: number, matched: Set<num
   while (writer.size > 0) yield writer.take(undefined);
 }
 
-function keyOf(columns: readonly (readonly SqlValue[])[], r: number): string | undefined {
+function keyOf(columns: readonly SqlColumn[], r: number): string | undefined {
   let text = '';
   for (const column of columns) {
     const value = column[r]!;

@@ -13,7 +13,7 @@ import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
-import { evaluate, selectRows, type SqlBatch } from './evaluate.ts';
+import { evaluate, filterRows, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runJoin } from './execute-join.ts';
 import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
@@ -84,7 +84,7 @@ async function* scan(node: Extract<SqlPlanNode, { kind: 'scan' }>, env: SqlRunEn
       ...(descending ? { descending } : {}), ...(node.index === undefined ? {} : { index: node.index }),
     })) {
       env.control.check();
-      const columns: (readonly SqlValue[])[] = new Array(width).fill(NOT_READ);
+      const columns: SqlColumn[] = new Array<SqlColumn>(width).fill(NOT_READ);
       node.columnIndexes.forEach((index, i) => { columns[index] = read.columns[i]!; });
       const batch: SqlBatch = { rowCount: read.rowCount, columns };
       if (batch.rowCount > left) {
@@ -121,7 +121,7 @@ async function* filter(node: Extract<SqlPlanNode, { kind: 'filter' }>, env: SqlR
   const subqueries = hasSubqueries([node.predicate]);
   for await (const batch of runPlan(node.input, env)) {
     const context = subqueries ? await subqueryContext([node.predicate], batch, env) : env.context;
-    yield selectRows(batch, evaluate(node.predicate, batch, context));
+    yield filterRows(batch, node.predicate, context);
   }
 }
 
@@ -215,7 +215,7 @@ function groupKeyOf(value: SqlValue): string | number {
 const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
-function sameKeys(keyColumns: readonly (readonly SqlValue[])[], r: number): boolean {
+function sameKeys(keyColumns: readonly SqlColumn[], r: number): boolean {
   for (const column of keyColumns) if (column[r] !== column[r - 1]) return false;
   return true;
 }

@@ -119,6 +119,7 @@ interface StrictDefinition {
     argTypes: readonly SqlType[],
     context: SqlEvalContext,
   ) => SqlValue;
+  readonly evaluateColumns?: SqlScalarFunction['evaluateColumns'];
 }
 
 /** A function whose value is NULL as soon as one argument is NULL (most of §5.8). */
@@ -129,6 +130,7 @@ export function strictFunction(definition: StrictDefinition): SqlScalarFunction 
     maxArgs: definition.maxArgs,
     ...(definition.volatile === true ? { volatile: true } : {}),
     resultType: definition.resultType,
+    ...(definition.evaluateColumns === undefined ? {} : { evaluateColumns: definition.evaluateColumns }),
     evaluate(args, argTypes, context) {
       for (const arg of args) if (arg === null) return null;
       return definition.evaluate(args as readonly Exclude<SqlValue, null>[], argTypes, context);

@@ -203,6 +203,26 @@ export const TIMESTAMP_TRUNC = strictFunction({
     // Before 1970 in a zone east of UTC the start of a day may fall before the epoch.
     return timestampFromNs(ns, argTypes[1]!, 'TIMESTAMP_TRUNC');
   },
+  evaluateColumns([unitNames, values, zones], argTypes, context, rowCount) {
+    // The fixed-unit arithmetic above over a typed column (no NULLs: a Float64Array has none) of
+    // ms timestamps with one unit for the batch; anything else, or a result before the epoch,
+    // takes the row path.
+    if (!(values instanceof Float64Array) || argTypes[1] !== 'TIMESTAMP' || zones !== undefined || rowCount === 0) {
+      return undefined;
+    }
+    const unitName = unitNames![0];
+    for (let i = 1; i < rowCount; i++) if (unitNames![i] !== unitName) return undefined;
+    const unitMs = FIXED_UNIT_MS.get(unitName as string);
+    if (unitMs === undefined) return undefined;
+    const shiftMs = context.timeZoneOffsetMinutes * 60_000;
+    const out = new Float64Array(rowCount);
+    for (let i = 0; i < rowCount; i++) {
+      const truncated = Math.floor((values[i]! + shiftMs) / unitMs) * unitMs - shiftMs;
+      if (!(truncated >= 0)) return undefined;
+      out[i] = truncated;
+    }
+    return out;
+  },
 });
 
 function pad(value: number, digits: number): string {
