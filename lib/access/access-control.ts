@@ -23,7 +23,12 @@ export class AccessControl {
   /** Changes run one after another: each reads the catalog the one before left. */
   private changes: Promise<unknown> = Promise.resolve();
 
-  constructor(private readonly fileSystem: FileSystem, private readonly path: string) {
+  constructor(
+    private readonly fileSystem: FileSystem,
+    private readonly path: string,
+    /** Told each catalog put in force, before its statement is answered ("#databases" in the engine). */
+    private readonly onChange: (catalog: AccessCatalog) => Promise<void> = async () => {},
+  ) {
     this.current = readAccessFile(fileSystem, path);
   }
 
@@ -60,6 +65,7 @@ export class AccessControl {
       if (next === this.current) return;
       await writeAccessFile(this.fileSystem, this.path, next);
       this.current = next;
+      await this.onChange(next);
     });
     this.changes = change.catch(() => undefined);
     return change;

@@ -14,6 +14,7 @@
 //   await cpu.multiPut(rows);
 //   const rows = await cpu.scan({ from: t0, to: t1, direction: 'asc' });
 
+import type { SqlDatabaseRow } from '../sql/meta/metatables.ts';
 import { isAbsolute, join } from 'node:path';
 import { asyncScheduler, type SchedulerLike } from 'rxjs';
 import { assert } from '../base/assert.ts';
@@ -312,6 +313,12 @@ export class Store {
   }
 
   /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */
+  /**
+   * The databases besides public, as the node's access catalog holds them (lib/access/), for
+   * "#databases"; the node sets them at start and after each CREATE/DROP DATABASE.
+   */
+  databases: readonly SqlDatabaseRow[] = [];
+
   get periodicCheckpointEnabled(): boolean {
     return this.groups.every((group) => group.periodicCheckpointEnabled);
   }

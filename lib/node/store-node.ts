@@ -38,7 +38,7 @@ import { runnerSqlBackend } from '../pgwire/pg-sql-backend.ts';
 import { readConfigText } from '../config/definition-file.ts';
 import { parseScramVerifier, scramVerifierOf } from '../config/scram-verifiers.ts';
 import { sha256Hex } from '../config/password-file.ts';
-import type { Principal } from '../access/access-catalog.ts';
+import type { AccessCatalog, Principal } from '../access/access-catalog.ts';
 import { AccessControl } from '../access/access-control.ts';
 import { accessFilePath } from '../access/access-file.ts';
 import { AccessRunner } from '../server/access-runner.ts';
@@ -258,8 +258,12 @@ export class StoreNode implements SystemServiceNode {
     });
     if (recovery.recordCount > 0) await engine.checkpoint('recovery');
     this.recoveryDone = true;
+    const databasesOf = (catalog: AccessCatalog) =>
+      catalog.databases.map((database) => ({ name: database.name, id: database.id }));
     const access = this.access = new AccessControl(this.options.fileSystem,
-      accessFilePath(homePath(this.home.directories.home, config.storage.dbPath)));
+      accessFilePath(homePath(this.home.directories.home, config.storage.dbPath)),
+      (catalog) => engine.setDatabases(databasesOf(catalog)));
+    await engine.setDatabases(databasesOf(access.catalog));
     const runner = new AccessRunner(engine.runner, access);
     const connectionLog = new ConnectionLog({ log: events, clock: this.clock });
     this.connectionLog = connectionLog;

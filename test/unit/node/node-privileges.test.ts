@@ -52,6 +52,11 @@ async function outcome(run: () => Promise<unknown>): Promise<string> {
   }
 }
 
+async function databasesOf(store: ClientStore): Promise<unknown[][]> {
+  return (await store.sql('SELECT DATABASE_NAME, DATABASE_ID FROM "#databases" ORDER BY DATABASE_ID'))
+    .toArray();
+}
+
 async function setUp(node: NodeProcess): Promise<void> {
   const admin = clientOf(node, 'admin');
   try {
@@ -63,6 +68,7 @@ async function setUp(node: NodeProcess): Promise<void> {
     await admin.sql('GRANT SELECT ON db1 TO userSelect');
     await admin.sql('CREATE TABLE shared (id INTEGER PRIMARY KEY, v LONG)');
     await admin.sql('INSERT INTO shared VALUES (1, 10)');
+    assert.deepEqual(await databasesOf(admin), [['public', 0n], ['db1', 1n]]);
   } finally {
     await admin.close();
   }
@@ -184,6 +190,7 @@ describe('privileges on a node process', { timeout: 240_000 }, () => {
     await renewed.close();
     const admin = clientOf(node, 'admin');
     try {
+      assert.deepEqual(await databasesOf(admin), [['public', 0n], ['db1', 1n]]);
       // The grants came back: another privilege for a user who holds one is refused.
       assert.equal(await outcome(() => admin.sql('GRANT ALL ON db1 TO userSelect')), 'TXN_OTHER_PRIVILEGE_EXISTS');
       assert.equal(await outcome(() => admin.sql('GRANT SELECT ON db1 TO userAll')), 'TXN_OTHER_PRIVILEGE_EXISTS');
@@ -191,6 +198,7 @@ describe('privileges on a node process', { timeout: 240_000 }, () => {
         'TXN_USER_NAME_ALREADY_EXISTS');
       assert.equal(await outcome(() => admin.sql('DROP DATABASE db1')), 'ok');
       assert.equal(await outcome(() => admin.sql('DROP DATABASE db1')), 'TXN_DATABASE_NOT_EXIST');
+      assert.deepEqual(await databasesOf(admin), [['public', 0n]]);
     } finally {
       await admin.close();
     }
