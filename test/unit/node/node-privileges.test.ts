@@ -1,5 +1,6 @@
 // The privilege matrix on a real node process (spec §4.7, §5.3): every interface (the client
-// protocol's container operations, TQL, SQL, the PostgreSQL protocol) × every operation (read,
+// protocol's container operations, TQL, SQL, the web API, the PostgreSQL protocol, gs_sh's
+// commands) × every operation (read,
 // write, DDL, user management) × {administrator, user with ALL, user with SELECT, user without a
 // grant}, each allowed exactly where GridDB allows it; then the users and grants through a
 // SIGKILL and a restart.
@@ -13,7 +14,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
+import { pino } from 'pino';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
+import { WEBAPI_SETTINGS_DEFAULT } from '../../../lib/webapi/config/webapi-settings.ts';
+import { WebApiServer } from '../../../lib/webapi/webapi-server.ts';
+import { HttpCaller } from '../webapi/webapi-test-helpers.ts';
+import { runScriptFile, shellEnv, newShellHome } from '../tools/shell/shell-test-helpers.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from './node-process.ts';
 
 type Role = 'admin' | 'userAll' | 'userSelect' | 'userNone';
@@ -155,6 +161,69 @@ describe('privileges on a node process', { timeout: 240_000 }, () => {
       } finally {
         await db.end();
       }
+    }
+  });
+
+  it('web API: each role × each operation in public, and a route to another database', async () => {
+    const server = await WebApiServer.start({
+      repository: { clusters: [{ name: 'myCluster', mode: 'FIXED_LIST',
+        transactionMember: `127.0.0.1:${node.transactionPort}`, sqlMember: '' }] },
+      settings: { ...WEBAPI_SETTINGS_DEFAULT, port: 0, address: '127.0.0.1' },
+      logger: pino({ level: 'silent' }),
+    });
+    try {
+      const http = new HttpCaller(server.port);
+      for (const role of ROLES) {
+        const auth = { user: role === 'admin' ? 'admin' : role, password: PASSWORDS[role] };
+        const base = '/store/v2/myCluster/dbs/public';
+        const container = `w_${role.toLowerCase()}`;
+        const status = async (method: string, path: string, body: unknown) =>
+          (await http.call(method, `${base}${path}`, { auth, body })).status;
+        /** A /sql/ddl or /sql/dcl statement's own status: 1 done, 0 refused. */
+        const statementStatus = async (path: string, stmt: string) => {
+          const answer = await http.call('POST', `${base}${path}`, { auth, body: [{ stmt }] });
+          assert.equal(answer.status, 200, answer.text);
+          return (JSON.parse(answer.text) as Array<{ status: number }>)[0]!.status;
+        };
+        assert.equal(await status('POST', '/containers/shared/rows', { limit: 10 }), 200, `${role} read`);
+        assert.equal(await status('POST', '/tql', [{ name: 'shared', stmt: 'select *' }]), 200, `${role} TQL`);
+        assert.equal(await status('POST', '/sql/dml/query', [{ stmt: 'SELECT * FROM shared' }]), 200, `${role} SQL read`);
+        assert.equal(await status('PUT', '/containers/shared/rows', [[5, 50]]), 200, `${role} write`);
+        assert.equal(await status('POST', '/containers', { container_name: container,
+          container_type: 'COLLECTION', rowkey: true, columns: [{ name: 'id', type: 'INTEGER' }] }), 201, `${role} DDL`);
+        assert.equal(await status('DELETE', '/containers', [container]), 204, `${role} DDL drop`);
+        const admin = role === 'admin' ? 1 : 0;
+        assert.equal(await statementStatus('/sql/ddl', `CREATE USER z_${role} IDENTIFIED BY 'p'`), admin, `${role} users`);
+        assert.equal(await statementStatus('/sql/dcl', 'GRANT SELECT ON db1 TO userNone'), admin, `${role} GRANT`);
+        assert.equal(await statementStatus('/sql/dcl', 'REVOKE SELECT ON db1 FROM userNone'), admin, `${role} REVOKE`);
+        const other = await http.call('POST', '/store/v2/myCluster/dbs/db1/containers/shared/rows',
+          { auth, body: { limit: 1 } });
+        assert.equal(other.status, role === 'userNone' ? 401 : 400, `${role} db1: ${other.text}`);
+      }
+      const missing = await http.call('POST', '/store/v2/myCluster/dbs/nodb/containers/shared/rows',
+        { body: { limit: 1 } });
+      assert.equal(missing.status, 404, missing.text);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('gs_sh: user and database commands for each role', async () => {
+    const env = shellEnv(node, newShellHome());
+    for (const role of ROLES) {
+      const user = role === 'admin' ? 'admin' : role;
+      const run = await runScriptFile([
+        `setcluster c1 myCluster FIXED_LIST 127.0.0.1:${node.transactionPort}`,
+        `setuser ${user} ${PASSWORDS[role]}`, 'connect $c1', 'errexit false',
+        'tql shared select *;', 'get',
+        `createuser s_${role} pw`, `dropuser s_${role}`, `createdatabase s_${role}`, `dropdatabase s_${role}`,
+        'grantacl READ db1 userNone', 'revokeacl READ db1 userNone',
+      ], env);
+      assert.match(run.stdout, /The connection attempt was successful/, `${role}: ${run.stderr}`);
+      assert.match(run.stdout, /\d+ results\. \(/, `${role} read: ${run.stdout}`);
+      const refusals = run.stderr.split('\n').filter((line) => /TXN_OPERATION_NOT_ALLOWED/.test(line)).length;
+      assert.equal(refusals, role === 'admin' ? 0 : 6, `${role}: ${run.stderr}`);
+      if (role === 'admin') assert.equal(run.stderr, '', run.stderr);
     }
   });
 
