@@ -59,7 +59,8 @@ function sameName(a: string, b: string): boolean {
 export function requireAdmin(actor: Principal, what: string): void {
   if (!actor.admin) {
     throw new StorageError('TXN_OPERATION_NOT_ALLOWED',
-      `${what}: only an administrator may manage users and databases (user ${actor.user} is not one)`);
+      `${what}: only an administrator may manage users and databases ` +
+      `(user ${actor.user} is not one)`);
   }
 }
 
@@ -117,7 +118,8 @@ export class AccessCatalog {
   }
 
   /** SET PASSWORD: an administrator for any general user, a general user for itself. */
-  setPassword(actor: Principal, target: string, password: Omit<GeneralUser, 'name'>): AccessCatalog {
+  setPassword(actor: Principal, target: string, password: Omit<GeneralUser, 'name'>):
+    AccessCatalog {
     if (!actor.admin && !sameName(actor.user, target)) {
       throw new StorageError('TXN_OPERATION_NOT_ALLOWED',
         `SET PASSWORD: user ${actor.user} may change only its own password`);
@@ -189,7 +191,8 @@ export class AccessCatalog {
     }
     const database = this.database(name);
     if (database === undefined) {
-      throw new StorageError('TXN_DATABASE_NOT_EXIST', `database ${JSON.stringify(name)} does not exist`);
+      throw new StorageError('TXN_DATABASE_NOT_EXIST',
+        `database ${JSON.stringify(name)} does not exist`);
     }
     return database;
   }
@@ -211,7 +214,8 @@ function isReservedDatabase(name: string): boolean {
 export function userNameCheck(name: string): void {
   if (USERS_RESERVED.includes(name.toLowerCase()) || !GENERAL_USER_NAME.test(name)) {
     throw new StorageError('TXN_USER_NAME_INVALID', `${JSON.stringify(name)} cannot be a general ` +
-      `user name: letters, digits and _, not starting with a digit, at most ${USER_NAME_LENGTH_MAX} ` +
+      'user name: letters, digits and _, not starting with a digit, at most ' +
+      `${USER_NAME_LENGTH_MAX} ` +
       'characters, and not admin or system');
   }
 }

@@ -8,7 +8,8 @@ import { scramVerifierText } from '../config/scram-verifiers.ts';
 import type { FileSystem } from '../io/file-system.ts';
 import type { SqlStatement } from '../sql/ast-statements.ts';
 import {
-  AccessCatalog, DATABASE_PUBLIC, generalPasswordCheck, requireAdmin, type GeneralUser, type Principal,
+  AccessCatalog, DATABASE_PUBLIC, generalPasswordCheck, requireAdmin, type GeneralUser,
+  type Principal,
 } from './access-catalog.ts';
 import { readAccessFile, writeAccessFile } from './access-file.ts';
 
@@ -26,7 +27,7 @@ export class AccessControl {
   constructor(
     private readonly fileSystem: FileSystem,
     private readonly path: string,
-    /** Told each catalog put in force, before its statement is answered ("#databases" in the engine). */
+    /** Told each catalog put in force, before its statement is answered ("#databases"). */
     private readonly onChange: (catalog: AccessCatalog) => Promise<void> = async () => {},
   ) {
     this.current = readAccessFile(fileSystem, path);
@@ -79,7 +80,8 @@ function nextCatalog(catalog: AccessCatalog, statement: AccessStatement, actor: 
     case 'dropDatabase': return catalog.dropDatabase(actor, statement.name.text);
     case 'createUser':
       requireAdmin(actor, 'CREATE USER');
-      return catalog.createUser(actor, { name: statement.name.text, ...passwordOf(statement.password) });
+      return catalog.createUser(actor,
+        { name: statement.name.text, ...passwordOf(statement.password) });
     case 'dropUser': return catalog.dropUser(actor, statement.name.text);
     case 'setPassword':
       return catalog.setPassword(actor, statement.user?.text ?? actor.user,
@@ -87,7 +89,8 @@ function nextCatalog(catalog: AccessCatalog, statement: AccessStatement, actor: 
     case 'grant': case 'revoke': {
       const grant = { database: statement.database.text, user: statement.grantee.text,
         privilege: statement.privilege === 'SELECT' ? 'READ' as const : 'ALL' as const };
-      return statement.kind === 'grant' ? catalog.grant(actor, grant) : catalog.revoke(actor, grant);
+      return statement.kind === 'grant'
+        ? catalog.grant(actor, grant) : catalog.revoke(actor, grant);
     }
   }
 }

@@ -16,7 +16,9 @@ import {
   ACCESS_FILE_BYTES_MAX, DATABASE_COUNT_MAX, GENERAL_USER_COUNT_MAX,
 } from '../base/limits.ts';
 import { writeFileDurable, type FileSystem } from '../io/file-system.ts';
-import { AccessCatalog, type DatabaseEntry, type GeneralUser, type Privilege } from './access-catalog.ts';
+import {
+  AccessCatalog, type DatabaseEntry, type GeneralUser, type Privilege,
+} from './access-catalog.ts';
 
 const ACCESS_FILE_VERSION = 1;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
@@ -71,7 +73,9 @@ export function readAccessFile(fileSystem: FileSystem, path: string): AccessCata
 }
 
 function accessCatalogOf(value: unknown): AccessCatalog {
-  const file = value as { version?: unknown; nextDatabaseId?: unknown; users?: unknown; databases?: unknown };
+  const file = value as {
+    version?: unknown; nextDatabaseId?: unknown; users?: unknown; databases?: unknown;
+  };
   if (file.version !== ACCESS_FILE_VERSION) throw new Error(`version ${String(file.version)}`);
   if (!Number.isSafeInteger(file.nextDatabaseId) || (file.nextDatabaseId as number) < 1) {
     throw new Error('nextDatabaseId');
@@ -105,6 +109,8 @@ function accessCatalogOf(value: unknown): AccessCatalog {
 }
 
 function tuple(value: unknown, length: number): unknown[] {
-  if (!Array.isArray(value) || value.length !== length) throw new Error('an entry of the wrong shape');
+  if (!Array.isArray(value) || value.length !== length) {
+    throw new Error('an entry of the wrong shape');
+  }
   return value;
 }

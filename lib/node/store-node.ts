@@ -20,7 +20,7 @@
 // log, which holds every acknowledged commit.
 
 import { availableParallelism } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { StorageError, isStorageError } from '../base/errors.ts';
 import { assert } from '../base/assert.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
@@ -337,7 +337,8 @@ export class StoreNode implements SystemServiceNode {
         const general = this.access?.catalog.user(user);
         if (general !== undefined && !this.users.current().has(user)) {
           return { verifier: parseScramVerifier(general.scramVerifier),
-            checkPassword: (password) => sha256Hex(password) === general.passwordSha256Hex };
+            checkPassword: (password) => timingSafeEqual(Buffer.from(sha256Hex(password), 'hex'),
+              Buffer.from(general.passwordSha256Hex, 'hex')) };
         }
         const table = this.users.current();
         const verifier = scramVerifierOf(fileSystem, directories.home, user, table.passwordDigestHex(user));

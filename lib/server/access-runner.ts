@@ -8,7 +8,9 @@
 
 import { isStorageError } from '../base/errors.ts';
 import type { Principal } from '../access/access-catalog.ts';
-import { accessCheck, messageOperation, sqlStatementOperation, type AccessOperation } from '../access/access-check.ts';
+import {
+  accessCheck, messageOperation, sqlStatementOperation, type AccessOperation,
+} from '../access/access-check.ts';
 import type { AccessControl, AccessStatement } from '../access/access-control.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { encodeFrame } from '../protocol/frame.ts';
@@ -19,7 +21,10 @@ import { parseSqlStatement } from '../sql/parser.ts';
 import { errorFrame, replyHeader, type RequestFrame } from './reply-frames.ts';
 import type { ConnectionSetup, EngineInfo, RequestRunner, RunOutcome } from './request-runner.ts';
 
-/** Statements that may be the access catalog's: only these are parsed here for a user who may do anything else. */
+/**
+ * Statements that may be the access catalog's: for a user who may do anything else, only these
+ * are parsed here (the engine parses every statement again).
+ */
 const ACCESS_STATEMENT_START =
   /^(?:\s|--[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:CREATE|DROP|GRANT|REVOKE|SET)\b/i;
 
@@ -52,7 +57,9 @@ export class AccessRunner implements RequestRunner {
     let operation = messageOperation(frame.messageType);
     if (frame.messageType === MessageType.SQL_EXECUTE) {
       const verdict = this.sqlVerdict(principal, frame);
-      if (verdict.kind === 'access') return this.runAccessStatement(frame, verdict.statement, principal);
+      if (verdict.kind === 'access') {
+        return this.runAccessStatement(frame, verdict.statement, principal);
+      }
       operation = verdict.operation;
     }
     if (operation !== undefined) {
@@ -75,7 +82,9 @@ export class AccessRunner implements RequestRunner {
       return { kind: 'operation', operation: undefined };
     }
     const mayDoAll = principal.admin || principal.database.toLowerCase() === 'public';
-    if (mayDoAll && !ACCESS_STATEMENT_START.test(sql)) return { kind: 'operation', operation: undefined };
+    if (mayDoAll && !ACCESS_STATEMENT_START.test(sql)) {
+      return { kind: 'operation', operation: undefined };
+    }
     let statement;
     try {
       statement = parseSqlStatement(sql).statement;
