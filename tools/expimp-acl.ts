@@ -6,14 +6,23 @@
 //    "user":[{"isRole":false,"username":"user1","password":"<SHA-256 hex>"}, ...],
 //    "database":[{"name":"db1","acl":[{"username":"user1","role":"READ"|"ALL"}, ...]}, ...]}
 //
-// store has only administrators (GS_HOME/conf/password, docs/operations.md "Users") and only the
-// database `public`, on which every user has every right and which has no ACL of its own. So the
-// file written lists no user and no database, and an import of a file that names a general user
-// or a database's rights (one written by GridDB) is refused before any container is touched:
-// they cannot be created here, and making a general user an administrator would widen its rights.
+// gs_export --acl (administrators only, as in GridDB) writes the general users, databases and
+// grants of the node of GS_HOME (its dbPath's gs_access.json, lib/access/access-file.ts).
+// gs_import --acl creates the databases and grants of the file through SQL (CREATE DATABASE,
+// GRANT), so the node's own rules apply. A general user is created from its password, which the
+// file does not hold (only its SHA-256), so every user the file names must exist on the target
+// already (CREATE USER … IDENTIFIED BY …): one that does not is refused, with the list of them,
+// before anything is imported. Roles (LDAP) are refused.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { AccessCatalog } from '../lib/access/access-catalog.ts';
+import { accessFilePath, readAccessFile } from '../lib/access/access-file.ts';
+import type { ClientStore } from '../lib/client/store-factory.ts';
+import { loadConfig } from '../lib/config/config.ts';
+import { homePath } from '../lib/config/home.ts';
+import { readPasswordTable } from '../lib/config/users.ts';
+import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { DATABASE_PUBLIC, EXPORT_FORMAT_VERSION } from './expimp-metadata.ts';
 import { CommandError, EXIT_ARGUMENTS } from './operating-command.ts';
 
@@ -45,17 +54,47 @@ export function aclOptionsCheck(values: {
   }
 }
 
-/** Writes the ACL file of this node: no general user, no database with rights of its own. */
-export function writeAclFile(directory: string): void {
-  const acl: AclFile = { version: EXPORT_FORMAT_VERSION, user: [], database: [] };
+/** The access catalog of the node of `home`, and whether `user` is one of its administrators. */
+export function homeAccessCatalog(home: string, user: string): { catalog: AccessCatalog; admin: boolean } {
+  const fileSystem = new NodeFileSystem();
+  const { config } = loadConfig(fileSystem, home);
+  return {
+    catalog: readAccessFile(fileSystem, accessFilePath(homePath(home, config.storage.dbPath))),
+    admin: readPasswordTable(fileSystem, home).has(user),
+  };
+}
+
+function requireAdministrator(admin: boolean, user: string): void {
+  if (!admin) {
+    throw new CommandError(`--acl is for administrators: ${user} is a general user.`, EXIT_ARGUMENTS);
+  }
+}
+
+/** Writes the ACL file: the general users of `catalog`, and each database with its rights. */
+export function writeAclFile(directory: string, access: { catalog: AccessCatalog; admin: boolean },
+  user: string): void {
+  requireAdministrator(access.admin, user);
+  const acl: AclFile = {
+    version: EXPORT_FORMAT_VERSION,
+    user: access.catalog.users.map((entry) => ({
+      isRole: false, username: entry.name, password: entry.passwordSha256Hex,
+    })),
+    database: access.catalog.databases.map((database) => ({
+      name: database.name,
+      acl: database.grants.map((grant) => ({ username: grant.user, role: grant.privilege })),
+    })),
+  };
   writeFileSync(join(directory, EXPORT_ACL_FILE), JSON.stringify(acl, null, 2) + '\n');
 }
 
 /**
  * Reads and checks the ACL file of an export: it must exist (D00235), be GridDB's shape (D0023B),
- * and name nothing this node cannot hold (D00238). Returns what it holds.
+ * and name nothing this node cannot hold (D00238): a role, a user it does not have, a right other
+ * than READ or ALL, or rights on public. Returns what it holds.
  */
-export function readAclFile(directory: string): AclFile {
+export function readAclFile(directory: string, access: { catalog: AccessCatalog; admin: boolean },
+  user: string): AclFile {
+  requireAdministrator(access.admin, user);
   const path = join(directory, EXPORT_ACL_FILE);
   let text: string;
   try {
@@ -74,23 +113,48 @@ export function readAclFile(directory: string): AclFile {
   if (!Array.isArray(users) || !Array.isArray(databases)) {
     throw new CommandError(`D0023B: ${path}: "user" and "database" must be arrays`);
   }
-  users.forEach((user, i) => {
-    const name = typeof user?.username === 'string' ? user.username : undefined;
+  const missing: string[] = [];
+  users.forEach((entry, i) => {
+    const name = typeof entry?.username === 'string' ? entry.username : undefined;
     if (name === undefined) throw new CommandError(`D0023B: ${path}: user[${i}] needs "username"`);
-    const kind = user.isRole === true ? 'role' : 'user';
-    throw new CommandError(`D00238: ${path}: user[${i}] "${name}" is a general ${kind}` +
-      ': this node has administrators only (GS_HOME/conf/password; gs_adduser adds gs#NAME administrators); ' +
-      'nothing was imported');
+    if (entry.isRole === true) {
+      throw new CommandError(`D00238: ${path}: user[${i}] "${name}" is a role (LDAP): not in store; ` +
+        'nothing was imported');
+    }
+    if (access.catalog.user(name) === undefined) missing.push(name);
   });
+  if (missing.length > 0) {
+    throw new CommandError(`D00238: ${path}: the general users ${missing.join(', ')} do not exist here ` +
+      'and cannot be made from the file (it holds no password): create them first with CREATE USER ' +
+      '… IDENTIFIED BY …; nothing was imported');
+  }
   databases.forEach((database, i) => {
     const name = typeof database?.name === 'string' ? database.name : undefined;
     if (name === undefined) throw new CommandError(`D0023B: ${path}: database[${i}] needs "name"`);
-    const rights = Array.isArray(database.acl) ? database.acl.length : 0;
-    if (name !== DATABASE_PUBLIC || rights > 0) {
-      throw new CommandError(`D00238: ${path}: database[${i}] "${name}"` + (name === DATABASE_PUBLIC
-        ? ` grants ${rights} rights: public has no ACL here (every user has every right)`
-        : ': public is the only database here') + '; nothing was imported');
+    const rights = Array.isArray(database.acl) ? database.acl : [];
+    if (name.toLowerCase() === DATABASE_PUBLIC && rights.length > 0) {
+      throw new CommandError(`D00238: ${path}: database[${i}] public grants ${rights.length} rights: ` +
+        'public has no ACL (every user has every right); nothing was imported');
     }
+    rights.forEach((right, j) => {
+      if (typeof right?.username !== 'string' || (right.role !== 'READ' && right.role !== 'ALL')) {
+        throw new CommandError(`D0023B: ${path}: database[${i}].acl[${j}] needs "username" and ` +
+          'a "role" of READ or ALL');
+      }
+    });
   });
   return { version: String(json.version ?? ''), user: users, database: databases };
+}
+
+/** Creates the file's databases and grants on the node, as SQL statements (CREATE DATABASE, GRANT). */
+export async function importAcl(store: ClientStore, acl: AclFile): Promise<void> {
+  const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  for (const database of acl.database) {
+    if (database.name.toLowerCase() === DATABASE_PUBLIC) continue;
+    await store.sql(`CREATE DATABASE ${quoted(database.name)}`);
+    for (const right of database.acl) {
+      const privilege = right.role === 'ALL' ? 'ALL' : 'SELECT';
+      await store.sql(`GRANT ${privilege} ON ${quoted(database.name)} TO ${quoted(right.username)}`);
+    }
+  }
 }

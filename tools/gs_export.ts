@@ -17,7 +17,7 @@ import {
   CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
-import { aclOptionsCheck, writeAclFile } from './expimp-acl.ts';
+import { aclOptionsCheck, homeAccessCatalog, writeAclFile } from './expimp-acl.ts';
 import { exportCsv } from './expimp-csv-mode.ts';
 import {
   DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
@@ -139,7 +139,7 @@ async function main(): Promise<number> {
       container: entries.map(({ sequence: _, ...entry }) => entry),
     };
     writeFileSync(join(directory, EXPORT_EXECUTION_FILE), JSON.stringify(execution, null, 2) + '\n');
-    if (values.acl === true) writeAclFile(directory);
+    if (values.acl === true) writeAclFile(directory, homeAccessCatalog(environment.home, user), user);
     const summary = `Number of target container:${names.length} ( Success:${names.length - failureCount} ` +
       `Failure:${failureCount} )`;
     log.info('main', summary);

@@ -27,7 +27,7 @@ import {
   CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
-import { aclOptionsCheck, readAclFile } from './expimp-acl.ts';
+import { aclOptionsCheck, homeAccessCatalog, importAcl, readAclFile } from './expimp-acl.ts';
 import { importCsv } from './expimp-csv-mode.ts';
 import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
@@ -36,7 +36,7 @@ import { readRowFile } from './expimp-row-reader.ts';
 import { BatchWriter } from './expimp-batch-writer.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
-  parseCommandArgs, requireEnvironment, runCommand,
+  parseCommandArgs, parseCredentials, requireEnvironment, runCommand,
 } from './operating-command.ts';
 
 const NAME = 'gs_import';
@@ -134,13 +134,16 @@ async function main(): Promise<number> {
   const progressRows = progressRowsOf(values.progress);
   const chosen = selectEntries(entries, values);
   // The ACL file is checked before anything is written: what it names must be possible here.
-  if (values.acl === true) readAclFile(directory);
+  const aclUser = parseCredentials(values.user).user;
+  const acl = values.acl === true
+    ? readAclFile(directory, homeAccessCatalog(environment.home, aclUser), aclUser) : undefined;
   const mode = values.replace === true ? 'replace' : values.append === true ? 'append' : 'create';
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
   const release = catchInterrupts();
   try {
+    if (acl !== undefined) await importAcl(store, acl);
     const silent = values.silent === true;
     if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
     const progress = Progress.forConsole(silent, progressRows);

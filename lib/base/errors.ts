@@ -46,6 +46,22 @@ export const STORAGE_ERROR_NUMBERS = {
   USER_NOT_FOUND: 160002,
   /** A user name or password that the rules of the password file do not allow. */
   USER_INVALID: 160003,
+  // general users, databases and privileges (lib/access/): GridDB's names and numbers
+  // (server/gs_error.h counts GS_ERROR_TXN_* on from 10000)
+  TXN_USER_NAME_ALREADY_EXISTS: 10077,
+  TXN_DATABASE_NAME_ALREADY_EXISTS: 10078,
+  /** Managing users or databases as a general user, or SET PASSWORD for another user. */
+  TXN_OPERATION_NOT_ALLOWED: 10079,
+  TXN_USER_NAME_INVALID: 10080,
+  TXN_DATABASE_NAME_INVALID: 10081,
+  TXN_USER_LIMIT_OVER: 10082,
+  TXN_DATABASE_LIMIT_OVER: 10083,
+  TXN_USER_NOT_EXIST: 10086,
+  TXN_DATABASE_NOT_EXIST: 10087,
+  /** GRANT of a privilege to a user who holds another one on that database. */
+  TXN_OTHER_PRIVILEGE_EXISTS: 10090,
+  /** A general user's read without a privilege, or write or DDL without ALL. */
+  TXN_DB_ACCESS_INVALID: 10099,
   // client protocol and connections
   /** The cluster name a client gave is not this node's (GridDB's TXN_CLUSTER_NAME_INVALID). */
   CLUSTER_NAME_INVALID: 10053,

@@ -215,6 +215,17 @@ export const CONNECTION_LIMIT_MAX = 65_536;
 /** Administrator user names, characters; passwords, UTF-8 bytes (surface.md §4.6). */
 export const USER_NAME_LENGTH_MAX = 64;
 export const PASSWORD_BYTES_MAX = 64;
+/** General users of a cluster (GridDB's USER_NUM_MAX, spec §4.7). */
+export const GENERAL_USER_COUNT_MAX = 128;
+/** Databases of a cluster besides `public` (GridDB's DATABASE_NUM_MAX, spec §4.7). */
+export const DATABASE_COUNT_MAX = 128;
+/** A database name's length (spec §4.6). */
+export const DATABASE_NAME_LENGTH_MAX = 64;
+/**
+ * The access catalog's file (lib/access/access-file.ts): every user with its digests and
+ * verifier, every database with a grant to every user, as JSON, fits.
+ */
+export const ACCESS_FILE_BYTES_MAX = 4 * 1024 * 1024;
 /** Lines of conf/password. */
 export const PASSWORD_FILE_USER_COUNT_MAX = 1024;
 /** `/trace/fileCount`: event log files kept. */
@@ -242,6 +253,8 @@ export const CONNECTION_LOG_WINDOW_MS = 1000;
 /** Connections the connection log remembers (for the duration and name on disconnect). */
 export const CONNECTION_LOG_TRACKED_COUNT_MAX = 65_536;
 
+assert(ACCESS_FILE_BYTES_MAX >= GENERAL_USER_COUNT_MAX * 512 +
+  DATABASE_COUNT_MAX * (DATABASE_NAME_LENGTH_MAX + 32 + GENERAL_USER_COUNT_MAX * (USER_NAME_LENGTH_MAX + 16)));
 assert(DEFINITION_FILE_BYTES_MAX >= PASSWORD_FILE_USER_COUNT_MAX * (USER_NAME_LENGTH_MAX + 66));
 assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_FILE_SIZE_BYTES_MAX);
 assert(EVENT_LOG_MESSAGE_LENGTH_MAX * 4 < EVENT_LOG_RECENT_BYTES_MAX);

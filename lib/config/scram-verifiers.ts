@@ -44,7 +44,8 @@ export function scramVerifierText(password: string, salt: Uint8Array = randomByt
     `${storedKey.toString('base64')}:${serverKey.toString('base64')}`;
 }
 
-function parseVerifier(text: string): ScramVerifier | undefined {
+/** A verifier's text (PostgreSQL's rolpassword form) read; undefined when malformed. */
+export function parseScramVerifier(text: string): ScramVerifier | undefined {
   const match = VERIFIER_PATTERN.exec(text);
   if (match === null) return undefined;
   return {
@@ -74,7 +75,7 @@ export function scramVerifierOf(fileSystem: FileSystem, home: string, user: stri
   if (passwordSha256Hex === undefined) return undefined;
   const line = readLines(fileSystem, home).get(user);
   if (line === undefined || line.sha256 !== passwordSha256Hex.toLowerCase()) return undefined;
-  return parseVerifier(line.verifier);
+  return parseScramVerifier(line.verifier);
 }
 
 /** The file's text with `user`'s line set (a password) or removed (undefined). */

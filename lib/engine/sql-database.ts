@@ -83,7 +83,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       switch (name) {
         case '#tables': return sqlTablesRows(schemas());
         case '#index_info': return sqlIndexInfoRows(schemas());
-        case '#databases': return sqlDatabasesRows();
+        case '#databases': return sqlDatabasesRows(store.databases);
         case '#sqls': return sqlSqlsRows(options.activity?.runningStatements() ?? []);
         case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
         case '#table_partitions': return tablePartitionsRows(store, schemas());

@@ -14,6 +14,7 @@
 //   await cpu.multiPut(rows);
 //   const rows = await cpu.scan({ from: t0, to: t1, direction: 'asc' });
 
+import type { SqlDatabaseRow } from '../sql/meta/metatables.ts';
 import { isAbsolute, join } from 'node:path';
 import { Subscription, asyncScheduler, exhaustMap, timer, type SchedulerLike } from 'rxjs';
 import { assert } from '../base/assert.ts';
@@ -328,7 +329,6 @@ export class Store {
     return reports.flat().sort((a, b) => a.partitionId - b.partitionId);
   }
 
-  /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */
   /** Punches every free data-file slot of this store's partitions; how many (partition-expiry.ts). */
   releaseFreeSlots(): number {
     this.checkOpen();
@@ -339,6 +339,13 @@ export class Store {
     return released;
   }
 
+  /**
+   * The databases besides public, as the node's access catalog holds them (lib/access/), for
+   * "#databases"; the node sets them at start and after each CREATE/DROP DATABASE.
+   */
+  databases: readonly SqlDatabaseRow[] = [];
+
+  /** Periodic checkpoints on or off (gs_checkpoint --on / --off); on at every start. */
   get periodicCheckpointEnabled(): boolean {
     return this.groups.every((group) => group.periodicCheckpointEnabled);
   }

@@ -8,6 +8,7 @@
 //     "fileCount":3,"copiedBytes":..}...],"error":"..." (NG only)}
 //
 // A backup holds data/ and txnlog/ as a home's (lib/engine/partition-backup.ts), data/store.json,
+// data/gs_access.json (the general users, databases and grants),
 // and conf/ (gs_cluster.json, gs_node.json, password, password.scram) as they were when it began.
 
 import { join } from 'node:path';

@@ -2,11 +2,12 @@
 // `<backupPath>/<name>` (`/dataStore/backupPath`, GS_HOME/backup by default). It runs while the
 // node serves: the engine checkpoints each partition group and copies its partitions' files with
 // no checkpoint in between or during the copy (PartitionGroup.backup), then the node adds
-// data/store.json and conf/, and writes the info file (backup-info.ts) with status OK, or NG
+// data/store.json, data/gs_access.json and conf/, and writes the info file (backup-info.ts) with status OK, or NG
 // and the error. Progress (GET /node/backup) is the bytes in the backup directory against the
 // bytes of the data and log directories when the backup began.
 
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { accessFilePath } from '../access/access-file.ts';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionBackupReport } from '../engine/partition-backup.ts';
 import type { Clock } from '../io/clock.ts';
@@ -136,11 +137,14 @@ export class NodeBackup {
     this.home.onEnd(info);
   }
 
-  /** data/store.json and conf/: what a restored home needs beside the partitions. */
+  /**
+   * data/store.json, data/gs_access.json (general users, databases, grants: lib/access/) and
+   * conf/: what a restored home needs beside the partitions (gs_restore copies data/'s files).
+   */
   private async copyHomeFiles(directory: string): Promise<{ fileCount: number; copiedBytes: number }> {
     const { fileSystem, home, dataRoot } = this.home;
-    const copies = [{ fromPath: join(dataRoot, STORE_IDENTITY_FILE_NAME),
-      toPath: join(directory, 'data', STORE_IDENTITY_FILE_NAME) }];
+    const copies = [STORE_IDENTITY_FILE_NAME, basename(accessFilePath(dataRoot))].map((name) =>
+      ({ fromPath: join(dataRoot, name), toPath: join(directory, 'data', name) }));
     for (const name of BACKUP_CONF_FILE_NAMES) {
       copies.push({ fromPath: join(home, 'conf', name), toPath: join(directory, 'conf', name) });
     }

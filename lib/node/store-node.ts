@@ -20,7 +20,7 @@
 // log, which holds every acknowledged commit.
 
 import { availableParallelism } from 'node:os';
-import { randomUUID } from 'node:crypto';
+import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { StorageError, isStorageError } from '../base/errors.ts';
 import { assert } from '../base/assert.ts';
 import { prepareNodeHome, type NodeHome } from '../config/node-home.ts';
@@ -36,7 +36,13 @@ import { TransactionServer } from '../server/transaction-server.ts';
 import { PgServer } from '../pgwire/pg-server.ts';
 import { runnerSqlBackend } from '../pgwire/pg-sql-backend.ts';
 import { readConfigText } from '../config/definition-file.ts';
-import { scramVerifierOf } from '../config/scram-verifiers.ts';
+import { parseScramVerifier, scramVerifierOf } from '../config/scram-verifiers.ts';
+import { sha256Hex } from '../config/password-file.ts';
+import type { AccessCatalog, Principal } from '../access/access-catalog.ts';
+import { AccessControl } from '../access/access-control.ts';
+import { accessFilePath } from '../access/access-file.ts';
+import { AccessRunner } from '../server/access-runner.ts';
+import type { RequestRunner } from '../server/request-runner.ts';
 import { errorFromData } from './engine-thread/worker-engine.ts';
 import {
   openNodeEngine, resolveEngineThread, type EngineThreadChoice, type NodeEngine,
@@ -96,6 +102,8 @@ export class StoreNode implements SystemServiceNode {
   private manualCheckpointCount = 0;
   /** The online backup (gs_backup): one at a time. */
   private readonly backups: NodeBackup;
+  /** General users, databases and grants (lib/access/), from the start of the services on. */
+  private access: AccessControl | undefined;
   /** The administrators, read again at each login (gs_adduser & co. need no restart). */
   private readonly users: LivePasswordFile;
   readonly partitionNum: number;
@@ -254,16 +262,24 @@ export class StoreNode implements SystemServiceNode {
     });
     if (recovery.recordCount > 0) await engine.checkpoint('recovery');
     this.recoveryDone = true;
+    const databasesOf = (catalog: AccessCatalog) =>
+      catalog.databases.map((database) => ({ name: database.name, id: database.id }));
+    const access = this.access = new AccessControl(this.options.fileSystem,
+      accessFilePath(homePath(this.home.directories.home, config.storage.dbPath)),
+      (catalog) => engine.setDatabases(databasesOf(catalog)));
+    await engine.setDatabases(databasesOf(access.catalog));
+    const runner = new AccessRunner(engine.runner, access);
     const connectionLog = new ConnectionLog({ log: events, clock: this.clock });
     this.connectionLog = connectionLog;
     const server = this.transactionServer = new TransactionServer({
-      engine: engine.runner,
+      engine: runner,
       messageBytesMax: PROTOCOL_MESSAGE_BYTES_MAX,
       host: this.transactionEndpoint.address,
       port: this.transactionEndpoint.port,
       clusterName: config.cluster.clusterName,
       partitionNum: this.partitionNum,
-      lookupPasswordDigest: (user) => this.users.current().passwordDigestHex(user),
+      lookupPasswordDigest: (user) => this.passwordDigestHex(user),
+      loginCheck: (login) => this.principalOf(login),
       connectionLimit: config.node.transaction.connectionLimit,
       unauthenticatedConnectionLimit: config.node.transaction.unauthenticatedConnectionLimit,
       unauthenticatedConnectionLimitPerAddress:
@@ -289,7 +305,7 @@ export class StoreNode implements SystemServiceNode {
     });
     const listening = await server.listen();
     this.transactionEndpoint = { address: listening.host, port: listening.port };
-    const pg = this.pgServer = this.startPgServer(engine, connectionLog);
+    const pg = this.pgServer = this.startPgServer(runner, connectionLog);
     const pgListening = await pg.listen();
     this.sqlEndpoint = { address: pgListening.host, port: pgListening.port };
     this.status = 'ACTIVE';
@@ -300,7 +316,7 @@ export class StoreNode implements SystemServiceNode {
   }
 
   /** The PostgreSQL listener over the engine's runner (docs/postgres.md). */
-  private startPgServer(engine: NodeEngine, connectionLog: ConnectionLog): PgServer {
+  private startPgServer(runner: RequestRunner, connectionLog: ConnectionLog): PgServer {
     const { config, directories } = this.home;
     const pg = config.node.sql.pg;
     const fileSystem = this.options.fileSystem;
@@ -313,14 +329,21 @@ export class StoreNode implements SystemServiceNode {
     const events = this.home.eventLog;
     return new PgServer({
       host: this.sqlEndpoint.address, port: this.sqlEndpoint.port, clock: this.clock,
-      backend: runnerSqlBackend(engine.runner, (error) => this.failStop(error, 'serving a PostgreSQL request')),
+      backend: runnerSqlBackend(runner, (error) => this.failStop(error, 'serving a PostgreSQL request')),
       connectionLimit: config.node.sql.connectionLimit, messageBytesMax: pg.messageBytesMax,
       statementsPerQueryMax: pg.statementsPerQueryMax, idleTimeoutMs: pg.idleTimeoutMs,
       statementTimeoutMs: pg.statementTimeoutMs, serverVersion: `15.0 (store ${NODE_VERSION})`,
       ...(pg.tlsCertificatePath === '' ? {} : {
         tls: { certificatePem: pemOf(pg.tlsCertificatePath), keyPem: pemOf(pg.tlsKeyPath) },
       }),
+      loginCheck: (login) => this.principalOf(login),
       credentials: (user) => {
+        const general = this.access?.catalog.user(user);
+        if (general !== undefined && !this.users.current().has(user)) {
+          return { verifier: parseScramVerifier(general.scramVerifier),
+            checkPassword: (password) => timingSafeEqual(Buffer.from(sha256Hex(password), 'hex'),
+              Buffer.from(general.passwordSha256Hex, 'hex')) };
+        }
         const table = this.users.current();
         const verifier = scramVerifierOf(fileSystem, directories.home, user, table.passwordDigestHex(user));
         if (verifier === undefined && table.passwordDigestHex(user) !== undefined) {
@@ -400,6 +423,22 @@ export class StoreNode implements SystemServiceNode {
 
   get recovering(): boolean {
     return !this.recoveryDone;
+  }
+
+  /** An administrator's digest (conf/password), else a general user's (the access catalog). */
+  private passwordDigestHex(user: string): string | undefined {
+    const table = this.users.current();
+    if (table.has(user)) return table.passwordDigestHex(user);
+    return this.access?.catalog.user(user)?.passwordSha256Hex;
+  }
+
+  /** Who a login is: the administrators are conf/password's users; the access catalog decides the rest. */
+  private principalOf(login: { user: string; database: string }): Principal {
+    const access = this.access;
+    assert(access !== undefined);
+    const principal = { ...login, admin: this.users.current().has(login.user) };
+    access.loginCheck(principal);
+    return principal;
   }
 
   verifyAdministrator(user: string, password: string): boolean {

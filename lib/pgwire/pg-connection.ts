@@ -21,7 +21,8 @@ import {
 } from '../base/limits.ts';
 import type { ScramVerifier } from '../config/scram-verifiers.ts';
 import type { Clock } from '../io/clock.ts';
-import type { ServerEvent } from '../server/server-options.ts';
+import type { LoginCheck, ServerEvent } from '../server/server-options.ts';
+import type { Principal } from '../access/access-catalog.ts';
 import { pgError, pgErrorFieldsOf, PgError, type PgErrorFields } from './pg-errors.ts';
 import {
   PG_CANCEL_REQUEST_CODE, PG_GSSENC_REQUEST_CODE, PG_PROTOCOL_3_0, PG_SSL_REQUEST_CODE, PgBackendWriter,
@@ -43,6 +44,8 @@ export interface PgConnectionHost {
   readonly tls: SecureContext | undefined;
   /** The user's SCRAM verifier, and whether a cleartext password is theirs (TLS only). */
   credentials(user: string): { verifier: ScramVerifier | undefined; checkPassword: (password: string) => boolean };
+  /** Who the user is in the database (lib/access/); without it everyone is an administrator in public. */
+  readonly loginCheck?: LoginCheck | undefined;
   /** A CancelRequest's target: signals it when the key is right. */
   cancel(processId: number, secretKey: number): void;
   event(event: ServerEvent): void;
@@ -61,6 +64,7 @@ export class PgConnection {
   private session: PgSession | undefined;
   private scram: ScramExchange | undefined;
   private user = '';
+  private database = 'public';
   private applicationName = '';
   private startupSettings = new Map<string, string>();
   private opened = false;
@@ -205,7 +209,9 @@ export class PgConnection {
     this.user = parameters.get('user') ?? '';
     if (this.user === '') throw new PgError(pgError('28000', 'no PostgreSQL user name specified in startup packet', 'FATAL'));
     const database = parameters.get('database') ?? this.user;
-    if (database !== 'public' && database !== this.user) {
+    // psql names the database after the user by default: that is public here.
+    this.database = database === this.user ? 'public' : database;
+    if (this.host.loginCheck === undefined && database !== 'public' && database !== this.user) {
       throw new PgError(pgError('3D000', `database "${database}" does not exist (store has one: public)`, 'FATAL'));
     }
     this.applicationName = parameters.get('application_name') ?? '';
@@ -264,14 +270,28 @@ export class PgConnection {
     throw new PgError(pgError('28P01', `password authentication failed for user "${this.user}"`, 'FATAL'));
   }
 
+  /** The login's principal, or the FATAL error that refuses it (after the password is proven). */
+  private principalOf(): Principal {
+    const login = { user: this.user, database: this.database };
+    if (this.host.loginCheck === undefined) return { ...login, admin: true };
+    try {
+      return this.host.loginCheck(login);
+    } catch (error) {
+      if (!isStorageError(error)) throw error;
+      const code = error.code === 'DATABASE_NOT_FOUND' ? '3D000' : '28000';
+      throw new PgError(pgError(code, error.message, 'FATAL'));
+    }
+  }
+
   private async authenticated(): Promise<void> {
+    const principal = this.principalOf();
     this.out.message('R', (out) => out.int32(0));
     const settings = new Map<string, string>([
       ['server_version', this.host.serverVersion.split(' ')[0]!], ['server_version_num', serverVersionNum(this.host.serverVersion)],
       ['server_encoding', 'UTF8'],
       ['client_encoding', 'UTF8'], ['datestyle', 'ISO, MDY'], ['timezone', 'UTC'],
       ['integer_datetimes', 'on'], ['standard_conforming_strings', 'on'], ['intervalstyle', 'postgres'],
-      ['is_superuser', 'on'], ['session_authorization', this.user], ['application_name', this.applicationName],
+      ['is_superuser', principal.admin ? 'on' : 'off'], ['session_authorization', this.user], ['application_name', this.applicationName],
       ['transaction_isolation', 'read committed'], ['default_transaction_read_only', 'off'],
       ['max_identifier_length', '63'], ['search_path', 'public'],
     ]);
@@ -291,6 +311,7 @@ export class PgConnection {
       clientKey: `pg/${this.user}/${this.id}`, transactionTimeoutMs: this.host.statementTimeoutMs || 300_000,
       connection: { localAddress: local, remoteAddress: this.remoteAddress(), applicationName: this.applicationName, user: this.user,
         dialect: 'postgres' },
+      principal,
     });
     this.opened = true;
     this.host.event({ kind: 'connected', connectionId: this.id, remoteAddress: this.remoteAddress(),

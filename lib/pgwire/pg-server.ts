@@ -34,6 +34,7 @@ export interface PgServerOptions {
   /** `version()`'s text; its first word is server_version. */
   serverVersion: string;
   credentials: PgConnectionHost['credentials'];
+  loginCheck?: PgConnectionHost['loginCheck'];
   onEvent?: (event: ServerEvent) => void;
 }
 
@@ -54,6 +55,7 @@ export class PgServer {
       statementsPerQueryMax: options.statementsPerQueryMax, idleTimeoutMs: options.idleTimeoutMs,
       statementTimeoutMs: options.statementTimeoutMs, serverVersion: options.serverVersion, tls: this.tls,
       credentials: options.credentials,
+      loginCheck: options.loginCheck,
       cancel: (processId, secretKey) => {
         const target = self.connections.get(processId + PG_CONNECTION_ID_BASE);
         if (target !== undefined && target.secretKey === secretKey) target.signalCancel();

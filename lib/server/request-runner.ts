@@ -21,6 +21,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { SqlNodeActivityRegistry, type SqlConnectionInfo } from '../sql/meta/node-activity.ts';
+import type { Principal } from '../access/access-catalog.ts';
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
 import type { Store } from '../engine/store.ts';
@@ -66,6 +67,11 @@ export interface ConnectionSetup {
   transactionTimeoutMs: number;
   /** Its addresses, user and application, for "#sockets" and "#sqls"; absent in tests that run requests directly. */
   connection?: SqlConnectionInfo;
+  /**
+   * Who logged in, and to which database, for the privilege check (access-runner.ts);
+   * absent where no one logs in (tests of the runner alone).
+   */
+  principal?: Principal;
 }
 
 /** A reply frame; `closeReason` set: the request broke the protocol, close after sending. */

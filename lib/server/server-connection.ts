@@ -240,7 +240,7 @@ export class ServerConnection implements ReplyHolder {
       return;
     }
     this.inFlight++;
-    authenticate(options, this.nonce!, request).then(() => {
+    authenticate(options, this.nonce!, request).then((principal) => {
       if (this.phase === 'closing') return;
       const refusal = this.host.connectionAuthenticated(this);
       if (refusal !== undefined) throw refusal;
@@ -255,6 +255,7 @@ export class ServerConnection implements ReplyHolder {
           localAddress: `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`,
           remoteAddress: this.remoteAddress(), applicationName: request.applicationName, user: request.user,
         },
+        principal,
       });
       this.opened = true;
       this.phase = 'ready';

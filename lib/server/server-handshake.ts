@@ -5,6 +5,7 @@
 // work: an unknown user's proof is checked against a digest no password has, so neither the answer
 // nor its timing tells whether the user exists.
 
+import type { Principal } from '../access/access-catalog.ts';
 import { StorageError } from '../base/errors.ts';
 import { USER_NAME_LENGTH_MAX } from '../base/limits.ts';
 import { authProof, authProofsEqual, isPasswordDigestHex } from '../protocol/auth-proof.ts';
@@ -16,17 +17,20 @@ export const DATABASE_PUBLIC = 'public';
 const DIGEST_OF_NO_PASSWORD = '0'.repeat(64);
 const APPLICATION_NAME_LENGTH_MAX = 256;
 
-/** Throws the StorageError that refuses the connection, or returns when the client may proceed. */
+/**
+ * Throws the StorageError that refuses the connection, or returns who logged in when the client
+ * may proceed (options.loginCheck decides the database and the privileges).
+ */
 export async function authenticate(
   options: ResolvedServerOptions,
   nonce: Uint8Array,
   request: AuthRequest,
-): Promise<void> {
+): Promise<Principal> {
   if (request.clusterName !== options.clusterName) {
     throw new StorageError('CLUSTER_NAME_INVALID', `cluster name ` +
       `${JSON.stringify(request.clusterName)} does not match the cluster of this node`);
   }
-  if (request.database.toLowerCase() !== DATABASE_PUBLIC) {
+  if (options.loginCheck === undefined && request.database.toLowerCase() !== DATABASE_PUBLIC) {
     throw new StorageError('DATABASE_NOT_FOUND', `database ${JSON.stringify(request.database)} ` +
       `does not exist (there is only "${DATABASE_PUBLIC}")`);
   }
@@ -47,4 +51,6 @@ export async function authenticate(
     throw new StorageError('AUTHENTICATION_FAILED',
       'authentication failed: the user name or the password is wrong');
   }
+  return options.loginCheck?.({ user: request.user, database: request.database }) ??
+    { user: request.user, admin: true, database: DATABASE_PUBLIC };
 }

@@ -17,6 +17,7 @@ import {
 } from '../base/limits.ts';
 import { Store } from '../engine/store.ts';
 import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
+import type { Principal } from '../access/access-catalog.ts';
 import type { QueryHandler } from './query-handler.ts';
 import { LocalRequestRunner, type RequestRunner } from './request-runner.ts';
 import { tqlQueryHandler } from './tql-query-handler.ts';
@@ -27,6 +28,14 @@ import { tqlQueryHandler } from './tql-query-handler.ts';
  */
 export type PasswordDigestLookup =
   (user: string) => string | undefined | Promise<string | undefined>;
+
+/**
+ * Who a user is in the database it logs in to (lib/access/access-control.ts): the Principal its
+ * requests are checked as, or a thrown StorageError that refuses the login. Called after the
+ * password is proven. Without one, only `public` is served and every user counts as an
+ * administrator.
+ */
+export type LoginCheck = (login: { user: string; database: string }) => Principal;
 
 export type ServerEvent =
   /** A TCP connection was accepted (within the limits); `remoteAddress` is `host:port`. */
@@ -52,6 +61,7 @@ export interface TransactionServerOptions {
   /** `/cluster/clusterName`: a client must name it. */
   clusterName: string;
   lookupPasswordDigest: PasswordDigestLookup;
+  loginCheck?: LoginCheck;
   /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given (Store only). */
   queryHandler?: QueryHandler;
   /**
@@ -111,8 +121,9 @@ export interface TransactionServerOptions {
   onEngineFailure?: (error: unknown) => void;
 }
 
-export type ResolvedServerOptions = Required<Omit<TransactionServerOptions, 'onEvent' | 'engine'>> &
-  Pick<TransactionServerOptions, 'onEvent'> & { runner: RequestRunner };
+export type ResolvedServerOptions =
+  Required<Omit<TransactionServerOptions, 'onEvent' | 'engine' | 'loginCheck'>> &
+  Pick<TransactionServerOptions, 'onEvent' | 'loginCheck'> & { runner: RequestRunner };
 
 export const SERVER_VERSION_DEFAULT = 'store 0.1.0';
 
@@ -122,6 +133,7 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     port: options.port,
     clusterName: options.clusterName,
     lookupPasswordDigest: options.lookupPasswordDigest,
+    ...(options.loginCheck === undefined ? {} : { loginCheck: options.loginCheck }),
     queryHandler: options.queryHandler ?? tqlQueryHandler,
     connectionLimit: options.connectionLimit ?? CONNECTION_LIMIT_DEFAULT,
     unauthenticatedConnectionLimit: options.unauthenticatedConnectionLimit ??

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 const LAYERS: Record<string, number> = {
   'lib/base': 0, 'lib/io': 1, 'lib/geometry': 1, 'lib/config': 2, 'lib/schema': 2, 'lib/encoding': 3,
   'wal': 4, 'lib/block': 4, 'lib/query': 5, 'lib/sql': 5, 'compaction': 5, 'lib/engine': 6,
-  'lib/protocol': 6, 'lib/client': 7, 'lib/server': 7, 'lib/pgwire': 7, 'lib/node': 8,
+  'lib/protocol': 6, 'lib/access': 6, 'lib/client': 7, 'lib/server': 7, 'lib/pgwire': 7, 'lib/node': 8,
   'lib/webapi': 8,
 };
 

@@ -24,7 +24,6 @@ const SLEEP_S_MAX = 86_400;
 /** Output `exec` keeps of its command. */
 const EXEC_OUTPUT_BYTES_MAX = 16 * 1024 * 1024;
 const PASSWORD_VARIABLES = ['password', 'ospassword'];
-const ONLY_PUBLIC = 'store has one database, public: databases and their access rights are not there yet.';
 
 /** ~/.gsshrc, or under GS_HOME when there is no home directory. */
 export function rcPath(env: NodeJS.ProcessEnv): string {
@@ -229,20 +228,6 @@ export const SESSION_COMMANDS: SubCommand[] = [
       shell.io.out(target.database);
     },
   },
-  {
-    name: 'showdatabase', usage: '[<database>]', summary: 'the databases and their access rights',
-    async run(shell, input) {
-      expectWords(input, 0, 1);
-      await shell.connection.require();
-      const wanted = input.words[0]?.text;
-      if (wanted !== undefined && wanted !== DATABASE_PUBLIC) throw new ShellError(MESSAGES.databaseMissing(wanted));
-      shell.io.out(['Name             ACL', '---------------------------------', `${DATABASE_PUBLIC}           ALL_USER`].join('\n'));
-    },
-  },
-  refused('createdatabase', '<database>', ONLY_PUBLIC),
-  refused('dropdatabase', '<database>', ONLY_PUBLIC),
-  refused('grantacl', 'ALL|READ <database> <user>', ONLY_PUBLIC),
-  refused('revokeacl', 'ALL|READ <database> <user>', ONLY_PUBLIC),
   {
     name: 'settimezone', usage: '[±hh:mm|±hhmm|Z|auto]', summary: 'the time zone TIMESTAMP values print in (UTC)',
     async run(shell, input) {

@@ -89,9 +89,8 @@ export class ShellConnection {
   }
 
   async connect(target: Omit<ConnectionTarget, 'sinceMs'>): Promise<void> {
-    if (target.database !== DATABASE_PUBLIC) throw new ShellError(MESSAGES.databaseMissing(target.database));
     await this.disconnect();
-    const store = openStore(target.cluster, target.credentials);
+    const store = openStore(target.cluster, target.credentials, target.database);
     try {
       await store.connect();
       // A login is checked at the first request: list the containers to find a wrong password now.
@@ -109,7 +108,7 @@ export class ShellConnection {
   async require(): Promise<ClientStore> {
     if (this.target === undefined) throw new ShellError(MESSAGES.connectionClosed);
     if (this.store === undefined) {
-      const store = openStore(this.target.cluster, this.target.credentials);
+      const store = openStore(this.target.cluster, this.target.credentials, this.target.database);
       await store.connect();
       this.store = store;
     }
@@ -136,8 +135,9 @@ export class ShellConnection {
   }
 }
 
-function openStore(cluster: ClusterDefinition, credentials: Credentials): ClientStore {
+function openStore(cluster: ClusterDefinition, credentials: Credentials, database: string): ClientStore {
   return getStore({
+    database,
     notificationMember: cluster.members, clusterName: cluster.clusterName,
     username: credentials.user, password: credentials.password,
     applicationName: 'gs_sh', failoverTimeout: CONNECT_TIMEOUT_S,

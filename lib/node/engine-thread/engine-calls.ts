@@ -2,6 +2,7 @@
 // call: the in-thread engine calls the EngineCore, the worker engine posts a message.
 
 import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
+import type { SqlDatabaseRow } from '../../sql/meta/metatables.ts';
 import type { EngineCall, EngineStatus } from './engine-messages.ts';
 
 export abstract class EngineCalls {
@@ -25,6 +26,10 @@ export abstract class EngineCalls {
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
     await this.call({ kind: 'setPeriodicCheckpoint', enabled });
+  }
+
+  async setDatabases(databases: SqlDatabaseRow[]): Promise<void> {
+    await this.call({ kind: 'setDatabases', databases });
   }
 
   async setStoreMemoryLimit(memoryLimitBytes: number): Promise<void> {

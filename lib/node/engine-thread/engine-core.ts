@@ -83,6 +83,9 @@ export class EngineCore {
       case 'setPeriodicCheckpoint':
         this.requireStore().periodicCheckpointEnabled = call.enabled;
         return undefined;
+      case 'setDatabases':
+        this.requireStore().databases = call.databases;
+        return undefined;
       case 'setStoreMemoryLimit':
         this.requireStore().setStoreMemoryLimit(call.memoryLimitBytes);
         return undefined;

@@ -19,6 +19,7 @@
 // An engine that fails on a bug (fail-stop, request-runner.ts) ends its thread with the error
 // uncaught, which the main thread sees as the worker's death (worker-engine.ts).
 
+import type { SqlDatabaseRow } from '../../sql/meta/metatables.ts';
 import type { StorageOptions } from '../../base/options.ts';
 import type { CheckpointTrigger, RecoveryReport } from '../../engine/partition-group.ts';
 import type { CheckpointGateShared } from '../../engine/checkpoint-gate.ts';
@@ -84,6 +85,8 @@ export type EngineCall =
   /** A checkpoint, then the copy of every partition's files into the target (a backup). */
   | { kind: 'backup'; target: BackupTarget }
   | { kind: 'setStoreMemoryLimit'; memoryLimitBytes: number }
+  /** The databases besides public, for "#databases" (the access catalog lives in the main thread). */
+  | { kind: 'setDatabases'; databases: SqlDatabaseRow[] }
   /** Another group's SQL statement asks this group (lib/server/sql-peers.ts). */
   | { kind: 'sqlPeer'; call: SqlPeerCall }
   /** `abandon`: a start that failed: no checkpoint, and what the start wrote is taken back. */

@@ -20,6 +20,7 @@ import { Store, recoveryReportSum } from '../../engine/store.ts';
 import { partitionGroupOf } from '../../schema/partition-hash.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
 import { RoutingRequestRunner } from '../../server/routing-request-runner.ts';
+import type { SqlDatabaseRow } from '../../sql/meta/metatables.ts';
 import type { SqlPeerCall } from '../../server/sql-peers.ts';
 import type { EngineOpenSettings, EngineStatus } from './engine-messages.ts';
 import type { NodeEngine, NodeEngineEvents } from './node-engine.ts';
@@ -103,6 +104,10 @@ export class GroupWorkersEngine implements NodeEngine {
 
   async setPeriodicCheckpoint(enabled: boolean): Promise<void> {
     await Promise.all(this.workers.map((worker) => worker.setPeriodicCheckpoint(enabled)));
+  }
+
+  async setDatabases(databases: SqlDatabaseRow[]): Promise<void> {
+    await Promise.all(this.workers.map((worker) => worker.setDatabases(databases)));
   }
 
   async setStoreMemoryLimit(memoryLimitBytes: number): Promise<void> {

@@ -5,6 +5,7 @@
 // every group in the main thread; benchmarks compare the two (docs/benchmarks.md: "Thread or
 // worker").
 
+import type { SqlDatabaseRow } from '../../sql/meta/metatables.ts';
 import type { BackupTarget, PartitionBackupReport } from '../../engine/partition-backup.ts';
 import type { RecoveryReport } from '../../engine/partition-group.ts';
 import type { RequestRunner } from '../../server/request-runner.ts';
@@ -61,6 +62,8 @@ export interface NodeEngine {
   backup(target: BackupTarget): Promise<PartitionBackupReport[]>;
   /** storeMemoryLimit while running (gs_paramconf): every group's pool takes its share. */
   setStoreMemoryLimit(memoryLimitBytes: number): Promise<void>;
+  /** The databases besides public, for every group's "#databases". */
+  setDatabases(databases: SqlDatabaseRow[]): Promise<void>;
   /**
    * Closes every session and the store (a checkpoint; every commit synced), then the thread. With
    * `abandon` (a start that failed): no checkpoint, and what the start wrote is taken back.

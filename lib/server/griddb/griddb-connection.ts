@@ -225,7 +225,7 @@ export class GriddbConnection {
     }
     if (type === GriddbStatement.LOGIN) {
       const login = loginDecode(body);
-      await loginCheck(login, this.host.options);
+      const principal = await loginCheck(login, this.host.options);
       if (this.phase === 'closing') return;
       if (!this.authenticated) {
         const refusal = this.host.connectionAuthenticated(this);
@@ -249,6 +249,7 @@ export class GriddbConnection {
             localAddress: `${this.socket.localAddress ?? '?'}:${this.socket.localPort ?? '?'}`,
             remoteAddress: this.remoteAddress(), applicationName: '', user: login.user,
           },
+          principal,
         });
         this.engine = new GriddbEngine(this.host.runner, this.id,
           this.host.options.messageBytesMax);

@@ -21,6 +21,9 @@ import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { USER_NAME_LENGTH_MAX } from '../../base/limits.ts';
 import { DATABASE_PUBLIC } from '../server-handshake.ts';
+import type { LoginCheck } from '../server-options.ts';
+import type { Principal } from '../../access/access-catalog.ts';
+import { isStorageError } from '../../base/errors.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode, griddbStringRead } from './griddb-frame.ts';
 import { GRIDDB_PROTOCOL_VERSION } from './griddb-statements.ts';
@@ -148,8 +151,8 @@ function optionalRequestRead(reader: ByteReader): { database: string | undefined
 export async function loginCheck(
   request: LoginRequest,
   node: { clusterName: string; lookupPasswordDigest: (user: string) =>
-    string | undefined | Promise<string | undefined> },
-): Promise<void> {
+    string | undefined | Promise<string | undefined>; loginCheck?: LoginCheck | undefined },
+): Promise<Principal> {
   if (request.clusterName !== node.clusterName) {
     throw new GriddbError(GriddbErrorCode.TXN_CLUSTER_NAME_INVALID,
       `cluster name invalid (input=${request.clusterName}, expected=${node.clusterName})`);
@@ -165,10 +168,20 @@ export async function loginCheck(
     throw new GriddbError(GriddbErrorCode.TXN_AUTH_FAILED,
       `authentication failed (user=${request.user})`);
   }
+  if (node.loginCheck !== undefined) {
+    try {
+      return node.loginCheck({ user: request.user, database: request.database });
+    } catch (error) {
+      // GridDB's LoginHandler answers every refusal of a database with TXN_AUTH_FAILED.
+      if (!isStorageError(error)) throw error;
+      throw new GriddbError(GriddbErrorCode.TXN_AUTH_FAILED, error.message);
+    }
+  }
   if (request.database.toLowerCase() !== DATABASE_PUBLIC) {
     throw new GriddbError(GriddbErrorCode.TXN_AUTH_FAILED,
       `database name invalid (${request.database}): store has only "${DATABASE_PUBLIC}"`);
   }
+  return { user: request.user, admin: true, database: DATABASE_PUBLIC };
 }
 
 export function loginReplyWrite(writer: ByteWriter): void {

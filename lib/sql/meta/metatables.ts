@@ -128,8 +128,16 @@ export function sqlIndexInfoRows(schemas: readonly ContainerSchema[]): SqlValue[
     ])));
 }
 
-export function sqlDatabasesRows(): SqlValue[][] {
-  return [[SQL_DATABASE_NAME, SQL_DATABASE_ID]];
+/** A database besides public, as the node's access catalog holds it (lib/access/). */
+export interface SqlDatabaseRow {
+  readonly name: string;
+  readonly id: number;
+}
+
+/** public, then the created databases in the order of their ids. */
+export function sqlDatabasesRows(databases: readonly SqlDatabaseRow[] = []): SqlValue[][] {
+  return [[SQL_DATABASE_NAME, SQL_DATABASE_ID],
+    ...[...databases].sort((a, b) => a.id - b.id).map((database) => [database.name, BigInt(database.id)])];
 }
 
 export function sqlSqlsRows(statements: readonly SqlRunningStatement[]): SqlValue[][] {

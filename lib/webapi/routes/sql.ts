@@ -5,9 +5,9 @@
 // lower-cased, trimmed statement, whole-statement and without crossing line breaks, as Java's
 // String.matches does. A query failure ends the request with 400 and the error's number; an
 // update or DDL failure is that statement's `status: 0` and `message`, and the next one runs. DCL
-// answers NOT_SUPPORTED until SQL users and grants exist.
+// (GRANT, REVOKE, SET PASSWORD) runs as the caller, whose privileges the node checks.
 
-import { isStorageError, StorageError } from '../../base/errors.ts';
+import { isStorageError } from '../../base/errors.ts';
 import type { ClientStore } from '../../client/store-factory.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { Row } from '../../schema/column-type.ts';
@@ -58,15 +58,11 @@ export function sqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
       return sendJsonText(reply, 200, JSON.stringify(answers));
     }, { body: SqlBody });
   }
-  for (const [path, pattern, refuse] of [['/sql/ddl', DDL_PATTERN, false], ['/sql/dcl', DCL_PATTERN, true]] as const) {
+  for (const [path, pattern] of [['/sql/ddl', DDL_PATTERN], ['/sql/dcl', DCL_PATTERN]] as const) {
     table.add('POST', path, async (request, reply) => {
       const context = requestContext(request, dependencies);
       const statements = statementsOf(request.body as SqlBody | undefined, context.settings, pattern);
       const answers = await context.use((store) => eachStatement(statements, async (stmt) => {
-        if (refuse) {
-          throw new StorageError('NOT_SUPPORTED', 'users, roles and privileges are not ' +
-            'supported yet (SQL part 2)');
-        }
         await (await store.sql(stmt)).close();
         return {};
       }, {}));

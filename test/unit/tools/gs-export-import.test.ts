@@ -4,6 +4,7 @@
 // changes nothing; --help, --version, and the log with the password masked.
 
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -346,31 +347,47 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     await store.dropContainer('bigcsv');
   });
 
-  it('--acl writes and reads gs_export_acl.json; a file naming a general user imports nothing; --prefixdb', async () => {
+  it('--acl exports general users, databases and grants and imports them; a missing user imports nothing; --prefixdb', async () => {
     const definition: ContainerDefinition = { name: 'aclc', type: 'COLLECTION', rowKey: 1,
       columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
     await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+    await store.sql("CREATE USER user1 IDENTIFIED BY 'pw1'");
+    await store.sql('CREATE DATABASE db1');
+    await store.sql('GRANT SELECT ON db1 TO user1');
     const directory = newDirectory();
     let result = await runTool('gs_export.ts', [...args, '--all', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 0, result.stderr);
     const aclPath = join(directory, 'gs_export_acl.json');
-    assert.deepStrictEqual(JSON.parse(readFileSync(aclPath, 'utf8')), { version: '5.8.0', user: [], database: [] });
+    assert.deepStrictEqual(JSON.parse(readFileSync(aclPath, 'utf8')), { version: '5.8.0',
+      user: [{ isRole: false, username: 'user1', password: createHash('sha256').update('pw1').digest('hex') }],
+      database: [{ name: 'db1', acl: [{ username: 'user1', role: 'READ' }] }] });
+    // A general user may not: --acl is for administrators.
+    const asUser = ['-u', 'user1/pw1', ...args.filter((arg) => arg !== '-u' && arg !== 'admin/admin')];
+    result = await runTool('gs_export.ts', [...asUser, '--all', '--acl', '-d', newDirectory()], node.env);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /--acl is for administrators: user1 is a general user/);
+    await store.sql('DROP DATABASE db1');
     await store.dropContainer('aclc');
     result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 0, result.stderr);
     assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
-    // GridDB's file with a general user and a database's rights: refused before any container is touched.
+    const grantAgain = await store.sql('GRANT ALL ON db1 TO user1').then(() => 'ok', (error: { code?: string }) => error.code);
+    assert.equal(grantAgain, 'TXN_OTHER_PRIVILEGE_EXISTS', 'the READ grant came back with db1');
+    // A file naming a user this node does not have: refused before any container is touched.
     await store.dropContainer('aclc');
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
-      user: [{ isRole: false, username: 'user1', password: 'x' }],
-      database: [{ name: 'db1', acl: [{ username: 'user1', role: 'READ' }] }] }));
+      user: [{ isRole: false, username: 'user2', password: 'x' }],
+      database: [{ name: 'db2', acl: [{ username: 'user2', role: 'READ' }] }] }));
     result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: user\[0\] "user1" is a general user: this node has administrators only/);
+    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: the general users user2 do not exist here/);
     assert.equal(await store.getContainerInfo('aclc'), undefined);
-    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [], database: [{ name: 'db1', acl: [] }] }));
+    writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [],
+      database: [{ name: 'public', acl: [{ username: 'user1', role: 'READ' }] }] }));
     result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
-    assert.match(result.stderr, /D00238: .*database\[0\] "db1": public is the only database here/);
+    assert.match(result.stderr, /D00238: .*database\[0\] public grants 1 rights/);
+    await store.sql('DROP USER user1');
+    await store.sql('DROP DATABASE db1');
     rmSync(aclPath);
     result = await runTool('gs_import.ts', [...args, '--db', 'public', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 1);

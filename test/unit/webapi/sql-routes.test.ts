@@ -79,12 +79,12 @@ describe('web API: SQL endpoints', { timeout: 180_000 }, () => {
     assertError(await http.call('POST', `${base}/sql/ddl`, { body: [{ stmt: 'select 1' }] }), 400, 'Statement is invalid');
   });
 
-  it('a failing query is 400 with its error number; DCL is refused per statement', async () => {
+  it('a failing query is 400 with its error number; DCL answers the node per statement', async () => {
     assertError(await http.call('POST', `${base}/sql/dml/query`, { body: [{ stmt: 'select nope from t1' }] }), 400,
       /^\[\d+:COLUMN_NOT_FOUND\]/);
     const dcl = await http.json('POST', `${base}/sql/dcl`, { body: [{ stmt: 'GRANT ALL ON public TO u1' }] }) as
       Array<Record<string, unknown>>;
     assert.equal(dcl[0]!['status'], 0);
-    assert.match(dcl[0]!['message'] as string, /NOT_SUPPORTED/);
+    assert.match(dcl[0]!['message'] as string, /TXN_DATABASE_NAME_INVALID/);
   });
 });

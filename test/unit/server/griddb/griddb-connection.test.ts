@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
+import { StorageError } from '../../../../lib/base/errors.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
 import {
   RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_DISCONNECT, RECORDED_LOGIN,
@@ -95,5 +96,31 @@ describe('GridDB protocol: handshake', { timeout: 60_000 }, () => {
       RECORDED_PARTITION_ADDRESS]);
     assert.deepEqual(replies.map((reply) => reply.result),
       [SUCCESS, SUCCESS, SUCCESS, STATEMENT_ERROR]);
+  });
+});
+
+describe('GridDB protocol: the node\'s login check (general users, databases)', { timeout: 60_000 }, () => {
+  const logins: Array<{ user: string; database: string }> = [];
+  let refuse = false;
+  let test: TestServer;
+  before(async () => {
+    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
+      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user),
+      loginCheck: (login) => {
+        logins.push(login);
+        if (refuse) throw new StorageError('AUTHENTICATION_FAILED', 'no privilege on that database');
+        return { ...login, admin: false };
+      } });
+  });
+  after(async () => test.stop());
+
+  it('asks it after the password, and answers its refusal with TXN_AUTH_FAILED', async () => {
+    const accepted = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN]);
+    assert.equal(accepted.replies[1]!.result, SUCCESS);
+    assert.deepEqual(logins, [{ user: 'admin', database: 'public' }]);
+    refuse = true;
+    const refused = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN]);
+    assert.equal(refused.replies[1]!.result, STATEMENT_ERROR);
+    assert.equal(errorCode(refused.replies[1]!.payload), 10005);
   });
 });

@@ -235,7 +235,7 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
     assert.ok(!existsSync(join(backupRoot, 'b2')));
   });
 
-  it('with the engine in worker threads: each worker copies its group, the backup restores',
+  it('with the engine in worker threads: each worker copies its group, the backup restores, general users too',
     async () => {
       const home = newNodeHome();
       const other = await startNodeProcess(home, { STORE_ENGINE_THREAD: 'worker' });
@@ -244,6 +244,9 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
         const store = clientOf(other.transactionPort);
         const container = await store.putContainer(definition('w'));
         await container.multiPut(Array.from({ length: 100 }, (_, n) => [`k${n}`, BigInt(n)]));
+        await store.sql("CREATE USER reader IDENTIFIED BY 'r3ader'");
+        await store.sql('CREATE DATABASE sales');
+        await store.sql('GRANT SELECT ON sales TO reader');
         await store.close();
         const result = await command('gs_backup',
           ['-u', 'admin/admin', '-s', `127.0.0.1:${other.systemPort}`, '-w', '300', 'w1'],
@@ -259,6 +262,15 @@ describe('gs_backup, gs_backuplist, gs_restore', { timeout: 600_000 }, () => {
           const rows = await (await (await reader.getContainer('w'))!.query('SELECT *').fetch())
             .toArray();
           assert.equal(rows.length, 100);
+          const general = getStore({ notificationMember: `127.0.0.1:${restored.transactionPort}`,
+            clusterName: 'myCluster', username: 'reader', password: 'r3ader' });
+          const generalRows = await (await (await general.getContainer('w'))!.query('SELECT *').fetch())
+            .toArray();
+          assert.equal(generalRows.length, 100, 'the general user logs in to the restored node');
+          await general.close();
+          const granted = await reader.sql('GRANT ALL ON sales TO reader')
+            .then(() => 'ok', (error: { code?: string }) => error.code);
+          assert.equal(granted, 'TXN_OTHER_PRIVILEGE_EXISTS', 'the database and its grant came back');
         } finally {
           await reader.close();
           await restored.stop();
