@@ -77,13 +77,13 @@ export function pagePrintable(
  * A printer of pages: `count` rows encoded in `bytes` to their lines (each ending with LF), as
  * one Buffer of its own. `place.rowIndex` is set to each row's index, from `firstRowIndex`, for
  * the cells printed to files (STRING with CR or LF, or starting with `@`). Malformed bytes throw.
- * `doubles` is the addon that prints DOUBLE and FLOAT cells, String(x) when undefined (tests pass
- * undefined to check the fallback).
+ * `doubles` is the addon that prints DOUBLE and FLOAT cells, or null for String(x) (what the addon
+ * falls back to when it is not built; tests pass null to check it).
  */
 export function pagePrinterOf(
   columns: readonly ColumnSchema[],
   place: LinePlace,
-  doubles: DoubleTextAddon | undefined = doubleText,
+  doubles: DoubleTextAddon | null = doubleText ?? null,
 ): (bytes: Uint8Array, count: number, firstRowIndex: number) => Buffer {
   if (!pagePrintable(columns)) throw new Error('the page printer cannot print these columns');
   const printer = new PagePrinter(columns, place, doubles);
@@ -114,7 +114,7 @@ class PagePrinter {
   constructor(
     columns: readonly ColumnSchema[],
     private readonly place: LinePlace,
-    private readonly doubles: DoubleTextAddon | undefined,
+    private readonly doubles: DoubleTextAddon | null,
   ) {
     this.kinds = columns.map((column) => kindOf(column)!);
     this.nullables = columns.map((column) => column.notNull !== true);
@@ -148,7 +148,7 @@ class PagePrinter {
     if (this.offset !== bytes.length) {
       throw new Error(`${bytes.length - this.offset} bytes after the page's ${count} rows`);
     }
-    if (this.doubles !== undefined) {
+    if (this.doubles !== null) {
       return this.doubles.spliceDoubles(this.out, this.at, this.notedAt, this.notedValues,
         this.notedCount);
     }
@@ -213,7 +213,7 @@ class PagePrinter {
 
   /** As the row printer: JavaScript's shortest text, -0 as -0.0; noted for the addon if loaded. */
   private float(number: number): void {
-    if (this.doubles === undefined) {
+    if (this.doubles === null) {
       this.quotedAscii(number === 0 && 1 / number < 0 ? '-0.0' : String(number));
       return;
     }

@@ -76,9 +76,9 @@ function encoded(columns: ColumnSchema[], rows: readonly Row[]): Uint8Array {
   return writer.finish();
 }
 
-const DOUBLE_PRINTERS: Array<[string, DoubleTextAddon | undefined]> = [
-  [doubleText === undefined ? 'String(x) (the double_text addon is not built)' : 'the double_text addon', doubleText],
-  ['String(x), the fallback without the addon', undefined],
+const DOUBLE_PRINTERS: Array<[string, DoubleTextAddon | null]> = [
+  [doubleText === undefined ? 'String(x) (the double_text addon is not built)' : 'the double_text addon', doubleText ?? null],
+  ['String(x), the fallback without the addon', null],
 ];
 
 for (const [doublesName, doubles] of DOUBLE_PRINTERS) describe(`export page printer, doubles by ${doublesName}`, () => {
