@@ -1,12 +1,16 @@
-// Builds the two N-API addons of lib/io/native/ in one node-gyp run: punch_hole.node, which punches
-// holes in data files (DESIGN.md 3.4), and home_lock.node, the flock(2) that locks a node's home
-// (lib/io/home-lock.ts). It runs as the root `install` script, so `npm ci` and `npm install` build
-// them, and by hand:
+// Builds the N-API addons of lib/io/native/ in two node-gyp runs: the C ones of native/binding.gyp,
+// punch_hole.node, which punches holes in data files (DESIGN.md 3.4), and home_lock.node, the
+// flock(2) that locks a node's home (lib/io/home-lock.ts); then the C++17 one of
+// native/double-text/binding.gyp, double_text.node, gs_export's printer of doubles
+// (lib/io/double-text.ts). Apart, so that a machine with a C compiler but no C++ one keeps the
+// first two. It runs as the root `install` script, so `npm ci` and `npm install` build them, and by
+// hand:
 //
 //   npm run build:native
 //
 // It must never fail an install: the engine works without the addons, only it stops releasing disk
-// space and locks its home with a weaker pid file. Any problem prints one warning line and exits 0.
+// space and locks its home with a weaker pid file, and gs_export prints doubles more slowly. Any
+// problem prints one warning line per run and exits 0.
 // Plain JavaScript, not TypeScript, so it runs before (or without) the dev dependencies.
 //
 // node-gyp: $STORE_NODE_GYP if set, else the one npm ships (npm passes its path as
@@ -20,30 +24,40 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BUILD_TIMEOUT_MS = 30_000;
 const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const nativeDirectory = join(projectRoot, 'lib', 'io', 'native');
-/** Each addon and a function it must export. */
-const addons = [
-  { path: join(nativeDirectory, 'build', 'Release', 'punch_hole.node'), exported: 'punchHole' },
-  { path: join(nativeDirectory, 'build', 'Release', 'home_lock.node'), exported: 'lockExclusive' },
+const doubleTextDirectory = join(nativeDirectory, 'double-text');
+/**
+ * The node-gyp runs: each directory's binding.gyp, each addon it builds and a function that addon
+ * must export, and what is lost without them.
+ */
+const runs = [
+  {
+    directory: nativeDirectory,
+    addons: [
+      { path: join(nativeDirectory, 'build', 'Release', 'punch_hole.node'), exported: 'punchHole' },
+      { path: join(nativeDirectory, 'build', 'Release', 'home_lock.node'), exported: 'lockExclusive' },
+    ],
+    without: 'the engine will work but will not release unused disk space in data files, and ' +
+      'will lock its home with a pid file, which cannot see a node of another PID namespace',
+  },
+  {
+    directory: doubleTextDirectory,
+    addons: [
+      { path: join(doubleTextDirectory, 'build', 'Release', 'double_text.node'), exported: 'spliceDoubles' },
+    ],
+    without: 'gs_export will print the same DOUBLE and FLOAT text with JavaScript, more slowly ' +
+      '(it needs a C++17 compiler, g++)',
+  },
 ];
-// node-gyp's output goes to a file, where a failure can be read in full; the warning quotes a line.
-const logPath = join(nativeDirectory, 'build-native.log');
-const startMs = performance.now();
 
-function elapsed() {
-  return `${((performance.now() - startMs) / 1000).toFixed(1)}s`;
-}
-
+/** Ends one run with its warning; the other runs go on. */
 function giveUp(reason) {
-  console.warn(`store: warning: native addons not built (${reason}); the engine will work ` +
-    'but will not release unused disk space in data files, and will lock its home with a pid ' +
-    'file, which cannot see a node of another PID namespace');
-  process.exit(0);
+  throw new Error(reason);
 }
 
 function findNodeGyp() {
@@ -91,7 +105,7 @@ function findNodeDirectory() {
   return found.find(({ version }) => `v${version}` === process.version) ?? found[0];
 }
 
-function firstErrorLine() {
+function firstErrorLine(logPath) {
   const boilerplate = /^gyp ERR! (stack|cwd|command|node -v|node-gyp -v|not ok|System)/;
   const lines = readFileSync(logPath, 'utf8').split('\n').map((line) => line.trim());
   return lines.find((line) => /error/i.test(line) && !boilerplate.test(line)) ?? 'no message';
@@ -101,7 +115,7 @@ function firstErrorLine() {
  * Runs node-gyp in a process group of its own, so a timeout (or an interrupted install) kills the
  * compilers it started too, not only node-gyp.
  */
-function runLogged(command, args) {
+function runLogged(command, args, logPath) {
   const logFd = openSync(logPath, 'w');
   return new Promise((resolvePromise) => {
     const child = spawn(command, args, {
@@ -135,47 +149,56 @@ function runLogged(command, args) {
   });
 }
 
-async function build() {
+/** One node-gyp run of `directory`'s binding.gyp; a problem throws, saying what it was. */
+async function build({ directory, addons }) {
+  const startMs = performance.now();
+  // node-gyp's output goes to a file, where a failure can be read in full; the warning quotes a line.
+  const logPath = join(directory, 'build-native.log');
   // A failed build must not leave an older addon behind to be loaded as if this one had worked.
-  rmSync(join(nativeDirectory, 'build'), { recursive: true, force: true });
+  rmSync(join(directory, 'build'), { recursive: true, force: true });
   if (process.platform !== 'linux') {
-    giveUp(`fallocate(PUNCH_HOLE) and this build are Linux-only, not ${process.platform}`);
+    giveUp(`this build is Linux-only (fallocate, flock), not ${process.platform}`);
   }
   const nodeGyp = findNodeGyp();
   if (nodeGyp === undefined) giveUp('node-gyp not found; npm normally ships it');
   const nodeDirectory = findNodeDirectory();
   if (nodeDirectory === undefined) giveUp('no Node headers (include/node/node_api.h) found');
-  const gypArgs = ['rebuild', '--directory', nativeDirectory,
+  const gypArgs = ['rebuild', '--directory', directory,
     `--nodedir=${nodeDirectory.directory}`, '--loglevel=warn'];
   // npm's node-gyp is a .js file run by this node; a configured one may be an executable.
   const viaNode = /\.[cm]?js$/.test(nodeGyp);
   const [command, args] = viaNode
     ? [process.execPath, [nodeGyp, ...gypArgs]]
     : [nodeGyp, gypArgs];
-  const result = await runLogged(command, args);
+  const result = await runLogged(command, args, logPath);
   if (result.error !== undefined) giveUp(`node-gyp: ${result.error.message}; see ${logPath}`);
   if (result.timedOut) giveUp(`node-gyp took over ${BUILD_TIMEOUT_MS / 1000}s; see ${logPath}`);
   if (result.status !== 0) {
     const exit = result.status ?? result.signal;
-    giveUp(`node-gyp ${nodeGyp} exited ${exit}: ${firstErrorLine()}; see ${logPath}`);
+    giveUp(`node-gyp ${nodeGyp} exited ${exit}: ${firstErrorLine(logPath)}; see ${logPath}`);
   }
   for (const { path, exported } of addons) {
     try {
       const addon = createRequire(import.meta.url)(path);
       if (typeof addon[exported] !== 'function') throw new Error(`${exported} missing`);
     } catch (error) {
-      rmSync(join(nativeDirectory, 'build'), { recursive: true, force: true });
+      rmSync(join(directory, 'build'), { recursive: true, force: true });
       giveUp(`${path} built but does not load: ` +
         `${error instanceof Error ? error.message : String(error)}`);
     }
   }
   const built = addons.map(({ path }) => path).join(' and ');
-  console.log(`store: built ${built} in ${elapsed()} with headers of Node ` +
+  const elapsedS = ((performance.now() - startMs) / 1000).toFixed(1);
+  console.log(`store: built ${built} in ${elapsedS}s with headers of Node ` +
     `${nodeDirectory.version} from ${nodeDirectory.directory}`);
 }
 
-try {
-  await build();
-} catch (error) {
-  giveUp(error instanceof Error ? error.message : String(error));
+for (const run of runs) {
+  try {
+    await build(run);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const names = run.addons.map(({ path }) => basename(path)).join(' and ');
+    console.warn(`store: warning: ${names} not built (${reason}); ${run.without}`);
+  }
 }

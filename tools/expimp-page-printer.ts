@@ -7,9 +7,13 @@
 // `"` or `\` as its UTF-8 bytes as received. Anything else in such a STRING cell goes through the
 // row printer's cell printer. Schemas with other column types (arrays, BLOB, GEOMETRY,
 // TIMESTAMP(6|9)) are not printable here: pagePrintable says so and the export prints rows.
+// DOUBLE and FLOAT cells: with the double_text addon (lib/io/double-text.ts) the page is printed
+// without them, their places and values noted, and the addon splices in their text in one call at
+// the end (String(x) is the export's slowest step on 17-digit doubles); without it, String(x) here.
 // test/unit/tools/expimp-page-printer.test.ts compares it with rowPrinterOf on random rows.
 
 import { Buffer } from 'node:buffer';
+import { doubleText, type DoubleTextAddon } from '../lib/io/double-text.ts';
 import { TIMESTAMP_MS_MAX, type ScalarValue } from '../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../lib/schema/container-schema.ts';
 import { cellPrinterOf, type CellPrinter, type LinePlace } from './expimp-row-printer.ts';
@@ -20,6 +24,8 @@ const MS_PER_DAY = 86_400_000;
 const TWO_TO_32 = 2 ** 32;
 /** The printer's Buffer starts this large and doubles when a page needs more. */
 const PAGE_BUFFER_BYTES_INITIAL = 1 << 20;
+/** The noted DOUBLE and FLOAT cells of a page start with room for this many, and double. */
+const NOTED_CELL_COUNT_INITIAL = 1 << 14;
 /** Bytes a fixed-width cell prints at most, with quotes and comma: "-1.7976931348623157e+308". */
 const FIXED_CELL_BYTES_MAX = 40;
 const QUOTE = 0x22;
@@ -71,13 +77,16 @@ export function pagePrintable(
  * A printer of pages: `count` rows encoded in `bytes` to their lines (each ending with LF), as
  * one Buffer of its own. `place.rowIndex` is set to each row's index, from `firstRowIndex`, for
  * the cells printed to files (STRING with CR or LF, or starting with `@`). Malformed bytes throw.
+ * `doubles` is the addon that prints DOUBLE and FLOAT cells, or null for String(x) (what the addon
+ * falls back to when it is not built; tests pass null to check it).
  */
 export function pagePrinterOf(
   columns: readonly ColumnSchema[],
   place: LinePlace,
+  doubles: DoubleTextAddon | null = doubleText ?? null,
 ): (bytes: Uint8Array, count: number, firstRowIndex: number) => Buffer {
   if (!pagePrintable(columns)) throw new Error('the page printer cannot print these columns');
-  const printer = new PagePrinter(columns, place);
+  const printer = new PagePrinter(columns, place, doubles);
   return (bytes, count, firstRowIndex) => printer.print(bytes, count, firstRowIndex);
 }
 
@@ -97,8 +106,16 @@ class PagePrinter {
   private offset = 0;
   private dayLast = -1;
   private dayBytesLast: Uint8Array = new Uint8Array(0);
+  /** With the addon: where in `out` each DOUBLE or FLOAT cell of the page goes, and its value. */
+  private notedAt = new Uint32Array(NOTED_CELL_COUNT_INITIAL);
+  private notedValues = new Float64Array(NOTED_CELL_COUNT_INITIAL);
+  private notedCount = 0;
 
-  constructor(columns: readonly ColumnSchema[], private readonly place: LinePlace) {
+  constructor(
+    columns: readonly ColumnSchema[],
+    private readonly place: LinePlace,
+    private readonly doubles: DoubleTextAddon | null,
+  ) {
     this.kinds = columns.map((column) => kindOf(column)!);
     this.nullables = columns.map((column) => column.notNull !== true);
     this.stringPrinters = columns.map((column, i) =>
@@ -112,6 +129,7 @@ class PagePrinter {
     this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.offset = 0;
     this.at = 0;
+    this.notedCount = 0;
     const columnCount = this.kinds.length;
     for (let r = 0; r < count; r++) {
       this.place.rowIndex = firstRowIndex + r;
@@ -129,6 +147,10 @@ class PagePrinter {
     }
     if (this.offset !== bytes.length) {
       throw new Error(`${bytes.length - this.offset} bytes after the page's ${count} rows`);
+    }
+    if (this.doubles !== null) {
+      return this.doubles.spliceDoubles(this.out, this.at, this.notedAt, this.notedValues,
+        this.notedCount);
     }
     const page = Buffer.allocUnsafe(this.at);
     this.out.copy(page, 0, 0, this.at);
@@ -189,9 +211,22 @@ class PagePrinter {
     }
   }
 
-  /** As the row printer: JavaScript's shortest text, -0 as -0.0. */
+  /** As the row printer: JavaScript's shortest text, -0 as -0.0; noted for the addon if loaded. */
   private float(number: number): void {
-    this.quotedAscii(number === 0 && 1 / number < 0 ? '-0.0' : String(number));
+    if (this.doubles === null) {
+      this.quotedAscii(number === 0 && 1 / number < 0 ? '-0.0' : String(number));
+      return;
+    }
+    if (this.notedCount === this.notedAt.length) {
+      const at = new Uint32Array(this.notedCount * 2);
+      at.set(this.notedAt);
+      this.notedAt = at;
+      const values = new Float64Array(this.notedCount * 2);
+      values.set(this.notedValues);
+      this.notedValues = values;
+    }
+    this.notedAt[this.notedCount] = this.at;
+    this.notedValues[this.notedCount++] = number;
   }
 
   /** `"text"` for an ASCII text, copied by char code (no encoding pass). */

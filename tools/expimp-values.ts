@@ -60,10 +60,7 @@ export function parseScalar(column: ColumnSchema, text: string): ScalarValue {
       return parseLong(text);
     case 'FLOAT':
     case 'DOUBLE':
-      if (!FLOAT_TEXT.test(text)) {
-        throw new ValueProblem(`expected a number, found ${JSON.stringify(text)}`);
-      }
-      return Number(text);
+      return parseFloatText(text);
     case 'TIMESTAMP':
       return parseTimestamp(column, text);
     case 'STRING':
@@ -94,6 +91,84 @@ export function parseArray(column: ColumnSchema, text: string): Value {
     return parsed as string[];
   }
   return body.split(',').map((element) => parseScalar(column, element)) as Value;
+}
+
+/** 2^53: integers below it are exact doubles. */
+const EXACT_INTEGER_LIMIT = 2 ** 53;
+/** 10^0 … 10^22, every one an exact double (10^23 is not). */
+const EXACT_POWERS_OF_TEN = Array.from({ length: 23 }, (_, k) => 10 ** k);
+const EXPONENT_DIGITS_MAX = 6;
+const DIGIT_0 = 48;
+const DIGIT_9 = 57;
+const MINUS = 45;
+const PLUS = 43;
+const DOT = 46;
+
+/**
+ * FLOAT_TEXT's number, as Number(text) gives it. A decimal of at most 2^53 - 1 as an integer
+ * (15-16 digits) times a power of ten up to 10^22 either way is computed by one multiply or divide
+ * of two exact doubles, which rounds correctly as Number(text) does (Clinger's fast path); it is
+ * found by one scan that also checks the syntax, because Number(text) and the regular expression
+ * were a third of the import's CPU. Anything else (17 digits, NaN, a bad cell) goes the slow way.
+ */
+function parseFloatText(text: string): number {
+  const length = text.length;
+  let i = 0;
+  const negative = length > 0 && text.charCodeAt(0) === MINUS;
+  if (negative) i++;
+  let mantissa = 0;
+  let exact = true;
+  let digitCount = 0;
+  let fractionDigitCount = 0;
+  let code = 0;
+  for (; i < length; i++) {
+    code = text.charCodeAt(i);
+    if (code < DIGIT_0 || code > DIGIT_9) break;
+    mantissa = mantissa * 10 + (code - DIGIT_0);
+    digitCount++;
+  }
+  if (i < length && code === DOT) {
+    for (i++; i < length; i++) {
+      code = text.charCodeAt(i);
+      if (code < DIGIT_0 || code > DIGIT_9) break;
+      mantissa = mantissa * 10 + (code - DIGIT_0);
+      digitCount++;
+      fractionDigitCount++;
+    }
+  }
+  // Past 2^53 the sum above may have rounded: only the slow way is right then.
+  if (mantissa >= EXACT_INTEGER_LIMIT) exact = false;
+  let exponent = 0;
+  if (digitCount > 0 && i < length && (code === 101 || code === 69)) { // e, E
+    i++;
+    const sign = i < length ? text.charCodeAt(i) : 0;
+    if (sign === MINUS || sign === PLUS) i++;
+    const start = i;
+    for (; i < length; i++) {
+      code = text.charCodeAt(i);
+      if (code < DIGIT_0 || code > DIGIT_9) break;
+      exponent = exponent * 10 + (code - DIGIT_0);
+    }
+    if (i === start) return parseFloatTextSlowly(text);
+    if (i - start > EXPONENT_DIGITS_MAX) exact = false;
+    if (sign === MINUS) exponent = -exponent;
+  }
+  if (digitCount === 0 || i !== length) return parseFloatTextSlowly(text);
+  if (!exact) return Number(text);
+  const scale = exponent - fractionDigitCount;
+  let value: number;
+  if (scale >= 0 && scale < EXACT_POWERS_OF_TEN.length) value = mantissa * EXACT_POWERS_OF_TEN[scale]!;
+  else if (scale < 0 && -scale < EXACT_POWERS_OF_TEN.length) value = mantissa / EXACT_POWERS_OF_TEN[-scale]!;
+  else return Number(text);
+  return negative ? -value : value;
+}
+
+/** NaN, ±Infinity, or the problem a cell that is not a number has. */
+function parseFloatTextSlowly(text: string): number {
+  if (!FLOAT_TEXT.test(text)) {
+    throw new ValueProblem(`expected a number, found ${JSON.stringify(text)}`);
+  }
+  return Number(text);
 }
 
 function printFloat(value: number): string {

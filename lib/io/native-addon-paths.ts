@@ -3,12 +3,15 @@
 
 import { fileURLToPath } from 'node:url';
 
-/** Candidate paths of addon `<name>.node`, in the order to try; empty from a bundle. */
-export function nativeAddonPaths(name: string): string[] {
+/**
+ * Candidate paths of addon `<name>.node`, in the order to try; empty from a bundle. `directory`
+ * is the one of lib/io/ whose binding.gyp builds it.
+ */
+export function nativeAddonPaths(name: string, directory = 'native'): string[] {
   try {
     return [
-      `./native/build/Release/${name}.node`,
-      `../../../lib/io/native/build/Release/${name}.node`,
+      `./${directory}/build/Release/${name}.node`,
+      `../../../lib/io/${directory}/build/Release/${name}.node`,
     ].map((relativePath) => fileURLToPath(new URL(relativePath, import.meta.url)));
   } catch {
     return []; // not loaded from a file (a bundle): there is no addon beside it

@@ -2,7 +2,8 @@
 // and the generic rowLine: the same bytes for random pages of every column type it prints, NULLs,
 // edge doubles (-0, NaN, ±Infinity, subnormals, integers ≥ 1e21), strings printed to files and
 // escaped strings included, pages printed in sequence (the kept day text across days and back);
-// malformed pages throw.
+// malformed pages throw. Each with the double_text addon (lib/io/double-text.ts) printing DOUBLE and
+// FLOAT cells, and with the String(x) fallback used without it.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 import { rowCodec } from '../../../lib/encoding/row-codec.ts';
 import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, type Row, type Value } from '../../../lib/schema/column-type.ts';
+import { doubleText, type DoubleTextAddon } from '../../../lib/io/double-text.ts';
 import { pagePrinterOf, pagePrintable } from '../../../tools/expimp-page-printer.ts';
 import { rowLine } from '../../../tools/expimp-row-file.ts';
 import { rowPrinterOf } from '../../../tools/expimp-row-printer.ts';
@@ -35,6 +37,7 @@ const DOUBLE = fc.oneof(
   fc.constantFrom(NaN, -0, 0, Infinity, -Infinity, 2 ** 53 + 2, 1e21, -1e21, 1.5e300, 5e-324, -5e-324,
     2.2250738585072014e-308, Number.MAX_VALUE, 0.1 + 0.2),
   fc.integer().map((n) => n / 1000),
+  fc.bigInt({ min: 0n, max: 2n ** 64n - 1n }).map((bits) => new Float64Array(BigUint64Array.of(bits).buffer)[0]!),
 );
 const TYPES = ['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP', 'STRING'] as const;
 
@@ -73,7 +76,12 @@ function encoded(columns: ColumnSchema[], rows: readonly Row[]): Uint8Array {
   return writer.finish();
 }
 
-describe('export page printer', () => {
+const DOUBLE_PRINTERS: Array<[string, DoubleTextAddon | null]> = [
+  [doubleText === undefined ? 'String(x) (the double_text addon is not built)' : 'the double_text addon', doubleText ?? null],
+  ['String(x), the fallback without the addon', null],
+];
+
+for (const [doublesName, doubles] of DOUBLE_PRINTERS) describe(`export page printer, doubles by ${doublesName}`, () => {
   it('prints the same bytes as the row printer and rowLine, files included, for random pages', () => {
     fc.assert(fc.property(TABLE, ({ columns, pages }) => {
       assert.ok(pagePrintable(columns));
@@ -81,7 +89,7 @@ describe('export page printer', () => {
       const fast = mkdtempSync(join(tmpdir(), 'page-printer-fast-'));
       try {
         const printRow = rowPrinterOf(columns);
-        const printPage = pagePrinterOf(columns, { directory: fast, stem: 's', rowIndex: 0 });
+        const printPage = pagePrinterOf(columns, { directory: fast, stem: 's', rowIndex: 0 }, doubles);
         let rowIndex = 0;
         for (const page of pages) {
           const rows = page as Row[];
@@ -109,7 +117,7 @@ describe('export page printer', () => {
   it('prints every double as the row printer does', () => {
     const columns: ColumnSchema[] = [{ name: 'd', type: 'DOUBLE', array: false, notNull: true }];
     const printRow = rowPrinterOf(columns);
-    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 });
+    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 }, doubles);
     fc.assert(fc.property(fc.array(DOUBLE, { minLength: 1, maxLength: 50 }), (values) => {
       const rows = values.map((value): Row => [value]);
       const expected = rows.map((row, rowIndex) => printRow(row, { directory: tmpdir(), stem: 's', rowIndex })).join('');
@@ -120,9 +128,20 @@ describe('export page printer', () => {
   it('grows its buffer for a page larger than it', () => {
     const columns: ColumnSchema[] = [{ name: 's', type: 'STRING', array: false, notNull: true }];
     const rows: Row[] = Array.from({ length: 5 }, (_, i) => [String(i).repeat(700_000)]);
-    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 });
+    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 }, doubles);
     const expected = rows.map((row) => `"${row[0] as string}"\n`).join('');
     assert.equal(printPage(encoded(columns, rows), rows.length, 0).toString('utf8'), expected);
+  });
+
+  it('grows its noted cells for a page of more doubles than it starts with room for', () => {
+    const columns: ColumnSchema[] = Array.from({ length: 10 }, (_, i): ColumnSchema =>
+      ({ name: `d${i}`, type: i % 2 === 0 ? 'DOUBLE' : 'FLOAT', array: false, notNull: true }));
+    const rows: Row[] = Array.from({ length: 3000 }, (_, r) =>
+      columns.map((column, i) => (column.type === 'FLOAT' ? Math.fround(r / 7 + i) : r / 3 + i / 11)));
+    const printRow = rowPrinterOf(columns);
+    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 }, doubles);
+    const expected = rows.map((row, rowIndex) => printRow(row, { directory: tmpdir(), stem: 's', rowIndex })).join('');
+    for (let i = 0; i < 2; i++) assert.equal(printPage(encoded(columns, rows), rows.length, 0).toString('latin1'), expected);
   });
 
   it('throws on a malformed page: cut short, bytes left over, NULL in a NOT NULL column, a bad BOOL', () => {
@@ -130,7 +149,7 @@ describe('export page printer', () => {
       { name: 'b', type: 'BOOL', array: false, notNull: true },
       { name: 'd', type: 'DOUBLE', array: false, notNull: false },
     ];
-    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 });
+    const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 }, doubles);
     const bytes = encoded(columns, [[true, 1.5], [false, null]]);
     assert.equal(printPage(bytes, 2, 0).toString(), '"true","1.5"\n"false",\n');
     assert.throws(() => printPage(bytes.subarray(0, 5), 2, 0), /the page ends within it/);

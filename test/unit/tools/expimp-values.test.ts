@@ -66,6 +66,38 @@ describe('export values', () => {
     assert.throws(() => parseScalar(column('TIMESTAMP'), '2016-01-01T00:00:00.0001Z'), /3 fraction digits/);
   });
 
+  it('parses number text exactly as Number(text) behind the cell syntax, and refuses what it refused', () => {
+    // The reference: the regular expression, then Number(text). parseScalar takes a faster path
+    // for most cells; any difference in value (or in which text it refuses) fails here.
+    const syntax = /^(-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?|NaN|-?Infinity)$/;
+    const reference = (text: string) => (syntax.test(text) ? Number(text) : 'refused');
+    const parsed = (text: string) => {
+      try {
+        return parseScalar(column('DOUBLE'), text);
+      } catch (error) {
+        assert.ok(error instanceof ValueProblem);
+        assert.match(error.message, /expected a number/);
+        return 'refused';
+      }
+    };
+    const digits = (maxLength: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), maxLength });
+    const text = fc.oneof(
+      fc.double().map(String),
+      fc.double().map((x) => x.toExponential()),
+      fc.tuple(fc.double({ min: -1e6, max: 1e6, noNaN: true }), fc.nat(20)).map(([x, places]) => x.toFixed(places)),
+      fc.tuple(fc.constantFrom('', '-', '+'), digits(20), fc.constantFrom('', '.', '..'), digits(20),
+        fc.constantFrom('', 'e', 'E', 'e-', 'e+', 'E-'), digits(8), fc.constantFrom('', '', ' ', 'x', '.'))
+        .map((parts) => parts.join('')),
+      fc.string({ unit: fc.constantFrom(...'0123456789.eE-+ xIN'), maxLength: 12 }),
+      fc.constantFrom('NaN', 'Infinity', '-Infinity', '-0', '-0.0', '.5', '5.', '-.5', '.', '-', '', 'e5', '1e',
+        '9007199254740991', '9007199254740992', '9007199254740993', '0.1', '1e22', '1e23', '1e-22', '1e-23',
+        '123456789012345678901234567890', '0.' + '0'.repeat(400) + '1', '1e0000000000005', '4.9e-324', '1e309'),
+    );
+    fc.assert(fc.property(text, (cell) => {
+      assert.ok(Object.is(parsed(cell), reference(cell)), `${JSON.stringify(cell)}: ${parsed(cell)} vs ${reference(cell)}`);
+    }), { numRuns: 20_000 });
+  });
+
   it('lines of cells parse back to the same cells; a broken line names its column', () => {
     const cell = fc.option(fc.string().filter((text) => !/[\r\n]/.test(text)), { nil: null });
     fc.assert(fc.property(fc.array(cell, { minLength: 1, maxLength: 6 }), (cells) => {

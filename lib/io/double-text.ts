@@ -1,0 +1,66 @@
+// Loading the export's double formatter, lib/io/native/double-text/double_text.cc: the quoted
+// JavaScript text (String(x), -0 as -0.0) of a page's DOUBLE and FLOAT cells spliced into the rest
+// of the page in one native call, because String(x) takes V8's slow bignum path for many 17-digit
+// doubles (5.7 s of a 10.2 s export of the TSBS day). tools/expimp-page-printer.ts is its caller.
+//
+// Build: tools/build-native.mjs at `npm ci` (or `npm run build:native`), with a C++17 compiler
+// (g++); node-gyp's output is in lib/io/native/double-text/build-native.log. Without it (no g++,
+// a failed build) nothing fails: doubleText is undefined and the page printer formats with
+// String(x), the same bytes, slower. Importing this module never throws.
+//
+// Check, from the project root, whether it loads:
+//   node --import tsx -e "import('./lib/io/double-text.ts').then((m) => console.log(m.doubleTextSupport))"
+
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import { nativeAddonPaths } from './native-addon-paths.ts';
+
+/** What double_text.cc exports. */
+export interface DoubleTextAddon {
+  /**
+   * `text`'s first `textBytes` bytes with `"<String(values[k])>"` (`"-0.0"` for -0) inserted at
+   * byte `at[k]` for k < count, as a new Buffer; `at` is non-decreasing. Bad arguments throw.
+   */
+  spliceDoubles(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
+    count: number): Buffer;
+}
+
+export interface DoubleTextSupport {
+  readonly available: boolean;
+  /** Why not, when not available. */
+  readonly reason?: string;
+}
+
+/** The addon from the first of `addonPaths` that exists, or why there is none; never throws. */
+export function loadDoubleText(addonPaths: readonly string[]): {
+  addon: DoubleTextAddon | undefined;
+  support: DoubleTextSupport;
+} {
+  const addonPath = addonPaths.find((candidate) => fs.existsSync(candidate));
+  if (addonPath === undefined) {
+    const where = addonPaths.length === 0 ? 'nowhere to look' : `no ${addonPaths[0]}`;
+    return notLoaded(`addon not built (${where}); run npm run build:native`);
+  }
+  try {
+    const addon: unknown = createRequire(import.meta.url)(addonPath);
+    if (typeof addon !== 'object' || addon === null ||
+      typeof (addon as Partial<Record<keyof DoubleTextAddon, unknown>>).spliceDoubles !== 'function') {
+      return notLoaded(`${addonPath} does not export spliceDoubles`);
+    }
+    return { addon: addon as DoubleTextAddon, support: { available: true } };
+  } catch (cause) {
+    const detail = cause instanceof Error ? cause.message : String(cause);
+    return notLoaded(`${addonPath} failed to load: ${detail}`);
+  }
+}
+
+function notLoaded(reason: string) {
+  return { addon: undefined, support: { available: false, reason } };
+}
+
+const loaded = loadDoubleText(nativeAddonPaths('double_text', 'native/double-text'));
+
+/** The process-wide formatter, loaded once at import; undefined without the addon. */
+export const doubleText: DoubleTextAddon | undefined = loaded.addon;
+
+export const doubleTextSupport: DoubleTextSupport = loaded.support;

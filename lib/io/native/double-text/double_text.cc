@@ -1,0 +1,195 @@
+/*
+ * double_text.node: the export's text of a page of doubles, made in one call (lib/io/double-text.ts
+ * loads it; tools/expimp-page-printer.ts is its caller). JavaScript's String(x) takes a slow bignum
+ * path for many 17-digit doubles, and the TSBS day has 8.64 M of them; C++17's std::to_chars gives
+ * the same shortest round-trip digits (Ryu in libstdc++), and this file lays them out as
+ * Number.prototype.toString does (ECMA-262 Number::toString):
+ *   k digits d1..dk, decimal point after n of them (x = 0.d1..dk × 10^n)
+ *   k <= n <= 21      digits, then n - k zeros                     123000
+ *   0 < n <= 21       first n digits, '.', the rest                 1.25
+ *   -6 < n <= 0       "0.", -n zeros, digits                        0.000125
+ *   otherwise         d1, '.' and the rest if k > 1, 'e', sign, n-1 1.25e+21, 5e-324
+ * and as the export writes a cell: in double quotes, -0 as "-0.0", NaN, Infinity, -Infinity.
+ *
+ *   spliceDoubles(text, textBytes, at, values, count) -> Buffer
+ *     text: Uint8Array, the page printed without its DOUBLE and FLOAT cells; textBytes of it used.
+ *     at: Uint32Array, values: Float64Array: the k-th cell (k < count) is values[k], to be put at
+ *       byte at[k] of text (non-decreasing, at most textBytes).
+ *     Returns a new Buffer: text with each quoted value inserted at its place. Bad arguments throw
+ *     a TypeError or RangeError and change nothing.
+ */
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+#include <node_api.h>
+
+namespace {
+
+/** Bytes one cell takes at most: "-1.2345678901234567e-308" with quotes, and room to spare. */
+constexpr size_t CELL_BYTES_MAX = 32;
+
+/** Writes the quoted JavaScript text of `value` at `out`; returns the byte after it. */
+char *write_cell(char *out, double value) {
+  *out++ = '"';
+  if (std::isnan(value)) {
+    std::memcpy(out, "NaN", 3);
+    out += 3;
+  } else if (std::isinf(value)) {
+    if (value < 0) *out++ = '-';
+    std::memcpy(out, "Infinity", 8);
+    out += 8;
+  } else if (value == 0) {
+    if (std::signbit(value)) {
+      std::memcpy(out, "-0.0", 4);
+      out += 4;
+    } else {
+      *out++ = '0';
+    }
+  } else {
+    if (value < 0) {
+      *out++ = '-';
+      value = -value;
+    }
+    // Shortest round-trip digits in scientific form: d[.ddd]e(+|-)XX.
+    char scientific[CELL_BYTES_MAX];
+    std::to_chars_result result = std::to_chars(scientific, scientific + sizeof scientific, value,
+                                                std::chars_format::scientific);
+    char *end = result.ptr;
+    char digits[CELL_BYTES_MAX];
+    int k = 0;
+    char *p = scientific;
+    for (; p < end && *p != 'e'; p++) {
+      if (*p != '.') digits[k++] = *p;
+    }
+    // p is at 'e'; the exponent follows with its sign.
+    p++;
+    bool negative = *p == '-';
+    p++;
+    int exponent = 0;
+    for (; p < end; p++) exponent = exponent * 10 + (*p - '0');
+    if (negative) exponent = -exponent;
+    int n = exponent + 1;
+    if (k <= n && n <= 21) {
+      std::memcpy(out, digits, k);
+      out += k;
+      for (int i = k; i < n; i++) *out++ = '0';
+    } else if (0 < n && n <= 21) {
+      std::memcpy(out, digits, n);
+      out += n;
+      *out++ = '.';
+      std::memcpy(out, digits + n, k - n);
+      out += k - n;
+    } else if (-6 < n && n <= 0) {
+      *out++ = '0';
+      *out++ = '.';
+      for (int i = 0; i < -n; i++) *out++ = '0';
+      std::memcpy(out, digits, k);
+      out += k;
+    } else {
+      *out++ = digits[0];
+      if (k > 1) {
+        *out++ = '.';
+        std::memcpy(out, digits + 1, k - 1);
+        out += k - 1;
+      }
+      *out++ = 'e';
+      int shown = n - 1;
+      *out++ = shown < 0 ? '-' : '+';
+      if (shown < 0) shown = -shown;
+      char reversed[4];
+      int count = 0;
+      do {
+        reversed[count++] = static_cast<char>('0' + shown % 10);
+        shown /= 10;
+      } while (shown > 0);
+      while (count > 0) *out++ = reversed[--count];
+    }
+  }
+  *out++ = '"';
+  return out;
+}
+
+napi_value throw_range(napi_env env, const char *message) {
+  napi_throw_range_error(env, nullptr, message);
+  return nullptr;
+}
+
+/** The bytes of typed array `value` of `type`, or false. */
+bool typed_array(napi_env env, napi_value value, napi_typedarray_type type, void **data,
+                 size_t *length) {
+  bool is_typed = false;
+  if (napi_is_typedarray(env, value, &is_typed) != napi_ok || !is_typed) return false;
+  napi_typedarray_type actual;
+  napi_value buffer;
+  size_t offset;
+  if (napi_get_typedarray_info(env, value, &actual, length, data, &buffer, &offset) != napi_ok) {
+    return false;
+  }
+  return actual == type || (type == napi_uint8_array && actual == napi_uint8_clamped_array);
+}
+
+bool count_argument(napi_env env, napi_value value, size_t *count) {
+  double number;
+  if (napi_get_value_double(env, value, &number) != napi_ok) return false;
+  if (!(number >= 0 && number <= 4294967295.0) || number != std::floor(number)) return false;
+  *count = static_cast<size_t>(number);
+  return true;
+}
+
+napi_value splice_doubles(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *text_data, *at_data, *values_data;
+  size_t text_length, at_length, values_length, text_bytes, count;
+  if (argc < 5 || !typed_array(env, argv[0], napi_uint8_array, &text_data, &text_length) ||
+      !count_argument(env, argv[1], &text_bytes) ||
+      !typed_array(env, argv[2], napi_uint32_array, &at_data, &at_length) ||
+      !typed_array(env, argv[3], napi_float64_array, &values_data, &values_length) ||
+      !count_argument(env, argv[4], &count)) {
+    napi_throw_type_error(env, nullptr,
+                          "expected (Uint8Array, bytes, Uint32Array, Float64Array, count)");
+    return nullptr;
+  }
+  if (text_bytes > text_length) return throw_range(env, "textBytes beyond the text");
+  if (count > at_length || count > values_length) return throw_range(env, "count beyond at or values");
+  const char *text = static_cast<const char *>(text_data);
+  const uint32_t *at = static_cast<const uint32_t *>(at_data);
+  const double *values = static_cast<const double *>(values_data);
+  uint32_t previous = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (at[i] < previous || at[i] > text_bytes) return throw_range(env, "at out of order or beyond the text");
+    previous = at[i];
+  }
+  // One scratch per thread (workers each load the addon), grown to the largest page seen.
+  thread_local std::vector<char> scratch;
+  size_t bound = text_bytes + count * CELL_BYTES_MAX;
+  if (scratch.size() < bound) scratch.resize(bound);
+  char *out = scratch.data();
+  size_t from = 0;
+  for (size_t i = 0; i < count; i++) {
+    size_t gap = at[i] - from;
+    std::memcpy(out, text + from, gap);
+    out += gap;
+    from = at[i];
+    out = write_cell(out, values[i]);
+  }
+  std::memcpy(out, text + from, text_bytes - from);
+  out += text_bytes - from;
+  napi_value result;
+  if (napi_create_buffer_copy(env, out - scratch.data(), scratch.data(), nullptr, &result) != napi_ok) {
+    return nullptr;
+  }
+  return result;
+}
+
+}  // namespace
+
+NAPI_MODULE_INIT() {
+  napi_value fn;
+  napi_create_function(env, "spliceDoubles", NAPI_AUTO_LENGTH, splice_doubles, nullptr, &fn);
+  napi_set_named_property(env, exports, "spliceDoubles", fn);
+  return exports;
+}
