@@ -1,5 +1,6 @@
-// Builds the two N-API addons of lib/io/native/ in one node-gyp run: punch_hole.node, which punches
-// holes in data files (DESIGN.md 3.4), and home_lock.node, the flock(2) that locks a node's home
+// Builds the three N-API addons of lib/io/native/ in one node-gyp run: punch_hole.node, which punches
+// holes in data files (DESIGN.md 3.4), malloc_tuning.node, glibc's mallopt for the node's RSS
+// (lib/io/malloc-tuning.ts), and home_lock.node, the flock(2) that locks a node's home
 // (lib/io/home-lock.ts). It runs as the root `install` script, so `npm ci` and `npm install` build
 // them, and by hand:
 //
@@ -30,6 +31,8 @@ const nativeDirectory = join(projectRoot, 'lib', 'io', 'native');
 const addons = [
   { path: join(nativeDirectory, 'build', 'Release', 'punch_hole.node'), exported: 'punchHole' },
   { path: join(nativeDirectory, 'build', 'Release', 'home_lock.node'), exported: 'lockExclusive' },
+  { path: join(nativeDirectory, 'build', 'Release', 'malloc_tuning.node'),
+    exported: 'mmapThresholdSet' },
 ];
 // node-gyp's output goes to a file, where a failure can be read in full; the warning quotes a line.
 const logPath = join(nativeDirectory, 'build-native.log');
@@ -41,8 +44,9 @@ function elapsed() {
 
 function giveUp(reason) {
   console.warn(`store: warning: native addons not built (${reason}); the engine will work ` +
-    'but will not release unused disk space in data files, and will lock its home with a pid ' +
-    'file, which cannot see a node of another PID namespace');
+    'but will not release unused disk space in data files, will lock its home with a pid ' +
+    'file, which cannot see a node of another PID namespace, and its memory will swing more ' +
+    'with large replies');
   process.exit(0);
 }
 
