@@ -1,9 +1,10 @@
 // Builds the N-API addons of lib/io/native/ in two node-gyp runs: the C ones of native/binding.gyp,
-// punch_hole.node, which punches holes in data files (DESIGN.md 3.4), and home_lock.node, the
-// flock(2) that locks a node's home (lib/io/home-lock.ts); then the C++17 one of
+// punch_hole.node, which punches holes in data files (DESIGN.md 3.4), home_lock.node, the flock(2)
+// that locks a node's home (lib/io/home-lock.ts), and malloc_tuning.node, glibc's mallopt for the
+// node's RSS (lib/io/malloc-tuning.ts); then the C++17 one of
 // native/double-text/binding.gyp, double_text.node, gs_export's printer of doubles
 // (lib/io/double-text.ts). Apart, so that a machine with a C compiler but no C++ one keeps the
-// first two. It runs as the root `install` script, so `npm ci` and `npm install` build them, and by
+// first three. It runs as the root `install` script, so `npm ci` and `npm install` build them, and by
 // hand:
 //
 //   npm run build:native
@@ -41,9 +42,11 @@ const runs = [
     addons: [
       { path: join(nativeDirectory, 'build', 'Release', 'punch_hole.node'), exported: 'punchHole' },
       { path: join(nativeDirectory, 'build', 'Release', 'home_lock.node'), exported: 'lockExclusive' },
+      { path: join(nativeDirectory, 'build', 'Release', 'malloc_tuning.node'), exported: 'mmapThresholdSet' },
     ],
-    without: 'the engine will work but will not release unused disk space in data files, and ' +
-      'will lock its home with a pid file, which cannot see a node of another PID namespace',
+    without: 'the engine will work but will not release unused disk space in data files, ' +
+      'will lock its home with a pid file, which cannot see a node of another PID namespace, ' +
+      'and its memory will swing more with large replies',
   },
   {
     directory: doubleTextDirectory,

@@ -305,6 +305,10 @@ export class StoreNode implements SystemServiceNode {
     });
     const listening = await server.listen();
     this.transactionEndpoint = { address: listening.host, port: listening.port };
+    if (server.mallocThresholdUnsetReason !== undefined) {
+      events.component('transactionService').warning('malloc mmap threshold not fixed: large ' +
+        `replies may leave RSS behind (${server.mallocThresholdUnsetReason})`);
+    }
     const pg = this.pgServer = this.startPgServer(runner, connectionLog);
     const pgListening = await pg.listen();
     this.sqlEndpoint = { address: pgListening.host, port: pgListening.port };

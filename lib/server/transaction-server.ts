@@ -6,7 +6,9 @@
 // at once, unauthenticated-connections.ts), and authenticated ones against connectionLimit (one
 // more is told LIMIT_EXCEEDED and closed, at accept when the limit is already reached, else when
 // it authenticates). So a flood of idle sockets cannot keep authenticated clients out. The reply
-// bytes queued for all connections are bounded together (reply-buffers.ts). A ServerConnection
+// bytes queued for all connections are bounded together (reply-buffers.ts), and listening fixes
+// malloc's mmap threshold (lib/io/malloc-tuning.ts), so that those replies, megabytes each, are
+// given back to the kernel when dropped instead of leaving RSS behind. A ServerConnection
 // hands authenticated requests to the engine's RequestRunner
 // (request-runner.ts: the handlers, sessions and the outcomes of write statements, so a client's
 // retry on a new connection is not applied twice).
@@ -27,6 +29,7 @@ import { FrameStatus, REQUEST_ID_NONE, encodeFrame } from '../protocol/frame.ts'
 import type { MessageType } from '../protocol/message-types.ts';
 import { errorWrite } from '../protocol/wire-error.ts';
 import { PROTOCOL_HANDSHAKE_MESSAGE_BYTES_MAX } from '../base/limits.ts';
+import { fixMallocMmapThreshold } from '../io/malloc-tuning.ts';
 import type { RequestRunner } from './request-runner.ts';
 import { ReplyBuffers } from './reply-buffers.ts';
 import { FirstBytesWait } from './first-bytes.ts';
@@ -59,6 +62,8 @@ export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
   private readonly server: Server;
   private nextConnectionId = 1;
   private state: 'new' | 'listening' | 'closed' | 'failed' = 'new';
+  /** Why malloc's mmap threshold was not fixed (no addon, not glibc); undefined when it was. */
+  private mallocUntunedReason: string | undefined;
 
   constructor(options: TransactionServerOptions) {
     this.options = resolveServerOptions(options);
@@ -91,8 +96,14 @@ export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
     };
   }
 
+  /** Why listening did not fix malloc's mmap threshold, for the node's log; undefined if it did. */
+  get mallocThresholdUnsetReason(): string | undefined {
+    return this.mallocUntunedReason;
+  }
+
   async listen(): Promise<{ host: string; port: number }> {
     assert(this.state === 'new');
+    this.mallocUntunedReason = fixMallocMmapThreshold();
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', reject);
       this.server.listen(this.options.port, this.options.host, () => {
