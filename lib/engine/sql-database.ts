@@ -26,7 +26,10 @@ import { indexCandidates, indexPages } from './sql-index-scan.ts';
 import type { Store } from './store.ts';
 
 export interface StoreSqlDatabaseOptions {
-  /** Waits one event-loop turn between pages (setImmediate), so commits are not held up. */
+  /**
+   * Waits one event-loop turn (setImmediate) between pages, and the executor after each slice of
+   * work, so commits and cancels are not held up.
+   */
   readonly yieldTurn: () => Promise<void>;
   /** Running statements and connections for "#sqls" and "#sockets"; both empty when absent. */
   readonly activity?: SqlNodeActivity;
@@ -67,6 +70,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
       }
     },
+    yieldTurn: () => options.yieldTurn(),
     async createTable(definition) { await store.createContainer(definition); },
     dropTable: (name) => store.dropContainer(name),
     createIndex: (table, index) => store.createIndex(table, index),

@@ -12,6 +12,7 @@ import { sqlNotSupported } from './errors.ts';
 import type { SqlBatch } from './exec/evaluate.ts';
 import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
 import { SqlWorkMemory } from './exec/work-memory.ts';
+import { SqlWorkSlice } from './exec/work-slice.ts';
 import type { SqlEvalContext, SqlScalarFunction } from './functions/scalar-function.ts';
 import { postgresScalarFunction } from './functions/postgres-compat.ts';
 import { sqlScalarFunction } from './functions/registry.ts';
@@ -110,12 +111,14 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     evalContext,
     hints,
   };
+  const control = runControl(options);
   const env: SqlRunEnvironment = {
     table: (name) => options.database.table(name),
     metatableRows: (name) => options.database.metatableRows(name),
     context: evalContext,
     memory: new SqlWorkMemory(options.workMemoryLimitBytes),
-    control: runControl(options),
+    control,
+    work: new SqlWorkSlice(() => options.database.yieldTurn(), () => control.check()),
   };
   if (SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statement.kind)) {
     throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
