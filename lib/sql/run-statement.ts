@@ -1,8 +1,8 @@
 // Runs one SQL statement against a SqlDatabase: parses it, plans it, and answers rows (SELECT,
 // EXPLAIN) that the caller pulls page by page, or an update count (DML; 0 for DDL). The statement
-// has a work memory limit, a deadline and a cancellation check, both looked at between batches;
-// reading rows yields to the event loop between batches (the table source does), so a long SELECT
-// leaves the engine's commits running.
+// has a work memory limit, a deadline and a cancellation check; the executor yields to the event
+// loop after each slice of work (exec/work-slice.ts) and checks both there, so a long SELECT
+// leaves the engine's commits running and can be stopped before its first row.
 
 import { AssertionError } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -39,7 +39,7 @@ export interface SqlRunOptions {
   readonly nowMs: number;
   readonly timeZoneOffsetMinutes?: number;
   readonly randomBytes: (count: number) => Uint8Array;
-  /** True once the statement is cancelled: it ends with SQL_CANCELLED at its next batch. */
+  /** True once the statement is cancelled: it ends with SQL_CANCELLED after its slice of work. */
   readonly cancelled?: () => boolean;
   /** Scalar functions by name; the §5.8 registry by default (with `dialect` postgres, its own too). */
   readonly functions?: (name: string) => SqlScalarFunction | undefined;
