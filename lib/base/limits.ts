@@ -498,6 +498,15 @@ assert(SQL_FUNCTION_VALUE_BYTES_MAX <= BLOB_SIZE_BYTES_MAX);
 /** Rows of one batch the SQL executor passes between operators; a scan yields after each. */
 export const SQL_BATCH_ROW_COUNT = 256;
 /**
+ * Work units a SQL statement does between two turns of its engine thread's event loop (work-slice.ts):
+ * a unit is a row one operator handles (read, tested, grouped, emitted), a pair a join tests, a
+ * comparison a sort makes or a group GROUP BY RANGE generates, each a few hundred ns at most. At the
+ * end of each slice the statement waits one turn, so commits, cancels and other statements run,
+ * and checks its deadline and cancellation: a slice is a few ms, whatever the operators.
+ */
+export const SQL_WORK_SLICE_UNIT_COUNT = 16_384;
+assert(SQL_WORK_SLICE_UNIT_COUNT >= 4 * SQL_BATCH_ROW_COUNT); // a turn costs far less than a slice
+/**
  * Rows of a scan's first page; each next page doubles up to SQL_BATCH_ROW_COUNT. A LIMIT 1 over
  * a filter (`WHERE hostname = ? ORDER BY ts DESC LIMIT 1`) then copies 16 rows, not 256.
  */

@@ -32,7 +32,10 @@ import { intervalOf } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
 
 export interface StoreSqlDatabaseOptions {
-  /** Waits one event-loop turn between pages (setImmediate), so commits are not held up. */
+  /**
+   * Waits one event-loop turn (setImmediate) between pages, and the executor after each slice of
+   * work, so commits and cancels are not held up.
+   */
   readonly yieldTurn: () => Promise<void>;
   /** Running statements and connections for "#sqls" and "#sockets"; both empty when absent. */
   readonly activity?: SqlNodeActivity;
@@ -89,6 +92,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         case '#table_partitions': return tablePartitionsRows(store, schemas());
       }
     },
+    yieldTurn: () => options.yieldTurn(),
     async createTable(definition) {
       await store.createContainer(definition);
       const schema = entryOf(definition.name).schema;

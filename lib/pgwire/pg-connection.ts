@@ -109,9 +109,15 @@ export class PgConnection {
     this.timer.unref();
   }
 
-  /** A cancel for this connection's running statement (pg-session.ts reads it between pages). */
+  /**
+   * A cancel for this connection's running statement: the engine stops it (its first page
+   * included), and pg-session.ts reads the flag between pages and when the statement fails.
+   */
   signalCancel(): void {
     this.cancelPending = true;
+    if (!this.opened || this.phase === 'closing') return;
+    // A failure here is the engine's (fail-stop): runnerSqlBackend reports it; nothing to answer.
+    this.host.backend.cancel(this.id).catch(() => undefined);
   }
 
   private pump(): void {

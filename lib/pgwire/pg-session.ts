@@ -6,9 +6,10 @@
 // in which reads run (status T); a change inside it would not be undone by ROLLBACK, so it is
 // refused with 0A000 and the block is failed (status E) until COMMIT or ROLLBACK ends it.
 //
-// Cancel and timeouts: the engine cannot stop a statement in the middle of its first page yet;
-// a CancelRequest or /sql/pgStatementTimeout takes effect between pages (57014), and the
-// engine's own statement timeout (SQL_EXECUTE's timeoutMs) bounds the first page.
+// Cancel and timeouts: a CancelRequest reaches the engine (pg-connection.ts), which stops the
+// statement after its current slice of work, its first page included; /sql/pgStatementTimeout is
+// the engine's statement timeout (SQL_EXECUTE's timeoutMs). Either ends the statement with 57014,
+// and both are also checked here between pages.
 
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
@@ -475,10 +476,15 @@ export class PgSession {
         message: `${word} inside a transaction block is not supported: store runs each SQL statement ` +
           'in auto-commit, so ROLLBACK could not undo it', hint: 'run it outside BEGIN … COMMIT' });
     }
-    const result = await this.host.backend.execute(this.host.connectionId, {
-      sql: portal.prepared.rewritten.sql, parameters: portal.parameters,
-      fetchSize: PG_PAGE_ROW_COUNT, timeoutMs: this.host.statementTimeoutMs,
-    });
+    let result;
+    try {
+      result = await this.host.backend.execute(this.host.connectionId, {
+        sql: portal.prepared.rewritten.sql, parameters: portal.parameters,
+        fetchSize: PG_PAGE_ROW_COUNT, timeoutMs: this.host.statementTimeoutMs,
+      });
+    } catch (error) {
+      throw this.interrupted(error);
+    }
     portal.started = startedOfSql(result, words);
   }
 
@@ -496,7 +502,12 @@ export class PgSession {
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
-      const page = await started.source.next(want);
+      let page;
+      try {
+        page = await started.source.next(want);
+      } catch (error) {
+        throw this.interrupted(error);
+      }
       writeDataRows(this.host.out, started.columns, formats, page.rows);
       sent += page.rows.length;
       portal.rowCount += page.rows.length;
@@ -509,6 +520,18 @@ export class PgSession {
       return;
     }
     this.host.out.message('C', (out) => out.cstring(`SELECT ${portal.rowCount}`));
+  }
+
+  /** The engine ended the statement for a cancel or for its timeout: PostgreSQL's 57014 and words. */
+  private interrupted(error: unknown): unknown {
+    if (isStorageError(error, 'SQL_CANCELLED')) {
+      this.host.takeCancel();
+      return new PgError(pgError('57014', 'canceling statement due to user request'));
+    }
+    if (isStorageError(error, 'REQUEST_TIMEOUT') && this.host.statementTimeoutMs > 0) {
+      return new PgError(pgError('57014', 'canceling statement due to statement timeout'));
+    }
+    return error;
   }
 
   private async checkInterrupted(portal: Portal, startedMs: number): Promise<void> {

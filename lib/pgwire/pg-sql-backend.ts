@@ -10,7 +10,7 @@ import { ByteWriter } from '../encoding/byte-writer.ts';
 import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { decodeReply, type MessageCodec } from '../protocol/message-codec.ts';
 import { FETCH, RESULT_CLOSE } from '../protocol/messages-query.ts';
-import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
+import { SQL_CANCEL, SQL_EXECUTE } from '../protocol/messages-sql.ts';
 import { CONTAINER_INFO } from '../protocol/messages-container.ts';
 import { MULTI_PUT } from '../protocol/messages-row.ts';
 import { AUTO_COMMIT_SESSION_ID } from '../protocol/wire-refs.ts';
@@ -50,6 +50,11 @@ export interface PgSqlBackend {
   close(connectionId: number): void;
   execute(connectionId: number, request: { sql: string; parameters: SqlTypedValue[];
     fetchSize: number; timeoutMs: number }): Promise<PgSqlResult>;
+  /**
+   * Cancels the statements the engine runs for the connection now (a CancelRequest): each ends
+   * with SQL_CANCELLED after its current slice of work, its first page not yet computed included.
+   */
+  cancel(connectionId: number): Promise<void>;
   /** A container's schema and refs (COPY FROM); undefined when there is none of that name. */
   containerInfo(connectionId: number, name: string): Promise<ContainerInfo | undefined>;
   /** The engine's own check of a row of the container: canonical values, or a StorageError. */
@@ -102,6 +107,10 @@ export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error:
           rows: RowBatch.of(containerSchemaOf(info), rows),
         }],
       });
+    },
+    async cancel(connectionId) {
+      // The empty query id: this connection's statements (handlers-sql.ts).
+      await exchange(connectionId, SQL_CANCEL, { queryId: '' });
     },
     async execute(connectionId, request) {
       const reply = await exchange(connectionId, SQL_EXECUTE, request);

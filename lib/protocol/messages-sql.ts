@@ -17,7 +17,9 @@
 //                reply   | cancelled u8 (1: a statement of that id was running and is cancelled) |
 //
 // SQL_CANCEL reaches every engine thread of the node; the statement ends with SQL_CANCELLED
-// (200007) at its next batch, answered to the connection that runs it.
+// (200007) after its current slice of work, answered to the connection that runs it. An empty
+// queryId (never a statement's) cancels the statements of the connection that sends it: the
+// PostgreSQL CancelRequest's way in.
 //
 // sqlType is the index in SQL_WIRE_TYPES. The result's columns (wire-schema.ts) carry each
 // column's storable type and TIMESTAMP precision for the rows' encoding; a column of SQL type

@@ -1,10 +1,11 @@
 // The SQL request: SQL_EXECUTE runs one statement on the node's store (lib/sql/run-statement.ts)
 // in auto-commit, beside TQL. A SELECT's rows go through the connection's result sets like a
 // query's, so FETCH pages on and RESULT_CLOSE lets go early; DML and DDL answer an update count.
-// Reading yields to the event loop between pages of blocks, so commits run while a long SELECT
-// does; the statement's deadline and the work memory limit bound what one statement may take.
+// The executor yields to the event loop after each slice of work, so commits run while a long
+// SELECT does; the statement's deadline and the work memory limit bound what one statement may take.
 // SQL_CANCEL cancels a running statement of this engine by its "#sqls" query id (the routing
-// runner asks every engine thread); it ends with SQL_CANCELLED at its next batch. Where the node
+// runner asks every engine thread), or with an empty id those of the asking connection; it ends
+// with SQL_CANCELLED after its current slice of work (lib/sql/exec/work-slice.ts). Where the node
 // runs one engine thread per partition group, a statement gathers the metatables from every
 // group and reads a table of another group through its peers (sql-peers.ts, sql-node-database.ts).
 
@@ -59,8 +60,15 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
     const reply = await context.resultSets.first(queryResultOfSql(result), request.fetchSize);
     return { ...reply, sqlTypes: result.columns.map((column) => column.type) };
   }),
-  handler(SQL_CANCEL, async (request, context) =>
-    ({ cancelled: context.sqlActivity?.cancel(request.queryId) ?? false })),
+  handler(SQL_CANCEL, async (request, context) => {
+    const activity = context.sqlActivity;
+    if (activity === undefined) return { cancelled: false };
+    // No query id: the statements of the asking connection (a PostgreSQL CancelRequest).
+    if (request.queryId === '') {
+      return { cancelled: context.connectionId !== undefined && activity.cancelConnection(context.connectionId) };
+    }
+    return { cancelled: activity.cancel(request.queryId) };
+  }),
 ];
 
 /** The columns SQL's rows are encoded with: UNKNOWN travels as a STRING column of NULLs. */

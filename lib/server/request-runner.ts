@@ -188,7 +188,7 @@ export class LocalRequestRunner implements RequestRunner {
     const connection = this.connections.get(connectionId);
     if (connection === undefined) return;
     this.connections.delete(connectionId);
-    // Its statements stop at their next batch: nobody is left to take their rows.
+    // Its statements stop after their slice of work: nobody is left to take their rows.
     this.sqlActivity.cancelConnection(connectionId);
     this.sqlActivity.connectionClosed(connectionId);
     connection.context.resultSets.closeAll();

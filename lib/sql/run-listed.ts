@@ -1,8 +1,8 @@
 // Runs a statement listed in the node's "#sqls" (meta/node-activity.ts) for as long as it runs:
 // from before it is planned (so a query of "#sqls" sees itself, as in GridDB) until its last row
 // is fetched, its result is closed, or it fails. A cancel (by query id, or its connection closing)
-// ends it with SQL_CANCELLED at its next batch; a SELECT waiting between fetches lets go of its
-// batches and work memory at once, and its next fetch gets the error.
+// ends it with SQL_CANCELLED after its slice of work; a SELECT waiting between fetches lets go of
+// its batches and work memory at once, and its next fetch gets the error.
 
 import type { SqlConnectionInfo, SqlListedStatement, SqlNodeActivityRegistry } from './meta/node-activity.ts';
 import type { SqlDatabase } from './sql-database.ts';

@@ -1,8 +1,8 @@
 // Runs one SQL statement against a SqlDatabase: parses it, plans it, and answers rows (SELECT,
 // EXPLAIN) that the caller pulls page by page, or an update count (DML; 0 for DDL). The statement
-// has a work memory limit, a deadline and a cancellation check, both looked at between batches;
-// reading rows yields to the event loop between batches (the table source does), so a long SELECT
-// leaves the engine's commits running.
+// has a work memory limit, a deadline and a cancellation check; the executor yields to the event
+// loop after each slice of work (exec/work-slice.ts) and checks both there, so a long SELECT
+// leaves the engine's commits running and can be stopped before its first row.
 
 import { AssertionError } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
@@ -12,6 +12,7 @@ import { sqlNotSupported } from './errors.ts';
 import type { SqlBatch } from './exec/evaluate.ts';
 import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
 import { SqlWorkMemory } from './exec/work-memory.ts';
+import { SqlWorkSlice } from './exec/work-slice.ts';
 import type { SqlEvalContext, SqlScalarFunction } from './functions/scalar-function.ts';
 import { postgresScalarFunction } from './functions/postgres-compat.ts';
 import { sqlScalarFunction } from './functions/registry.ts';
@@ -40,7 +41,7 @@ export interface SqlRunOptions {
   readonly nowMs: number;
   readonly timeZoneOffsetMinutes?: number;
   readonly randomBytes: (count: number) => Uint8Array;
-  /** True once the statement is cancelled: it ends with SQL_CANCELLED at its next batch. */
+  /** True once the statement is cancelled: it ends with SQL_CANCELLED after its slice of work. */
   readonly cancelled?: () => boolean;
   /** Scalar functions by name; the §5.8 registry by default (with `dialect` postgres, its own too). */
   readonly functions?: (name: string) => SqlScalarFunction | undefined;
@@ -112,12 +113,14 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     evalContext,
     hints,
   };
+  const control = runControl(options);
   const env: SqlRunEnvironment = {
     table: (name) => options.database.table(name),
     metatableRows: (name) => options.database.metatableRows(name),
     context: evalContext,
     memory: new SqlWorkMemory(options.workMemoryLimitBytes),
-    control: runControl(options),
+    control,
+    work: new SqlWorkSlice(() => options.database.yieldTurn(), () => control.check()),
   };
   if (SQL_STATEMENT_KINDS_NOT_SUPPORTED.has(statement.kind)) {
     throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);

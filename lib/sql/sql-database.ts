@@ -39,4 +39,9 @@ export interface SqlDatabase {
   dropPartition(table: string, value: Value): Promise<number>;
   /** Runs `change` in one transaction on `table`: committed when it resolves, aborted when it throws. */
   transaction<T>(table: string, change: (txn: SqlTableTransaction) => Promise<T>): Promise<T>;
+  /**
+   * Waits one turn of the event loop of the thread the statement runs in, so its other work
+   * (commits, a cancel) runs: the executor calls it after each slice of work (exec/work-slice.ts).
+   */
+  yieldTurn(): Promise<void>;
 }

@@ -2,7 +2,8 @@
 // in batches of at most SQL_BATCH_ROW_COUNT pairs. A LEFT join gives a left row that no right row
 // matched once, the right's columns NULL. What a join holds (the nested loop's right side, the
 // hash join's build side) is charged to the statement's work memory: past /sql/workMemoryLimit
-// the statement ends with LIMIT_EXCEEDED, never a crash. NULL keys never match.
+// the statement ends with LIMIT_EXCEEDED, never a crash. NULL keys never match. The pairs a join
+// tests count as work (work-slice.ts), so a cross join a condition empties still turns the event loop.
 
 import { assert } from '../../base/assert.ts';
 import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
@@ -16,6 +17,8 @@ import { valueKey, valueSizeBytes } from './value-ops.ts';
 type Row = readonly SqlValue[];
 
 const ROW_OVERHEAD_BYTES = 32;
+/** Work units of one index or row-key look-up of an index nested-loop join (a tree descent). */
+const INDEX_LOOKUP_UNITS = 8;
 
 export function runJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncIterable<SqlBatch> {
   switch (node.method) {
@@ -49,6 +52,8 @@ class PairWriter {
     const leftWidth = node.left.columns.length;
     const rightWidth = node.right.columns.length;
     const n = this.leftRows.length;
+    // Every pair tested counts, kept or not: the batch's turn comes as it passes runPlan.
+    this.env.work.spend(n);
     const columns: SqlValue[][] = [];
     for (let c = 0; c < leftWidth; c++) columns.push(this.leftRows.map((row) => row[c]!));
     for (let c = 0; c < rightWidth; c++) columns.push(this.rightRows.map((row) => (row === undefined ? null : row[c]!)));
@@ -214,6 +219,8 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
           columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
           index: { ...lookup.index, low: [key as never], high: [key as never] },
         };
+      // A look-up that finds nothing gives no batch: it counts here.
+      if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
       for await (const read of table.scan(request)) {
         for (const right of rowsOf(read)) {
           // The index may hand out a superset (the engine scans instead): check the key.

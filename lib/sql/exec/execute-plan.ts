@@ -2,8 +2,10 @@
 // input. Filter and projection work a batch at a time (evaluate.ts); hash aggregation, GROUP BY
 // RANGE, DISTINCT and sort hold what they must and charge it to the statement's work memory;
 // LIMIT stops pulling, which ends the scan below it. Joins, set operations and subqueries run in
-// execute-join.ts, execute-set.ts and execute-subquery.ts. Between batches the run checks its deadline
-// and cancellation (SqlRunControl), and the scan yields to the event loop.
+// execute-join.ts, execute-set.ts and execute-subquery.ts. Every batch an operator gives counts as
+// work (work-slice.ts), as does what an operator does without giving batches (a join's pairs, a
+// sort's merges); after each slice of work the run waits one event-loop turn and checks its
+// deadline and cancellation (SqlRunControl). The scan also yields to the event loop between pages.
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
@@ -19,9 +21,11 @@ import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
+import { sortSliced } from './sort-sliced.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
 import type { SqlWorkMemory } from './work-memory.ts';
+import type { SqlWorkSlice } from './work-slice.ts';
 
 /** Deadline and cancellation of one statement, checked between batches. */
 export interface SqlRunControl {
@@ -36,12 +40,17 @@ export interface SqlRunEnvironment {
   readonly context: SqlEvalContext;
   readonly memory: SqlWorkMemory;
   readonly control: SqlRunControl;
+  /** The work counted toward the next event-loop turn (work-slice.ts), shared by the whole statement. */
+  readonly work: SqlWorkSlice;
   /** Rows each operator gave, by node, for EXPLAIN ANALYZE. */
   readonly rowCounts?: Map<SqlPlanNode, number>;
 }
 
 export async function* runPlan(node: SqlPlanNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
   for await (const batch of runNode(node, env)) {
+    // Each operator's rows count once per operator, an empty batch as one unit: an operator that
+    // consumes much and gives little (a filter, a join's tested pairs) passes here often.
+    if (env.work.spend(batch.rowCount + 1)) await env.work.pause();
     if (batch.rowCount === 0) continue;
     if (env.rowCounts !== undefined) env.rowCounts.set(node, (env.rowCounts.get(node) ?? 0) + batch.rowCount);
     yield batch;
@@ -274,8 +283,7 @@ async function* sort(node: Extract<SqlPlanNode, { kind: 'sort' }>, env: SqlRunEn
       heldBytes += bytes;
       rows.push(row);
       if (rows.length >= 2 * keepMax + SORT_CUT_SLACK_ROW_COUNT) {
-        rows.sort(compare);
-        rows = rows.slice(0, keepMax);
+        rows = (await sortSliced(rows, compare, env.work)).slice(0, keepMax);
         let keptBytes = 0;
         for (const kept of rows) keptBytes += rowSizeBytes(kept);
         env.memory.release(heldBytes - keptBytes);
@@ -283,7 +291,7 @@ async function* sort(node: Extract<SqlPlanNode, { kind: 'sort' }>, env: SqlRunEn
       }
     }
   }
-  rows.sort(compare);
+  rows = await sortSliced(rows, compare, env.work);
   if (rows.length > keepMax) rows = rows.slice(0, keepMax);
   const columnCount = node.columns.length;
   for (let start = 0; start < rows.length; start += SQL_BATCH_ROW_COUNT) {

@@ -29,6 +29,9 @@ interface StatementState {
   runCount: number;
 }
 
+/** Work units of starting one run of a subquery (planning a correlated one, its operators). */
+const SUBQUERY_RUN_UNITS = 32;
+
 // Keyed by the statement's work memory: one object per statement, shared by every env spread from it.
 const statementStates = new WeakMap<SqlWorkMemory, StatementState>();
 
@@ -125,6 +128,8 @@ async function runSubquery(node: SubqueryNode, env: SqlRunEnvironment, outerValu
   Promise<SubqueryResult> {
   const inner: SqlRunEnvironment = { ...env, context: { ...env.context, outerValues } as SqlSubqueryEvalContext };
   env.control.check();
+  // A run that reads no row gives no batch to count: its setting up counts here.
+  if (env.work.spend(SUBQUERY_RUN_UNITS)) await env.work.pause();
   const plan = node.planFor === undefined ? node.plan : node.planFor(outerValues);
   if (node.mode === 'exists') {
     for await (const batch of runPlan(plan, inner)) if (batch.rowCount > 0) return { kind: 'exists', found: true };

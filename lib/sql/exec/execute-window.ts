@@ -4,7 +4,8 @@
 // starts at UNBOUNDED PRECEDING grows one accumulator as its frame's end moves (one pass, O(rows));
 // other frames aggregate their rows afresh for each row (O(rows × frame rows)). RANGE frames use
 // peers: rows with equal ORDER BY keys share a frame end (CURRENT ROW) or start; a NULL key's
-// frame holds only the NULL keys, as in PostgreSQL.
+// frame holds only the NULL keys, as in PostgreSQL. The sort, each frame and each frame search
+// count as work (work-slice.ts), so a big partition turns the event loop as it is computed.
 
 import { assert } from '../../base/assert.ts';
 import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
@@ -13,7 +14,9 @@ import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, type SqlBatch } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
+import { sortSliced } from './sort-sliced.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
+import type { SqlWorkSlice } from './work-slice.ts';
 
 type WindowNode = Extract<SqlPlanNode, { kind: 'window' }>;
 type AggregateFunction = Extract<WindowNode['function'], { kind: 'aggregate' }>;
@@ -31,8 +34,7 @@ const ROW_OVERHEAD_BYTES = 64;
 export async function* runWindow(node: WindowNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
   const rows = await holdRows(node, env);
   const descending = node.orderKeys.map((key) => key.descending);
-  const order = rows.map((_row, i) => i);
-  order.sort((a, b) => {
+  const order = await sortSliced(rows.map((_row, i) => i), (a, b) => {
     const x = rows[a]!;
     const y = rows[b]!;
     if (x.partition !== y.partition) return x.partition < y.partition ? -1 : 1;
@@ -41,16 +43,16 @@ export async function* runWindow(node: WindowNode, env: SqlRunEnvironment): Asyn
       if (c !== 0) return descending[k] ? -c : c;
     }
     return a - b;
-  });
+  }, env.work);
   const results = new Array<SqlValue>(rows.length);
   for (let start = 0; start < order.length;) {
     let end = start + 1;
     while (end < order.length && rows[order[end]!]!.partition === rows[order[start]!]!.partition) end++;
     const partition = order.slice(start, end).map((i) => rows[i]!);
-    const values = partitionValues(node, partition);
+    const values = await partitionValues(node, partition, env.work);
     for (let i = start; i < end; i++) results[order[i]!] = values[i - start]!;
+    if (env.work.spend(end - start)) await env.work.pause();
     start = end;
-    env.control.check();
   }
   const width = node.input.columns.length;
   for (let start = 0; start < order.length; start += SQL_BATCH_ROW_COUNT) {
@@ -85,9 +87,10 @@ async function holdRows(node: WindowNode, env: SqlRunEnvironment): Promise<HeldR
   return rows;
 }
 
-function partitionValues(node: WindowNode, rows: readonly HeldRow[]): SqlValue[] {
+async function partitionValues(node: WindowNode, rows: readonly HeldRow[], work: SqlWorkSlice):
+  Promise<SqlValue[]> {
   const fn = node.function;
-  const n = rows.length;
+  // ROW_NUMBER and LAG/LEAD are one step a row: runWindow counts them.
   switch (fn.kind) {
     case 'rowNumber': return rows.map((_row, i) => BigInt(i + 1));
     case 'shift': {
@@ -97,14 +100,16 @@ function partitionValues(node: WindowNode, rows: readonly HeldRow[]): SqlValue[]
         return other !== undefined ? other.args[0]! : (fn.otherwise === undefined ? null : row.args[1]!);
       });
     }
-    case 'aggregate': return aggregateValues(node, fn, rows, n);
+    case 'aggregate': return aggregateValues(node, fn, rows, work);
   }
 }
 
-function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: readonly HeldRow[], n: number): SqlValue[] {
+async function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: readonly HeldRow[],
+  work: SqlWorkSlice): Promise<SqlValue[]> {
+  const n = rows.length;
   const argType = fn.call.args[0]?.type ?? 'UNKNOWN';
   const argOf = (row: HeldRow): SqlValue => (fn.call.args.length === 0 ? true : row.args[0]!);
-  const bounds = frameBounds(node, fn, rows);
+  const bounds = await frameBounds(node, fn, rows, work);
   const out = new Array<SqlValue>(n);
   if (fn.frame.start.kind === 'UNBOUNDED PRECEDING') {
     // Frame ends never move back: one accumulator for the partition.
@@ -113,8 +118,10 @@ function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: readonly
     for (let i = 0; i < n; i++) {
       const end = bounds[i]![1];
       assert(end + 1 >= added);
+      const from = added;
       while (added <= end) accumulator.add(argOf(rows[added++]!));
       out[i] = accumulator.result();
+      if (work.spend(1 + added - from)) await work.pause();
     }
     return out;
   }
@@ -123,12 +130,14 @@ function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: readonly
     const accumulator = createAccumulator(fn.call, argType);
     for (let j = start; j <= end; j++) accumulator.add(argOf(rows[j]!));
     out[i] = accumulator.result();
+    if (work.spend(1 + Math.max(0, end - start + 1))) await work.pause();
   }
   return out;
 }
 
 /** Each row's frame as inclusive indexes into the partition (end < start: empty). */
-function frameBounds(node: WindowNode, fn: AggregateFunction, rows: readonly HeldRow[]): [number, number][] {
+async function frameBounds(node: WindowNode, fn: AggregateFunction, rows: readonly HeldRow[],
+  work: SqlWorkSlice): Promise<[number, number][]> {
   const n = rows.length;
   const { unit, start, end } = fn.frame;
   if (unit === 'ROWS') {
@@ -159,7 +168,16 @@ function frameBounds(node: WindowNode, fn: AggregateFunction, rows: readonly Hel
       case 'FOLLOWING': return side === 'start' ? ahead(i, j) >= bound.offset : ahead(i, j) <= bound.offset;
     }
   };
-  return rows.map((row, i) => {
+  // Each row's search walks the partition from both ends up to its frame: O(rows) per row.
+  const bounds: [number, number][] = [];
+  for (let i = 0; i < n; i++) {
+    const [from, to] = rangeBounds(i);
+    bounds.push([from, to]);
+    if (work.spend(1 + Math.max(0, from) + Math.max(0, n - 1 - to))) await work.pause();
+  }
+  return bounds;
+  function rangeBounds(i: number): [number, number] {
+    const row = rows[i]!;
     if (key(row) === null && (start.kind === 'PRECEDING' || start.kind === 'FOLLOWING' ||
       end.kind === 'PRECEDING' || end.kind === 'FOLLOWING')) {
       // NULL keys are peers of each other only.
@@ -178,5 +196,5 @@ function frameBounds(node: WindowNode, fn: AggregateFunction, rows: readonly Hel
     while (to >= 0 && !(key(rows[to]!) !== null || end.kind === 'UNBOUNDED FOLLOWING' || end.kind === 'CURRENT ROW'
       ? inside(end, i, to, 'end') : false)) to--;
     return [from, to];
-  });
+  }
 }

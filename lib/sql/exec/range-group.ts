@@ -13,6 +13,7 @@ import { isSqlNumericType, SQL_INTEGER_TYPES, type SqlType, type SqlValue } from
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, type SqlBatch } from './evaluate.ts';
 import type { SqlRunEnvironment } from './execute-plan.ts';
+import type { SqlWorkSlice } from './work-slice.ts';
 
 type RangeGroupNode = Extract<SqlPlanNode, { kind: 'rangeGroup' }>;
 
@@ -60,14 +61,21 @@ export async function* runRangeGroup(
   }
   // Every group of the range is a row to hold, with or without rows of its own.
   env.memory.charge(Number(groupCount) * GENERATED_GROUP_BYTES, 'GROUP BY RANGE');
+  // Up to a million groups are generated and filled before the first row goes out: each counts
+  // as work (work-slice.ts), so a cancel, a timeout or a commit gets its turn meanwhile.
+  const work = env.work;
   const starts: bigint[] = [];
-  for (let start = first; start <= node.high; start += node.interval) starts.push(start);
+  for (let start = first; start <= node.high; start += node.interval) {
+    starts.push(start);
+    if (work.spend(1)) await work.pause();
+  }
   const results = new Map<bigint, SqlValue[]>();
   for (const [start, accumulators] of groups) {
     results.set(start, accumulators.map((accumulator) => accumulator.result()));
+    if (work.spend(1 + accumulators.length)) await work.pause();
   }
   const types = node.columns.slice(1).map((column) => column.type);
-  const rows = filledRows(node, starts, results, types);
+  const rows = await filledRows(node, starts, results, types, work);
   const keyType = node.columns[0]!.type;
   for (let at = 0; at < rows.length; at += SQL_BATCH_ROW_COUNT) {
     const slice = rows.slice(at, at + SQL_BATCH_ROW_COUNT);
@@ -88,12 +96,13 @@ function startOf(node: RangeGroupNode, time: bigint): bigint {
   return node.origin + index * node.interval;
 }
 
-function filledRows(
+async function filledRows(
   node: RangeGroupNode,
   starts: readonly bigint[],
   results: ReadonlyMap<bigint, SqlValue[]>,
   types: readonly SqlType[],
-): [bigint, SqlValue[]][] {
+  work: SqlWorkSlice,
+): Promise<[bigint, SqlValue[]][]> {
   const rows: [bigint, SqlValue[]][] = [];
   const nulls = types.map((): SqlValue => null);
   let previous: SqlValue[] | undefined;
@@ -103,8 +112,10 @@ function filledRows(
   for (let i = starts.length - 1, next = -1; i >= 0; i--) {
     nextFilled[i] = next;
     if (results.has(starts[i]!)) next = i;
+    if (work.spend(1)) await work.pause();
   }
   for (let i = 0; i < starts.length; i++) {
+    if (work.spend(1 + types.length)) await work.pause();
     const start = starts[i]!;
     const values = results.get(start);
     if (values !== undefined) {

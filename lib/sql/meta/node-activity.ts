@@ -105,11 +105,18 @@ export class SqlNodeActivityRegistry implements SqlNodeActivity {
     return true;
   }
 
-  /** Cancels every statement of a connection (it closed): none runs on for nobody. */
-  cancelConnection(connectionId: number): void {
+  /**
+   * Cancels every statement of a connection (it closed: none runs on for nobody; or its
+   * PostgreSQL client sent a CancelRequest); false when it ran none here.
+   */
+  cancelConnection(connectionId: number): boolean {
+    let found = false;
     for (const listed of [...this.statements.values()]) {
-      if (listed.connectionId === connectionId) cancelListedOnce(listed);
+      if (listed.connectionId !== connectionId) continue;
+      cancelListedOnce(listed);
+      found = true;
     }
+    return found;
   }
 
   runningStatements(): readonly SqlRunningStatement[] {

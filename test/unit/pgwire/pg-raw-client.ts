@@ -220,6 +220,7 @@ export function fakeBackend(): PgSqlBackend & { openCount: () => number; held: A
       }
       return { kind: 'update', updateCount: request.parameters.length };
     },
+    async cancel() { /* the fake engine's statements end when the test releases them */ },
     containerInfo: async () => undefined,
     rowValidator: () => (row) => row,
     async putRows() {
