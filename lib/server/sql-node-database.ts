@@ -27,7 +27,8 @@ import type { SqlValue } from '../sql/value.ts';
 import type { SqlPeers } from './sql-peers.ts';
 
 /** Metatables whose rows are each group's own ("#databases" and "#sockets" are the same everywhere). */
-const GATHERED: ReadonlySet<SqlMetatableName> = new Set(['#sqls', '#tables', '#index_info', '#table_partitions']);
+const GATHERED: ReadonlySet<SqlMetatableName> =
+  new Set(['#sqls', '#tables', '#index_info', '#table_partitions', '#views']);
 /** The TABLE_NAME column of "#tables" and "#index_info", which they are listed in order of. */
 const TABLE_NAME_COLUMN_INDEX = 1;
 
@@ -45,7 +46,8 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
   if (metatable !== undefined) {
     if (!GATHERED.has(metatable)) return local;
     const rows = await peers.call({ kind: 'metatableRows', name: metatable });
-    if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions') {
+    if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions' ||
+      metatable === '#views') {
       rows.sort((a, b) => compareText(a[TABLE_NAME_COLUMN_INDEX], b[TABLE_NAME_COLUMN_INDEX]));
     }
     return { ...local, metatableRows: (name) => (name === metatable ? rows : local.metatableRows(name)) };

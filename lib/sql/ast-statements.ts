@@ -129,7 +129,7 @@ export type SqlAdministrationStatement =
 /** Statement kinds the store parses but does not run yet: the executor answers NOT_SUPPORTED. */
 export const SQL_STATEMENT_KINDS_NOT_SUPPORTED: ReadonlySet<SqlStatement['kind']> = new Set([
   'createDatabase', 'dropDatabase', 'createRole', 'dropRole',
-  'createUser', 'dropUser', 'setPassword', 'grant', 'revoke', 'createView', 'dropView',
+  'createUser', 'dropUser', 'setPassword', 'grant', 'revoke',
 ] as const);
 
 export type { SqlTimeUnit };
