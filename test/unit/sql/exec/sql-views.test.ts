@@ -136,12 +136,18 @@ describe('sql views', () => {
     }
   });
 
-  it('keeps views through a restart of the store', async () => {
+  it('keeps views through a checkpoint and a restart of the store', async () => {
+    await db.update('CREATE VIEW logged AS SELECT site FROM device');
+    await db.test.store.checkpoint(); // site_a, busy, busiest in the checkpoint; logged after it
+    await db.update('CREATE VIEW after_checkpoint AS SELECT device FROM busiest');
+    await db.update('DROP VIEW logged');
     const store = await db.test.reopen();
     const database = storeSqlDatabase(store, { yieldTurn: async () => {} });
     assert.ok(database.view('site_a') !== undefined);
     assert.ok(database.view('busiest') !== undefined);
     assert.equal(database.view('gone'), undefined);
+    assert.equal(database.view('logged'), undefined);
+    assert.equal(database.view('after_checkpoint')?.definition, 'SELECT device FROM busiest');
     const result = await runSql('SELECT * FROM busiest', {
       database, workMemoryLimitBytes: 1 << 20, timeoutMs: 60_000, monotonicMs: () => 0, nowMs: 0,
       randomBytes: (count) => new Uint8Array(count),
