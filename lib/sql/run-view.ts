@@ -95,6 +95,11 @@ export function refuseViewTarget(name: { text: string; position: SqlPosition }, 
  * its derived table; the same object when it reads none.
  */
 export function sqlExpandViews<T extends SqlStatement | SqlQuery>(node: T, database: SqlDatabase): T {
+  // VALUES of literals (a bulk INSERT of many rows) names no table: not walked, it costs per value.
+  if (node.kind === 'insert' && node.source.kind === 'values' &&
+    node.source.rows.every((row) => row.every((value) => value.kind === 'literal'))) {
+    return node;
+  }
   return expandNode(node, { database, stack: [], at: undefined, force: false }) as T;
 }
 
