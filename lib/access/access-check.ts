@@ -57,6 +57,9 @@ export function sqlStatementOperation(statement: SqlStatement): AccessOperation 
     case 'select': return 'read';
     case 'explain': return sqlStatementOperation(statement.statement);
     case 'insert': case 'update': case 'delete': return 'write';
+    // A view is DDL to make or drop, and a read to SELECT (GridDB grants per database, not per
+    // table: a view needs nothing on the tables it reads beyond that).
+    case 'createView': case 'dropView': return 'ddl';
     case 'createDatabase': case 'dropDatabase': case 'createUser': case 'dropUser':
     case 'setPassword': case 'grant': case 'revoke':
       return 'access';

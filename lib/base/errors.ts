@@ -106,6 +106,16 @@ export const STORAGE_ERROR_NUMBERS = {
   SQL_CANCELLED: 200007,
   /** A scalar subquery gave more than one row (GridDB: "More than one tuples selected in a subquery"). */
   SQL_PROC_MULTIPLE_TUPLE: 240104,
+  // Views (lib/sql/run-view.ts): GridDB's names (server/sql_*.cpp, NoSQLStore::createView/dropView);
+  // the numbers are this store's, clear of the ones above
+  /** CREATE VIEW, or CREATE TABLE, over a name a table or a view has already. */
+  SQL_DDL_TABLE_ALREADY_EXISTS: 240201,
+  /** DROP VIEW of a name that nothing has. */
+  SQL_DDL_VIEW_NOT_EXISTS: 240202,
+  /** DROP VIEW of a table; DROP TABLE, CREATE INDEX, ALTER TABLE, INSERT, UPDATE or DELETE of a view. */
+  SQL_DDL_INVALID_CONTAINER_ATTRIBUTE: 240203,
+  /** A view that would read itself through the views it reads (not a GridDB name: none found). */
+  SQL_VIEW_CYCLE: 240204,
 } as const;
 
 export type StorageErrorCode = keyof typeof STORAGE_ERROR_NUMBERS;

@@ -516,6 +516,8 @@ export const SQL_SCAN_FIRST_PAGE_ROW_COUNT = 16;
  * (`hostname IN (…8…)` gives 8); past it the scan reads their hull and the filter does the rest.
  */
 export const SQL_KEY_RANGE_COUNT_MAX = 4096;
+/** Views read through views at most this deep when a query is expanded (lib/sql/run-view.ts). */
+export const SQL_VIEW_DEPTH_MAX = 32;
 /** Groups GROUP BY RANGE generates at most without a MaxGeneratedRows hint (GridDB's default). */
 export const SQL_RANGE_GROUP_COUNT_MAX = 1_000_000;
 /** Rows one VALUES list holds: each row is checked and held until the statement commits. */

@@ -142,8 +142,14 @@ export class Catalog {
     this.nextId = Math.max(this.nextId, snapshot.nextContainerId);
   }
 
+  /** The containers' names; views left out (they are no containers to the NoSQL interfaces). */
   names(): string[] {
-    return [...this.byId.values()].map((entry) => entry.schema.name);
+    return [...this.byId.values()].flatMap((entry) => (entry.schema.view === undefined ? [entry.schema.name] : []));
+  }
+
+  /** The views' schemas (ContainerSchema.view). */
+  views(): ContainerSchema[] {
+    return [...this.byId.values()].flatMap((entry) => (entry.schema.view === undefined ? [] : [entry.schema]));
   }
 
   info(entry: ContainerEntry): ContainerInfo {

@@ -12,10 +12,10 @@ import { StorageError } from '../base/errors.ts';
 import { QUERY_FOR_UPDATE_PASS_COUNT_MAX } from '../base/limits.ts';
 import { lsn, type Lsn, type PartitionId } from '../base/ids.ts';
 import type { PartitionCheckpointer } from '../../compaction/checkpoint.ts';
-import type { ContainerDefinition } from '../schema/container-schema.ts';
+import type { ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
-import { normalizeName } from '../schema/names.ts';
+import { normalizeName, validateContainerName } from '../schema/names.ts';
 import {
   schemasEqual, validateAddColumn, validateAddIndex, validateContainerDefinition,
   validateIndexDefinition, validateIndexSelector, validateRenameColumn,
@@ -78,6 +78,9 @@ export class Partition {
     try {
       await this.locks.lockName(owner, normalizeName(schema.name), timeoutMs);
       const existing = this.catalog.lookup(schema.name);
+      if (existing?.schema.view !== undefined) {
+        throw new StorageError('CONTAINER_EXISTS', `"${existing.schema.name}" is a view: a container cannot take its name`);
+      }
       if (existing !== undefined) {
         if (schemasEqual(existing.schema, schema)) return this.catalog.info(existing);
         throw new StorageError('CONTAINER_EXISTS',
@@ -94,6 +97,60 @@ export class Partition {
     } finally {
       this.locks.releaseAll(owner);
     }
+  }
+
+  /**
+   * Creates a view (ContainerSchema.view): a catalog entry without rows, written to the
+   * xlog as a container is, so it lives through a restart. CONTAINER_EXISTS when the name is taken
+   * by a container or a view (the caller tells which, lib/sql/run-view.ts).
+   */
+  async createView(view: { name: string; definition: string }, timeoutMs: number): Promise<void> {
+    const name = validateContainerName(view.name, this.context.limits);
+    // One placeholder column: a catalog entry has a row layout, and a layout has a column (GridDB
+    // keeps a view as a container of its own meta columns too). No row is ever put there.
+    const schema: ContainerSchema = {
+      name, type: 'COLLECTION', columns: [{ name: 'view', type: 'STRING', array: false, notNull: false }],
+      rowKeyColumnCount: 0, indexes: [], schemaVersion: 1,
+      view: { definition: view.definition },
+    };
+    const owner = this.locks.newOwner();
+    try {
+      await this.locks.lockName(owner, normalizeName(name), timeoutMs);
+      const existing = this.catalog.lookup(name);
+      if (existing !== undefined) {
+        throw new StorageError('CONTAINER_EXISTS', `"${existing.schema.name}" exists already`);
+      }
+      const id = this.catalog.reserveId();
+      await this.commitRecord(XlogRecordType.CREATE_CONTAINER,
+        (writer) => encodeSchemaRecord(writer, id, schema),
+        () => this.catalog.add(id, schema));
+      assert(this.catalog.get(id)?.schema.view !== undefined, 'a created view is in the catalog');
+    } finally {
+      this.locks.releaseAll(owner);
+    }
+  }
+
+  /** Drops a view; false when no view has that name (a container of that name stays). */
+  async dropView(name: string, timeoutMs: number): Promise<boolean> {
+    const owner = this.locks.newOwner();
+    try {
+      await this.locks.lockName(owner, normalizeName(name), timeoutMs);
+      const entry = this.catalog.lookup(name);
+      if (entry?.schema.view === undefined) return false;
+      await this.commitRecord(XlogRecordType.DROP_CONTAINER,
+        (writer) => encodeDrop(writer, entry.id),
+        () => this.catalog.remove(entry.id));
+      assert(this.catalog.get(entry.id) === undefined);
+      return true;
+    } finally {
+      this.locks.releaseAll(owner);
+    }
+  }
+
+  /** The view of that name; undefined when there is none (a container of that name is none). */
+  view(name: string): ContainerSchema | undefined {
+    const schema = this.catalog.lookup(name)?.schema;
+    return schema?.view === undefined ? undefined : schema;
   }
 
   /** Drops a container; false when there is none by that name (not an error, as GridDB). */
@@ -178,7 +235,7 @@ export class Partition {
 
   info(name: string): ContainerInfo | undefined {
     const entry = this.catalog.lookup(name);
-    return entry === undefined ? undefined : this.catalog.info(entry);
+    return entry === undefined || entry.schema.view !== undefined ? undefined : this.catalog.info(entry);
   }
 
   private async alter(
@@ -208,7 +265,8 @@ export class Partition {
     try {
       await this.locks.lockName(owner, normalizeName(name), timeoutMs);
       const entry = this.catalog.lookup(name);
-      if (entry === undefined) return missing;
+      // A view is no container: DROP, ALTER and indexes of containers do not reach it.
+      if (entry === undefined || entry.schema.view !== undefined) return missing;
       await this.locks.lockContainer(owner, entry.id, timeoutMs);
       try {
         return await body(entry);
@@ -410,7 +468,7 @@ export class Partition {
 
   lookupOrThrow(name: string): ContainerEntry {
     const entry = this.catalog.lookup(name);
-    if (entry === undefined) throw notFound(name);
+    if (entry === undefined || entry.schema.view !== undefined) throw notFound(name);
     return entry;
   }
 

@@ -17,7 +17,7 @@ import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
 import {
-  sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablePartitionRow, sqlTablesRows,
+  sqlDatabasesRows, sqlIndexInfoRows, sqlSocketsRows, sqlSqlsRows, sqlTablePartitionRow, sqlTablesRows, sqlViewsRows,
   type SqlNodeActivity,
 } from '../sql/meta/metatables.ts';
 import type { SqlBatch, SqlColumn } from '../sql/exec/evaluate.ts';
@@ -90,9 +90,21 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         case '#sqls': return sqlSqlsRows(options.activity?.runningStatements() ?? []);
         case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
         case '#table_partitions': return tablePartitionsRows(store, schemas());
+        case '#views': return sqlViewsRows(store.listViews());
       }
     },
     yieldTurn: () => options.yieldTurn(),
+    view(name) {
+      try {
+        const schema = store.view(name);
+        return schema === undefined ? undefined : { name: schema.name, definition: schema.view!.definition };
+      } catch (error) {
+        if (isStorageError(error, 'PARTITION_NOT_OWNED')) return undefined; // another group's name
+        throw error;
+      }
+    },
+    createView: (view) => store.createView(view),
+    dropView: (name) => store.dropView(name),
     async createTable(definition) {
       await store.createContainer(definition);
       const schema = entryOf(definition.name).schema;

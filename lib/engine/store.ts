@@ -27,7 +27,7 @@ import type { StorageOptions } from '../base/options.ts';
 import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
-import type { ContainerDefinition } from '../schema/container-schema.ts';
+import type { ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';
 import type {
   ColumnSchema, IndexDefinition, IndexSelector,
 } from '../schema/container-schema.ts';
@@ -250,6 +250,26 @@ export class Store {
   /** Drops the indexes named by `{ name }` or `{ columnNames, type? }`; how many went (0 is fine). */
   async dropIndex(name: string, selector: IndexSelector): Promise<number> {
     return this.partitionFor(name).dropIndex(name, selector, this.options.transactionTimeoutLimitMs);
+  }
+
+  /** SQL's views (ContainerSchema.view): kept in the partition of their name, as containers are. */
+  async createView(view: { name: string; definition: string }): Promise<void> {
+    return this.partitionFor(view.name).createView(view, this.options.transactionTimeoutLimitMs);
+  }
+
+  async dropView(name: string): Promise<boolean> {
+    return this.partitionFor(name).dropView(name, this.options.transactionTimeoutLimitMs);
+  }
+
+  view(name: string): ContainerSchema | undefined {
+    return this.partitionFor(name).view(name);
+  }
+
+  /** Every view of the partitions this store serves, in name order. */
+  listViews(): ContainerSchema[] {
+    this.checkOpen();
+    const views = this.groups.flatMap((group) => group.partitions.flatMap((p) => p.catalog.views()));
+    return views.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   getContainerInfo(name: string): ContainerInfo | undefined {

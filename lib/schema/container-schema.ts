@@ -41,6 +41,12 @@ export interface ContainerSchema {
   partitioning?: TablePartitioning;
   /** A data partition: the name of its partitioned table. */
   partitionOf?: string;
+  /**
+   * A view (SQL CREATE VIEW, lib/sql/run-view.ts): a name in the container namespace that holds no
+   * columns and no rows, only its SELECT's text, expanded where a query names it. GridDB keeps a
+   * view as a container too (CONTAINER_ATTR_VIEW); the NoSQL interfaces do not see it.
+   */
+  view?: { readonly definition: string };
 }
 
 /** What createIndex accepts (checked member by member); type TREE when absent. */

@@ -169,7 +169,7 @@ function sqlStatementTable(statement: SqlStatement): string | undefined {
     case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
     case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':
       return statement.table.text;
-    case 'createTable': case 'dropTable': return statement.name.text;
+    case 'createTable': case 'dropTable': case 'createView': case 'dropView': return statement.name.text;
     default: return undefined;
   }
 }

@@ -8,10 +8,13 @@
 //                engine thread sees every connection open and close (routing-request-runner.ts),
 //                so each holds the node's list already, and a gathered one would repeat it.
 //   a table      of another group that the statement reads (INSERT INTO a SELECT … FROM b, routed
-//                to a's group): its schema, then its committed rows page by page from b's group.
-//                The insert holds every row until its one transaction on a commits (all or
-//                nothing), so the rows fetched are charged to a work memory of their own:
-//                past /sql/workMemoryLimit the statement ends with LIMIT_EXCEEDED.
+//                to a's group; SELECT … FROM v, routed to the view's group, v reading b): its
+//                schema, then its committed rows page by page from b's group. An insert holds
+//                every row until its one transaction on a commits (all or nothing), so the rows
+//                it fetches are charged to a work memory of their own: past
+//                /sql/workMemoryLimit the statement ends with LIMIT_EXCEEDED.
+//   a view       of another group that the statement reads, directly or through a view
+//                (lib/sql/run-view.ts expands it): its definition, and what that reads in turn.
 
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
@@ -22,12 +25,20 @@ import { valueSizeBytes } from '../sql/exec/value-ops.ts';
 import { SqlWorkMemory } from '../sql/exec/work-memory.ts';
 import { sqlMetatableOf, type SqlMetatableName } from '../sql/meta/metatables.ts';
 import { parseSqlStatement } from '../sql/parser.ts';
-import type { SqlDatabase } from '../sql/sql-database.ts';
+import type { SqlDatabase, SqlView } from '../sql/sql-database.ts';
+import { sqlQueryTables } from '../sql/query-tables.ts';
+import { StorageError } from '../base/errors.ts';
+import { SQL_VIEW_DEPTH_MAX } from '../base/limits.ts';
+import type { ContainerSchema } from '../schema/container-schema.ts';
+import { normalizeName } from '../schema/names.ts';
 import type { SqlValue } from '../sql/value.ts';
 import type { SqlPeers } from './sql-peers.ts';
 
 /** Metatables whose rows are each group's own ("#databases" and "#sockets" are the same everywhere). */
-const GATHERED: ReadonlySet<SqlMetatableName> = new Set(['#sqls', '#tables', '#index_info', '#table_partitions']);
+const GATHERED: ReadonlySet<SqlMetatableName> =
+  new Set(['#sqls', '#tables', '#index_info', '#table_partitions', '#views']);
+/** Names one statement may bring in from other groups: a view may read a handful, through views. */
+const SQL_NODE_NAME_COUNT_MAX = 16 * SQL_VIEW_DEPTH_MAX;
 /** The TABLE_NAME column of "#tables" and "#index_info", which they are listed in order of. */
 const TABLE_NAME_COLUMN_INDEX = 1;
 
@@ -40,28 +51,81 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
     return local; // the statement's own run reports the error
   }
   const from = tableRead(statement);
-  if (from === undefined) return local;
-  const metatable = sqlMetatableOf(from);
+  const metatable = from === undefined ? undefined : sqlMetatableOf(from);
   if (metatable !== undefined) {
     if (!GATHERED.has(metatable)) return local;
     const rows = await peers.call({ kind: 'metatableRows', name: metatable });
-    if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions') {
+    if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions' ||
+      metatable === '#views') {
       rows.sort((a, b) => compareText(a[TABLE_NAME_COLUMN_INDEX], b[TABLE_NAME_COLUMN_INDEX]));
     }
     return { ...local, metatableRows: (name) => (name === metatable ? rows : local.metatableRows(name)) };
   }
-  if (local.tableSchema(from.text) !== undefined) return local;
-  const schema = await peers.call({ kind: 'tableSchema', name: from.text });
-  if (schema === undefined) return local; // no such table anywhere: planning says so
-  const memory = new SqlWorkMemory(workMemoryLimitBytes);
-  const foreign = (name: string) => name.toLowerCase() === from.text.toLowerCase();
+  return withOtherGroups(statement, local, peers, workMemoryLimitBytes);
+}
+
+/**
+ * `local` with the views and tables of other groups that the statement reads, directly or
+ * through views (a view lives in its name's group, the tables it reads anywhere), brought in:
+ * views by their definition, tables by their schema and their pages.
+ */
+async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peers: SqlPeers,
+  workMemoryLimitBytes: number): Promise<SqlDatabase> {
+  const views = new Map<string, SqlView>();
+  const schemas = new Map<string, ContainerSchema>();
+  const seen = new Set<string>();
+  const pending = statementTables(statement);
+  while (pending.length > 0) {
+    const name = pending.pop()!;
+    const key = normalizeName(name);
+    if (seen.has(key) || local.tableSchema(name) !== undefined) continue;
+    if (seen.size >= SQL_NODE_NAME_COUNT_MAX) {
+      throw new StorageError('LIMIT_EXCEEDED', `the statement reads more than ${SQL_NODE_NAME_COUNT_MAX} ` +
+        'tables and views');
+    }
+    seen.add(key);
+    const localView = local.view(name);
+    const view = localView ?? await peers.call({ kind: 'view', name });
+    if (view !== undefined) {
+      if (localView === undefined) views.set(key, view);
+      pending.push(...definitionTables(view.definition));
+      continue;
+    }
+    const schema = await peers.call({ kind: 'tableSchema', name });
+    if (schema !== undefined) schemas.set(key, schema);
+  }
+  if (views.size === 0 && schemas.size === 0) return local; // all here, or no such table: planning says so
+  // An INSERT holds every row until its one transaction commits: rows fetched for it are charged.
+  const memory = statement.kind === 'insert' ? new SqlWorkMemory(workMemoryLimitBytes) : undefined;
   return {
     ...local,
-    tableSchema: (name) => (foreign(name) ? schema : local.tableSchema(name)),
-    table: (name): SqlTable => (foreign(name)
-      ? { schema, scan: (request) => peerPages(peers, schema.name, request, memory) }
-      : local.table(name)),
+    view: (name) => views.get(normalizeName(name)) ?? local.view(name),
+    tableSchema: (name) => schemas.get(normalizeName(name)) ?? local.tableSchema(name),
+    table: (name): SqlTable => {
+      const schema = schemas.get(normalizeName(name));
+      if (schema === undefined) return local.table(name);
+      return { schema, scan: (request) => peerPages(peers, schema.name, request, memory) };
+    },
   };
+}
+
+/** The tables and views a statement names in its queries (metatables left out). */
+function statementTables(statement: SqlStatement): string[] {
+  switch (statement.kind) {
+    case 'select': case 'createView': return withoutMetatables(sqlQueryTables(statement.query));
+    case 'explain': return statementTables(statement.statement);
+    case 'insert': return statement.source.kind === 'query' ? withoutMetatables(sqlQueryTables(statement.source.query)) : [];
+    default: return [];
+  }
+}
+
+function definitionTables(definition: string): string[] {
+  const parsed = parseSqlStatement(definition).statement;
+  return parsed.kind === 'select' ? withoutMetatables(sqlQueryTables(parsed.query)) : [];
+}
+
+function withoutMetatables(names: readonly string[]): string[] {
+  return names.filter((name) => !name.startsWith('#'));
 }
 
 /** The table a statement reads from (its one FROM), when it reads one. */
@@ -80,9 +144,9 @@ function singleTable(query: SqlQuery): { text: string; quoted: boolean } | undef
   return query.from.name;
 }
 
-/** Pages of the table from its group, each charged to `memory` (the insert keeps them all). */
+/** Pages of the table from its group, each charged to `memory` if given (an insert keeps them all). */
 async function* peerPages(peers: SqlPeers, table: string, request: SqlScanRequest,
-  memory: SqlWorkMemory): AsyncGenerator<SqlBatch> {
+  memory: SqlWorkMemory | undefined): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
   for (;;) {
@@ -91,7 +155,7 @@ async function* peerPages(peers: SqlPeers, table: string, request: SqlScanReques
       after, rowCountMax: Math.min(left, SQL_BATCH_ROW_COUNT),
     });
     if (page.batch.rowCount > 0) {
-      memory.charge(batchSizeBytes(page.batch), `rows read from table ${table} of another partition group`);
+      memory?.charge(batchSizeBytes(page.batch), `rows read from table ${table} of another partition group`);
       left -= page.batch.rowCount;
       yield page.batch;
     }

@@ -9,6 +9,7 @@
 //   metatableRows  every group answers its rows (at most SQL_METATABLE_GROUP_ROW_COUNT_MAX each,
 //                  else LIMIT_EXCEEDED); the main thread joins them in group order
 //   tableSchema    the group of the table answers its schema, or undefined
+//   view           the group of the view's name answers its name and SELECT, or undefined
 //   scanPage       the group of the table answers up to rowCountMax committed rows after the key
 //                  `after` (exclusive), and where the next page starts (undefined: no more)
 
@@ -19,11 +20,13 @@ import { storeSqlDatabase, storeSqlScanPage, type SqlScanPage } from '../engine/
 import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { SqlMetatableName, SqlNodeActivity } from '../sql/meta/metatables.ts';
+import type { SqlView } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 
 export type SqlPeerCall =
   | { readonly kind: 'metatableRows'; readonly name: SqlMetatableName }
   | { readonly kind: 'tableSchema'; readonly name: string }
+  | { readonly kind: 'view'; readonly name: string }
   | {
     readonly kind: 'scanPage'; readonly table: string; readonly columnIndexes: readonly number[];
     /** The key range the plan pushed down (inclusive). */
@@ -35,6 +38,7 @@ export type SqlPeerCall =
 export interface SqlPeerAnswers {
   metatableRows: SqlValue[][];
   tableSchema: ContainerSchema | undefined;
+  view: SqlView | undefined;
   scanPage: SqlScanPage;
 }
 
@@ -55,6 +59,7 @@ export function sqlPeerAnswer(store: Store, activity: SqlNodeActivity, call: Sql
       return rows;
     }
     case 'tableSchema': return database.tableSchema(call.name);
+    case 'view': return database.view(call.name);
     case 'scanPage': return storeSqlScanPage(store, call);
   }
 }

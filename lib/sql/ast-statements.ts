@@ -1,6 +1,6 @@
 // The statement nodes of the SQL syntax tree (ast.ts holds expressions and queries). One node per
-// statement form of §5.1; forms the store does not run yet still parse to a node (partitioning,
-// views, users, grants, databases) so the executor can answer NOT_SUPPORTED with the position.
+// statement form of §5.1; forms the executor does not run itself still parse to a node (users,
+// grants, databases: a node's access catalog runs them; roles: NOT_SUPPORTED with the position).
 
 import type { SqlExpression, SqlHint, SqlLiteral, SqlName, SqlQuery, SqlTimeUnit } from './ast.ts';
 import type { SqlPosition } from './errors.ts';
@@ -97,8 +97,8 @@ export type SqlStatement =
   | SqlAdministrationStatement;
 
 /**
- * Databases, users, roles, privileges and views (§5.2, §5.3): parsed whole, answered
- * NOT_SUPPORTED by the executor until the store has them.
+ * Databases, users, roles, privileges and views (§5.2, §5.3): parsed whole; views run in the
+ * executor (run-view.ts), the others on a node's access catalog, roles nowhere (NOT_SUPPORTED).
  */
 export type SqlAdministrationStatement =
   | {
@@ -129,7 +129,7 @@ export type SqlAdministrationStatement =
 /** Statement kinds the store parses but does not run yet: the executor answers NOT_SUPPORTED. */
 export const SQL_STATEMENT_KINDS_NOT_SUPPORTED: ReadonlySet<SqlStatement['kind']> = new Set([
   'createDatabase', 'dropDatabase', 'createRole', 'dropRole',
-  'createUser', 'dropUser', 'setPassword', 'grant', 'revoke', 'createView', 'dropView',
+  'createUser', 'dropUser', 'setPassword', 'grant', 'revoke',
 ] as const);
 
 export type { SqlTimeUnit };

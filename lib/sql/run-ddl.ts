@@ -93,7 +93,7 @@ function existing(database: SqlDatabase, name: { text: string; position: SqlColu
 
 async function createTable(statement: Extract<Ddl, { kind: 'createTable' }>, database: SqlDatabase,
   options: SqlDdlOptions): Promise<void> {
-  if (database.tableSchema(statement.name.text) !== undefined) {
+  if (database.tableSchema(statement.name.text) !== undefined || database.view(statement.name.text) !== undefined) {
     if (statement.ifNotExists) return;
     throw new SqlError('CONTAINER_EXISTS', `table ${statement.name.text} exists already`, statement.name.position);
   }

@@ -8,7 +8,7 @@ import { AssertionError } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import { SQL_STATEMENT_KINDS_NOT_SUPPORTED } from './ast-statements.ts';
 import type { SqlName, SqlStatement } from './ast.ts';
-import { sqlNotSupported } from './errors.ts';
+import { SqlError, sqlNotSupported } from './errors.ts';
 import type { SqlBatch } from './exec/evaluate.ts';
 import { runPlan, type SqlRunControl, type SqlRunEnvironment } from './exec/execute-plan.ts';
 import { SqlWorkMemory } from './exec/work-memory.ts';
@@ -23,6 +23,7 @@ import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
 import { planQuery, type SqlPlanContext } from './plan/plan-select.ts';
 import { parseSqlStatement } from './parser.ts';
 import { runDdl } from './run-ddl.ts';
+import { refuseViewTarget, runCreateView, runDropView, sqlExpandViews } from './run-view.ts';
 import { constantForColumn, runDml } from './run-dml.ts';
 import type { SqlDatabase } from './sql-database.ts';
 import type { SqlValue } from './value.ts';
@@ -126,6 +127,9 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
   }
   refuseMetatableWrite(statement);
+  refuseViewWrite(statement, options.database);
+  // CREATE VIEW keeps its SELECT as written: it expands it itself (run-view.ts).
+  if (statement.kind !== 'createView') statement = sqlExpandViews(statement, options.database);
   switch (statement.kind) {
     case 'select': {
       const query = planQuery(statement.query, plan);
@@ -158,6 +162,12 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
         valueForColumn: (expression, schema, index) => constantForColumn(expression, schema, index, plan, env),
       });
       return { kind: 'update', updateCount: 0 };
+    case 'createView':
+      await runCreateView(statement, options.database, (query) => { planQuery(query, plan); });
+      return { kind: 'update', updateCount: 0 };
+    case 'dropView':
+      await runDropView(statement, options.database);
+      return { kind: 'update', updateCount: 0 };
     default:
       throw sqlNotSupported(`${statement.kind} is not supported yet (SQL part 2)`, statement.position);
   }
@@ -181,6 +191,26 @@ function refuseMetatableWrite(statement: SqlStatement): void {
   if (metatable !== undefined) {
     throw sqlNotSupported(`the metatable "${metatable}" is read-only: ${statement.kind} is refused`,
       target.position);
+  }
+}
+
+/** Views are read-only (GridDB refuses DML and DDL on them as on a container of the wrong kind). */
+function refuseViewWrite(statement: SqlStatement, database: SqlDatabase): void {
+  switch (statement.kind) {
+    case 'insert': case 'update': case 'delete': case 'createIndex': case 'dropIndex':
+    case 'alterTableAddColumns': case 'alterTableRenameColumn': case 'alterTableDropPartition':
+      refuseViewTarget(statement.table, statement.kind, database);
+      return;
+    case 'dropTable':
+      refuseViewTarget(statement.name, statement.kind, database);
+      return;
+    case 'createTable':
+      if (database.view(statement.name.text) !== undefined && !statement.ifNotExists) {
+        throw new SqlError('SQL_DDL_TABLE_ALREADY_EXISTS', `a view named ${statement.name.text} exists already`,
+          statement.name.position);
+      }
+      return; // IF NOT EXISTS over a view does nothing (run-ddl.ts), as over a table
+    default:
   }
 }
 

@@ -17,6 +17,11 @@ export interface SqlTableTransaction {
   remove(key: RowKey): Promise<boolean>;
 }
 
+export interface SqlView {
+  readonly name: string;
+  readonly definition: string;
+}
+
 export interface SqlDatabase {
   /** A table's schema by name (any case); undefined when there is none. */
   tableSchema(name: string): ContainerSchema | undefined;
@@ -26,6 +31,12 @@ export interface SqlDatabase {
   table(name: string): SqlTable;
   /** A metatable's rows, read now: containers, indexes, and what the node reports. */
   metatableRows(name: SqlMetatableName): readonly (readonly SqlValue[])[];
+  /** A view by name (any case): its name as created and its SELECT's text; undefined when none. */
+  view(name: string): SqlView | undefined;
+  /** CONTAINER_EXISTS when a container or a view has the name. */
+  createView(view: SqlView): Promise<void>;
+  /** False when no view has the name. */
+  dropView(name: string): Promise<boolean>;
   createTable(definition: ContainerDefinition): Promise<void>;
   dropTable(name: string): Promise<boolean>;
   createIndex(table: string, index: IndexDefinition): Promise<boolean>;

@@ -144,13 +144,18 @@ export const CONTAINER_COMMANDS: SubCommand[] = [
     },
   })),
   ...['searchcontainer', 'searchview'].map((name): SubCommand => ({
-    name, usage: '[<pattern>]', summary: 'the container names matching a pattern (% any, _ one character)',
+    name, usage: '[<pattern>]',
+    summary: `the ${name === 'searchview' ? 'view' : 'container'} names matching a pattern (% any, _ one character)`,
     async run(shell, input) {
       expectWords(input, 0, 1);
-      const names = await shell.guard((await store(shell)).getContainerNames());
-      // store has no views: searchview finds nothing.
+      const connected = await store(shell);
+      // Views are no containers: searchview reads their names from "#views".
+      const names = name === 'searchview'
+        ? await shell.guard((async () => (await (await connected.sql('SELECT VIEW_NAME FROM "#views" ORDER BY VIEW_NAME'))
+          .toArray()).map((row) => String(row[0])))())
+        : await shell.guard(connected.getContainerNames());
       const pattern = patternOf(input.words[0]?.text ?? '%');
-      const found = name === 'searchview' ? [] : names.filter((each) => pattern.test(each));
+      const found = names.filter((each) => pattern.test(each));
       if (found.length > 0) shell.io.out(found.join('\n'));
     },
   })),

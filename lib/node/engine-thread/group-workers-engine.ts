@@ -143,7 +143,7 @@ async function sqlPeerRouted(workers: readonly WorkerEngine[], routing: RoutingR
       const parts = await Promise.all(workers.map((worker) => worker.sqlPeer(call)));
       return (parts as unknown[][]).flat();
     }
-    case 'tableSchema': return workers[routing.groupOf(call.name)]!.sqlPeer(call);
+    case 'tableSchema': case 'view': return workers[routing.groupOf(call.name)]!.sqlPeer(call);
     case 'scanPage': return workers[routing.groupOf(call.table)]!.sqlPeer(call);
   }
 }

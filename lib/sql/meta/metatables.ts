@@ -10,7 +10,7 @@ import type { SqlPlanColumn } from '../plan/logical-plan.ts';
 import type { SqlType, SqlValue } from '../value.ts';
 
 export type SqlMetatableName =
-  '#tables' | '#index_info' | '#databases' | '#sqls' | '#sockets' | '#table_partitions';
+  '#tables' | '#index_info' | '#databases' | '#sqls' | '#sockets' | '#table_partitions' | '#views';
 
 /** The only database of this store (GridDB's default). */
 export const SQL_DATABASE_NAME = 'public';
@@ -34,6 +34,7 @@ export const SQL_METATABLE_COLUMNS: Readonly<Record<SqlMetatableName, readonly S
     ['ORDINAL_POSITION', 'SHORT'], ['COLUMN_NAME', S],
   ]),
   '#databases': columns([['DATABASE_NAME', S], ['DATABASE_ID', 'LONG']]),
+  '#views': columns([['DATABASE_NAME', S], ['VIEW_NAME', S], ['VIEW_DEFINITION', S]]),
   '#table_partitions': columns([
     ['DATABASE_NAME', S], ['TABLE_NAME', S], ['PARTITION_BOUNDARY_VALUE', S], ['CLUSTER_PARTITION_INDEX', 'INTEGER'],
     ['CLUSTER_NODE_ADDRESS', S], ['WORKER_INDEX', 'INTEGER'],
@@ -54,6 +55,11 @@ export function sqlMetatableOf(name: { readonly text: string; readonly quoted: b
   SqlMetatableName | undefined {
   if (!name.quoted) return undefined;
   return Object.hasOwn(SQL_METATABLE_COLUMNS, name.text) ? name.text as SqlMetatableName : undefined;
+}
+
+/** "#views": one row per view, VIEW_DEFINITION its SELECT as written after AS. */
+export function sqlViewsRows(views: readonly ContainerSchema[]): SqlValue[][] {
+  return views.map((view) => [SQL_DATABASE_NAME, view.name, view.view!.definition]);
 }
 
 /** A statement running on the node, as "#sqls" lists it. */

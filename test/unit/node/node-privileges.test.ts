@@ -74,6 +74,7 @@ async function setUp(node: NodeProcess): Promise<void> {
     await admin.sql('GRANT SELECT ON db1 TO userSelect');
     await admin.sql('CREATE TABLE shared (id INTEGER PRIMARY KEY, v LONG)');
     await admin.sql('INSERT INTO shared VALUES (1, 10)');
+    await admin.sql('CREATE VIEW shared_view AS SELECT id FROM shared');
     assert.deepEqual(await databasesOf(admin), [['public', 0n], ['db1', 1n]]);
   } finally {
     await admin.close();
@@ -105,6 +106,7 @@ describe('privileges on a node process', { timeout: 240_000 }, () => {
             ['client get', async () => (await store.getContainer('shared'))!.get(1)],
             ['TQL', async () => (await store.queryByName('shared', 'select *')).fetch()],
             ['SQL SELECT', () => store.sql('SELECT * FROM shared')],
+            ['SQL SELECT of a view', () => store.sql('SELECT * FROM shared_view')],
           ],
           write: [
             ['client put', async () => (await store.getContainer('shared'))!.put([2, 20])],
@@ -116,6 +118,8 @@ describe('privileges on a node process', { timeout: 240_000 }, () => {
             ['client dropContainer', () => store.dropContainer(`${table}_c`)],
             ['SQL CREATE TABLE', () => store.sql(`CREATE TABLE ${table} (id INTEGER PRIMARY KEY)`)],
             ['SQL DROP TABLE', () => store.sql(`DROP TABLE ${table}`)],
+            ['SQL CREATE VIEW', () => store.sql(`CREATE VIEW ${table}_v AS SELECT * FROM shared`)],
+            ['SQL DROP VIEW', () => store.sql(`DROP VIEW ${table}_v`)],
           ],
           users: [
             ['CREATE USER', () => store.sql(`CREATE USER x_${role} IDENTIFIED BY 'p'`)],

@@ -37,6 +37,26 @@ describe('gs_sh container sub-commands', { timeout: 300_000 }, () => {
     assert.match(out, / 3 {2}tags {18}STRING\[\]\nDatabase : public/);
   });
 
+  it('searchview lists the views matching a pattern, and searchcontainer none of them', async () => {
+    const run = await runScriptFile([...CONNECT,
+      'createcollection vsrc id INTEGER v DOUBLE',
+      'CREATE VIEW view_a1 AS SELECT id FROM vsrc;',
+      'CREATE VIEW view_b1 AS SELECT v FROM vsrc;',
+      'print ---',
+      'searchview view_a%',
+      'print ---',
+      'searchview',
+      'print ---',
+      'searchcontainer v%',
+      'DROP VIEW view_a1;',
+      'DROP VIEW view_b1;',
+      'dropcontainer vsrc',
+    ], shell.env);
+    assert.equal(run.code, 0, run.stderr);
+    const parts = run.stdout.split('---\n').slice(1);
+    assert.deepEqual(parts.map((part) => part.trim()), ['view_a1', 'view_a1\nview_b1', 'vsrc']);
+  });
+
   it('refuses what cannot be done, with GridDB\'s messages, and changes nothing', async () => {
     const run = await runScriptFile([...CONNECT,
       'createcollection d1 id INTEGER v DOUBLE',
