@@ -13,8 +13,9 @@
 // partition, under the address the client reached it at; and the container statements
 // GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
-// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), which
-// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), the
+// query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
+// (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -76,6 +77,10 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import {
+  closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, type QueryStatementContext,
+} from './griddb-query.ts';
+import { GriddbRowSets } from './griddb-row-sets.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
 const CLOSE_LINGER_MS = 1000;
@@ -106,6 +111,8 @@ export class GriddbConnection {
   private engine: GriddbEngine | undefined;
   /** Set with the engine: this connection's GridDB sessions. */
   private sessions: GriddbSessions | undefined;
+  /** The row sets this connection holds for FETCH_ROW_SET, and the row ids it sent. */
+  private readonly rowSets = new GriddbRowSets();
 
   constructor(
     readonly id: number,
@@ -331,6 +338,23 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, write);
         return;
       }
+      case GriddbStatement.QUERY_TQL: {
+        const write = await queryTqlRun(this.queryContext(request), statementId, body);
+        reply(GriddbResult.SUCCESS, write);
+        return;
+      }
+      case GriddbStatement.FETCH_ROW_SET:
+        reply(GriddbResult.SUCCESS, fetchRowSetRun(this.queryContext(request), statementId, body));
+        return;
+      case GriddbStatement.CLOSE_ROW_SET:
+        closeRowSetRun(this.queryContext(request), body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      case GriddbStatement.UPDATE_ROW_BY_ID:
+      case GriddbStatement.DELETE_ROW_BY_ID:
+        await rowByIdRun(this.queryContext(request), type, statementId, body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
       case GriddbStatement.CREATE_SESSION:
       case GriddbStatement.CLOSE_SESSION:
       case GriddbStatement.COMMIT_TRANSACTION:
@@ -368,6 +392,10 @@ export class GriddbConnection {
       engine: this.engineOf(), names: containerNamesOf(this.host),
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
     };
+  }
+
+  private queryContext(request: GriddbRequest): QueryStatementContext {
+    return { ...this.rowContext(request), rowSets: this.rowSets };
   }
 
   private sessionsOf(): GriddbSessions {

@@ -46,7 +46,7 @@ import {
 import { GriddbStatement } from './griddb-statements.ts';
 
 /** Values are checked against the largest block's limits here; the engine checks its own. */
-const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
+export const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
 /** Container names kept for row statements; the oldest is forgotten beyond this. */
 export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
 
@@ -67,7 +67,7 @@ export class GriddbContainerNames {
   }
 }
 
-interface RowStatementHead {
+export interface RowStatementHead {
   containerId: number;
   session: GriddbSessionRef;
   schemaVersion: number;
@@ -77,7 +77,7 @@ interface RowStatementHead {
   part: Uint8Array;
 }
 
-function headDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
+export function griddbRowHeadDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
   return griddbDecode(() => {
     const reader = new ByteReader(body);
     const containerId = griddbContainerIdRead(reader);
@@ -132,7 +132,7 @@ export async function containerOf(context: Omit<RowStatementContext, 'sessions'>
 }
 
 /** Store's checks of a value (validateRow, keyValidator), their refusal as GridDB's error. */
-function checked<T>(check: () => T): T {
+export function checked<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
@@ -141,7 +141,7 @@ function checked<T>(check: () => T): T {
   }
 }
 
-function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
+export function griddbKeyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
   if (schema.rowKeyColumnCount === 0) {
     throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
       `container "${schema.name}" has no row key`);
@@ -164,7 +164,7 @@ function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
-  const head = headDecode(statementId, body);
+  const head = griddbRowHeadDecode(statementId, body);
   const { schema, ref } = await containerOf(context, head);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
@@ -193,19 +193,20 @@ export async function rowStatementRun(context: RowStatementContext, type: number
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
-      const key = keyOf(schema, head.part);
+      const key = griddbKeyOf(schema, head.part);
       const found = await context.engine.call(head.forUpdate ? ROW_GET_FOR_UPDATE : ROW_GET,
         { sessionId, ref, keys: KeyBatch.of(schema, [key]) });
       const rows = found.decode(schema);
       return (writer) => {
         writer.i8(rows.length > 0 ? 1 : 0);
         if (rows.length > 0) {
-          griddbRowsWrite(writer, schema.columns, rows, schema.type === 'COLLECTION');
+          griddbRowsWrite(writer, schema.columns, rows,
+            schema.type === 'COLLECTION' ? [0n] : undefined);
         }
       };
     }
     case GriddbStatement.DELETE_ROW: {
-      const key = keyOf(schema, head.part);
+      const key = griddbKeyOf(schema, head.part);
       const removed = await context.engine.call(ROW_REMOVE,
         { statement: statement(), ref, keys: KeyBatch.of(schema, [key]) });
       return (writer) => writer.i8(removed ? 1 : 0);

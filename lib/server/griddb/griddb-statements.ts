@@ -14,12 +14,17 @@ export const GriddbStatement = {
   COMMIT_TRANSACTION: 118,
   ABORT_TRANSACTION: 119,
   GET_ROW: 120,
+  QUERY_TQL: 121,
   PUT_ROW: 124,
   PUT_MULTIPLE_ROWS: 125,
+  UPDATE_ROW_BY_ID: 126,
   DELETE_ROW: 127,
+  DELETE_ROW_BY_ID: 128,
   GET_CONTAINER_PROPERTIES: 140,
   DROP_CONTAINER: 144,
   CLOSE_MULTIPLE_SESSIONS: 146,
+  CLOSE_ROW_SET: 150,
+  FETCH_ROW_SET: 151,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 

@@ -1,0 +1,304 @@
+// GridDB's query statements: QUERY_TQL (121), FETCH_ROW_SET (151), CLOSE_ROW_SET (150), and the
+// statements by row id of a row set's rows, UPDATE_ROW_BY_ID (126) and DELETE_ROW_BY_ID (128)
+// (gsUpdateCurrentRow / gsDeleteCurrentRow on a collection). Store's own TQL engine answers: the
+// query runs as store's QUERY, its pages read with FETCH (griddb-engine.ts), held as a row set
+// (griddb-row-sets.ts) while the client fetches. Bodies after the statement id (the C client's
+// GSContainerTag::queryAndFetch, fetchRowSet, closeRowSet, updateRow, removeRow):
+//
+//   QUERY_TQL        | row statement head (griddb-row-statements.ts; FOR_UPDATE: fetch(forUpdate)) |
+//                    | fetchLimit i64 | fetchSize i64 | partial execution: | enabled i8 |
+//                    |   count i32 | (type i8 | size i32 | bytes)… | | tql string |
+//   reply            | entryCount i32 | (type i8 | size i32 | entry)… |
+//     0 ROW_SET      | rowCount i64 | rows (griddb-rows.ts; a collection's with row ids) |
+//     1 AGGREGATION  | rowCount i64 (0: no value) | type i8 | value, fixed size |
+//     2 ANALYSIS     | rowCount i64 | rows of ID, DEPTH, TYPE, VALUE_TYPE, VALUE, STATEMENT |
+//     3 PARTIAL_FETCH_STATE      | totalRowCount i64 | rowSetId i64 |
+//     4 PARTIAL_EXECUTION_STATE  | enabled i8 | count i32 | entries |
+//   FETCH_ROW_SET    | row statement head | rowSetId i64 | startPosition i64 | fetchSize i64 |
+//   reply            | closed i8 | varDataBaseOffset i64 | rowCount i64 | rows |
+//   CLOSE_ROW_SET    | containerId i64 | optional request | rowSetId i64 |   reply empty
+//   UPDATE_ROW_BY_ID | row statement head | rowId i64 | row |                reply empty
+//   DELETE_ROW_BY_ID | row statement head | rowId i64 |                      reply empty
+//
+// fetchLimit (GS_FETCH_LIMIT, else INT64_MAX) is store's rowLimit. A fetchSize (GS_FETCH_SIZE)
+// below the result's row count makes a partial fetch: the first fetchSize rows, the total and a
+// row set id; FETCH_ROW_SET sends the rows from startPosition on and says closed with the last.
+// A query for update is never partial: the client fetches a part's successor when it reads the
+// part's last row, which leaves that row without its id (gsUpdateCurrentRow would send -1).
+// Partial execution (GS_FETCH_PARTIAL_EXECUTION) is answered with the whole result at once and an
+// execution state that is not enabled: the client takes it as the query's last part.
+
+import { ByteReader } from '../../encoding/byte-reader.ts';
+import type { ByteWriter } from '../../encoding/byte-writer.ts';
+import { FETCH, QUERY, RESULT_CLOSE, RESULT_SET_ID_NONE } from '../../protocol/messages-query.ts';
+import type { QueryResultKind } from '../../protocol/messages-query.ts';
+import { ROW_PUT, ROW_REMOVE } from '../../protocol/messages-row.ts';
+import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
+import { resultSchemaOf } from '../../protocol/wire-schema.ts';
+import { FETCH_ROW_COUNT_MAX } from '../../base/limits.ts';
+import type { Row } from '../../schema/column-type.ts';
+import type { ColumnSchema } from '../../schema/container-schema.ts';
+import { keyValidator, validateRow } from '../../schema/row-validate.ts';
+import { GriddbEngineFailure } from './griddb-engine.ts';
+import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
+import { GriddbFrameError, griddbDecode, griddbStringRead } from './griddb-frame.ts';
+import { griddbColumnTypeCode } from './griddb-container-properties.ts';
+import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
+import {
+  VALUE_LIMITS, checked, containerOf, griddbContainerIdRead, griddbRowHeadDecode,
+  type RowStatementContext,
+} from './griddb-row-statements.ts';
+import { griddbFixedFieldWrite, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
+import type { GriddbRowSet, GriddbRowSets } from './griddb-row-sets.ts';
+import { GriddbStatement } from './griddb-statements.ts';
+
+const INT64_MAX = 2n ** 63n - 1n;
+/** Query result entry types (the C client's QueryResultType). */
+const RESULT_ROW_SET = 0;
+const RESULT_AGGREGATION = 1;
+const RESULT_QUERY_ANALYSIS = 2;
+const RESULT_PARTIAL_FETCH_STATE = 3;
+const RESULT_PARTIAL_EXECUTION_STATE = 4;
+/** Partial execution entries a request may carry (the client sends back what it was given). */
+const PARTIAL_EXECUTION_ENTRIES_MAX = 64;
+
+export interface QueryStatementContext extends RowStatementContext {
+  rowSets: GriddbRowSets;
+}
+
+interface QueryTqlRequest {
+  fetchLimit: bigint;
+  fetchSize: bigint;
+  partialExecution: boolean;
+  tql: string;
+}
+
+function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
+  return griddbDecode(() => {
+    const reader = new ByteReader(part);
+    const fetchLimit = reader.i64();
+    const fetchSize = reader.i64();
+    const partialExecution = reader.i8() !== 0;
+    const count = reader.i32();
+    if (count < 0 || count > PARTIAL_EXECUTION_ENTRIES_MAX) {
+      throw new GriddbFrameError(`partial execution entry count ${count} is outside ` +
+        `0..${PARTIAL_EXECUTION_ENTRIES_MAX}`);
+    }
+    for (let i = 0; i < count; i++) {
+      reader.i8();
+      const size = reader.i32();
+      if (size < 0 || size > reader.remainingBytes) {
+        throw new GriddbFrameError(`partial execution entry of ${size} bytes runs past the body`);
+      }
+      reader.bytes(size);
+    }
+    const tql = griddbStringRead(reader, 'TQL');
+    reader.expectEnd();
+    return { fetchLimit, fetchSize, partialExecution, tql };
+  });
+}
+
+/** The rows of a result, read to the end from store (bounded by the connection's row sets). */
+interface WholeResult {
+  kind: QueryResultKind;
+  columns: ColumnSchema[];
+  rows: Row[];
+  bytes: number;
+}
+
+async function wholeResult(context: QueryStatementContext, request: Parameters<
+  typeof QUERY.writeRequest>[1]): Promise<WholeResult> {
+  const first = await context.engine.call(QUERY, request);
+  const schema = resultSchemaOf(first.columns);
+  let bytes = first.rows.encodedBytes?.byteLength ?? 0;
+  const rows = first.rows.decode(schema);
+  let done = first.resultSetId === RESULT_SET_ID_NONE;
+  try {
+    while (!done) {
+      context.rowSets.checkBytes(bytes);
+      const page = await context.engine.call(FETCH,
+        { resultSetId: first.resultSetId, fetchSize: FETCH_ROW_COUNT_MAX });
+      bytes += page.rows.encodedBytes?.byteLength ?? 0;
+      for (const row of page.rows.decode(schema)) rows.push(row);
+      done = page.done;
+    }
+    context.rowSets.checkBytes(bytes);
+  } catch (error) {
+    if (!done && !(error instanceof GriddbEngineFailure)) {
+      await context.engine.call(RESULT_CLOSE, { resultSetId: first.resultSetId })
+        .catch((closeError: unknown) => {
+          if (closeError instanceof GriddbEngineFailure) throw closeError;
+        });
+    }
+    throw error;
+  }
+  return { kind: first.kind, columns: first.columns, rows, bytes };
+}
+
+function entryWrite(writer: ByteWriter, type: number, write: (writer: ByteWriter) => void): void {
+  writer.i8(type);
+  const sizeAt = writer.claim(4);
+  writer.advanceTo(sizeAt + 4);
+  write(writer);
+  writer.dataView.setInt32(sizeAt, writer.lengthBytes - sizeAt - 4, true);
+}
+
+/** QUERY_TQL. */
+export async function queryTqlRun(context: QueryStatementContext, statementId: bigint,
+  body: Uint8Array): Promise<(writer: ByteWriter) => void> {
+  const head = griddbRowHeadDecode(statementId, body);
+  const { schema, ref } = await containerOf(context, head);
+  const request = queryTqlDecode(head.part);
+  const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
+    { partitionId: ref.partitionId, name: ref.name });
+  const result = await wholeResult(context, {
+    sessionId, ref: { partitionId: ref.partitionId, name: ref.name }, tql: request.tql,
+    fetchSize: FETCH_ROW_COUNT_MAX, partialExecution: false, forUpdate: head.forUpdate,
+    ...(request.fetchLimit >= 0n && request.fetchLimit < INT64_MAX
+      ? { rowLimit: Number(request.fetchLimit > BigInt(Number.MAX_SAFE_INTEGER)
+        ? BigInt(Number.MAX_SAFE_INTEGER) : request.fetchLimit) } : {}),
+  });
+  const executionState = (writer: ByteWriter): void => {
+    if (!request.partialExecution) return;
+    entryWrite(writer, RESULT_PARTIAL_EXECUTION_STATE, (entry) => {
+      entry.i8(0);
+      entry.i32(0);
+    });
+  };
+  if (result.kind === 'AGGREGATION') {
+    const column = result.columns[0]!;
+    const value = result.rows[0]?.[0] ?? null;
+    return (writer) => {
+      writer.i32(request.partialExecution ? 2 : 1);
+      entryWrite(writer, RESULT_AGGREGATION, (entry) => {
+        entry.i64(value === null ? 0n : 1n);
+        if (value === null) return;
+        entry.i8(griddbColumnTypeCode(column));
+        griddbFixedFieldWrite(entry, column, value);
+      });
+      executionState(writer);
+    };
+  }
+  if (result.kind === 'EXPLAIN') {
+    return (writer) => {
+      writer.i32(request.partialExecution ? 2 : 1);
+      entryWrite(writer, RESULT_QUERY_ANALYSIS, (entry) => {
+        entry.i64(BigInt(result.rows.length));
+        griddbRowsWrite(entry, result.columns, result.rows);
+      });
+      executionState(writer);
+    };
+  }
+  const rowSet: GriddbRowSet = {
+    containerId: ref.containerId, columns: schema.columns, rows: result.rows,
+    firstRowId: schema.type === 'COLLECTION'
+      ? context.rowSets.takeRowIds(result.rows.length) : undefined,
+    keyColumnCount: schema.rowKeyColumnCount, bytes: result.bytes,
+  };
+  const total = result.rows.length;
+  // A row set fetched for update comes whole: the client reads the next part as soon as it
+  // reads a part's last row, and then has no row id for gsUpdateCurrentRow of that row.
+  const partial = !head.forUpdate && request.fetchSize > 0n &&
+    request.fetchSize < BigInt(total);
+  const firstCount = partial ? Number(request.fetchSize) : total;
+  const rowSetId = partial ? context.rowSets.keep(rowSet) : 0n;
+  const ids = context.rowSets.sent(rowSet, 0, firstCount);
+  return (writer) => {
+    writer.i32(1 + (partial ? 1 : 0) + (request.partialExecution ? 1 : 0));
+    if (partial) {
+      entryWrite(writer, RESULT_PARTIAL_FETCH_STATE, (entry) => {
+        entry.i64(BigInt(total));
+        entry.i64(rowSetId);
+      });
+    }
+    entryWrite(writer, RESULT_ROW_SET, (entry) => {
+      entry.i64(BigInt(firstCount));
+      griddbRowsWrite(entry, rowSet.columns, rowSet.rows.slice(0, firstCount), ids);
+    });
+    executionState(writer);
+  };
+}
+
+/** FETCH_ROW_SET. */
+export function fetchRowSetRun(context: QueryStatementContext, statementId: bigint,
+  body: Uint8Array): (writer: ByteWriter) => void {
+  const head = griddbRowHeadDecode(statementId, body);
+  const { rowSetId, start, fetchSize } = griddbDecode(() => {
+    const reader = new ByteReader(head.part);
+    const fields = { rowSetId: reader.i64(), start: reader.i64(), fetchSize: reader.i64() };
+    reader.expectEnd();
+    return fields;
+  });
+  const rowSet = context.rowSets.get(rowSetId);
+  if (rowSet.containerId !== head.containerId) {
+    throw new GriddbError(GriddbErrorCode.DS_DS_RESULT_ID_INVALID,
+      `row set ${rowSetId} is not one of container id ${head.containerId}`);
+  }
+  const total = rowSet.rows.length;
+  if (start < 0n || start > BigInt(total) || fetchSize < 1n) {
+    throw new GriddbFrameError(`fetch of ${fetchSize} rows from ${start} of a row set of ${total}`);
+  }
+  const from = Number(start);
+  const to = Math.min(total, from + Number(fetchSize > BigInt(total) ? BigInt(total) : fetchSize));
+  const closed = to === total;
+  const ids = context.rowSets.sent(rowSet, from, to);
+  if (closed) context.rowSets.close(rowSetId);
+  return (writer) => {
+    writer.i8(closed ? 1 : 0);
+    writer.i64(0n); // var offsets count from this fetch's own variable area
+    writer.i64(BigInt(to - from));
+    griddbRowsWrite(writer, rowSet.columns, rowSet.rows.slice(from, to), ids);
+  };
+}
+
+/** CLOSE_ROW_SET: a row set the node does not hold (any more) is closed already. */
+export function closeRowSetRun(context: QueryStatementContext, body: Uint8Array): void {
+  const rowSetId = griddbDecode(() => {
+    const reader = new ByteReader(body);
+    griddbContainerIdRead(reader);
+    griddbOptionalRequestSkip(reader);
+    const id = reader.i64();
+    reader.expectEnd();
+    return id;
+  });
+  context.rowSets.close(rowSetId);
+}
+
+/** UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID: the row id's key, then store's put or remove. */
+export async function rowByIdRun(context: QueryStatementContext, type: number,
+  statementId: bigint, body: Uint8Array): Promise<void> {
+  const head = griddbRowHeadDecode(statementId, body);
+  const { schema, ref } = await containerOf(context, head);
+  const { rowId, rest } = griddbDecode(() => {
+    const reader = new ByteReader(head.part);
+    return { rowId: reader.i64(), rest: head.part.subarray(reader.offsetBytes) };
+  });
+  if (schema.rowKeyColumnCount === 0) {
+    throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `container ` +
+      `"${schema.name}" has no row key: store has no row ids to update or delete its rows by`);
+  }
+  const { key: sentKey } = context.rowSets.rowOf(rowId, ref.containerId);
+  const key = checked(() => keyValidator(schema)(sentKey));
+  const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
+    { partitionId: ref.partitionId, name: ref.name });
+  const statement = context.sessions.statement(head.session, sessionId);
+  if (type === GriddbStatement.DELETE_ROW_BY_ID) {
+    griddbDecode(() => new ByteReader(rest).expectEnd());
+    await context.engine.call(ROW_REMOVE, { statement, ref, keys: KeyBatch.of(schema, [key]) });
+    return;
+  }
+  const [decoded] = griddbDecode(() => griddbRowsRead(rest, schema.columns, 1));
+  const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
+  const rowKey = checked(() => keyValidator(schema)(schema.rowKeyColumnCount === 1 ? row[0]
+    : row.slice(0, schema.rowKeyColumnCount)));
+  if (JSON.stringify(rowKey, keyText) !== JSON.stringify(key, keyText)) {
+    throw new GriddbError(GriddbErrorCode.DS_DS_SCHEMA_INVALID, `row id ${rowId} is the row ` +
+      `of key ${JSON.stringify(key, keyText)}: its row key cannot change to ` +
+      JSON.stringify(rowKey, keyText));
+  }
+  await context.engine.call(ROW_PUT, { statement, ref, rows: RowBatch.of(schema, [row]) });
+}
+
+function keyText(_name: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? `${value}n` : value;
+}
