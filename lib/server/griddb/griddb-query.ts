@@ -73,7 +73,7 @@ interface QueryTqlRequest {
   tql: string;
 }
 
-function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
+export function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
   return griddbDecode(() => {
     const reader = new ByteReader(part);
     const fetchLimit = reader.i64();

@@ -1,6 +1,7 @@
 // The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
-// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) against random and mutated bodies: a
+// CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
+// statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID) against random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -21,12 +22,14 @@ import {
   containerDropDecode, containerPutDecode,
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
+import { queryTqlDecode } from '../../../../lib/server/griddb/griddb-query.ts';
 import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
 import {
   closeMultipleSessionsDecode, sessionStatementDecode,
 } from '../../../../lib/server/griddb/griddb-sessions.ts';
 import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
 import { GriddbFrameError, griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
+import { tqlQueryHandler } from '../../../../lib/server/tql-query-handler.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
 import {
   RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_LOGIN, griddbExchange,
@@ -44,6 +47,18 @@ const CLOSE_SESSION = 112;
 const COMMIT_TRANSACTION = 118;
 const ABORT_TRANSACTION = 119;
 const CLOSE_MULTIPLE_SESSIONS = 146;
+const QUERY_TQL = 121;
+const UPDATE_ROW_BY_ID = 126;
+const DELETE_ROW_BY_ID = 128;
+const CLOSE_ROW_SET = 150;
+const FETCH_ROW_SET = 151;
+const INT64_MAX = 2n ** 63n - 1n;
+/** The columns of putBody's collection. */
+const QUERY_COLUMNS: ColumnSchema[] = [
+  { name: 'id', type: 'INTEGER', array: false, notNull: true },
+  { name: 's', type: 'STRING', array: false, notNull: false },
+  { name: 'la', type: 'LONG', array: true, notNull: false },
+];
 const SESSION_STATEMENTS = [CREATE_SESSION, CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION];
 
 /** Columns of every type GridDB's client encodes in rows. */
@@ -154,6 +169,20 @@ function closeMultipleBody(containerId: bigint): Buffer {
   return body;
 }
 
+/** QUERY_TQL's part after the row statement head: fetch limit and size, partial execution, TQL. */
+function queryPart(tql: string, fetchSize = INT64_MAX, fetchLimit = INT64_MAX): Buffer {
+  const fixed = Buffer.alloc(8 + 8 + 1 + 4);
+  fixed.writeBigInt64LE(fetchLimit, 0);
+  fixed.writeBigInt64LE(fetchSize, 8);
+  return Buffer.concat([fixed, str(tql)]);
+}
+
+function i64s(...values: bigint[]): Buffer {
+  const bytes = Buffer.alloc(8 * values.length);
+  values.forEach((value, i) => bytes.writeBigInt64LE(value, 8 * i));
+  return bytes;
+}
+
 const DECODERS = [containerPropertiesDecode, containerPutDecode, containerDropDecode];
 const BODIES = [propertiesBody, putBody, dropBody];
 
@@ -218,6 +247,15 @@ describe('GridDB protocol: container statement decoders', () => {
       (bytes) => decodesOrRefuses(closeMultipleSessionsDecode, bytes)), { numRuns: RUNS });
   });
 
+  it('reads or refuses random and mutated QUERY_TQL parts, with GridDB errors only', () => {
+    assert.deepEqual(queryTqlDecode(queryPart('SELECT *', 3n, 10n)),
+      { fetchLimit: 10n, fetchSize: 3n, partialExecution: false, tql: 'SELECT *' });
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(queryTqlDecode,
+      mutate(queryPart('SELECT * WHERE id > 1'), change))), { numRuns: RUNS });
+    fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }),
+      (bytes) => decodesOrRefuses(queryTqlDecode, bytes)), { numRuns: RUNS });
+  });
+
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
     fc.assert(fc.property(fc.nat({ max: 2 }), name, mutation, (which, containerName, change) => {
       decodesOrRefuses(DECODERS[which]!, mutate(BODIES[which]!(containerName), change));
@@ -231,7 +269,8 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
   let test: TestServer;
   before(async () => {
     test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
+      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000,
+      queryHandler: tqlQueryHandler },
     { partitionNum: PARTITION_NUM });
   });
   after(async () => test.stop());
@@ -315,5 +354,68 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       frame(CLOSE_SESSION, pId, sessionBody(containerId, 3n)),
       frame(CLOSE_MULTIPLE_SESSIONS, pId, closeMultipleBody(containerId))]);
     assert.deepEqual(session.replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('answers or closes every malformed query statement, and keeps serving', async () => {
+    const pId = containerPartitionId('Query01', PARTITION_NUM);
+    const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, putBody('Query01'))]);
+    assert.equal(created.replies[2]!.result, 0);
+    const schemaVersion = created.replies[2]!.payload.readInt32LE(0);
+    const containerId = created.replies[2]!.payload.readBigInt64LE(4);
+    const head = Buffer.alloc(8 + 8 + 16 + 4 + 2);
+    head.writeBigInt64LE(containerId, 0);
+    head.writeInt32LE(schemaVersion, 32);
+    head[36] = 2; // session mode AUTO
+    const statement = (type: number, part: Buffer) =>
+      frame(type, pId, Buffer.concat([head, EMPTY_OPTIONS, part]));
+    const rowBytes = (id: number, s: string) => {
+      const writer = new ByteWriter(64);
+      griddbRowsWrite(writer, QUERY_COLUMNS, [[id, s, [1n]]]);
+      return Buffer.from(writer.finish());
+    };
+    const puts = [1, 2, 3].map((id) => statement(PUT_ROW, rowBytes(id, `r${id}`)));
+    const put = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN, ...puts]);
+    assert.deepEqual(put.replies.map((reply) => reply.result), [0, 0, 0, 0, 0]);
+
+    // The well-formed exchange: a partial fetch of 1 row of 3 (row set 1, row ids 1..3), the
+    // next row, the row set closed early, a fetch of it refused; a row updated by its id.
+    const close = frame(CLOSE_ROW_SET, pId, Buffer.concat([i64s(containerId), EMPTY_OPTIONS,
+      i64s(1n)]));
+    const wellFormed = [statement(QUERY_TQL, queryPart('SELECT * ORDER BY id', 1n)),
+      statement(FETCH_ROW_SET, i64s(1n, 1n, 1n)), close,
+      statement(FETCH_ROW_SET, i64s(1n, 2n, 1n)),
+      statement(UPDATE_ROW_BY_ID, Buffer.concat([i64s(2n), rowBytes(2, 'updated')])),
+      statement(DELETE_ROW_BY_ID, i64s(1n)),
+      statement(QUERY_TQL, queryPart('SELECT * ORDER BY id'))];
+    const { replies } = await griddbExchange(test.port,
+      [RECORDED_CONNECT, RECORDED_LOGIN, ...wellFormed]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 1, 0, 0, 0]);
+    const first = replies[2]!.payload;
+    assert.equal(first.readInt32LE(0), 2); // entries: partial fetch state, row set
+    assert.equal(first[4], 3);
+    assert.deepEqual([first.readBigInt64LE(9), first.readBigInt64LE(17)], [3n, 1n]);
+    const fetched = replies[3]!.payload;
+    assert.deepEqual([fetched[0], fetched.readBigInt64LE(9), fetched.readBigInt64LE(17)],
+      [0, 1n, 2n]); // not closed, one row, row id 2
+    const last = replies[8]!.payload;
+    assert.equal(last.readInt32LE(0), 1);
+    assert.equal(last.readBigInt64LE(9), 2n); // rows 2 and 3 remain
+    assert.ok(Buffer.from(last).includes(Buffer.from('updated')));
+
+    const bodies = wellFormed.map((request) => request.subarray(36));
+    const types = [QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, FETCH_ROW_SET, UPDATE_ROW_BY_ID,
+      DELETE_ROW_BY_ID, QUERY_TQL];
+    await fc.assert(fc.asyncProperty(fc.nat({ max: types.length - 1 }), mutation,
+      async (which, change) => {
+        const sent = [RECORDED_CONNECT, RECORDED_LOGIN, wellFormed[0]!,
+          frame(types[which]!, pId, mutate(bodies[which]!, change))];
+        const exchange = await griddbExchange(test.port, sent);
+        assert.ok(exchange.replies.length === 4 || exchange.closedByNode);
+        assert.deepEqual(test.internalErrors, []);
+      }), { numRuns: NODE_RUNS });
+    const again = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      statement(QUERY_TQL, queryPart('SELECT COUNT(*)'))]);
+    assert.equal(again.replies[2]!.result, 0);
   });
 });
