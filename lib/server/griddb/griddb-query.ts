@@ -23,8 +23,10 @@
 // fetchLimit (GS_FETCH_LIMIT, else INT64_MAX) is store's rowLimit. A fetchSize (GS_FETCH_SIZE)
 // below the result's row count makes a partial fetch: the first fetchSize rows, the total and a
 // row set id; FETCH_ROW_SET sends the rows from startPosition on and says closed with the last.
-// A query for update is never partial: the client fetches a part's successor when it reads the
-// part's last row, which leaves that row without its id (gsUpdateCurrentRow would send -1).
+// A result of more than GRIDDB_PART_BYTES_TARGET is sent in parts the same way, fetch size or
+// not (FETCH_ROW_SET may send fewer rows than asked: the client reads on). A query for update is
+// never partial: the client fetches a part's successor when it reads the part's last row, which
+// leaves that row without its id (gsUpdateCurrentRow would send -1); a longer one is refused.
 // Partial execution (GS_FETCH_PARTIAL_EXECUTION) is answered with the whole result at once and an
 // execution state that is not enabled: the client takes it as the query's last part.
 
@@ -35,7 +37,7 @@ import type { QueryResultKind } from '../../protocol/messages-query.ts';
 import { ROW_PUT, ROW_REMOVE } from '../../protocol/messages-row.ts';
 import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import { resultSchemaOf } from '../../protocol/wire-schema.ts';
-import { FETCH_ROW_COUNT_MAX } from '../../base/limits.ts';
+import { FETCH_REPLY_BYTES_TARGET, FETCH_ROW_COUNT_MAX } from '../../base/limits.ts';
 import type { Row } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { keyValidator, validateRow } from '../../schema/row-validate.ts';
@@ -59,6 +61,11 @@ const RESULT_AGGREGATION = 1;
 const RESULT_QUERY_ANALYSIS = 2;
 const RESULT_PARTIAL_FETCH_STATE = 3;
 const RESULT_PARTIAL_EXECUTION_STATE = 4;
+/**
+ * A reply carries rows up to about this many bytes (store's encoding, by the result's mean row):
+ * a longer result is sent in parts, as a partial fetch, whatever the fetch size.
+ */
+export const GRIDDB_PART_BYTES_TARGET = FETCH_REPLY_BYTES_TARGET;
 /** Partial execution entries a request may carry (the client sends back what it was given). */
 const PARTIAL_EXECUTION_ENTRIES_MAX = 64;
 
@@ -196,11 +203,18 @@ export async function queryTqlRun(context: QueryStatementContext, statementId: b
     keyColumnCount: schema.rowKeyColumnCount, bytes: result.bytes,
   };
   const total = result.rows.length;
+  const partRows = partRowsOf(rowSet);
   // A row set fetched for update comes whole: the client reads the next part as soon as it
   // reads a part's last row, and then has no row id for gsUpdateCurrentRow of that row.
-  const partial = !head.forUpdate && request.fetchSize > 0n &&
-    request.fetchSize < BigInt(total);
-  const firstCount = partial ? Number(request.fetchSize) : total;
+  if (head.forUpdate && total > partRows) {
+    throw new GriddbError(GriddbErrorCode.LIMIT_EXCEEDED, `a query for update answers at most ` +
+      `${GRIDDB_PART_BYTES_TARGET} bytes of rows at once (this one has ${result.bytes}): set a ` +
+      'LIMIT or a narrower condition');
+  }
+  const firstCount = head.forUpdate ? total : Math.min(total, partRows,
+    request.fetchSize > 0n && request.fetchSize < BigInt(total) ? Number(request.fetchSize)
+      : total);
+  const partial = firstCount < total;
   const rowSetId = partial ? context.rowSets.keep(rowSet) : 0n;
   const ids = context.rowSets.sent(rowSet, 0, firstCount);
   return (writer) => {
@@ -239,7 +253,8 @@ export function fetchRowSetRun(context: QueryStatementContext, statementId: bigi
     throw new GriddbFrameError(`fetch of ${fetchSize} rows from ${start} of a row set of ${total}`);
   }
   const from = Number(start);
-  const to = Math.min(total, from + Number(fetchSize > BigInt(total) ? BigInt(total) : fetchSize));
+  const to = Math.min(total, from + partRowsOf(rowSet),
+    from + Number(fetchSize > BigInt(total) ? BigInt(total) : fetchSize));
   const closed = to === total;
   const ids = context.rowSets.sent(rowSet, from, to);
   if (closed) context.rowSets.close(rowSetId);
@@ -249,6 +264,14 @@ export function fetchRowSetRun(context: QueryStatementContext, statementId: bigi
     writer.i64(BigInt(to - from));
     griddbRowsWrite(writer, rowSet.columns, rowSet.rows.slice(from, to), ids);
   };
+}
+
+/** Rows of a row set one reply takes: GRIDDB_PART_BYTES_TARGET by its mean row, 1 at least. */
+function partRowsOf(rowSet: GriddbRowSet): number {
+  if (rowSet.rows.length === 0 || rowSet.bytes <= GRIDDB_PART_BYTES_TARGET) {
+    return Math.max(1, rowSet.rows.length);
+  }
+  return Math.max(1, Math.floor(GRIDDB_PART_BYTES_TARGET / (rowSet.bytes / rowSet.rows.length)));
 }
 
 /** CLOSE_ROW_SET: a row set the node does not hold (any more) is closed already. */

@@ -22,7 +22,9 @@ import {
   containerDropDecode, containerPutDecode,
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
-import { queryTqlDecode } from '../../../../lib/server/griddb/griddb-query.ts';
+import {
+  GRIDDB_PART_BYTES_TARGET, queryTqlDecode,
+} from '../../../../lib/server/griddb/griddb-query.ts';
 import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
 import {
   closeMultipleSessionsDecode, sessionStatementDecode,
@@ -417,5 +419,44 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     const again = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
       statement(QUERY_TQL, queryPart('SELECT COUNT(*)'))]);
     assert.equal(again.replies[2]!.result, 0);
+  });
+
+  it('sends a result of more than GRIDDB_PART_BYTES_TARGET in parts, fetch size or not', async () => {
+    const pId = containerPartitionId('Query02', PARTITION_NUM);
+    const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, putBody('Query02'))]);
+    const containerId = created.replies[2]!.payload.readBigInt64LE(4);
+    const head = Buffer.alloc(8 + 8 + 16 + 4 + 2);
+    head.writeBigInt64LE(containerId, 0);
+    head.writeInt32LE(created.replies[2]!.payload.readInt32LE(0), 32);
+    head[36] = 2; // session mode AUTO
+    const statement = (type: number, part: Buffer) =>
+      frame(type, pId, Buffer.concat([head, EMPTY_OPTIONS, part]));
+    const text = 'x'.repeat(20_000);
+    const rowCount = Math.ceil(1.25 * GRIDDB_PART_BYTES_TARGET / text.length);
+    const puts = Array.from({ length: rowCount }, (_row, id) => {
+      const writer = new ByteWriter(text.length + 64);
+      griddbRowsWrite(writer, QUERY_COLUMNS, [[id, text, []]]);
+      return statement(PUT_ROW, Buffer.from(writer.finish()));
+    });
+    const put = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN, ...puts]);
+    assert.ok(put.replies.every((reply) => reply.result === 0));
+    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      statement(QUERY_TQL, queryPart('SELECT *')),
+      statement(FETCH_ROW_SET, i64s(1n, 1n, INT64_MAX))]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0]);
+    const first = replies[2]!.payload;
+    assert.equal(first.readInt32LE(0), 2);
+    assert.equal(first[4], 3); // partial fetch state: total, row set 1
+    assert.deepEqual([first.readBigInt64LE(9), first.readBigInt64LE(17)], [BigInt(rowCount), 1n]);
+    const firstCount = Number(first.readBigInt64LE(30));
+    assert.ok(firstCount > 1 && firstCount < rowCount, String(firstCount));
+    assert.ok(first.byteLength < 1.1 * GRIDDB_PART_BYTES_TARGET);
+    // The fetch asked all rows from 1: it gets a part, not closed, unless the part is the rest.
+    const fetched = replies[3]!.payload;
+    const fetchedCount = Number(fetched.readBigInt64LE(9));
+    assert.ok(fetchedCount < rowCount - 1);
+    assert.equal(fetched[0], 0);
+    assert.ok(fetched.byteLength < 1.1 * GRIDDB_PART_BYTES_TARGET);
   });
 });
