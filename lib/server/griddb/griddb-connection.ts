@@ -15,7 +15,8 @@
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
 // COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), the
 // query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
-// (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), EXECUTE_MULTIPLE_QUERIES
+// and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -81,6 +82,7 @@ import {
   closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, type QueryStatementContext,
 } from './griddb-query.ts';
 import { GriddbRowSets } from './griddb-row-sets.ts';
+import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
 const CLOSE_LINGER_MS = 1000;
@@ -301,7 +303,9 @@ export class GriddbConnection {
         const { name, kinds } = containerPropertiesDecode(body);
         const info = await this.engineOf().call(CONTAINER_INFO,
           { partitionId: this.partitionOf(request, name), name });
-        if (info !== undefined) containerNamesOf(this.host).remember(info.containerId, info.name);
+        if (info !== undefined) {
+          containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
+        }
         reply(GriddbResult.SUCCESS,
           (writer) => containerPropertiesReplyWrite(writer, kinds, info));
         return;
@@ -312,7 +316,7 @@ export class GriddbConnection {
           statement: this.storeStatement(), partitionId: this.partitionOf(request, definition.name),
           definitionJson: JSON.stringify(definition), modifiable,
         });
-        containerNamesOf(this.host).remember(info.containerId, info.name);
+        containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
         reply(GriddbResult.SUCCESS, (writer) => containerPutReplyWrite(writer, info));
         return;
       }
@@ -343,6 +347,13 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, write);
         return;
       }
+      case GriddbStatement.EXECUTE_MULTIPLE_QUERIES:
+        reply(GriddbResult.SUCCESS, await multiQueriesRun(this.queryContext(request), body));
+        return;
+      case GriddbStatement.CREATE_MULTIPLE_SESSIONS:
+        reply(GriddbResult.SUCCESS,
+          await createMultipleSessionsRun(this.queryContext(request), body));
+        return;
       case GriddbStatement.FETCH_ROW_SET:
         reply(GriddbResult.SUCCESS, fetchRowSetRun(this.queryContext(request), statementId, body));
         return;
@@ -390,6 +401,7 @@ export class GriddbConnection {
   private rowContext(request: GriddbRequest): RowStatementContext {
     return {
       engine: this.engineOf(), names: containerNamesOf(this.host),
+      partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
     };
   }

@@ -48,7 +48,7 @@ import { griddbColumnTypeCode } from './griddb-container-properties.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 import {
   VALUE_LIMITS, checked, containerOf, griddbContainerIdRead, griddbRowHeadDecode,
-  type RowStatementContext,
+  type RowStatementContext, type RowStatementHead,
 } from './griddb-row-statements.ts';
 import { griddbFixedFieldWrite, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
 import type { GriddbRowSet, GriddbRowSets } from './griddb-row-sets.ts';
@@ -73,7 +73,7 @@ export interface QueryStatementContext extends RowStatementContext {
   rowSets: GriddbRowSets;
 }
 
-interface QueryTqlRequest {
+export interface QueryTqlRequest {
   fetchLimit: bigint;
   fetchSize: bigint;
   partialExecution: boolean;
@@ -83,26 +83,32 @@ interface QueryTqlRequest {
 export function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
   return griddbDecode(() => {
     const reader = new ByteReader(part);
-    const fetchLimit = reader.i64();
-    const fetchSize = reader.i64();
-    const partialExecution = reader.i8() !== 0;
-    const count = reader.i32();
-    if (count < 0 || count > PARTIAL_EXECUTION_ENTRIES_MAX) {
-      throw new GriddbFrameError(`partial execution entry count ${count} is outside ` +
-        `0..${PARTIAL_EXECUTION_ENTRIES_MAX}`);
-    }
-    for (let i = 0; i < count; i++) {
-      reader.i8();
-      const size = reader.i32();
-      if (size < 0 || size > reader.remainingBytes) {
-        throw new GriddbFrameError(`partial execution entry of ${size} bytes runs past the body`);
-      }
-      reader.bytes(size);
-    }
-    const tql = griddbStringRead(reader, 'TQL');
+    const request = queryTqlRead(reader);
     reader.expectEnd();
-    return { fetchLimit, fetchSize, partialExecution, tql };
+    return request;
   });
+}
+
+/** Reads a QUERY_TQL part (inside griddbDecode); EXECUTE_MULTIPLE_QUERIES sends them in a row. */
+export function queryTqlRead(reader: ByteReader): QueryTqlRequest {
+  const fetchLimit = reader.i64();
+  const fetchSize = reader.i64();
+  const partialExecution = reader.i8() !== 0;
+  const count = reader.i32();
+  if (count < 0 || count > PARTIAL_EXECUTION_ENTRIES_MAX) {
+    throw new GriddbFrameError(`partial execution entry count ${count} is outside ` +
+      `0..${PARTIAL_EXECUTION_ENTRIES_MAX}`);
+  }
+  for (let i = 0; i < count; i++) {
+    reader.i8();
+    const size = reader.i32();
+    if (size < 0 || size > reader.remainingBytes) {
+      throw new GriddbFrameError(`partial execution entry of ${size} bytes runs past the body`);
+    }
+    reader.bytes(size);
+  }
+  const tql = griddbStringRead(reader, 'TQL');
+  return { fetchLimit, fetchSize, partialExecution, tql };
 }
 
 /** The rows of a result, read to the end from store (bounded by the connection's row sets). */
@@ -154,8 +160,14 @@ function entryWrite(writer: ByteWriter, type: number, write: (writer: ByteWriter
 export async function queryTqlRun(context: QueryStatementContext, statementId: bigint,
   body: Uint8Array): Promise<(writer: ByteWriter) => void> {
   const head = griddbRowHeadDecode(statementId, body);
+  return queryRun(context, head, queryTqlDecode(head.part));
+}
+
+/** One query (of QUERY_TQL or EXECUTE_MULTIPLE_QUERIES); returns its reply's writer. */
+export async function queryRun(context: QueryStatementContext,
+  head: Omit<RowStatementHead, 'part'>, request: QueryTqlRequest):
+  Promise<(writer: ByteWriter) => void> {
   const { schema, ref } = await containerOf(context, head);
-  const request = queryTqlDecode(head.part);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
   const result = await wholeResult(context, {

@@ -3,7 +3,8 @@
  * through GridDB's C client: gsQuery / gsFetch (QUERY_TQL) with the fetch options GS_FETCH_LIMIT,
  * GS_FETCH_SIZE (partial fetch: FETCH_ROW_SET for the rest, gsCloseRowSet's CLOSE_ROW_SET) and
  * GS_FETCH_PARTIAL_EXECUTION, aggregation results, EXPLAIN, and gsUpdateCurrentRow /
- * gsDeleteCurrentRow on a row set fetched for update (UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID).
+ * gsDeleteCurrentRow on a row set fetched for update (UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID), and
+ * gsFetchAll (EXECUTE_MULTIPLE_QUERIES) of queries on a collection and a time series.
  *
  *   query <port> <clusterName>
  *
@@ -297,6 +298,55 @@ int main(int argc, char **argv) {
 		CHECK(gsAbort(nk));
 		gsCloseRow(&row);
 		gsCloseContainer(&nk, GS_TRUE);
+	}
+
+	/* 10. gsFetchAll (EXECUTE_MULTIPLE_QUERIES): rows, an aggregation and a partial fetch */
+	{
+		GSContainer *ts = NULL;
+		CHECK(gsGetContainerGeneral(store, "QTS", &ts));
+		EXPECT(ts != NULL, "no QTS");
+		GSQuery *queries[3] = { NULL, NULL, NULL };
+		int32_t two = 2;
+		CHECK(gsQuery(c, "SELECT * WHERE id > 7 ORDER BY id", &queries[0]));
+		CHECK(gsQuery(c, "SELECT COUNT(*)", &queries[1]));
+		CHECK(gsQuery(ts, "SELECT * WHERE v >= 20", &queries[2]));
+		CHECK(gsSetFetchOption(queries[2], FETCH_SIZE, &two, GS_TYPE_INTEGER));
+		CHECK(gsFetchAll(store, queries, 3));
+		GSRowSet *rowSet = NULL;
+		CHECK(gsGetRowSet(queries[0], &rowSet));
+		CHECK(gsCreateRowByContainer(c, &row));
+		for (int32_t id = 8; id <= 10; id++) {
+			int32_t got;
+			EXPECT(gsHasNextRow(rowSet), "fetchAll: no row %d", id);
+			CHECK(gsGetNextRow(rowSet, row));
+			CHECK(gsGetRowFieldAsInteger(row, 0, &got));
+			EXPECT(got == id, "fetchAll: row %d, expected %d", got, id);
+		}
+		EXPECT(!gsHasNextRow(rowSet), "fetchAll: rows after 10");
+		gsCloseRow(&row);
+		gsCloseRowSet(&rowSet);
+		CHECK(gsGetRowSet(queries[1], &rowSet));
+		GSAggregationResult *result = NULL;
+		int64_t value = 0;
+		GSBool assigned = GS_FALSE;
+		CHECK(gsGetNextAggregation(rowSet, &result));
+		CHECK(gsGetAggregationValueAsLong(result, &value, &assigned));
+		EXPECT(assigned && value == 8, "fetchAll: COUNT(*) %lld", (long long) value);
+		gsCloseAggregationResult(&result);
+		gsCloseRowSet(&rowSet);
+		CHECK(gsGetRowSet(queries[2], &rowSet));
+		EXPECT(gsGetRowSetSize(rowSet) == 4, "fetchAll: QTS size %d", gsGetRowSetSize(rowSet));
+		CHECK(gsCreateRowByContainer(ts, &row));
+		int32_t tsRows = 0;
+		while (gsHasNextRow(rowSet)) {
+			CHECK(gsGetNextRow(rowSet, row));
+			tsRows++;
+		}
+		EXPECT(tsRows == 4, "fetchAll: %d QTS rows", tsRows);
+		gsCloseRow(&row);
+		gsCloseRowSet(&rowSet);
+		for (int i = 0; i < 3; i++) gsCloseQuery(&queries[i]);
+		gsCloseContainer(&ts, GS_TRUE);
 	}
 
 	gsCloseContainer(&c, GS_TRUE);

@@ -1,0 +1,117 @@
+// GridDB's EXECUTE_MULTIPLE_QUERIES (147: gsFetchAll, the queries of one partition in one
+// statement) and CREATE_MULTIPLE_SESSIONS (145: the sessions gsFetchAll opens first for the
+// queries fetched for update). Bodies after the statement id (the C client's
+// GSGridStoreTag::MultiQueryStatement):
+//
+//   EXECUTE_MULTIPLE_QUERIES  | sessionUUID 16 | optional request | count i32 |
+//                             | (statementType i32 | statementId i64 | query)… |
+//     query                   | QUERY_TQL's body without its session UUID (griddb-query.ts) |
+//   reply                     | count i32 | (size i64 | QUERY_TQL's reply)… |
+//   CREATE_MULTIPLE_SESSIONS  | sessionUUID 16 | optional request | withId i8 | count i32 |
+//                             | (containerId i64 | sessionId i64)… |
+//   reply                     | count i32 |
+//
+// The queries run one after the other as QUERY_TQL does (a partial one keeps its row set on
+// this connection, which the client fetches on); the first that fails fails the statement, as
+// GridDB's. Only TQL queries are answered (a time-series query of gsQueryByTimeSeriesRange in the
+// list is refused with TXN_STATEMENT_TYPE_UNKNOWN). A session of this node begins with its
+// transaction (griddb-sessions.ts), so CREATE_MULTIPLE_SESSIONS checks the containers and
+// answers the count.
+
+import { ByteReader } from '../../encoding/byte-reader.ts';
+import { ByteWriter } from '../../encoding/byte-writer.ts';
+import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
+import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
+import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
+import { queryRun, queryTqlRead, type QueryStatementContext, type QueryTqlRequest } from './griddb-query.ts';
+import {
+  containerOf, griddbContainerIdRead, griddbRowHeadRead, type RowStatementHead,
+} from './griddb-row-statements.ts';
+import { GRIDDB_UUID_BYTES } from './griddb-sessions.ts';
+import { GriddbStatement } from './griddb-statements.ts';
+
+/** Queries in one EXECUTE_MULTIPLE_QUERIES, sessions in one CREATE_MULTIPLE_SESSIONS. */
+export const GRIDDB_MULTI_ENTRIES_MAX = 4096;
+
+interface MultiQuery {
+  statementType: number;
+  head: Omit<RowStatementHead, 'part'>;
+  request: QueryTqlRequest | undefined;
+}
+
+export function multiQueriesDecode(body: Uint8Array): MultiQuery[] {
+  return griddbDecode(() => {
+    const reader = new ByteReader(body);
+    const uuid = reader.bytes(GRIDDB_UUID_BYTES);
+    griddbOptionalRequestSkip(reader);
+    const count = countRead(reader, 'query');
+    const queries: MultiQuery[] = [];
+    for (let i = 0; i < count; i++) {
+      const statementType = reader.i32();
+      const statementId = reader.i64();
+      const head = griddbRowHeadRead(reader, statementId, uuid);
+      if (statementType !== GriddbStatement.QUERY_TQL) {
+        // Its part cannot be told apart from what follows: nothing after it is read.
+        queries.push({ statementType, head, request: undefined });
+        return queries;
+      }
+      queries.push({ statementType, head, request: queryTqlRead(reader) });
+    }
+    reader.expectEnd();
+    return queries;
+  });
+}
+
+function countRead(reader: ByteReader, what: string): number {
+  const count = reader.i32();
+  if (count < 0 || count > GRIDDB_MULTI_ENTRIES_MAX) {
+    throw new GriddbFrameError(`${what} count ${count} is outside 0..${GRIDDB_MULTI_ENTRIES_MAX}`);
+  }
+  return count;
+}
+
+/** EXECUTE_MULTIPLE_QUERIES. */
+export async function multiQueriesRun(context: QueryStatementContext, body: Uint8Array):
+  Promise<(writer: ByteWriter) => void> {
+  const queries = multiQueriesDecode(body);
+  const replies: Uint8Array[] = [];
+  for (const query of queries) {
+    if (query.request === undefined) {
+      throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `statement ` +
+        `${query.statementType} in EXECUTE_MULTIPLE_QUERIES is not supported by this node yet ` +
+        '(TQL queries only)');
+    }
+    const write = await queryRun(context, query.head, query.request);
+    const writer = new ByteWriter(256);
+    write(writer);
+    replies.push(writer.finish());
+  }
+  return (writer) => {
+    writer.i32(replies.length);
+    for (const reply of replies) {
+      writer.i64(BigInt(reply.byteLength));
+      writer.bytes(reply);
+    }
+  };
+}
+
+/** CREATE_MULTIPLE_SESSIONS: the containers must exist; the reply is their count. */
+export async function createMultipleSessionsRun(context: QueryStatementContext,
+  body: Uint8Array): Promise<(writer: ByteWriter) => void> {
+  const containerIds = griddbDecode(() => {
+    const reader = new ByteReader(body);
+    reader.bytes(GRIDDB_UUID_BYTES);
+    griddbOptionalRequestSkip(reader);
+    reader.i8(); // withId: the client numbers its sessions (v15)
+    const count = countRead(reader, 'session');
+    const ids: number[] = [];
+    for (let i = 0; i < count; i++) {
+      ids.push(griddbContainerIdRead(reader));
+      if (reader.i64() === 0n) throw new GriddbFrameError('CREATE_MULTIPLE_SESSIONS of session 0');
+    }
+    reader.expectEnd();
+    return ids;
+  });
+  for (const containerId of containerIds) await containerOf(context, { containerId });
+  return (writer) => writer.i32(containerIds.length);
+}
