@@ -23,7 +23,9 @@ import { ByteWriter } from '../../encoding/byte-writer.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
-import { queryRun, queryTqlRead, type QueryStatementContext, type QueryTqlRequest } from './griddb-query.ts';
+import {
+  queryRun, queryTqlRead, type QueryStatementContext, type QueryTqlRequest,
+} from './griddb-query.ts';
 import {
   containerOf, griddbContainerIdRead, griddbRowHeadRead, type RowStatementHead,
 } from './griddb-row-statements.ts';

@@ -5,7 +5,7 @@
 // (griddb-row-sets.ts) while the client fetches. Bodies after the statement id (the C client's
 // GSContainerTag::queryAndFetch, fetchRowSet, closeRowSet, updateRow, removeRow):
 //
-//   QUERY_TQL        | row statement head (griddb-row-statements.ts; FOR_UPDATE: fetch(forUpdate)) |
+//   QUERY_TQL        | row statement head (griddb-row-statements.ts; FOR_UPDATE: forUpdate) |
 //                    | fetchLimit i64 | fetchSize i64 | partial execution: | enabled i8 |
 //                    |   count i32 | (type i8 | size i32 | bytes)… | | tql string |
 //   reply            | entryCount i32 | (type i8 | size i32 | entry)… |

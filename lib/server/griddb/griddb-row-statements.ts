@@ -17,9 +17,9 @@
 // A key of one column is that column's field; a composite key is a row of the key columns
 // (one row of griddb-rows.ts's encoding).
 //
-// A row statement names its container by id (in its frame's partition) only, so the node keeps the names of the containers
-// GridDB clients have been told about (GriddbContainerNames); the schema version must be the
-// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
+// A row statement names its container by id (in its frame's partition) only, so the node keeps
+// the names of the containers GridDB clients have been told about (GriddbContainerNames); the
+// schema version must be the container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
 // the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
@@ -46,7 +46,8 @@ import {
 import { GriddbStatement } from './griddb-statements.ts';
 
 /** Values are checked against the largest block's limits here; the engine checks its own. */
-export const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
+export const VALUE_LIMITS =
+  blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
 /** Container names kept for row statements; the oldest is forgotten beyond this. */
 export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
 

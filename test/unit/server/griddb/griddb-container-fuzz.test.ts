@@ -1,7 +1,8 @@
 // The container statements' body decoders (GET_CONTAINER_PROPERTIES, PUT_CONTAINER,
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
-// statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID) against random and mutated bodies: a
+// statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
+// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS) against random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -52,6 +53,8 @@ const CLOSE_MULTIPLE_SESSIONS = 146;
 const QUERY_TQL = 121;
 const UPDATE_ROW_BY_ID = 126;
 const DELETE_ROW_BY_ID = 128;
+const CREATE_MULTIPLE_SESSIONS = 145;
+const EXECUTE_MULTIPLE_QUERIES = 147;
 const CLOSE_ROW_SET = 150;
 const FETCH_ROW_SET = 151;
 const INT64_MAX = 2n ** 63n - 1n;
@@ -390,9 +393,35 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       statement(UPDATE_ROW_BY_ID, Buffer.concat([i64s(2n), rowBytes(2, 'updated')])),
       statement(DELETE_ROW_BY_ID, i64s(1n)),
       statement(QUERY_TQL, queryPart('SELECT * ORDER BY id'))];
+    // EXECUTE_MULTIPLE_QUERIES: the session UUID once, then (type, statement id, head without
+    // UUID, query) per query; CREATE_MULTIPLE_SESSIONS: (container id, session id) per session.
+    const noUuidHead = Buffer.concat([head.subarray(0, 16), head.subarray(32), EMPTY_OPTIONS]);
+    const count = (n: number) => {
+      const bytes = Buffer.alloc(4);
+      bytes.writeInt32LE(n);
+      return bytes;
+    };
+    const multiQuery = (type: number, tql: string, fetchSize?: bigint) =>
+      Buffer.concat([count(type), i64s(0n), noUuidHead, queryPart(tql, fetchSize)]);
+    const multi = frame(EXECUTE_MULTIPLE_QUERIES, pId, Buffer.concat([Buffer.alloc(16),
+      EMPTY_OPTIONS, count(2), multiQuery(QUERY_TQL, 'SELECT COUNT(*)'),
+      multiQuery(QUERY_TQL, 'SELECT * ORDER BY id', 1n)]));
+    const sessions = frame(CREATE_MULTIPLE_SESSIONS, pId, Buffer.concat([Buffer.alloc(16),
+      EMPTY_OPTIONS, Buffer.from([1]), count(1), i64s(containerId, 7n)]));
+    wellFormed.push(multi, sessions, frame(EXECUTE_MULTIPLE_QUERIES, pId, Buffer.concat([
+      Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(135, 'SELECT *')])));
     const { replies } = await griddbExchange(test.port,
       [RECORDED_CONNECT, RECORDED_LOGIN, ...wellFormed]);
-    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 1, 0, 0, 0]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    const multiReply = replies[9]!.payload;
+    assert.equal(multiReply.readInt32LE(0), 2);
+    const countSize = Number(multiReply.readBigInt64LE(4));
+    assert.deepEqual([multiReply.readInt32LE(12), multiReply[16]], [1, 1]); // one AGGREGATION
+    assert.equal(multiReply.readBigInt64LE(12 + countSize - 8), 2n); // COUNT(*): rows 2 and 3
+    const rowsReply = multiReply.subarray(12 + countSize + 8);
+    assert.deepEqual([rowsReply.readInt32LE(0), rowsReply[4], rowsReply.readBigInt64LE(9)],
+      [2, 3, 2n]); // a partial fetch of the 2 rows
+    assert.equal(replies[10]!.payload.readInt32LE(0), 1);
     const first = replies[2]!.payload;
     assert.equal(first.readInt32LE(0), 2); // entries: partial fetch state, row set
     assert.equal(first[4], 3);
@@ -407,7 +436,8 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
 
     const bodies = wellFormed.map((request) => request.subarray(36));
     const types = [QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, FETCH_ROW_SET, UPDATE_ROW_BY_ID,
-      DELETE_ROW_BY_ID, QUERY_TQL];
+      DELETE_ROW_BY_ID, QUERY_TQL, EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS,
+      EXECUTE_MULTIPLE_QUERIES];
     await fc.assert(fc.asyncProperty(fc.nat({ max: types.length - 1 }), mutation,
       async (which, change) => {
         const sent = [RECORDED_CONNECT, RECORDED_LOGIN, wellFormed[0]!,
@@ -421,7 +451,7 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     assert.equal(again.replies[2]!.result, 0);
   });
 
-  it('sends a result of more than GRIDDB_PART_BYTES_TARGET in parts, fetch size or not', async () => {
+  it('sends a result over GRIDDB_PART_BYTES_TARGET in parts, fetch size or not', async () => {
     const pId = containerPartitionId('Query02', PARTITION_NUM);
     const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
       frame(PUT_CONTAINER, pId, putBody('Query02'))]);
