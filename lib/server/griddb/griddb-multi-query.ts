@@ -8,15 +8,16 @@
 //     query                   | QUERY_TQL's body without its session UUID (griddb-query.ts) |
 //   reply                     | count i32 | (size i64 | QUERY_TQL's reply)… |
 //   CREATE_MULTIPLE_SESSIONS  | sessionUUID 16 | optional request | withId i8 | count i32 |
-//                             | (containerId i64 | sessionId i64)… |
-//   reply                     | count i32 |
+//                             | (containerId i64 | sessionId i64)…, withId 1 (gsFetchAll) |
+//                             | (optional request | key | sessionId i64)…, withId 0 (multi-put) |
+//   reply                     | count i32 | containerId i64 × count, withId 0 |
 //
 // The queries run one after the other as QUERY_TQL does (a partial one keeps its row set on
 // this connection, which the client fetches on); the first that fails fails the statement, as
 // GridDB's. Only TQL queries are answered (a time-series query of gsQueryByTimeSeriesRange in the
 // list is refused with TXN_STATEMENT_TYPE_UNKNOWN). A session of this node begins with its
 // transaction (griddb-sessions.ts), so CREATE_MULTIPLE_SESSIONS checks the containers and
-// answers the count.
+// answers the count (and, asked by name, their ids).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import { ByteWriter } from '../../encoding/byte-writer.ts';
@@ -30,6 +31,8 @@ import {
   containerOf, griddbContainerIdRead, griddbRowHeadRead, type RowStatementHead,
 } from './griddb-row-statements.ts';
 import { GRIDDB_UUID_BYTES } from './griddb-sessions.ts';
+import { griddbContainerKeyRead } from './griddb-container-key.ts';
+import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
 import { GriddbStatement } from './griddb-statements.ts';
 
 /** Queries in one EXECUTE_MULTIPLE_QUERIES, sessions in one CREATE_MULTIPLE_SESSIONS. */
@@ -97,23 +100,49 @@ export async function multiQueriesRun(context: QueryStatementContext, body: Uint
   };
 }
 
-/** CREATE_MULTIPLE_SESSIONS: the containers must exist; the reply is their count. */
+/**
+ * CREATE_MULTIPLE_SESSIONS: the containers must exist. By id (gsFetchAll) the reply is their
+ * count; by name (gsPutMultipleContainerRows) the count and each container's id, which the
+ * following PUT_MULTIPLE_CONTAINER_ROWS names them by.
+ */
 export async function createMultipleSessionsRun(context: QueryStatementContext,
   body: Uint8Array): Promise<(writer: ByteWriter) => void> {
-  const containerIds = griddbDecode(() => {
+  const containers = griddbDecode(() => {
     const reader = new ByteReader(body);
     reader.bytes(GRIDDB_UUID_BYTES);
     griddbOptionalRequestSkip(reader);
-    reader.i8(); // withId: the client numbers its sessions (v15)
+    const withId = reader.i8() !== 0;
     const count = countRead(reader, 'session');
-    const ids: number[] = [];
+    const entries: Array<number | string> = [];
     for (let i = 0; i < count; i++) {
-      ids.push(griddbContainerIdRead(reader));
+      if (withId) {
+        entries.push(griddbContainerIdRead(reader));
+      } else {
+        griddbOptionalRequestSkip(reader);
+        entries.push(griddbContainerKeyRead(reader));
+      }
       if (reader.i64() === 0n) throw new GriddbFrameError('CREATE_MULTIPLE_SESSIONS of session 0');
     }
     reader.expectEnd();
-    return ids;
+    return { withId, entries };
   });
-  for (const containerId of containerIds) await containerOf(context, { containerId });
-  return (writer) => writer.i32(containerIds.length);
+  const ids: number[] = [];
+  for (const entry of containers.entries) {
+    if (typeof entry === 'number') {
+      await containerOf(context, { containerId: entry });
+      continue;
+    }
+    const info = await context.engine.call(CONTAINER_INFO,
+      { partitionId: context.partitionOf(entry), name: entry });
+    if (info === undefined) {
+      throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_NOT_FOUND,
+        `container "${entry}" does not exist`);
+    }
+    context.names.remember(info.partitionId, info.containerId, info.name);
+    ids.push(info.containerId);
+  }
+  return (writer) => {
+    writer.i32(containers.entries.length);
+    for (const id of ids) writer.i64(BigInt(id));
+  };
 }
