@@ -2,7 +2,8 @@
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
-// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS) against random and mutated bodies: a
+// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT_MULTIPLE_CONTAINER_ROWS) against
+// random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -55,6 +56,7 @@ const UPDATE_ROW_BY_ID = 126;
 const DELETE_ROW_BY_ID = 128;
 const CREATE_MULTIPLE_SESSIONS = 145;
 const EXECUTE_MULTIPLE_QUERIES = 147;
+const PUT_MULTIPLE_CONTAINER_ROWS = 149;
 const CLOSE_ROW_SET = 150;
 const FETCH_ROW_SET = 151;
 const INT64_MAX = 2n ** 63n - 1n;
@@ -408,11 +410,27 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       multiQuery(QUERY_TQL, 'SELECT * ORDER BY id', 1n)]));
     const sessions = frame(CREATE_MULTIPLE_SESSIONS, pId, Buffer.concat([Buffer.alloc(16),
       EMPTY_OPTIONS, Buffer.from([1]), count(1), i64s(containerId, 7n)]));
+    // gsPutMultipleContainerRows: CREATE_MULTIPLE_SESSIONS by name (answers the container id),
+    // then PUT_MULTIPLE_CONTAINER_ROWS with the schema (as PUT_CONTAINER's) and row 4.
+    const sessionsByName = frame(CREATE_MULTIPLE_SESSIONS, pId, Buffer.concat([Buffer.alloc(16),
+      EMPTY_OPTIONS, Buffer.from([0]), count(1), EMPTY_OPTIONS, keyBytes('Query01'), i64s(8n)]));
+    const schema = Buffer.concat([count(3), str('id'), Buffer.from([4, 4]), str('s'),
+      Buffer.from([0, 0]), str('la'), Buffer.from([5, 1]), Buffer.from([1, 0, 0, 0])]);
+    const list = Buffer.concat([i64s(1n), rowBytes(4, 'multi')]);
+    const multiPut = frame(PUT_MULTIPLE_CONTAINER_ROWS, pId, Buffer.concat([Buffer.alloc(16),
+      EMPTY_OPTIONS, count(1), Buffer.from([0]), schema, count(1), i64s(1n, containerId, 8n),
+      Buffer.from([1, 0]), EMPTY_OPTIONS, count(0), count(list.byteLength), list]));
     wellFormed.push(multi, sessions, frame(EXECUTE_MULTIPLE_QUERIES, pId, Buffer.concat([
-      Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(135, 'SELECT *')])));
+      Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(135, 'SELECT *')])), sessionsByName,
+    multiPut, statement(QUERY_TQL, queryPart('SELECT COUNT(*)')));
     const { replies } = await griddbExchange(test.port,
       [RECORDED_CONNECT, RECORDED_LOGIN, ...wellFormed]);
-    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    assert.deepEqual(replies.map((reply) => reply.result),
+      [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
+    assert.deepEqual([replies[12]!.payload.readInt32LE(0), replies[12]!.payload.readBigInt64LE(4)],
+      [1, containerId]);
+    const counted = replies[14]!.payload;
+    assert.equal(counted.readBigInt64LE(counted.byteLength - 8), 3n); // rows 2, 3 and 4
     const multiReply = replies[9]!.payload;
     assert.equal(multiReply.readInt32LE(0), 2);
     const countSize = Number(multiReply.readBigInt64LE(4));
@@ -437,7 +455,7 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     const bodies = wellFormed.map((request) => request.subarray(36));
     const types = [QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, FETCH_ROW_SET, UPDATE_ROW_BY_ID,
       DELETE_ROW_BY_ID, QUERY_TQL, EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS,
-      EXECUTE_MULTIPLE_QUERIES];
+      EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT_MULTIPLE_CONTAINER_ROWS, QUERY_TQL];
     await fc.assert(fc.asyncProperty(fc.nat({ max: types.length - 1 }), mutation,
       async (which, change) => {
         const sent = [RECORDED_CONNECT, RECORDED_LOGIN, wellFormed[0]!,
