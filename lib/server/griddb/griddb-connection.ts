@@ -17,7 +17,7 @@
 // query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
 // (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), EXECUTE_MULTIPLE_QUERIES
 // and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), PUT_MULTIPLE_CONTAINER_ROWS
-// (griddb-multi-put.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -85,6 +85,7 @@ import {
 import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
+import { multiGetRun } from './griddb-multi-get.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
 const CLOSE_LINGER_MS = 1000;
@@ -351,6 +352,9 @@ export class GriddbConnection {
       }
       case GriddbStatement.EXECUTE_MULTIPLE_QUERIES:
         reply(GriddbResult.SUCCESS, await multiQueriesRun(this.queryContext(request), body));
+        return;
+      case GriddbStatement.GET_MULTIPLE_CONTAINER_ROWS:
+        reply(GriddbResult.SUCCESS, await multiGetRun(this.rowContext(request), body));
         return;
       case GriddbStatement.PUT_MULTIPLE_CONTAINER_ROWS:
         reply(GriddbResult.SUCCESS, await multiPutRun(this.rowContext(request), body));

@@ -2,8 +2,9 @@
  * Conformance program for store's GridDB protocol (test/conformance/griddb/multi.test.ts):
  * gsPutMultipleContainerRows (CREATE_MULTIPLE_SESSIONS by name, PUT_MULTIPLE_CONTAINER_ROWS,
  * CLOSE_MULTIPLE_SESSIONS) into the collections "M01" and "M02" and the time series "M03"
- * (containers of different partitions: one statement per partition), checked with gsGetRow; then
- * a multi-put naming the absent container "M_absent" prints "absent <GSResult>".
+ * (containers of different partitions: one statement per partition), checked with gsGetRow;
+ * gsGetMultipleContainerRows (GET_MULTIPLE_CONTAINER_ROWS) with a DISTINCT and a RANGE key
+ * predicate; then a multi-put naming the absent container "M_absent" prints "absent <GSResult>".
  *
  *   multi <port> <clusterName>
  *
@@ -112,6 +113,40 @@ int main(int argc, char **argv) {
 	CHECK(gsGetRowFieldAsLong(row, 1, &v));
 	EXPECT(v == 7, "M03: v %lld", (long long) v);
 	gsCloseRow(&row);
+
+	/* gsGetMultipleContainerRows: keys 0 and 2 of M01, ids from 1 of M02 */
+	{
+		GSRowKeyPredicate *distinct = NULL;
+		GSRowKeyPredicate *range = NULL;
+		int32_t zero = 0, two = 2, one = 1;
+		CHECK(gsCreateRowKeyPredicate(store, GS_TYPE_INTEGER, &distinct));
+		CHECK(gsAddPredicateKeyByInteger(distinct, zero));
+		CHECK(gsAddPredicateKeyByInteger(distinct, two));
+		CHECK(gsCreateRowKeyPredicate(store, GS_TYPE_INTEGER, &range));
+		CHECK(gsSetPredicateStartKeyByInteger(range, &one));
+		const GSRowKeyPredicateEntry predicates[] = { { "M01", distinct }, { "M02", range } };
+		const GSRowKeyPredicateEntry *predicateList = predicates;
+		const GSContainerRowEntry *got = NULL;
+		size_t gotCount = 0;
+		CHECK(gsGetMultipleContainerRows(store, &predicateList, 2, &got, &gotCount));
+		EXPECT(gotCount == 2, "multi-get: %d containers", (int) gotCount);
+		for (size_t e = 0; e < gotCount; e++) {
+			const int m01 = strcmp(got[e].containerName, "M01") == 0;
+			EXPECT(m01 || strcmp(got[e].containerName, "M02") == 0, "multi-get: \"%s\"",
+					got[e].containerName);
+			EXPECT(got[e].rowCount == 2, "multi-get: %s has %d rows", got[e].containerName,
+					(int) got[e].rowCount);
+			for (size_t r = 0; r < got[e].rowCount; r++) {
+				int32_t id;
+				CHECK(gsGetRowFieldAsInteger((GSRow *) got[e].rowList[r], 0, &id));
+				const int32_t expected = m01 ? (int32_t) r * 2 : (int32_t) r + 1;
+				EXPECT(id == expected, "multi-get: %s row %d has id %d", got[e].containerName,
+						(int) r, id);
+			}
+		}
+		gsCloseRowKeyPredicate(&distinct);
+		gsCloseRowKeyPredicate(&range);
+	}
 
 	/* a container that does not exist: the application's error */
 	GSContainerRowEntry absent = entries[0];

@@ -1,6 +1,7 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: gsPutMultipleContainerRows
 // (CREATE_MULTIPLE_SESSIONS by name, PUT_MULTIPLE_CONTAINER_ROWS, CLOSE_MULTIPLE_SESSIONS) into
-// two collections and a time series, and the error for an absent container (multi.c); store's own
+// two collections and a time series, gsGetMultipleContainerRows (GET_MULTIPLE_CONTAINER_ROWS) by
+// key and by key range, and the error for an absent container (multi.c); store's own
 // client reads the rows the C client put (one store, two protocols).
 
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ const TXN_CONTAINER_NOT_FOUND = 10016;
 describe('GridDB C client: multi-container statements on a store node', { timeout: 20 * 60_000 }, () => {
   const suite = cProgramOnNodeForSuite(MULTI_C);
 
-  it('puts rows into several containers at once; store\'s client sees them', async (t) => {
+  it('puts and gets rows of several containers at once; store\'s client sees them', async (t) => {
     if (suite.skip !== undefined) return t.skip(suite.skip);
     const run = await runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER]);
     assert.equal(run.code, 0, run.stderr);
