@@ -2,7 +2,7 @@
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
-// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT_MULTIPLE_CONTAINER_ROWS) against
+// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) against
 // random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
@@ -56,6 +56,7 @@ const UPDATE_ROW_BY_ID = 126;
 const DELETE_ROW_BY_ID = 128;
 const CREATE_MULTIPLE_SESSIONS = 145;
 const EXECUTE_MULTIPLE_QUERIES = 147;
+const GET_MULTIPLE_CONTAINER_ROWS = 148;
 const PUT_MULTIPLE_CONTAINER_ROWS = 149;
 const CLOSE_ROW_SET = 150;
 const FETCH_ROW_SET = 151;
@@ -423,10 +424,21 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     wellFormed.push(multi, sessions, frame(EXECUTE_MULTIPLE_QUERIES, pId, Buffer.concat([
       Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(135, 'SELECT *')])), sessionsByName,
     multiPut, statement(QUERY_TQL, queryPart('SELECT COUNT(*)')));
+    // GET_MULTIPLE_CONTAINER_ROWS: a DISTINCT predicate of INTEGER keys 3 and 4, a RANGE one
+    // from 3 on (no finish), both on Query01.
+    const multiGet = frame(GET_MULTIPLE_CONTAINER_ROWS, pId, Buffer.concat([Buffer.alloc(16),
+      EMPTY_OPTIONS, count(2), Buffer.from([4, 1]), count(2), count(3), count(4),
+      Buffer.from([4, 0, 1]), count(3), Buffer.from([0]), count(2),
+      EMPTY_OPTIONS, keyBytes('Query01'), count(0), EMPTY_OPTIONS, keyBytes('Query01'),
+      count(1)]));
+    wellFormed.push(multiGet);
     const { replies } = await griddbExchange(test.port,
       [RECORDED_CONNECT, RECORDED_LOGIN, ...wellFormed]);
     assert.deepEqual(replies.map((reply) => reply.result),
-      [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
+      [0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0]);
+    const got = Buffer.from(replies[15]!.payload);
+    assert.equal(got.readInt32LE(0), 2);
+    assert.ok(got.includes(Buffer.from('multi')) && got.includes(Buffer.from('r3')));
     assert.deepEqual([replies[12]!.payload.readInt32LE(0), replies[12]!.payload.readBigInt64LE(4)],
       [1, containerId]);
     const counted = replies[14]!.payload;
@@ -455,7 +467,8 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     const bodies = wellFormed.map((request) => request.subarray(36));
     const types = [QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, FETCH_ROW_SET, UPDATE_ROW_BY_ID,
       DELETE_ROW_BY_ID, QUERY_TQL, EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS,
-      EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT_MULTIPLE_CONTAINER_ROWS, QUERY_TQL];
+      EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT_MULTIPLE_CONTAINER_ROWS, QUERY_TQL,
+      GET_MULTIPLE_CONTAINER_ROWS];
     await fc.assert(fc.asyncProperty(fc.nat({ max: types.length - 1 }), mutation,
       async (which, change) => {
         const sent = [RECORDED_CONNECT, RECORDED_LOGIN, wellFormed[0]!,
