@@ -17,7 +17,9 @@
 // query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
 // (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), EXECUTE_MULTIPLE_QUERIES
 // and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), PUT_MULTIPLE_CONTAINER_ROWS
-// (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), the time-series
+// statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts), which
+// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -80,8 +82,10 @@ import {
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
 import {
-  closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, type QueryStatementContext,
+  closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
+  type QueryStatementContext,
 } from './griddb-query.ts';
+import { timeSeriesStatementRun } from './griddb-time-series.ts';
 import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
@@ -350,6 +354,17 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, write);
         return;
       }
+      case GriddbStatement.QUERY_TIME_SERIES_RANGE:
+      case GriddbStatement.QUERY_TIME_SERIES_SAMPLING:
+        reply(GriddbResult.SUCCESS, await timeSeriesQueryRun(this.queryContext(request), type,
+          statementId, body));
+        return;
+      case GriddbStatement.GET_TIME_SERIES_ROW_RELATED:
+      case GriddbStatement.INTERPOLATE_TIME_SERIES_ROW:
+      case GriddbStatement.AGGREGATE_TIME_SERIES:
+        reply(GriddbResult.SUCCESS, await timeSeriesStatementRun(this.queryContext(request), type,
+          statementId, body));
+        return;
       case GriddbStatement.EXECUTE_MULTIPLE_QUERIES:
         reply(GriddbResult.SUCCESS, await multiQueriesRun(this.queryContext(request), body));
         return;

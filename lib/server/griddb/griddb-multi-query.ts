@@ -5,7 +5,7 @@
 //
 //   EXECUTE_MULTIPLE_QUERIES  | sessionUUID 16 | optional request | count i32 |
 //                             | (statementType i32 | statementId i64 | query)… |
-//     query                   | QUERY_TQL's body without its session UUID (griddb-query.ts) |
+//     query                   | the query's body without its session UUID (griddb-query.ts) |
 //   reply                     | count i32 | (size i64 | QUERY_TQL's reply)… |
 //   CREATE_MULTIPLE_SESSIONS  | sessionUUID 16 | optional request | withId i8 | count i32 |
 //                             | (containerId i64 | sessionId i64)…, withId 1 (gsFetchAll) |
@@ -14,8 +14,7 @@
 //
 // The queries run one after the other as QUERY_TQL does (a partial one keeps its row set on
 // this connection, which the client fetches on); the first that fails fails the statement, as
-// GridDB's. Only TQL queries are answered (a time-series query of gsQueryByTimeSeriesRange in the
-// list is refused with TXN_STATEMENT_TYPE_UNKNOWN). A session of this node begins with its
+// GridDB's: TQL, time-range and sampling queries (griddb-query.ts). A session of this node begins with its
 // transaction (griddb-sessions.ts), so CREATE_MULTIPLE_SESSIONS checks the containers and
 // answers the count (and, asked by name, their ids).
 
@@ -25,7 +24,7 @@ import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 import {
-  queryRun, queryTqlRead, type QueryStatementContext, type QueryTqlRequest,
+  queryRead, queryRun, type GriddbQueryRequest, type QueryStatementContext,
 } from './griddb-query.ts';
 import {
   containerOf, griddbContainerIdRead, griddbRowHeadRead, type RowStatementHead,
@@ -41,8 +40,11 @@ export const GRIDDB_MULTI_ENTRIES_MAX = 4096;
 interface MultiQuery {
   statementType: number;
   head: Omit<RowStatementHead, 'part'>;
-  request: QueryTqlRequest | undefined;
+  request: GriddbQueryRequest | undefined;
 }
+
+const QUERY_STATEMENTS = new Set<number>([GriddbStatement.QUERY_TQL,
+  GriddbStatement.QUERY_TIME_SERIES_RANGE, GriddbStatement.QUERY_TIME_SERIES_SAMPLING]);
 
 export function multiQueriesDecode(body: Uint8Array): MultiQuery[] {
   return griddbDecode(() => {
@@ -55,12 +57,12 @@ export function multiQueriesDecode(body: Uint8Array): MultiQuery[] {
       const statementType = reader.i32();
       const statementId = reader.i64();
       const head = griddbRowHeadRead(reader, statementId, uuid);
-      if (statementType !== GriddbStatement.QUERY_TQL) {
+      if (!QUERY_STATEMENTS.has(statementType)) {
         // Its part cannot be told apart from what follows: nothing after it is read.
         queries.push({ statementType, head, request: undefined });
         return queries;
       }
-      queries.push({ statementType, head, request: queryTqlRead(reader) });
+      queries.push({ statementType, head, request: queryRead(reader, statementType) });
     }
     reader.expectEnd();
     return queries;
@@ -84,7 +86,7 @@ export async function multiQueriesRun(context: QueryStatementContext, body: Uint
     if (query.request === undefined) {
       throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `statement ` +
         `${query.statementType} in EXECUTE_MULTIPLE_QUERIES is not supported by this node yet ` +
-        '(TQL queries only)');
+        '(TQL, time range and sampling queries only)');
     }
     const write = await queryRun(context, query.head, query.request);
     const writer = new ByteWriter(256);

@@ -39,7 +39,9 @@ import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import { resultSchemaOf } from '../../protocol/wire-schema.ts';
 import { FETCH_REPLY_BYTES_TARGET, FETCH_ROW_COUNT_MAX } from '../../base/limits.ts';
 import type { Row } from '../../schema/column-type.ts';
-import type { ColumnSchema } from '../../schema/container-schema.ts';
+import type { ColumnSchema, ContainerSchema } from '../../schema/container-schema.ts';
+import { samplingTql, timeRangeTql } from '../../client/client-time-series.ts';
+import type { SamplingApi } from '../../query/tql/time-series-sampling-api.ts';
 import { keyValidator, validateRow } from '../../schema/row-validate.ts';
 import { GriddbEngineFailure } from './griddb-engine.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
@@ -66,6 +68,13 @@ const RESULT_PARTIAL_EXECUTION_STATE = 4;
  * a longer result is sent in parts, as a partial fetch, whatever the fetch size.
  */
 export const GRIDDB_PART_BYTES_TARGET = FETCH_REPLY_BYTES_TARGET;
+/** Columns a sampling query may name (a container has fewer). */
+const SAMPLING_COLUMNS_MAX = 1024;
+/** A timestamp in ms beyond this is no date (Date's own range). */
+const MS_MAX = 8_640_000_000_000_000n;
+/** GridDB's TimeUnit codes (YEAR 0 … MILLISECOND 6) as TIME_SAMPLING's units; YEAR, MONTH none. */
+const SAMPLING_UNIT_NAMES = [undefined, undefined, 'DAY', 'HOUR', 'MINUTE', 'SECOND',
+  'MILLISECOND'] as const;
 /** Partial execution entries a request may carry (the client sends back what it was given). */
 const PARTIAL_EXECUTION_ENTRIES_MAX = 64;
 
@@ -80,6 +89,17 @@ export interface QueryTqlRequest {
   tql: string;
 }
 
+/** What a query statement asks: TQL text, or a time-series range or sampling (its TQL). */
+export interface GriddbQueryRequest extends Omit<QueryTqlRequest, 'tql'> {
+  query: QueryText;
+}
+
+export type QueryText =
+  | { kind: 'tql'; tql: string }
+  | { kind: 'range'; start: number | undefined; end: number | undefined; descending: boolean }
+  | { kind: 'sampling'; start: number; end: number; columnIds: number[]; interval: number;
+    unit: number; mode: number };
+
 export function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
   return griddbDecode(() => {
     const reader = new ByteReader(part);
@@ -91,6 +111,53 @@ export function queryTqlDecode(part: Uint8Array): QueryTqlRequest {
 
 /** Reads a QUERY_TQL part (inside griddbDecode); EXECUTE_MULTIPLE_QUERIES sends them in a row. */
 export function queryTqlRead(reader: ByteReader): QueryTqlRequest {
+  const fixed = queryFixedRead(reader);
+  return { ...fixed, tql: griddbStringRead(reader, 'TQL') };
+}
+
+/** Reads the part of QUERY_TQL, QUERY_TIME_SERIES_RANGE or QUERY_TIME_SERIES_SAMPLING. */
+export function queryRead(reader: ByteReader, statementType: number): GriddbQueryRequest {
+  if (statementType === GriddbStatement.QUERY_TQL) {
+    const { tql, ...fixed } = queryTqlRead(reader);
+    return { ...fixed, query: { kind: 'tql', tql } };
+  }
+  const fixed = queryFixedRead(reader);
+  if (statementType === GriddbStatement.QUERY_TIME_SERIES_RANGE) {
+    const time = () => {
+      const value = reader.i64();
+      return value === INT64_MAX ? undefined : timestampOf(value);
+    };
+    const start = time();
+    const end = time();
+    const order = reader.i8();
+    if (order !== 0 && order !== 1) throw new GriddbFrameError(`query order ${order} is not 0 or 1`);
+    return { ...fixed, query: { kind: 'range', start, end, descending: order === 1 } };
+  }
+  if (statementType !== GriddbStatement.QUERY_TIME_SERIES_SAMPLING) {
+    throw new GriddbFrameError(`statement ${statementType} is not a query`);
+  }
+  const start = timestampOf(reader.i64());
+  const end = timestampOf(reader.i64());
+  const count = reader.i32();
+  if (count < 0 || count > SAMPLING_COLUMNS_MAX) {
+    throw new GriddbFrameError(`sampling column count ${count} is outside 0..${SAMPLING_COLUMNS_MAX}`);
+  }
+  const columnIds: number[] = [];
+  for (let i = 0; i < count; i++) columnIds.push(reader.i32());
+  const interval = reader.i32();
+  const unit = reader.i8();
+  const mode = reader.i8();
+  return { ...fixed, query: { kind: 'sampling', start, end, columnIds, interval, unit, mode } };
+}
+
+function timestampOf(value: bigint): number {
+  if (value < -MS_MAX || value > MS_MAX) {
+    throw new GriddbFrameError(`timestamp ${value} is outside ±${MS_MAX} ms`);
+  }
+  return Number(value);
+}
+
+function queryFixedRead(reader: ByteReader): Omit<QueryTqlRequest, 'tql'> {
   const fetchLimit = reader.i64();
   const fetchSize = reader.i64();
   const partialExecution = reader.i8() !== 0;
@@ -107,8 +174,7 @@ export function queryTqlRead(reader: ByteReader): QueryTqlRequest {
     }
     reader.bytes(size);
   }
-  const tql = griddbStringRead(reader, 'TQL');
-  return { fetchLimit, fetchSize, partialExecution, tql };
+  return { fetchLimit, fetchSize, partialExecution };
 }
 
 /** The rows of a result, read to the end from store (bounded by the connection's row sets). */
@@ -119,7 +185,7 @@ interface WholeResult {
   bytes: number;
 }
 
-async function wholeResult(context: QueryStatementContext, request: Parameters<
+export async function wholeResult(context: QueryStatementContext, request: Parameters<
   typeof QUERY.writeRequest>[1]): Promise<WholeResult> {
   const first = await context.engine.call(QUERY, request);
   const schema = resultSchemaOf(first.columns);
@@ -160,18 +226,62 @@ function entryWrite(writer: ByteWriter, type: number, write: (writer: ByteWriter
 export async function queryTqlRun(context: QueryStatementContext, statementId: bigint,
   body: Uint8Array): Promise<(writer: ByteWriter) => void> {
   const head = griddbRowHeadDecode(statementId, body);
-  return queryRun(context, head, queryTqlDecode(head.part));
+  const { tql, ...fixed } = queryTqlDecode(head.part);
+  return queryRun(context, head, { ...fixed, query: { kind: 'tql', tql } });
+}
+
+/** QUERY_TIME_SERIES_RANGE and QUERY_TIME_SERIES_SAMPLING (gsQueryByTimeSeriesRange, …Sampling). */
+export async function timeSeriesQueryRun(context: QueryStatementContext, type: number,
+  statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
+  const head = griddbRowHeadDecode(statementId, body);
+  const request = griddbDecode(() => {
+    const reader = new ByteReader(head.part);
+    const read = queryRead(reader, type);
+    reader.expectEnd();
+    return read;
+  });
+  return queryRun(context, head, request);
+}
+
+/** The TQL (and sampling) of a query statement, for `schema`. */
+function tqlOf(schema: ContainerSchema, query: QueryText):
+  { tql: string; sampling?: SamplingApi } {
+  switch (query.kind) {
+    case 'tql':
+      return { tql: query.tql };
+    case 'range':
+      return { tql: checked(() => timeRangeTql(schema, query,
+        query.descending ? 'DESCENDING' : 'ASCENDING')) };
+    case 'sampling': {
+      const unit = SAMPLING_UNIT_NAMES[query.unit];
+      if (unit === undefined || (query.mode !== 0 && query.mode !== 1)) {
+        throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `sampling by time unit ` +
+          `${query.unit} and interpolation mode ${query.mode} is not supported (units DAY to ` +
+          'MILLISECOND, modes LINEAR_OR_PREVIOUS and EMPTY)');
+      }
+      const columns = query.columnIds.map((id) => {
+        const column = schema.columns[id];
+        if (column === undefined) throw new GriddbFrameError(`column ${id} does not exist`);
+        return column.name;
+      });
+      const { tql, api } = checked(() => samplingTql(schema, query, { columns,
+        mode: query.mode === 1 ? 'EMPTY' : 'LINEAR_OR_PREVIOUS', interval: query.interval, unit }));
+      return { tql, sampling: api };
+    }
+  }
 }
 
 /** One query (of QUERY_TQL or EXECUTE_MULTIPLE_QUERIES); returns its reply's writer. */
 export async function queryRun(context: QueryStatementContext,
-  head: Omit<RowStatementHead, 'part'>, request: QueryTqlRequest):
+  head: Omit<RowStatementHead, 'part'>, request: GriddbQueryRequest):
   Promise<(writer: ByteWriter) => void> {
   const { schema, ref } = await containerOf(context, head);
+  const { tql, sampling } = tqlOf(schema, request.query);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
   const result = await wholeResult(context, {
-    sessionId, ref: { partitionId: ref.partitionId, name: ref.name }, tql: request.tql,
+    sessionId, ref: { partitionId: ref.partitionId, name: ref.name }, tql,
+    ...(sampling === undefined ? {} : { sampling }),
     fetchSize: FETCH_ROW_COUNT_MAX, partialExecution: false, forUpdate: head.forUpdate,
     ...(request.fetchLimit >= 0n && request.fetchLimit < INT64_MAX
       ? { rowLimit: Number(request.fetchLimit > BigInt(Number.MAX_SAFE_INTEGER)
