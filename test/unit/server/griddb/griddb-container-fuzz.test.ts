@@ -2,7 +2,8 @@
 // DROP_CONTAINER and the binary container key) and the session statements' (CREATE_SESSION,
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
-// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) against
+// EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) and the
+// time-series statements (131, 132, 133, 135, 136) against
 // random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
@@ -422,7 +423,7 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
       EMPTY_OPTIONS, count(1), Buffer.from([0]), schema, count(1), i64s(1n, containerId, 8n),
       Buffer.from([1, 0]), EMPTY_OPTIONS, count(0), count(list.byteLength), list]));
     wellFormed.push(multi, sessions, frame(EXECUTE_MULTIPLE_QUERIES, pId, Buffer.concat([
-      Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(135, 'SELECT *')])), sessionsByName,
+      Buffer.alloc(16), EMPTY_OPTIONS, count(1), multiQuery(122, 'SELECT *')])), sessionsByName,
     multiPut, statement(QUERY_TQL, queryPart('SELECT COUNT(*)')));
     // GET_MULTIPLE_CONTAINER_ROWS: a DISTINCT predicate of INTEGER keys 3 and 4, a RANGE one
     // from 3 on (no finish), both on Query01.
@@ -519,5 +520,61 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     assert.ok(fetchedCount < rowCount - 1);
     assert.equal(fetched[0], 0);
     assert.ok(fetched.byteLength < 1.1 * GRIDDB_PART_BYTES_TARGET);
+  });
+
+  it('answers or closes every malformed time-series statement, and keeps serving', async () => {
+    const pId = containerPartitionId('TsFuzz', PARTITION_NUM);
+    const four = (n: number) => {
+      const bytes = Buffer.alloc(4);
+      bytes.writeInt32LE(n);
+      return bytes;
+    };
+    const created = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN,
+      frame(PUT_CONTAINER, pId, Buffer.concat([EMPTY_OPTIONS, keyBytes('TsFuzz'),
+        Buffer.from([1, 0]), four(2), str('ts'), Buffer.from([8, 4]), str('v'),
+        Buffer.from([7, 0]), Buffer.from([1, 0, 0, 0]), str(''), Buffer.from([0])]))]);
+    assert.equal(created.replies[2]!.result, 0);
+    const containerId = created.replies[2]!.payload.readBigInt64LE(4);
+    const head = Buffer.alloc(8 + 8 + 16 + 4 + 2);
+    head.writeBigInt64LE(containerId, 0);
+    head.writeInt32LE(created.replies[2]!.payload.readInt32LE(0), 32);
+    head[36] = 2; // session mode AUTO
+    const statement = (type: number, part: Buffer) =>
+      frame(type, pId, Buffer.concat([head, EMPTY_OPTIONS, part]));
+    const columns: ColumnSchema[] = [
+      { name: 'ts', type: 'TIMESTAMP', array: false, notNull: true },
+      { name: 'v', type: 'DOUBLE', array: false, notNull: false }];
+    const puts = [1, 2, 3].map((i) => {
+      const writer = new ByteWriter(64);
+      griddbRowsWrite(writer, columns, [[i * 1000, i * 1.5]]);
+      return statement(PUT_ROW, Buffer.from(writer.finish()));
+    });
+    const fixed = Buffer.concat([i64s(INT64_MAX, INT64_MAX), Buffer.alloc(5)]);
+    const wellFormed = [
+      statement(131, Buffer.concat([i64s(1500n), Buffer.from([2])])), // NEXT: row at 2 s
+      statement(132, Buffer.concat([i64s(1500n), four(1)])), // v half-way: 2.25
+      statement(133, Buffer.concat([i64s(0n, 5000n), four(1), Buffer.from([2])])), // SUM 9
+      statement(135, Buffer.concat([fixed, i64s(2000n, INT64_MAX), Buffer.from([1])])),
+      statement(136, Buffer.concat([fixed, i64s(1000n, 3000n), four(1), four(1), four(500),
+        Buffer.from([6, 0])]))];
+    const { replies } = await griddbExchange(test.port,
+      [RECORDED_CONNECT, RECORDED_LOGIN, ...puts, ...wellFormed]);
+    assert.deepEqual(replies.map((reply) => reply.result), [0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const [related, interpolated, sum, range, sampled] = replies.slice(5).map((r) => r.payload);
+    assert.deepEqual([related![0], related!.readBigInt64LE(2)], [1, 2000n]);
+    assert.deepEqual([interpolated![0], interpolated!.readDoubleLE(10)], [1, 2.25]);
+    assert.deepEqual([sum![0], sum![1], sum!.readDoubleLE(2)], [1, 7, 9]);
+    assert.equal(range!.readBigInt64LE(9), 2n); // rows 3 s and 2 s
+    assert.equal(sampled!.readBigInt64LE(9), 5n); // 1, 1.5, 2, 2.5, 3 s
+    await fc.assert(fc.asyncProperty(fc.nat({ max: wellFormed.length - 1 }), mutation,
+      async (which, change) => {
+        const request = wellFormed[which]!;
+        const mutated = frame(request.readInt32LE(20), pId,
+          mutate(request.subarray(36), change));
+        const exchange = await griddbExchange(test.port,
+          [RECORDED_CONNECT, RECORDED_LOGIN, mutated]);
+        assert.ok(exchange.replies.length === 3 || exchange.closedByNode);
+        assert.deepEqual(test.internalErrors, []);
+      }), { numRuns: NODE_RUNS });
   });
 });
