@@ -18,8 +18,8 @@
 // (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), EXECUTE_MULTIPLE_QUERIES
 // and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), PUT_MULTIPLE_CONTAINER_ROWS
 // (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), the time-series
-// statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts), which
-// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts) and
+// CREATE/DROP_INDEX_DETAIL (griddb-index.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -86,6 +86,7 @@ import {
   type QueryStatementContext,
 } from './griddb-query.ts';
 import { timeSeriesStatementRun } from './griddb-time-series.ts';
+import { indexStatementRun } from './griddb-index.ts';
 import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
@@ -364,6 +365,10 @@ export class GriddbConnection {
       case GriddbStatement.AGGREGATE_TIME_SERIES:
         reply(GriddbResult.SUCCESS, await timeSeriesStatementRun(this.queryContext(request), type,
           statementId, body));
+        return;
+      case GriddbStatement.CREATE_INDEX_DETAIL:
+      case GriddbStatement.DROP_INDEX_DETAIL:
+        reply(GriddbResult.SUCCESS, await indexStatementRun(this.rowContext(request), type, body));
         return;
       case GriddbStatement.EXECUTE_MULTIPLE_QUERIES:
         reply(GriddbResult.SUCCESS, await multiQueriesRun(this.queryContext(request), body));

@@ -34,6 +34,8 @@ export const GriddbStatement = {
   PUT_MULTIPLE_CONTAINER_ROWS: 149,
   CLOSE_ROW_SET: 150,
   FETCH_ROW_SET: 151,
+  CREATE_INDEX_DETAIL: 162,
+  DROP_INDEX_DETAIL: 163,
 } as const;
 export type GriddbStatement = (typeof GriddbStatement)[keyof typeof GriddbStatement];
 
