@@ -3,7 +3,7 @@
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
 // EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) and the
-// time-series statements (131, 132, 133, 135, 136) against
+// time-series statements (131, 132, 133, 135, 136) and CREATE/DROP_INDEX_DETAIL against
 // random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
@@ -522,7 +522,7 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     assert.ok(fetched.byteLength < 1.1 * GRIDDB_PART_BYTES_TARGET);
   });
 
-  it('answers or closes every malformed time-series statement, and keeps serving', async () => {
+  it('answers or closes malformed time-series and index statements, keeps serving', async () => {
     const pId = containerPartitionId('TsFuzz', PARTITION_NUM);
     const four = (n: number) => {
       const bytes = Buffer.alloc(4);
@@ -566,6 +566,19 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     assert.deepEqual([sum![0], sum![1], sum!.readDoubleLE(2)], [1, 7, 9]);
     assert.equal(range!.readBigInt64LE(9), 2n); // rows 3 s and 2 s
     assert.equal(sampled!.readBigInt64LE(9), 5n); // 1, 1.5, 2, 2.5, 3 s
+    // CREATE_INDEX_DETAIL / DROP_INDEX_DETAIL: container id, schema version, options, the index
+    // info (name, columns, type), and for a drop anyName, anyType.
+    const schemaVersion = head.subarray(32, 36);
+    const indexInfo = Buffer.concat([str('ixv'), four(1), four(1), Buffer.from([0])]);
+    const index = (type: number, tail: Buffer) => frame(type, pId, Buffer.concat([
+      i64s(containerId), schemaVersion, EMPTY_OPTIONS, four(indexInfo.byteLength), indexInfo,
+      tail]));
+    const indexes = [index(162, Buffer.alloc(0)), index(162, Buffer.alloc(0)),
+      index(163, Buffer.from([0, 1]))];
+    const indexed = await griddbExchange(test.port,
+      [RECORDED_CONNECT, RECORDED_LOGIN, ...indexes]);
+    assert.deepEqual(indexed.replies.map((reply) => reply.result), [0, 0, 0, 0, 0]);
+    wellFormed.push(...indexes);
     await fc.assert(fc.asyncProperty(fc.nat({ max: wellFormed.length - 1 }), mutation,
       async (which, change) => {
         const request = wellFormed[which]!;
