@@ -19,7 +19,8 @@
 // and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), PUT_MULTIPLE_CONTAINER_ROWS
 // (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), the time-series
 // statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts) and
-// CREATE/DROP_INDEX_DETAIL (griddb-index.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// CREATE/DROP_INDEX_DETAIL (griddb-index.ts) and GET_PARTITION_CONTAINER_NAMES
+// (griddb-partition-names.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -87,6 +88,7 @@ import {
 } from './griddb-query.ts';
 import { timeSeriesStatementRun } from './griddb-time-series.ts';
 import { indexStatementRun } from './griddb-index.ts';
+import { partitionNamesRun } from './griddb-partition-names.ts';
 import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
@@ -366,6 +368,15 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, await timeSeriesStatementRun(this.queryContext(request), type,
           statementId, body));
         return;
+      case GriddbStatement.GET_PARTITION_CONTAINER_NAMES: {
+        if (request.partitionId < 0 || request.partitionId >= this.host.options.partitionNum) {
+          throw new GriddbError(GriddbErrorCode.TXN_PARTITION_ID_INVALID, `partition ` +
+            `${request.partitionId} is outside 0..${this.host.options.partitionNum - 1}`);
+        }
+        reply(GriddbResult.SUCCESS, await partitionNamesRun(this.engineOf(), request.partitionId,
+          this.host.options.partitionNum, body));
+        return;
+      }
       case GriddbStatement.CREATE_INDEX_DETAIL:
       case GriddbStatement.DROP_INDEX_DETAIL:
         reply(GriddbResult.SUCCESS, await indexStatementRun(this.rowContext(request), type, body));

@@ -4,7 +4,9 @@
  * CLOSE_MULTIPLE_SESSIONS) into the collections "M01" and "M02" and the time series "M03"
  * (containers of different partitions: one statement per partition), checked with gsGetRow;
  * gsGetMultipleContainerRows (GET_MULTIPLE_CONTAINER_ROWS) with a DISTINCT and a RANGE key
- * predicate; then a multi-put naming the absent container "M_absent" prints "absent <GSResult>".
+ * predicate; the partition controller's container count and names of M01's partition
+ * (GET_PARTITION_CONTAINER_NAMES); then a multi-put naming the absent container "M_absent"
+ * prints "absent <GSResult>".
  *
  *   multi <port> <clusterName>
  *
@@ -146,6 +148,29 @@ int main(int argc, char **argv) {
 		}
 		gsCloseRowKeyPredicate(&distinct);
 		gsCloseRowKeyPredicate(&range);
+	}
+
+	/* the partition controller: M01's partition lists M01 (GET_PARTITION_CONTAINER_NAMES) */
+	{
+		GSPartitionController *controller = NULL;
+		int32_t partition;
+		int64_t containerCount;
+		const GSChar *const *names = NULL;
+		size_t nameCount = 0;
+		CHECK(gsGetPartitionController(store, &controller));
+		CHECK(gsGetPartitionIndexOfContainer(controller, "M01", &partition));
+		CHECK(gsGetPartitionContainerCount(controller, partition, &containerCount));
+		CHECK(gsGetPartitionContainerNames(controller, partition, 0, NULL, &names, &nameCount));
+		EXPECT(containerCount >= 1 && (size_t) containerCount == nameCount,
+				"partition %d: count %lld, %d names", partition, (long long) containerCount,
+				(int) nameCount);
+		int listed = 0;
+		for (size_t i = 0; i < nameCount; i++) listed |= strcmp(names[i], "M01") == 0;
+		EXPECT(listed, "partition %d does not list M01", partition);
+		const int64_t none = 0;
+		CHECK(gsGetPartitionContainerNames(controller, partition, 1, &none, &names, &nameCount));
+		EXPECT(nameCount == 0, "a limit of 0 gave %d names", (int) nameCount);
+		gsClosePartitionController(&controller);
 	}
 
 	/* a container that does not exist: the application's error */
