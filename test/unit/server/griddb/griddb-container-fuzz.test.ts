@@ -578,7 +578,12 @@ describe('GridDB protocol: container statements fuzzed on a node', { timeout: 24
     const indexed = await griddbExchange(test.port,
       [RECORDED_CONNECT, RECORDED_LOGIN, ...indexes]);
     assert.deepEqual(indexed.replies.map((reply) => reply.result), [0, 0, 0, 0, 0]);
-    wellFormed.push(...indexes);
+    // GET_PARTITION_CONTAINER_NAMES of TsFuzz's partition: options, start 0, no limit.
+    const names = frame(143, pId, Buffer.concat([EMPTY_OPTIONS, i64s(0n, INT64_MAX)]));
+    const listed = await griddbExchange(test.port, [RECORDED_CONNECT, RECORDED_LOGIN, names]);
+    assert.equal(listed.replies[2]!.result, 0);
+    assert.ok(Buffer.from(listed.replies[2]!.payload).includes(Buffer.from('tsfuzz')));
+    wellFormed.push(...indexes, names);
     await fc.assert(fc.asyncProperty(fc.nat({ max: wellFormed.length - 1 }), mutation,
       async (which, change) => {
         const request = wellFormed[which]!;
