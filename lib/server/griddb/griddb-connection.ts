@@ -13,8 +13,14 @@
 // partition, under the address the client reached it at; and the container statements
 // GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
-// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), which
-// run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
+// COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), the
+// query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
+// (griddb-query.ts, with this connection's row sets: griddb-row-sets.ts), EXECUTE_MULTIPLE_QUERIES
+// and CREATE_MULTIPLE_SESSIONS (griddb-multi-query.ts), PUT_MULTIPLE_CONTAINER_ROWS
+// (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), the time-series
+// statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts) and
+// CREATE/DROP_INDEX_DETAIL (griddb-index.ts) and GET_PARTITION_CONTAINER_NAMES
+// (griddb-partition-names.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
 // with GridDB's STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -76,6 +82,17 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import {
+  closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
+  type QueryStatementContext,
+} from './griddb-query.ts';
+import { timeSeriesStatementRun } from './griddb-time-series.ts';
+import { indexStatementRun } from './griddb-index.ts';
+import { partitionNamesRun } from './griddb-partition-names.ts';
+import { GriddbRowSets } from './griddb-row-sets.ts';
+import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
+import { multiPutRun } from './griddb-multi-put.ts';
+import { multiGetRun } from './griddb-multi-get.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
 const CLOSE_LINGER_MS = 1000;
@@ -106,6 +123,8 @@ export class GriddbConnection {
   private engine: GriddbEngine | undefined;
   /** Set with the engine: this connection's GridDB sessions. */
   private sessions: GriddbSessions | undefined;
+  /** The row sets this connection holds for FETCH_ROW_SET, and the row ids it sent. */
+  private readonly rowSets = new GriddbRowSets();
 
   constructor(
     readonly id: number,
@@ -294,7 +313,9 @@ export class GriddbConnection {
         const { name, kinds } = containerPropertiesDecode(body);
         const info = await this.engineOf().call(CONTAINER_INFO,
           { partitionId: this.partitionOf(request, name), name });
-        if (info !== undefined) containerNamesOf(this.host).remember(info.containerId, info.name);
+        if (info !== undefined) {
+          containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
+        }
         reply(GriddbResult.SUCCESS,
           (writer) => containerPropertiesReplyWrite(writer, kinds, info));
         return;
@@ -305,7 +326,7 @@ export class GriddbConnection {
           statement: this.storeStatement(), partitionId: this.partitionOf(request, definition.name),
           definitionJson: JSON.stringify(definition), modifiable,
         });
-        containerNamesOf(this.host).remember(info.containerId, info.name);
+        containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
         reply(GriddbResult.SUCCESS, (writer) => containerPutReplyWrite(writer, info));
         return;
       }
@@ -331,6 +352,60 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, write);
         return;
       }
+      case GriddbStatement.QUERY_TQL: {
+        const write = await queryTqlRun(this.queryContext(request), statementId, body);
+        reply(GriddbResult.SUCCESS, write);
+        return;
+      }
+      case GriddbStatement.QUERY_TIME_SERIES_RANGE:
+      case GriddbStatement.QUERY_TIME_SERIES_SAMPLING:
+        reply(GriddbResult.SUCCESS, await timeSeriesQueryRun(this.queryContext(request), type,
+          statementId, body));
+        return;
+      case GriddbStatement.GET_TIME_SERIES_ROW_RELATED:
+      case GriddbStatement.INTERPOLATE_TIME_SERIES_ROW:
+      case GriddbStatement.AGGREGATE_TIME_SERIES:
+        reply(GriddbResult.SUCCESS, await timeSeriesStatementRun(this.queryContext(request), type,
+          statementId, body));
+        return;
+      case GriddbStatement.GET_PARTITION_CONTAINER_NAMES: {
+        if (request.partitionId < 0 || request.partitionId >= this.host.options.partitionNum) {
+          throw new GriddbError(GriddbErrorCode.TXN_PARTITION_ID_INVALID, `partition ` +
+            `${request.partitionId} is outside 0..${this.host.options.partitionNum - 1}`);
+        }
+        reply(GriddbResult.SUCCESS, await partitionNamesRun(this.engineOf(), request.partitionId,
+          this.host.options.partitionNum, body));
+        return;
+      }
+      case GriddbStatement.CREATE_INDEX_DETAIL:
+      case GriddbStatement.DROP_INDEX_DETAIL:
+        reply(GriddbResult.SUCCESS, await indexStatementRun(this.rowContext(request), type, body));
+        return;
+      case GriddbStatement.EXECUTE_MULTIPLE_QUERIES:
+        reply(GriddbResult.SUCCESS, await multiQueriesRun(this.queryContext(request), body));
+        return;
+      case GriddbStatement.GET_MULTIPLE_CONTAINER_ROWS:
+        reply(GriddbResult.SUCCESS, await multiGetRun(this.rowContext(request), body));
+        return;
+      case GriddbStatement.PUT_MULTIPLE_CONTAINER_ROWS:
+        reply(GriddbResult.SUCCESS, await multiPutRun(this.rowContext(request), body));
+        return;
+      case GriddbStatement.CREATE_MULTIPLE_SESSIONS:
+        reply(GriddbResult.SUCCESS,
+          await createMultipleSessionsRun(this.queryContext(request), body));
+        return;
+      case GriddbStatement.FETCH_ROW_SET:
+        reply(GriddbResult.SUCCESS, fetchRowSetRun(this.queryContext(request), statementId, body));
+        return;
+      case GriddbStatement.CLOSE_ROW_SET:
+        closeRowSetRun(this.queryContext(request), body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      case GriddbStatement.UPDATE_ROW_BY_ID:
+      case GriddbStatement.DELETE_ROW_BY_ID:
+        await rowByIdRun(this.queryContext(request), type, statementId, body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
       case GriddbStatement.CREATE_SESSION:
       case GriddbStatement.CLOSE_SESSION:
       case GriddbStatement.COMMIT_TRANSACTION:
@@ -366,8 +441,13 @@ export class GriddbConnection {
   private rowContext(request: GriddbRequest): RowStatementContext {
     return {
       engine: this.engineOf(), names: containerNamesOf(this.host),
+      partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
     };
+  }
+
+  private queryContext(request: GriddbRequest): QueryStatementContext {
+    return { ...this.rowContext(request), rowSets: this.rowSets };
   }
 
   private sessionsOf(): GriddbSessions {

@@ -60,39 +60,7 @@ export function containerPutDecode(body: Uint8Array): ContainerPutRequest {
         `container type ${typeCode} is not COLLECTION (0) or TIME_SERIES (1)`);
     }
     const modifiable = reader.u8() !== 0;
-    const columnCount = reader.i32();
-    if (columnCount < 0 || columnCount > COLUMN_COUNT_MAX) {
-      throw new GriddbFrameError(`column count ${columnCount} is outside 0..${COLUMN_COUNT_MAX}`);
-    }
-    const columns: ContainerDefinition['columns'] = [];
-    for (let i = 0; i < columnCount; i++) {
-      const columnName = griddbStringRead(reader, `column ${i} name`);
-      const code = reader.i8();
-      const flags = reader.u8();
-      if ((flags & ~COLUMN_FLAGS_KNOWN) !== 0) {
-        throw new GriddbFrameError(`column "${columnName}" flags 0x${flags.toString(16)} ` +
-          `are not GridDB's`);
-      }
-      const column: ContainerDefinition['columns'][number] = {
-        name: columnName, type: columnTypeOf(code, columnName),
-        array: (flags & GRIDDB_COLUMN_FLAG_ARRAY) !== 0,
-        notNull: (flags & GRIDDB_COLUMN_FLAG_NOT_NULL) !== 0,
-      };
-      if (code === GRIDDB_TYPE_MICRO_TIMESTAMP) column.timePrecision = 'MICROSECOND';
-      if (code === GRIDDB_TYPE_NANO_TIMESTAMP) column.timePrecision = 'NANOSECOND';
-      columns.push(column);
-    }
-    const keyCount = reader.i16();
-    if (keyCount < 0 || keyCount > columnCount) {
-      throw new GriddbFrameError(`row key count ${keyCount} is outside 0..${columnCount}`);
-    }
-    for (let i = 0; i < keyCount; i++) {
-      const column = reader.i16();
-      if (column !== i) {
-        throw new GriddbError(GriddbErrorCode.DS_DS_SCHEMA_INVALID,
-          `row key column ${column} is not column ${i}: key columns lead the schema`);
-      }
-    }
+    const { columns, keyCount } = griddbSchemaRead(reader);
     const dataAffinity = griddbStringRead(reader, 'data affinity');
     if (type === 'TIME_SERIES' && reader.u8() !== 0) {
       throw new GriddbError(GriddbErrorCode.DS_DS_SCHEMA_INVALID,
@@ -106,6 +74,48 @@ export function containerPutDecode(body: Uint8Array): ContainerPutRequest {
     if (dataAffinity !== '') definition.dataAffinity = dataAffinity;
     return { definition, modifiable };
   });
+}
+
+/**
+ * A schema as RowMapper::exportSchema writes it (PUT_CONTAINER, PUT_MULTIPLE_CONTAINER_ROWS):
+ * | columnCount i32 | column × count | keyCount i16 | keyColumn i16 × keyCount |.
+ */
+export function griddbSchemaRead(reader: ByteReader):
+  { columns: ContainerDefinition['columns']; keyCount: number } {
+  const columnCount = reader.i32();
+  if (columnCount < 0 || columnCount > COLUMN_COUNT_MAX) {
+    throw new GriddbFrameError(`column count ${columnCount} is outside 0..${COLUMN_COUNT_MAX}`);
+  }
+  const columns: ContainerDefinition['columns'] = [];
+  for (let i = 0; i < columnCount; i++) {
+    const columnName = griddbStringRead(reader, `column ${i} name`);
+    const code = reader.i8();
+    const flags = reader.u8();
+    if ((flags & ~COLUMN_FLAGS_KNOWN) !== 0) {
+      throw new GriddbFrameError(`column "${columnName}" flags 0x${flags.toString(16)} ` +
+        `are not GridDB's`);
+    }
+    const column: ContainerDefinition['columns'][number] = {
+      name: columnName, type: columnTypeOf(code, columnName),
+      array: (flags & GRIDDB_COLUMN_FLAG_ARRAY) !== 0,
+      notNull: (flags & GRIDDB_COLUMN_FLAG_NOT_NULL) !== 0,
+    };
+    if (code === GRIDDB_TYPE_MICRO_TIMESTAMP) column.timePrecision = 'MICROSECOND';
+    if (code === GRIDDB_TYPE_NANO_TIMESTAMP) column.timePrecision = 'NANOSECOND';
+    columns.push(column);
+  }
+  const keyCount = reader.i16();
+  if (keyCount < 0 || keyCount > columnCount) {
+    throw new GriddbFrameError(`row key count ${keyCount} is outside 0..${columnCount}`);
+  }
+  for (let i = 0; i < keyCount; i++) {
+    const column = reader.i16();
+    if (column !== i) {
+      throw new GriddbError(GriddbErrorCode.DS_DS_SCHEMA_INVALID,
+        `row key column ${column} is not column ${i}: key columns lead the schema`);
+    }
+  }
+  return { columns, keyCount };
 }
 
 function columnTypeOf(code: number, columnName: string): string {

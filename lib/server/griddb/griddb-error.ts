@@ -44,6 +44,12 @@ export const GriddbErrorCode = {
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
   /**
+   * FETCH_ROW_SET of a row set the node does not hold (closed, or its connection gone): the
+   * client turns it into GS_ERROR_CC_RECOVERABLE_ROW_SET_LOST (client.cpp
+   * ROW_SET_NOT_FOUND_ERROR_CODE).
+   */
+  DS_DS_RESULT_ID_INVALID: { code: 60132, name: 'DS_DS_RESULT_ID_INVALID' },
+  /**
    * A row lock still held by another transaction when the waiting statement's transaction
    * timeout ran out: GridDB's data store throws it and the lock wait rethrows it at its timeout.
    */

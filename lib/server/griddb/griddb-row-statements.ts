@@ -17,9 +17,9 @@
 // A key of one column is that column's field; a composite key is a row of the key columns
 // (one row of griddb-rows.ts's encoding).
 //
-// A row statement names its container by id only, so the node keeps the names of the containers
-// GridDB clients have been told about (GriddbContainerNames); the schema version must be the
-// container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
+// A row statement names its container by id (in its frame's partition) only, so the node keeps
+// the names of the containers GridDB clients have been told about (GriddbContainerNames); the
+// schema version must be the container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
 // the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
@@ -46,28 +46,34 @@ import {
 import { GriddbStatement } from './griddb-statements.ts';
 
 /** Values are checked against the largest block's limits here; the engine checks its own. */
-const VALUE_LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
+export const VALUE_LIMITS =
+  blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
 /** Container names kept for row statements; the oldest is forgotten beyond this. */
 export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
 
-/** Container id → name of the containers GridDB clients have learnt of, oldest first. */
+/**
+ * (partition, container id) → name of the containers GridDB clients have learnt of, oldest
+ * first. Store numbers containers per partition, as GridDB does, so an id alone names one
+ * container in each partition: a statement's partition (its frame's) goes with it.
+ */
 export class GriddbContainerNames {
-  private readonly names = new Map<number, string>();
+  private readonly names = new Map<string, string>();
 
-  remember(containerId: number, name: string): void {
-    this.names.delete(containerId);
-    this.names.set(containerId, name);
+  remember(partitionId: number, containerId: number, name: string): void {
+    const key = `${partitionId}/${containerId}`;
+    this.names.delete(key);
+    this.names.set(key, name);
     if (this.names.size > GRIDDB_CONTAINER_NAMES_MAX) {
       this.names.delete(this.names.keys().next().value!);
     }
   }
 
-  nameOf(containerId: number): string | undefined {
-    return this.names.get(containerId);
+  nameOf(partitionId: number, containerId: number): string | undefined {
+    return this.names.get(`${partitionId}/${containerId}`);
   }
 }
 
-interface RowStatementHead {
+export interface RowStatementHead {
   containerId: number;
   session: GriddbSessionRef;
   schemaVersion: number;
@@ -77,19 +83,29 @@ interface RowStatementHead {
   part: Uint8Array;
 }
 
-function headDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
+export function griddbRowHeadDecode(statementId: bigint, body: Uint8Array): RowStatementHead {
   return griddbDecode(() => {
     const reader = new ByteReader(body);
-    const containerId = griddbContainerIdRead(reader);
-    const sessionId = reader.i64();
-    const uuid = reader.bytes(GRIDDB_UUID_BYTES);
-    const schemaVersion = reader.i32();
-    reader.i8(); // session mode: a session is this node's when its transaction begins
-    const transactionMode = reader.i8();
-    const { forUpdate } = griddbOptionalRequestRead(reader);
-    return { containerId, session: { sessionId, uuid, statementId }, schemaVersion,
-      transactionMode, forUpdate, part: body.subarray(reader.offsetBytes) };
+    const head = griddbRowHeadRead(reader, statementId);
+    return { ...head, part: body.subarray(reader.offsetBytes) };
   });
+}
+
+/**
+ * Reads a row statement head up to its statement part; with `uuid` (EXECUTE_MULTIPLE_QUERIES
+ * sends the session UUID once, before its queries) the head has none of its own.
+ */
+export function griddbRowHeadRead(reader: ByteReader, statementId: bigint,
+  uuid?: Uint8Array): Omit<RowStatementHead, 'part'> {
+  const containerId = griddbContainerIdRead(reader);
+  const sessionId = reader.i64();
+  const sessionUuid = uuid ?? reader.bytes(GRIDDB_UUID_BYTES);
+  const schemaVersion = reader.i32();
+  reader.i8(); // session mode: a session is this node's when its transaction begins
+  const transactionMode = reader.i8();
+  const { forUpdate } = griddbOptionalRequestRead(reader);
+  return { containerId, session: { sessionId, uuid: sessionUuid, statementId }, schemaVersion,
+    transactionMode, forUpdate };
 }
 
 /** A container id (i64) as the node numbers containers. */
@@ -104,6 +120,8 @@ export function griddbContainerIdRead(reader: ByteReader): number {
 export interface RowStatementContext {
   engine: GriddbEngine;
   names: GriddbContainerNames;
+  /** The partition the statement's frame names (its containers' ids are that partition's). */
+  partitionId: number;
   partitionOf(name: string): number;
   sessions: GriddbSessions;
 }
@@ -112,7 +130,7 @@ export async function containerOf(context: Omit<RowStatementContext, 'sessions'>
   head: { containerId: number; schemaVersion?: number }):
   Promise<{ info: ContainerInfo; schema: ContainerSchema; ref: {
     partitionId: number; name: string; containerId: number; schemaVersion: number; }; }> {
-  const name = context.names.nameOf(head.containerId);
+  const name = context.names.nameOf(context.partitionId, head.containerId);
   const info = name === undefined ? undefined : await context.engine.call(CONTAINER_INFO,
     { partitionId: context.partitionOf(name), name });
   if (info === undefined || info.containerId !== head.containerId) {
@@ -132,7 +150,7 @@ export async function containerOf(context: Omit<RowStatementContext, 'sessions'>
 }
 
 /** Store's checks of a value (validateRow, keyValidator), their refusal as GridDB's error. */
-function checked<T>(check: () => T): T {
+export function checked<T>(check: () => T): T {
   try {
     return check();
   } catch (error) {
@@ -141,7 +159,7 @@ function checked<T>(check: () => T): T {
   }
 }
 
-function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
+export function griddbKeyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
   if (schema.rowKeyColumnCount === 0) {
     throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
       `container "${schema.name}" has no row key`);
@@ -164,7 +182,7 @@ function keyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
-  const head = headDecode(statementId, body);
+  const head = griddbRowHeadDecode(statementId, body);
   const { schema, ref } = await containerOf(context, head);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
@@ -193,19 +211,20 @@ export async function rowStatementRun(context: RowStatementContext, type: number
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
-      const key = keyOf(schema, head.part);
+      const key = griddbKeyOf(schema, head.part);
       const found = await context.engine.call(head.forUpdate ? ROW_GET_FOR_UPDATE : ROW_GET,
         { sessionId, ref, keys: KeyBatch.of(schema, [key]) });
       const rows = found.decode(schema);
       return (writer) => {
         writer.i8(rows.length > 0 ? 1 : 0);
         if (rows.length > 0) {
-          griddbRowsWrite(writer, schema.columns, rows, schema.type === 'COLLECTION');
+          griddbRowsWrite(writer, schema.columns, rows,
+            schema.type === 'COLLECTION' ? [0n] : undefined);
         }
       };
     }
     case GriddbStatement.DELETE_ROW: {
-      const key = keyOf(schema, head.part);
+      const key = griddbKeyOf(schema, head.part);
       const removed = await context.engine.call(ROW_REMOVE,
         { statement: statement(), ref, keys: KeyBatch.of(schema, [key]) });
       return (writer) => writer.i8(removed ? 1 : 0);

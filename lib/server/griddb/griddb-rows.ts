@@ -227,17 +227,18 @@ export function griddbRowsRead(bytes: Uint8Array, columns: readonly ColumnSchema
 }
 
 /**
- * Writes rows laid out as drawn above; with `rowIds`, each fixed part starts with the row's id
- * (i64), as GET_ROW answers a collection. Store has no row ids to give: it sends 0.
+ * Writes rows laid out as drawn above; with `rowIds` (one per row), each fixed part starts with
+ * the row's id (i64), as GET_ROW and a query's row set answer a collection. Store has no row ids:
+ * GET_ROW sends 0, a row set the ids its connection gave (griddb-row-sets.ts).
  */
 export function griddbRowsWrite(writer: ByteWriter, columns: readonly ColumnSchema[],
-  rows: readonly Row[], rowIds = false): void {
+  rows: readonly Row[], rowIds?: readonly bigint[]): void {
   const { kinds, varCount, nullsBytes } = layoutOf(columns);
   const fixedParts: ByteWriter[] = [];
   const varArea = new ByteWriter(64);
-  for (const row of rows) {
+  for (const [r, row] of rows.entries()) {
     const fixed = new ByteWriter(64);
-    if (rowIds) fixed.i64(0n);
+    if (rowIds !== undefined) fixed.i64(rowIds[r]!);
     if (varCount > 0) {
       fixed.i64(BigInt(varArea.lengthBytes));
       griddbVarSizeWrite(varArea, varCount);
@@ -255,6 +256,13 @@ export function griddbRowsWrite(writer: ByteWriter, columns: readonly ColumnSche
   }
   for (const fixed of fixedParts) writer.bytes(fixed.finish());
   writer.bytes(varArea.finish());
+}
+
+/** One fixed-size field (an aggregation's value); a var type is a GriddbFrameError. */
+export function griddbFixedFieldWrite(writer: ByteWriter, column: ColumnSchema,
+  value: Value): void {
+  if (isVar(column)) throw new GriddbFrameError(`column "${column.name}" is not fixed-size`);
+  fixedWrite(writer, kindOf(column), value);
 }
 
 /** Reads a single-column key (GET_ROW, DELETE_ROW). */
