@@ -108,6 +108,8 @@ export class DataFiles {
     assert(STORE_BLOCK_SIZES_BYTES.includes(options.blockSizeBytes as never));
     assert(Number.isInteger(options.splitCount) && options.splitCount >= 1);
     assert(options.splitCount <= DATA_FILE_SPLIT_COUNT_MAX);
+    // The checkpoint's writes go through it: up before the first checkpoint needs it.
+    options.fileSystem.prepareAsyncWrites?.();
     const directories = dataFileDirectories(options);
     for (const directory of new Set(directories)) {
       await makeDirectoryDurable(options.fileSystem, directory);

@@ -63,6 +63,11 @@ export interface FileSystem {
    * f_bavail × f_bsize), which must exist. What a checkpoint checks before it writes anything.
    */
   freeBytes(path: string): number;
+  /**
+   * Starts what writeAsync needs (the write thread), so that the first checkpoint does not wait
+   * for it; optional, and idempotent.
+   */
+  prepareAsyncWrites?(): void;
 }
 
 /**

@@ -137,6 +137,10 @@ export class NodeFileSystem implements FileSystem {
     this.holePuncher = options.holePuncher ?? holePuncherDefault;
   }
 
+  prepareAsyncWrites(): void {
+    writeThread().start();
+  }
+
   open(filePath: string, mode: OpenMode): FileHandle {
     try {
       // 'a+' would force appends on Linux even with a position; open O_CREAT without O_APPEND instead.

@@ -8,7 +8,8 @@
 //
 // A write's bytes are copied at the call into a buffer that is transferred to the thread and back
 // (no copy either way), so the caller may reuse its own at once. Buffers come back into a free
-// list kept to WRITE_THREAD_FREE_BUFFER_BYTES_MAX. The thread starts at the first write and does
+// list kept to WRITE_THREAD_FREE_BUFFER_BYTES_MAX. The thread starts when data files open
+// (FileSystem.prepareAsyncWrites: starting one takes 50-500 ms) or at the first write, and does
 // not keep the process alive while no write is pending; if it dies, the writes pending get an IO
 // error and the next write starts a new one.
 
@@ -53,7 +54,7 @@ class WriteThread {
     new Uint8Array(buffer, 0, bytes.length).set(bytes);
     const id = this.nextId++;
     const request: WriteRequest = { id, fd, buffer, lengthBytes: bytes.length, offsetBytes };
-    const worker = this.started();
+    const worker = this.start();
     return new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       if (this.pending.size === 1) worker.ref();
@@ -63,7 +64,8 @@ class WriteThread {
     });
   }
 
-  private started(): Worker {
+  /** Starts the thread if it is not running (at the first write otherwise). */
+  start(): Worker {
     if (this.worker !== undefined) return this.worker;
     const data: WriteThreadData = { nice: WRITE_THREAD_NICE };
     // Plain JavaScript: not the parent's --import hooks (a TypeScript loader it does not need).
