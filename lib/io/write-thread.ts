@@ -70,10 +70,15 @@ class WriteThread {
     const data: WriteThreadData = { nice: WRITE_THREAD_NICE };
     // Plain JavaScript: not the parent's --import hooks (a TypeScript loader it does not need).
     const worker = new Worker(WRITE_THREAD_SOURCE, { eval: true, workerData: data, execArgv: [] });
-    worker.unref();
     worker.on('message', (answer: WriteAnswer) => this.answered(answer));
     worker.on('error', (error) => this.died(worker, error));
     worker.on('exit', (exitCode) => this.died(worker, `exited with code ${exitCode}`));
+    // Once it is up as well: an unref before then does not hold, and an idle thread started
+    // ahead (prepareAsyncWrites) would keep the process alive.
+    worker.unref();
+    worker.once('online', () => {
+      if (this.pending.size === 0) worker.unref();
+    });
     this.worker = worker;
     this.counters.startCount++;
     return worker;
