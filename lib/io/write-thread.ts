@@ -73,12 +73,9 @@ class WriteThread {
     worker.on('message', (answer: WriteAnswer) => this.answered(answer));
     worker.on('error', (error) => this.died(worker, error));
     worker.on('exit', (exitCode) => this.died(worker, `exited with code ${exitCode}`));
-    // Once it is up as well: an unref before then does not hold, and an idle thread started
-    // ahead (prepareAsyncWrites) would keep the process alive.
+    // After the listeners: adding a 'message' listener refs the thread again, and an idle one
+    // started ahead (prepareAsyncWrites) would then keep the process alive.
     worker.unref();
-    worker.once('online', () => {
-      if (this.pending.size === 0) worker.unref();
-    });
     this.worker = worker;
     this.counters.startCount++;
     return worker;
