@@ -24,11 +24,15 @@
 // The first checkpoint after open, and the first after a failed one, logs every live block: an
 // incomplete cplog (a crash or an error interrupted it) never got its share of the cold blocks, so
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
-// So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop and
-// written through the thread pool (one write in flight), with a further turn of the loop every
-// CHECKPOINT_BATCH_BLOCK_COUNT blocks; the node checkpoints one partition at a time over all its
-// engine threads (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs;
-// and checkpointFileFlushSize (step 2) can cut a partition's data-file sync into short ones.
+// So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop,
+// with a turn of the loop before each, and written by the write thread (lib/io/write-thread.ts, a
+// worker at a lower priority than the engine thread, not the libuv pool the xlog's syncs need);
+// up to CHECKPOINT_WRITE_BYTES_IN_FLIGHT_MAX of images are in flight, so encoding and writing
+// overlap. A block enters the block map and the cplog only once its write has landed, and every
+// write has landed before any data-file sync that step 2 or step 4 makes (writeBlocks waits for
+// them), so the order above holds as drawn. The node checkpoints one partition at a time over all
+// its engine threads (lib/engine/checkpoint-gate.ts); checkpointFileFlushSize (step 2) can cut a
+// partition's data-file sync into short ones.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog
