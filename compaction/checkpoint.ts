@@ -24,11 +24,15 @@
 // The first checkpoint after open, and the first after a failed one, logs every live block: an
 // incomplete cplog (a crash or an error interrupted it) never got its share of the cold blocks, so
 // the window of the last partialCheckpointInterval generations might otherwise miss some.
-// So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop and
-// written through the thread pool (one write in flight), with a further turn of the loop every
-// CHECKPOINT_BATCH_BLOCK_COUNT blocks; the node checkpoints one partition at a time over all its
-// engine threads (lib/engine/checkpoint-gate.ts), so the pool keeps threads for the xlog's syncs;
-// and checkpointFileFlushSize (step 2) can cut a partition's data-file sync into short ones.
+// So that commits keep flowing while a checkpoint runs: each block is encoded on the event loop,
+// with a turn of the loop before each, and written by the write thread (lib/io/write-thread.ts, a
+// worker at a lower priority than the engine thread, not the libuv pool the xlog's syncs need);
+// up to CHECKPOINT_WRITE_BYTES_IN_FLIGHT_MAX of images are in flight, so encoding and writing
+// overlap. A block enters the block map and the cplog only once its write has landed, and every
+// write has landed before any data-file sync that step 2 or step 4 makes (writeBlocks waits for
+// them), so the order above holds as drawn. The node checkpoints one partition at a time over all
+// its engine threads (lib/engine/checkpoint-gate.ts); checkpointFileFlushSize (step 2) can cut a
+// partition's data-file sync into short ones.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog
@@ -40,6 +44,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { assert } from '../lib/base/assert.ts';
 import type { BlockId, Generation, Lsn, PartitionId } from '../lib/base/ids.ts';
 import { StorageError } from '../lib/base/errors.ts';
+import { MiB } from '../lib/base/units.ts';
 import { systemClock, type Clock } from '../lib/io/clock.ts';
 import type { FileSystem } from '../lib/io/file-system.ts';
 import type { BlockBacking } from '../lib/block/block-backing.ts';
@@ -51,8 +56,30 @@ import { CplogWriter } from './cplog-writer.ts';
 import { DataFiles } from './data-file.ts';
 import { FreeSlots } from './free-slots.ts';
 
-/** Blocks written between two turns of the event loop. */
-export const CHECKPOINT_BATCH_BLOCK_COUNT = 16;
+/** Bytes of block images a checkpoint has encoded and not yet written: its writes in flight. */
+export const CHECKPOINT_WRITE_BYTES_IN_FLIGHT_MAX = 1 * MiB;
+
+/** Writes in flight at a time for blocks of blockSizeBytes: at least one. */
+export function checkpointWriteWindowCount(blockSizeBytes: number): number {
+  return Math.max(1, Math.floor(CHECKPOINT_WRITE_BYTES_IN_FLIGHT_MAX / blockSizeBytes));
+}
+
+/**
+ * Image buffers of the writes in flight, kept for the next block and the next partition's
+ * checkpoint (a fresh set per partition would be garbage of every partition's size in seconds):
+ * at most one window's worth of each block size.
+ */
+const imageBuffers = new Map<number, Uint8Array[]>();
+
+function takeImageBuffer(blockSizeBytes: number): Uint8Array {
+  return imageBuffers.get(blockSizeBytes)?.pop() ?? new Uint8Array(blockSizeBytes);
+}
+
+function giveImageBuffer(buffer: Uint8Array): void {
+  const free = imageBuffers.get(buffer.length) ?? [];
+  imageBuffers.set(buffer.length, free);
+  if (free.length < checkpointWriteWindowCount(buffer.length)) free.push(buffer);
+}
 
 /** What a partition's block layer offers a checkpoint. */
 export interface CheckpointSource {
@@ -393,55 +420,76 @@ export class PartitionCheckpointer implements BlockBacking {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
     const clock = this.options.clock ?? systemClock;
-    // Each write is awaited before the next block is encoded: one buffer serves every block.
-    const scratch = new Uint8Array(this.options.blockSizeBytes);
+    const { blockSizeBytes, compress } = this.options;
+    const windowCount = checkpointWriteWindowCount(blockSizeBytes);
     const files = this.dataFiles.counters;
     const flushSizeBytes = this.options.fileFlushSizeBytes ?? 0;
     assert(Number.isSafeInteger(flushSizeBytes) && flushSizeBytes >= 0);
+    const inFlight = new Set<Promise<void>>();
+    let failure: { error: unknown } | undefined;
     let unsyncedBytes = 0;
-    for (let i = 0; i < dirty.length; i++) {
-      if (i > 0 && i % CHECKPOINT_BATCH_BLOCK_COUNT === 0) await nextTurn();
-      const blockId = dirty[i]!;
-      if (adopted.has(blockId)) {
-        const { slot, storedSizeBytes, codec, checksum, kind } = this.blockMap.get(blockId)!;
-        cplog.appendBlock({ blockId, slot, storedSizeBytes, codec, checksum, kind });
-        written.add(blockId);
-        this.counters.adoptedCount++;
-        continue;
+    const startMs = clock.monotonicMs();
+    /** Waits for every write in flight; throws the first failure of any write. */
+    const drain = async () => {
+      await Promise.all(inFlight);
+      if (failure !== undefined) throw failure.error;
+    };
+    try {
+      for (let i = 0; i < dirty.length; i++) {
+        // A turn of the loop before each block: commits wait for one block's encoding at most.
+        if (i > 0) await nextTurn();
+        if (failure !== undefined) break;
+        const blockId = dirty[i]!;
+        if (adopted.has(blockId)) {
+          const { slot, storedSizeBytes, codec, checksum, kind } = this.blockMap.get(blockId)!;
+          cplog.appendBlock({ blockId, slot, storedSizeBytes, codec, checksum, kind });
+          written.add(blockId);
+          this.counters.adoptedCount++;
+          continue;
+        }
+        while (inFlight.size >= windowCount) await Promise.race(inFlight);
+        if (failure !== undefined) break;
+        const buffer = takeImageBuffer(blockSizeBytes);
+        const image = source.encodeBlock(blockId, buffer);
+        assert(image.length === blockSizeBytes);
+        const slot = this.freeSlots.allocate();
+        // The data files count the write when they issue it, so the counters are read around
+        // the call (a swap-out while it is in flight counts there too).
+        const before = { bytes: files.writtenBytes, compressMs: files.compressTimeMs };
+        const writing = this.dataFiles.writeSlotAsync(slot, image, { compress });
+        this.counters.writeCount++;
+        this.counters.writeBytes += files.writtenBytes - before.bytes;
+        unsyncedBytes += files.writtenBytes - before.bytes;
+        this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
+        this.writing.set(blockId, image);
+        const done: Promise<void> = writing.then((stored) => {
+          const previous = this.blockMap.get(blockId);
+          if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);
+          const kind = source.blockKind(blockId);
+          this.blockMap.set(blockId, { blockId, slot, ...stored, kind, generation });
+          cplog.appendBlock({ blockId, slot, ...stored, kind });
+          written.add(blockId);
+        }, (error: unknown) => {
+          failure ??= { error };
+        }).finally(() => {
+          this.writing.delete(blockId);
+          giveImageBuffer(buffer);
+          inFlight.delete(done);
+        });
+        inFlight.add(done);
+        if (flushSizeBytes > 0 && unsyncedBytes >= flushSizeBytes) {
+          // Only what has landed can be synced: the writes in flight first.
+          await drain();
+          await this.dataFiles.datasync();
+          unsyncedBytes = 0;
+        }
       }
-      const startMs = clock.monotonicMs();
-      const before = { bytes: files.writtenBytes, compressMs: files.compressTimeMs };
-      const image = source.encodeBlock(blockId, scratch);
-      assert(image.length === this.options.blockSizeBytes);
-      const slot = this.freeSlots.allocate();
-      // Through the thread pool: the loop serves commits while the kernel takes the bytes. The
-      // data files count the write when they issue it, so the counters are read before the
-      // await (a swap-out during it counts there too).
-      const compress = this.options.compress;
-      const writing = this.dataFiles.writeSlotAsync(slot, image, { compress });
-      this.counters.writeCount++;
-      this.counters.writeBytes += files.writtenBytes - before.bytes;
-      unsyncedBytes += files.writtenBytes - before.bytes;
-      this.counters.writeCompressTimeMs += files.compressTimeMs - before.compressMs;
-      this.writing.set(blockId, image);
-      let stored;
-      try {
-        stored = await writing;
-      } finally {
-        this.writing.delete(blockId);
-      }
-      this.counters.writeTimeMs += clock.monotonicMs() - startMs;
-      const previous = this.blockMap.get(blockId);
-      if (previous !== undefined) this.freeSlots.retireForCheckpoint(previous.slot);
-      const kind = source.blockKind(blockId);
-      this.blockMap.set(blockId, { blockId, slot, ...stored, kind, generation });
-      cplog.appendBlock({ blockId, slot, ...stored, kind });
-      written.add(blockId);
-      if (flushSizeBytes > 0 && unsyncedBytes >= flushSizeBytes) {
-        await this.dataFiles.datasync();
-        unsyncedBytes = 0;
-      }
+    } finally {
+      // Even on failure: no write of this checkpoint may still be in flight when it returns.
+      await Promise.all(inFlight);
     }
+    if (failure !== undefined) throw failure.error;
+    this.counters.writeTimeMs += clock.monotonicMs() - startMs;
     return written;
   }
 

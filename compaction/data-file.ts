@@ -108,6 +108,8 @@ export class DataFiles {
     assert(STORE_BLOCK_SIZES_BYTES.includes(options.blockSizeBytes as never));
     assert(Number.isInteger(options.splitCount) && options.splitCount >= 1);
     assert(options.splitCount <= DATA_FILE_SPLIT_COUNT_MAX);
+    // The checkpoint's writes go through it: up before the first checkpoint needs it.
+    options.fileSystem.prepareAsyncWrites?.();
     const directories = dataFileDirectories(options);
     for (const directory of new Set(directories)) {
       await makeDirectoryDurable(options.fileSystem, directory);
@@ -140,9 +142,8 @@ export class DataFiles {
   private readonly clock: Clock;
   /** One slot: a compressed image padded to file-system blocks, or a compressed slot read. */
   private readonly scratch: Uint8Array;
-  /** The same, for the one writeSlotAsync in flight. */
+  /** The same, for writeSlotAsync (free again once it has called writeAsync). */
   private readonly asyncScratch: Uint8Array;
-  private asyncWriteInFlight = false;
   private readonly countersCurrent: DataFileCounters = {
     writeCount: 0, writtenBytes: 0, imageBytes: 0, compressedCount: 0, compressTimeMs: 0,
     readCount: 0, readBytes: 0, uncompressTimeMs: 0, punchCount: 0, punchedBytes: 0,
@@ -198,39 +199,38 @@ export class DataFiles {
   }
 
   /**
-   * writeSlot through the thread pool (the checkpoint's writes, FileHandle.writeAsync): one at a
-   * time, and `image` must stay unchanged until it resolves. Synchronous writes of other slots
-   * (swap-outs) may run meanwhile.
+   * writeSlot off the event loop (the checkpoint's writes, FileHandle.writeAsync, which takes the
+   * bytes at the call): several may be in flight, each of a different slot. Synchronous writes of
+   * other slots (swap-outs) may run meanwhile.
    */
   async writeSlotAsync(
     slot: number, image: Uint8Array, options: { compress: boolean },
   ): Promise<StoredSlot> {
     this.throwIfUnusable();
-    assert(!this.asyncWriteInFlight, 'one writeSlotAsync at a time');
-    this.asyncWriteInFlight = true;
-    try {
-      // Its own scratch: a swap-out or a swap read meanwhile uses this.scratch.
-      const plan = this.planWrite(slot, image, { ...options, scratch: this.asyncScratch });
-      const { file, offsetBytes, bytes } = plan;
-      // The file covers the slot before the write: a swap-out of a lower slot meanwhile then
-      // sees the file's true size and never truncates it below the bytes this write lands.
-      const slotEndBytes = offsetBytes + this.blockSizeBytes;
-      const punchEndBytes = Math.min(slotEndBytes, file.sizeBytes);
-      if (file.sizeBytes < slotEndBytes) {
+    // Its own scratch: a swap-out or a swap read meanwhile uses this.scratch. Free again once
+    // writeAsync is called, which takes the bytes then.
+    const plan = this.planWrite(slot, image, { ...options, scratch: this.asyncScratch });
+    const { file, offsetBytes, bytes } = plan;
+    // The file covers the slot from here on, so a swap-out of a lower slot meanwhile never
+    // truncates it below the bytes this write lands (it only ever extends past sizeBytes). A
+    // whole-slot write extends the file itself (pwrite never shrinks one): no ftruncate, which
+    // would wait on the inode lock of the writes in flight, a kernel-throttled one included.
+    const slotEndBytes = offsetBytes + this.blockSizeBytes;
+    const punchEndBytes = Math.min(slotEndBytes, file.sizeBytes);
+    if (file.sizeBytes < slotEndBytes) {
+      if (bytes.length < this.blockSizeBytes) {
         this.failure.guard(() => file.handle.truncate(slotEndBytes));
-        file.sizeBytes = slotEndBytes;
       }
-      // Counted when issued, before the first await (a caller reads the counters there).
-      const stored = this.countWrite(plan, image);
-      await this.failure.guardAsync(() => file.handle.writeAsync(bytes, offsetBytes));
-      const usedEndBytes = offsetBytes + bytes.length;
-      if (usedEndBytes < punchEndBytes) {
-        this.punch(file, { offsetBytes: usedEndBytes, endBytes: punchEndBytes });
-      }
-      return stored;
-    } finally {
-      this.asyncWriteInFlight = false;
+      file.sizeBytes = slotEndBytes;
     }
+    // Counted when issued, before the first await (a caller reads the counters there).
+    const stored = this.countWrite(plan, image);
+    await this.failure.guardAsync(() => file.handle.writeAsync(bytes, offsetBytes));
+    const usedEndBytes = offsetBytes + bytes.length;
+    if (usedEndBytes < punchEndBytes) {
+      this.punch(file, { offsetBytes: usedEndBytes, endBytes: punchEndBytes });
+    }
+    return stored;
   }
 
   /** What writeSlot writes where: the stored form (compressed ones padded in `scratch`). */

@@ -5,8 +5,8 @@
 // Reads, writes and metadata calls are synchronous: a partition group is single-threaded and owns its
 // files, so a short pwrite is cheaper than a round trip through the thread pool. Only datasync is
 // asynchronous, because group commit needs the event loop free while the disk flushes, and the
-// checkpoint's bulk block writes (writeAsync), which would otherwise hold the loop while a loaded
-// disk makes the kernel wait.
+// checkpoint's bulk block writes (writeAsync, on a thread of their own), which would otherwise hold
+// the loop while a loaded disk makes the kernel wait.
 
 export interface FileHandle {
   readonly path: string;
@@ -15,9 +15,10 @@ export interface FileHandle {
   /** Writes all of `bytes` at `offsetBytes` (pwrite). */
   write(bytes: Uint8Array, offsetBytes: number): void;
   /**
-   * The same write through the thread pool, so the event loop goes on while the kernel takes the
-   * bytes (a pwrite can block for tens of ms when the disk is loaded). `bytes` must stay unchanged
-   * until it resolves. For the checkpoint's bulk writes; not durable until datasync.
+   * The same write off the event loop (the write thread, write-thread.ts), so the loop goes on
+   * while the kernel takes the bytes (a pwrite can block for tens of ms when the disk is loaded).
+   * The bytes are taken at the call: the caller may reuse them at once. For the checkpoint's bulk
+   * writes; not durable until datasync.
    */
   writeAsync(bytes: Uint8Array, offsetBytes: number): Promise<void>;
   /** Reads up to `into.length` bytes at `offsetBytes`; returns the count read (0 at end of file). */
@@ -62,6 +63,11 @@ export interface FileSystem {
    * f_bavail × f_bsize), which must exist. What a checkpoint checks before it writes anything.
    */
   freeBytes(path: string): number;
+  /**
+   * Starts what writeAsync needs (the write thread), so that the first checkpoint does not wait
+   * for it; optional, and idempotent.
+   */
+  prepareAsyncWrites?(): void;
 }
 
 /**

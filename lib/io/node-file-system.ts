@@ -9,9 +9,9 @@ import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { FileHandle, FileSystem, OpenMode } from './file-system.ts';
 import { holePuncher as holePuncherDefault, type HolePuncher } from './punch-hole.ts';
+import { writeThread } from './write-thread.ts';
 
 const fdatasyncAsync = promisify(fs.fdatasync);
-const writeAsync = promisify(fs.write);
 const fsyncAsync = promisify(fs.fsync);
 
 function ioError(operation: string, filePath: string, cause: unknown): StorageError {
@@ -51,15 +51,15 @@ class NodeFileHandle implements FileHandle {
     }
   }
 
+  /** Through the write thread (write-thread.ts): the bytes are copied at the call. */
   async writeAsync(bytes: Uint8Array, offsetBytes: number): Promise<void> {
+    // Checked here: the thread writes by descriptor, which a closed handle's may now be another's.
+    if (this.closed) throw ioError('write', this.path, 'EBADF: handle closed');
+    if (this.readOnly) throw ioError('write', this.path, 'EBADF: opened read-only');
     try {
-      let writtenBytes = 0;
-      while (writtenBytes < bytes.length) {
-        const { bytesWritten } = await writeAsync(this.fd, bytes, writtenBytes,
-          bytes.length - writtenBytes, offsetBytes + writtenBytes);
-        writtenBytes += bytesWritten;
-      }
+      await writeThread().write(this.fd, bytes, offsetBytes);
     } catch (cause) {
+      if (cause instanceof StorageError) throw cause;
       throw ioError('write', this.path, cause);
     }
   }
@@ -135,6 +135,10 @@ export class NodeFileSystem implements FileSystem {
 
   constructor(options: NodeFileSystemOptions = {}) {
     this.holePuncher = options.holePuncher ?? holePuncherDefault;
+  }
+
+  prepareAsyncWrites(): void {
+    writeThread().start();
   }
 
   open(filePath: string, mode: OpenMode): FileHandle {

@@ -7,9 +7,11 @@
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { describe, it } from 'node:test';
+import { StorageError } from '../../../lib/base/errors.ts';
 import { blockId, lsn, type BlockId, type Lsn } from '../../../lib/base/ids.ts';
 import {
-  PartitionCheckpointer, type CheckpointSource, type PartitionCheckpointerOptions,
+  checkpointWriteWindowCount, PartitionCheckpointer, type CheckpointSource,
+  type PartitionCheckpointerOptions,
 } from '../../../compaction/checkpoint.ts';
 import { Prng } from '../../sim/prng.ts';
 import type { SimFileSystem } from '../../sim/sim-file-system.ts';
@@ -98,6 +100,35 @@ function guardReferencedSlots(checkpointer: PartitionCheckpointer, referenced: (
     assert.ok(!referenced().has(slot), `slot ${slot} of the last complete checkpoint overwritten`);
     return writeSlot(slot, image, writeOptions);
   };
+  const writeSlotAsync = files.writeSlotAsync.bind(files);
+  files.writeSlotAsync = (slot, image, writeOptions) => {
+    assert.ok(!referenced().has(slot), `slot ${slot} of the last complete checkpoint overwritten`);
+    return writeSlotAsync(slot, image, writeOptions);
+  };
+}
+
+/**
+ * Makes each checkpoint write resolve `turns` turns of the loop after it was issued (the bytes
+ * land at once), failing the one numbered `failAt`; counts the writes in flight and their peak.
+ */
+function slowWrites(checkpointer: PartitionCheckpointer, turns: number, failAt?: number) {
+  const files = checkpointer.dataFiles;
+  const writeSlotAsync = files.writeSlotAsync.bind(files);
+  const counts = { inFlight: 0, peak: 0, issued: 0 };
+  files.writeSlotAsync = async (slot, image, writeOptions) => {
+    const n = counts.issued++;
+    counts.inFlight++;
+    counts.peak = Math.max(counts.peak, counts.inFlight);
+    try {
+      const stored = await writeSlotAsync(slot, image, writeOptions);
+      for (let turn = 0; turn < (n === failAt ? 1 : turns); turn++) await nextTurn();
+      if (n === failAt) throw new StorageError('IO', 'injected write failure');
+      return stored;
+    } finally {
+      counts.inFlight--;
+    }
+  };
+  return counts;
 }
 
 function imagesOf(checkpointer: PartitionCheckpointer): Map<BlockId, Uint8Array> {
@@ -218,5 +249,38 @@ describe('partition checkpointer', () => {
     }
     // Off: once before the END. Every 3 blocks of 10: after blocks 3, 6 and 9, then before END.
     assert.deepStrictEqual(syncCounts, [1, 4]);
+  });
+
+  it('keeps a window of block writes in flight, never more, and logs every block', async () => {
+    const fileSystem = await newSimData(12);
+    const source = new ModelSource();
+    const checkpointer = await PartitionCheckpointer.open(options(fileSystem, false));
+    const window = checkpointWriteWindowCount(BLOCK_SIZE_BYTES);
+    const blockCount = 2 * window + 3;
+    for (let id = 0; id < blockCount; id++) source.write(blockId(id), id + 1);
+    const counts = slowWrites(checkpointer, 3 * window);
+    const report = await checkpointer.checkpoint(source, lsn(1n));
+    assert.equal(report.writtenBlockCount, blockCount);
+    assert.equal(counts.peak, window);
+    assert.ok(window > 1);
+    checkpointer.close();
+    fileSystem.crash();
+    const reopened = await PartitionCheckpointer.open(options(fileSystem, false));
+    assert.ok(sameImages(imagesOf(reopened), source.images));
+    reopened.close();
+  });
+
+  it('a failed block write fails the checkpoint once no other write is in flight', async () => {
+    const fileSystem = await newSimData(13);
+    const source = new ModelSource();
+    const checkpointer = await PartitionCheckpointer.open(options(fileSystem, false));
+    for (let id = 0; id < 40; id++) source.write(blockId(id), id + 1);
+    const counts = slowWrites(checkpointer, 8, 5);
+    const outcome = await checkpointer.checkpoint(source, lsn(1n)).then(
+      () => 'done', (error: unknown) => (error as Error).message);
+    assert.equal(outcome, 'injected write failure');
+    assert.equal(counts.inFlight, 0);
+    assert.equal(checkpointer.counters.failedCount, 1);
+    checkpointer.close();
   });
 });

@@ -64,6 +64,29 @@ class LateWriteCallbackFileSystem extends SimFileSystem {
   }
 }
 
+/**
+ * A SimFileSystem whose writeAsync takes the bytes at the call (FileHandle's contract) and lands
+ * them a few turns later, as the write thread does; it counts truncate calls.
+ */
+class LateLandingFileSystem extends SimFileSystem {
+  truncateCount = 0;
+
+  override open(path: string, mode: OpenMode): FileHandle {
+    const handle = super.open(path, mode);
+    const truncate = handle.truncate.bind(handle);
+    handle.truncate = (sizeBytes) => {
+      this.truncateCount++;
+      truncate(sizeBytes);
+    };
+    handle.writeAsync = async (bytes, offsetBytes) => {
+      const taken = bytes.slice();
+      for (let turn = 0; turn < 3; turn++) await nextMacrotask();
+      handle.write(taken, offsetBytes);
+    };
+    return handle;
+  }
+}
+
 describe('DataFiles', () => {
   it('a swap-out of a lower slot while a checkpoint write is in flight keeps the write\'s bytes',
     async () => {
@@ -89,6 +112,37 @@ describe('DataFiles', () => {
         assert.equal(files.counters.writeCount, 2);
         reopened.close();
       }
+    });
+
+  it('a whole-slot checkpoint write extends its file without a truncate; several in flight land',
+    async () => {
+      const fileSystem = new LateLandingFileSystem({ seed: 2 });
+      fileSystem.mkdirp(DATA_ROOT);
+      await fileSystem.syncDirectory('/');
+      const files = await openDataFiles(fileSystem);
+      const truncatesBefore = fileSystem.truncateCount;
+      const images = [randomImage(11), randomImage(12), randomImage(13)];
+      // Slots 4, 2 and 6, all past the file's end, in flight at once; the caller's buffer is
+      // reused at once (taken at the call).
+      const scratch = new Uint8Array(BLOCK_SIZE_BYTES);
+      const writes = [4, 2, 6].map((slot, n) => {
+        scratch.set(images[n]!);
+        return files.writeSlotAsync(slot, scratch, { compress: false });
+      });
+      // A compressed swap-out into slot 1 meanwhile must not cut the file below slot 6's end.
+      const swapped = files.writeSlot(1, sensorBlockImage(3), { compress: true });
+      const stored = await Promise.all(writes);
+      assert.equal(fileSystem.truncateCount, truncatesBefore);
+      assert.equal(files.sizeBytes(), 7 * BLOCK_SIZE_BYTES);
+      await files.datasync();
+      fileSystem.crash();
+      const reopened = await openDataFiles(fileSystem);
+      for (const [n, slot] of [4, 2, 6].entries()) {
+        assert.deepEqual(reopened.readSlot(slot, entryOf(slot, stored[n]!)), images[n]);
+      }
+      assert.deepEqual(reopened.readSlot(1, entryOf(1, swapped)), sensorBlockImage(3));
+      assert.equal(reopened.slotCountOnDisk(), 7);
+      reopened.close();
     });
 
   it('stripes slots over 3 files in 2 directories, durable after datasync', async () => {
