@@ -17,7 +17,6 @@
 
 import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
-import { DATABASE_COUNT_MAX } from '../base/limits.ts';
 
 /** A database's id: public is 0; created ones count from 1 (access-catalog.ts). */
 export type DatabaseId = number;
@@ -26,8 +25,12 @@ export const DATABASE_ID_PUBLIC: DatabaseId = 0;
 
 const KEY_MARK = '\u0001';
 const KEY_MARK_CODE = 0x01;
-/** Ids are never reused, so they run past the database count: bound them all the same. */
-export const DATABASE_ID_MAX = DATABASE_COUNT_MAX * 1024;
+/**
+ * Ids are never reused, so they run past the database count: bound them all the same. The
+ * largest is no database's: a connection to a database dropped since its login works there.
+ */
+export const DATABASE_ID_MAX = 0x7fff_ffff;
+export const DATABASE_ID_DROPPED: DatabaseId = DATABASE_ID_MAX;
 
 /**
  * The container key of `name` in `databaseId`. Throws INVALID_NAME for a name that already holds
@@ -72,4 +75,20 @@ const KEY_DATABASE_PARTS = /\u0001\d+\u0001/g;
  */
 export function messageWithoutContainerKeys(message: string): string {
   return message.indexOf(KEY_MARK) < 0 ? message : message.replace(KEY_DATABASE_PARTS, '');
+}
+
+/**
+ * The key of a name given in `databaseId`, or of a key the engine handed out there (a data
+ * partition's, a table's schema name): a key of another database is refused as no name may be,
+ * so a quoted SQL identifier cannot reach across databases.
+ */
+export function containerKeyIn(databaseId: DatabaseId, nameOrKey: string): string {
+  if (!isQualifiedContainerKey(nameOrKey)) return containerKey(databaseId, nameOrKey);
+  if (containerDatabaseId(nameOrKey) !== databaseId) return containerKey(databaseId, nameOrKey);
+  return nameOrKey;
+}
+
+/** A schema as its database's users see it: named by its name (the same object in public). */
+export function schemaShownAs<S extends { readonly name: string }>(schema: S): S {
+  return isQualifiedContainerKey(schema.name) ? { ...schema, name: containerBaseName(schema.name) } : schema;
 }

@@ -15,6 +15,7 @@
 
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
+import type { DatabaseId } from '../schema/database-names.ts';
 import type { SqlQuery, SqlStatement } from '../sql/ast.ts';
 import type { SqlBatch } from '../sql/exec/evaluate.ts';
 import type { SqlScanRequest, SqlTable } from '../sql/exec/table-source.ts';
@@ -32,7 +33,7 @@ const GATHERED: ReadonlySet<SqlMetatableName> = new Set(['#sqls', '#tables', '#i
 const TABLE_NAME_COLUMN_INDEX = 1;
 
 export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: SqlPeers,
-  workMemoryLimitBytes: number): Promise<SqlDatabase> {
+  workMemoryLimitBytes: number, databaseId: DatabaseId): Promise<SqlDatabase> {
   let statement: SqlStatement;
   try {
     statement = parseSqlStatement(text).statement;
@@ -44,14 +45,14 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
   const metatable = sqlMetatableOf(from);
   if (metatable !== undefined) {
     if (!GATHERED.has(metatable)) return local;
-    const rows = await peers.call({ kind: 'metatableRows', name: metatable });
+    const rows = await peers.call({ kind: 'metatableRows', name: metatable, databaseId });
     if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions') {
       rows.sort((a, b) => compareText(a[TABLE_NAME_COLUMN_INDEX], b[TABLE_NAME_COLUMN_INDEX]));
     }
     return { ...local, metatableRows: (name) => (name === metatable ? rows : local.metatableRows(name)) };
   }
   if (local.tableSchema(from.text) !== undefined) return local;
-  const schema = await peers.call({ kind: 'tableSchema', name: from.text });
+  const schema = await peers.call({ kind: 'tableSchema', name: from.text, databaseId });
   if (schema === undefined) return local; // no such table anywhere: planning says so
   const memory = new SqlWorkMemory(workMemoryLimitBytes);
   const foreign = (name: string) => name.toLowerCase() === from.text.toLowerCase();
@@ -59,7 +60,7 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
     ...local,
     tableSchema: (name) => (foreign(name) ? schema : local.tableSchema(name)),
     table: (name): SqlTable => (foreign(name)
-      ? { schema, scan: (request) => peerPages(peers, schema.name, request, memory) }
+      ? { schema, scan: (request) => peerPages(peers, { table: schema.name, databaseId }, request, memory) }
       : local.table(name)),
   };
 }
@@ -81,13 +82,13 @@ function singleTable(query: SqlQuery): { text: string; quoted: boolean } | undef
 }
 
 /** Pages of the table from its group, each charged to `memory` (the insert keeps them all). */
-async function* peerPages(peers: SqlPeers, table: string, request: SqlScanRequest,
-  memory: SqlWorkMemory): AsyncGenerator<SqlBatch> {
+async function* peerPages(peers: SqlPeers, { table, databaseId }: { table: string; databaseId: DatabaseId },
+  request: SqlScanRequest, memory: SqlWorkMemory): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
   for (;;) {
     const page = await peers.call({
-      kind: 'scanPage', table, columnIndexes: request.columnIndexes, from: request.from, to: request.to,
+      kind: 'scanPage', table, databaseId, columnIndexes: request.columnIndexes, from: request.from, to: request.to,
       after, rowCountMax: Math.min(left, SQL_BATCH_ROW_COUNT),
     });
     if (page.batch.rowCount > 0) {
