@@ -41,10 +41,6 @@ const STORAGE_STATUS: Partial<Record<StorageErrorCode, HttpErrorStatus>> = {
   TQL_EVALUATION: 400,
   USER_INVALID: 401,
   USER_NOT_FOUND: 401,
-  // GridDB's web API answers a GSException of the request with 400
-  TXN_DB_ACCESS_INVALID: 400,
-  TXN_OPERATION_NOT_ALLOWED: 400,
-  SQL_DDL_DATABASE_NOT_EMPTY: 400,
 };
 
 /** fastify error codes → status; the message is fastify's (it says what was wrong). */
