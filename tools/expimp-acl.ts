@@ -48,9 +48,6 @@ export function aclOptionsCheck(values: {
       throw new CommandError('D00A42: [--prefixdb] option and [--container] option must be set at same time.',
         EXIT_ARGUMENTS);
     }
-    if (values.prefixdb !== DATABASE_PUBLIC) {
-      throw new CommandError(`D00E0D: database "${values.prefixdb}" does not exist (public is the only one).`);
-    }
   }
 }
 

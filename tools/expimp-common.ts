@@ -40,8 +40,12 @@ export interface ConnectionValues {
   cluster?: string | undefined;
 }
 
-/** A client store for the options; it connects at once, so that a wrong address fails here. */
-export async function connectStore(values: ConnectionValues, environment: Environment): Promise<{
+/**
+ * A client store for the options, in `database` (public by default); it connects at once, so that
+ * a wrong address or a database that does not exist fails here.
+ */
+export async function connectStore(values: ConnectionValues, environment: Environment,
+  database = 'public'): Promise<{
   store: ClientStore; address: string; user: string;
 }> {
   const credentials = parseCredentials(values.user);
@@ -52,16 +56,42 @@ export async function connectStore(values: ConnectionValues, environment: Enviro
   const store = getStore({
     notificationMember: address, clusterName: values.cluster ?? clusterNameOf(environment.home),
     username: credentials.user, password: credentials.password,
-    applicationName: 'gs_expimp', failoverTimeout: 5,
+    applicationName: 'gs_expimp', failoverTimeout: 5, database,
   });
   try {
     await store.connect();
   } catch (error) {
     await store.close();
+    if ((error as { code?: unknown }).code === 'DATABASE_NOT_FOUND') {
+      throw new CommandError(`D00E0D: database "${database}" does not exist.`);
+    }
     throw new CommandError(`A00104: Failed to connect to the node.(node=${address}): ` +
       `${(error as Error).message}`);
   }
   return { store, address, user: credentials.user };
+}
+
+/** One connected store per database a command works in, made when first asked for. */
+export class DatabaseStores {
+  private readonly stores = new Map<string, Promise<ClientStore>>();
+
+  constructor(private readonly values: ConnectionValues, private readonly environment: Environment) {}
+
+  of(database: string): Promise<ClientStore> {
+    const key = database.toLowerCase();
+    let store = this.stores.get(key);
+    if (store === undefined) {
+      store = connectStore(this.values, this.environment, database).then((connected) => connected.store);
+      store.catch(() => undefined);
+      this.stores.set(key, store);
+    }
+    return store;
+  }
+
+  async closeAll(): Promise<void> {
+    for (const store of this.stores.values()) await (await store.catch(() => undefined))?.close();
+    this.stores.clear();
+  }
 }
 
 function clusterNameOf(home: string): string {

@@ -57,8 +57,8 @@ export interface ExportExecution {
 export class MetadataProblem extends Error {}
 
 /** The stem of a container's files: `public.<URL-encoded name>`, cut to 140 characters + `_n`. */
-export function fileStemOf(name: string, sequence: number): string {
-  const stem = `${DATABASE_PUBLIC}.${encodeURIComponent(name)}`;
+export function fileStemOf(database: string, name: string, sequence: number): string {
+  const stem = `${encodeURIComponent(database)}.${encodeURIComponent(name)}`;
   return stem.length <= FILE_STEM_LENGTH_MAX ? stem : `${stem.slice(0, FILE_STEM_LENGTH_MAX)}_${sequence}`;
 }
 
@@ -70,10 +70,10 @@ export function typeTextOf(column: ColumnSchema): string {
   return `${base}${digits}${column.array ? '[]' : ''}`;
 }
 
-export function metadataOf(info: ContainerInfo, containerFile: string): ContainerMetadata {
+export function metadataOf(info: ContainerInfo, containerFile: string, database = DATABASE_PUBLIC): ContainerMetadata {
   const metadata: ContainerMetadata = {
     version: EXPORT_FORMAT_VERSION,
-    database: DATABASE_PUBLIC,
+    database,
     container: info.name,
     containerType: info.type,
     containerFileType: 'csv',

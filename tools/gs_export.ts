@@ -14,7 +14,7 @@ import { join, resolve } from 'node:path';
 import type { ClientStore } from '../lib/client/store-factory.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
-  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
+  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, DatabaseStores, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
 import { aclOptionsCheck, homeAccessCatalog, writeAclFile } from './expimp-acl.ts';
@@ -54,7 +54,7 @@ const HELP: CommandHelp = {
     ['-s, --server HOST:PORT', 'the node\'s transaction service (default 127.0.0.1:10001)'],
     ['--cluster NAME', 'the cluster name (default: GS_HOME/conf/gs_cluster.json, else myCluster)'],
     ['--all', 'every container'],
-    ['--db DB', 'every container of the database (only public exists)'],
+    ['--db DB', 'every container of the databases given'],
     ['-c, --container NAME', 'this container (repeatable)'],
     ['--containerregex REGEX', 'containers whose whole name matches (repeatable)'],
     ['-d, --directory DIR', 'where to write (default: the current directory); must hold no export'],
@@ -88,9 +88,6 @@ async function main(): Promise<number> {
     throw new CommandError('Specify one of --all, --db, -c or --containerregex.', EXIT_ARGUMENTS);
   }
   aclOptionsCheck(values);
-  for (const db of values.db ?? []) {
-    if (db !== DATABASE_PUBLIC) throw new CommandError(`D00E0D: database "${db}" does not exist.`);
-  }
   const filters = values.filterfile === undefined ? [] : readFilterFile(values.filterfile);
   if (values.csv !== undefined) return mainCsv(values.csv, { ...values, filters }, args);
   const directory = resolve(values.directory ?? '.');
@@ -98,13 +95,31 @@ async function main(): Promise<number> {
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store, address, user } = await connectStore(values, environment);
+  const stores = new DatabaseStores(values, environment);
   try {
-    const names = selectNames(await store.getContainerNames(), values);
+    // --all: every database the user may log in to; --db: those; -c, --containerregex: --prefixdb's.
+    const databases = values.all === true ? await databasesOf(store)
+      : values.db ?? [values.prefixdb ?? DATABASE_PUBLIC];
+    const targets: Array<{ database: string; store: ClientStore; name: string }> = [];
+    for (const database of databases) {
+      let databaseStore: ClientStore;
+      try {
+        databaseStore = await stores.of(database);
+      } catch (error) {
+        // --all skips a database the user holds no privilege on, as GridDB's lists only its own.
+        if (values.all === true && /authentication failed/i.test((error as Error).message)) continue;
+        throw error;
+      }
+      for (const name of selectNames(await databaseStore.getContainerNames(), values)) {
+        targets.push({ database, store: databaseStore, name });
+      }
+    }
+    const names = targets.map((target) => target.name);
     const startTime = new Date().toISOString();
     if (values.silent !== true) console.log(`Export Start.\nDirectory : ${directory}`);
     const progress = Progress.forConsole(values.silent === true);
     let totalRows = 0;
-    for (const name of names) totalRows += (await store.getContainerInfo(name))?.rowCount ?? 0;
+    for (const target of targets) totalRows += (await target.store.getContainerInfo(target.name))?.rowCount ?? 0;
     let doneRows = 0;
     progress.start('export', totalRows);
     const entries: Array<ExportEntry & { sequence: number }> = [];
@@ -114,19 +129,20 @@ async function main(): Promise<number> {
     const worker = async () => {
       while (nextIndex < names.length) {
         const sequence = nextIndex++;
-        const name = names[sequence]!;
+        const { database, store: databaseStore, name } = targets[sequence]!;
         const filter = filters.find((entry) => entry.pattern.test(name))?.tql;
         try {
-          const rowCount = await exportContainer(store, {
-            name, sequence, directory, user, startTime, tql: filter, schemaOnly: values.schemaOnly === true,
+          const rowCount = await exportContainer(databaseStore, {
+            database, name, sequence, directory, user, startTime, tql: filter,
+            schemaOnly: values.schemaOnly === true,
             onRows: (count) => progress.update('export', (doneRows += count)),
           }, entries);
-          log.info('exportContainer', `${DATABASE_PUBLIC}.${name}: ${rowCount} rows`);
-          if (values.verbose === true) console.log(`${DATABASE_PUBLIC}.${name} : ${rowCount}`);
+          log.info('exportContainer', `${database}.${name}: ${rowCount} rows`);
+          if (values.verbose === true) console.log(`${database}.${name} : ${rowCount}`);
         } catch (error) {
           failureCount++;
-          log.error('exportContainer', `${DATABASE_PUBLIC}.${name}: ${(error as Error).message}`);
-          console.error(`D00D01: Export of ${DATABASE_PUBLIC}.${name} failed: ${(error as Error).message}`);
+          log.error('exportContainer', `${database}.${name}: ${(error as Error).message}`);
+          console.error(`D00D01: Export of ${database}.${name} failed: ${(error as Error).message}`);
         }
       }
     };
@@ -146,8 +162,15 @@ async function main(): Promise<number> {
     if (values.silent !== true) console.log(`${summary}\nExport Completed.`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
+    await stores.closeAll();
     await store.close();
   }
+}
+
+/** Public, then every database of "#databases" in id order. */
+async function databasesOf(store: ClientStore): Promise<string[]> {
+  const rows = await (await store.sql('SELECT DATABASE_NAME FROM "#databases" ORDER BY DATABASE_ID')).toArray();
+  return rows.map((row) => String(row[0]));
 }
 
 /** `--csv FILE -c NAME`: one container's rows as plain CSV with a header row. */
@@ -176,6 +199,7 @@ async function mainCsv(path: string, values: ConnectionValues & {
 }
 
 interface ExportJob {
+  database: string;
   name: string;
   sequence: number;
   directory: string;
@@ -195,18 +219,18 @@ async function exportContainer(
 ): Promise<number> {
   const container = await store.getContainer(job.name);
   if (container === undefined) throw new Error('the container no longer exists');
-  const stem = fileStemOf(container.name, job.sequence);
+  const stem = fileStemOf(job.database, container.name, job.sequence);
   const metafile = `${stem}_properties.json`;
   const rowFile = `${stem}.csv`;
   const info = container.info;
-  writeFileSync(join(job.directory, metafile), JSON.stringify(metadataOf(info, rowFile), null, 2) + '\n');
+  writeFileSync(join(job.directory, metafile), JSON.stringify(metadataOf(info, rowFile, job.database), null, 2) + '\n');
   const out = createWriteStream(join(job.directory, rowFile));
   const failed = new Promise<never>((_, reject) => out.once('error', reject));
   failed.catch(() => undefined);
   let rowIndex = 0;
   try {
     out.write(rowFileHeader({
-      startIso: job.startTime, user: job.user, metafile, containerLabel: `${DATABASE_PUBLIC}.${info.name}`,
+      startIso: job.startTime, user: job.user, metafile, containerLabel: `${job.database}.${info.name}`,
     }));
     if (!job.schemaOnly) {
       const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
@@ -245,7 +269,7 @@ async function exportContainer(
     await Promise.race([once(out, 'finish'), failed]);
   }
   const entry: ExportEntry & { sequence: number } = {
-    database: DATABASE_PUBLIC, name: info.name, metafile, sequence: job.sequence,
+    database: job.database, name: info.name, metafile, sequence: job.sequence,
   };
   if (job.tql !== undefined) entry.filterCondition = job.tql;
   entries.push(entry);

@@ -26,7 +26,7 @@ import { schemasEqual, validateContainerDefinition } from '../lib/schema/schema-
 import { containerSchemaOf } from '../lib/protocol/wire-schema.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
-  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, connectStore, maskedArgs, Progress,
+  CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, DatabaseStores, connectStore, maskedArgs, Progress,
   type ConnectionValues,
 } from './expimp-common.ts';
 import { aclOptionsCheck, homeAccessCatalog, importAcl, readAclFile } from './expimp-acl.ts';
@@ -59,7 +59,7 @@ const HELP: CommandHelp = {
     ['-s, --server HOST:PORT', 'the node\'s transaction service (default 127.0.0.1:10001)'],
     ['--cluster NAME', 'the cluster name (default: GS_HOME/conf/gs_cluster.json, else myCluster)'],
     ['--all', 'every container of the export'],
-    ['--db DB', 'every container of the database (only public exists)'],
+    ['--db DB', 'every container of the databases given'],
     ['-c, --container NAME', 'this container (repeatable)'],
     ['--containerregex REGEX', 'containers whose whole name matches (repeatable)'],
     ['-d, --directory DIR', 'the export directory (default: the current directory)'],
@@ -125,6 +125,11 @@ async function main(): Promise<number> {
   });
   if (values.csv !== undefined) return mainCsv(values.csv, values, args);
   aclOptionsCheck(values);
+  // --prefixdb names a database that must exist here (D00E0D), whatever the export holds.
+  if (values.prefixdb !== undefined && values.list !== true) {
+    const { store } = await connectStore(values, requireEnvironment(process.env), values.prefixdb);
+    await store.close();
+  }
   const directory = resolve(values.directory ?? '.');
   const entries = readExecution(directory);
   if (values.list === true) {
@@ -149,6 +154,8 @@ async function main(): Promise<number> {
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store } = await connectStore(values, environment);
+  // Each container goes into the database it was exported from (the ACL's databases first).
+  const stores = new DatabaseStores(values, environment);
   const release = catchInterrupts();
   try {
     if (acl !== undefined) await importAcl(store, acl);
@@ -161,7 +168,8 @@ async function main(): Promise<number> {
     // reads): the node writes while the command parses. `abandon` stops a check no longer wanted.
     const abandon = { stop: false };
     const checkOf = (entry: ExportEntry) => {
-      const checking = checkContainer(store, directory, entry, abandon);
+      const checking = stores.of(entry.database)
+        .then((databaseStore) => checkContainer(databaseStore, directory, entry, abandon));
       checking.catch(() => undefined);
       return checking;
     };
@@ -174,7 +182,8 @@ async function main(): Promise<number> {
       try {
         const checked = await checking;
         next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
-        const rowCount = await writeContainer(store, checked, { entry, mode, progress, values });
+        const rowCount = await writeContainer(await stores.of(entry.database), checked,
+          { entry, mode, progress, values });
         successCount++;
         log.info('importContainer', `${label}: ${rowCount} rows`);
         if (!silent) console.log(`${label} : ${rowCount}`);
@@ -196,6 +205,7 @@ async function main(): Promise<number> {
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
     release();
+    await stores.closeAll();
     await store.close();
   }
 }
@@ -390,7 +400,7 @@ function selectEntries(entries: ExportEntry[], values: {
   }
   if (values.all === true) return entries;
   if (values.db !== undefined) return entries.filter((entry) => values.db!.includes(entry.database));
-  // --prefixdb: the containers of that database only (aclOptionsCheck allows only public).
+  // --prefixdb: the containers of that database only.
   const ofDatabase = values.prefixdb === undefined
     ? entries : entries.filter((entry) => entry.database === values.prefixdb);
   if (values.container !== undefined) {

@@ -13,6 +13,7 @@ import {
   DATABASE_COUNT_MAX, DATABASE_NAME_LENGTH_MAX, GENERAL_USER_COUNT_MAX, PASSWORD_BYTES_MAX,
   USER_NAME_LENGTH_MAX,
 } from '../base/limits.ts';
+import { DATABASE_ID_DROPPED } from '../schema/database-names.ts';
 
 /** GRANT's SELECT is READ, as GridDB stores it (gs_sh's grantacl READ, gs_export's acl role). */
 export type Privilege = 'ALL' | 'READ';
@@ -141,6 +142,9 @@ export class AccessCatalog {
     if (this.databases.length >= DATABASE_COUNT_MAX) {
       throw new StorageError('TXN_DATABASE_LIMIT_OVER',
         `a cluster may have at most ${DATABASE_COUNT_MAX} databases besides public`);
+    }
+    if (this.nextDatabaseId >= DATABASE_ID_DROPPED) {
+      throw new StorageError('TXN_DATABASE_LIMIT_OVER', 'database ids are used up');
     }
     const entry: DatabaseEntry = { name, id: this.nextDatabaseId, grants: [] };
     return new AccessCatalog(this.users, [...this.databases, entry], this.nextDatabaseId + 1);

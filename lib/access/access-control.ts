@@ -12,6 +12,7 @@ import {
   type Principal,
 } from './access-catalog.ts';
 import { readAccessFile, writeAccessFile } from './access-file.ts';
+import { DATABASE_ID_DROPPED, DATABASE_ID_PUBLIC } from '../schema/database-names.ts';
 
 type AccessKind = 'createDatabase' | 'dropDatabase' | 'createUser' | 'dropUser' | 'setPassword' |
   'grant' | 'revoke';
@@ -39,8 +40,7 @@ export class AccessControl {
 
   /**
    * Who logs in, or a refusal: a database other than public must exist, and a general user
-   * needs a privilege on it (GridDB refuses the login with TXN_AUTH_FAILED otherwise); then,
-   * for now, NOT_SUPPORTED (containers are not kept per database yet).
+   * needs a privilege on it (GridDB refuses the login with TXN_AUTH_FAILED otherwise).
    */
   loginCheck(principal: Principal): void {
     if (principal.database.toLowerCase() === DATABASE_PUBLIC) return;
@@ -53,10 +53,15 @@ export class AccessControl {
       throw new StorageError('AUTHENTICATION_FAILED', 'authentication failed: ' +
         `user ${principal.user} holds no privilege on database ${database.name}`);
     }
-    // The engine keys containers by name alone, so a database other than public would see
-    // public's containers: until containers are kept per database, no one works in another one.
-    throw new StorageError('NOT_SUPPORTED', `database ${database.name} exists, but store keeps ` +
-      'containers in public only so far: connect to public');
+  }
+
+  /**
+   * The id of the database a principal logged in to (lib/schema/database-names.ts); one dropped
+   * since has no containers any more, and its id is never given again.
+   */
+  databaseIdOf(principal: Principal): number {
+    if (principal.database.toLowerCase() === DATABASE_PUBLIC) return DATABASE_ID_PUBLIC;
+    return this.current.database(principal.database)?.id ?? DATABASE_ID_DROPPED;
   }
 
   /** Runs one statement of the access catalog for `principal`; resolves once it is durable. */

@@ -62,6 +62,8 @@ export const STORAGE_ERROR_NUMBERS = {
   TXN_OTHER_PRIVILEGE_EXISTS: 10090,
   /** A general user's read without a privilege, or write or DDL without ALL. */
   TXN_DB_ACCESS_INVALID: 10099,
+  /** DROP DATABASE of a database that still has containers (GridDB's sql_common.h, 280004). */
+  SQL_DDL_DATABASE_NOT_EMPTY: 280004,
   // client protocol and connections
   /** The cluster name a client gave is not this node's (GridDB's TXN_CLUSTER_NAME_INVALID). */
   CLUSTER_NAME_INVALID: 10053,

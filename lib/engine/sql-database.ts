@@ -30,6 +30,9 @@ import { partitionedSqlTable, partitionedTransaction } from './sql-partitioned-t
 import { dataPartitionEnsure, dataPartitionsDrop, dataPartitionsOf } from './table-partitions.ts';
 import { intervalOf } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
+import {
+  DATABASE_ID_PUBLIC, containerDatabaseId, containerKeyIn, schemaShownAs, type DatabaseId,
+} from '../schema/database-names.ts';
 
 export interface StoreSqlDatabaseOptions {
   /**
@@ -39,15 +42,30 @@ export interface StoreSqlDatabaseOptions {
   readonly yieldTurn: () => Promise<void>;
   /** Running statements and connections for "#sqls" and "#sockets"; both empty when absent. */
   readonly activity?: SqlNodeActivity;
+  /**
+   * The database the statement runs in (lib/schema/database-names.ts): its tables are the
+   * containers of this database only, and are shown by their names. Public when absent.
+   */
+  readonly databaseId?: DatabaseId;
 }
 
 export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions): SqlDatabase {
-  const entryOf = (name: string): ContainerEntry => store.partitionFor(name).lookupOrThrow(name);
-  // Tables of the partitions this store serves, in name order (data partitions are their table's).
-  const schemas = (): ContainerSchema[] => store.listContainers().flatMap((name) => {
-    const schema = self.tableSchema(name);
-    return schema === undefined || schema.partitionOf !== undefined ? [] : [schema];
+  const databaseId = options.databaseId ?? DATABASE_ID_PUBLIC;
+  // Every name a statement gives is looked up as a key of its database; keys the engine handed
+  // out (data partitions) pass as they are.
+  const keyOf = (name: string): string => containerKeyIn(databaseId, name);
+  const entryOf = (name: string): ContainerEntry => {
+    const key = keyOf(name);
+    return store.partitionFor(key).lookupOrThrow(key);
+  };
+  // Tables of the partitions this store serves, in name order (data partitions are their table's),
+  // named by their keys.
+  const keyedSchemas = (): ContainerSchema[] => store.listContainers().flatMap((key) => {
+    if (containerDatabaseId(key) !== databaseId) return [];
+    const schema = entryOf(key).schema;
+    return schema.partitionOf !== undefined ? [] : [schema];
   });
+  const schemas = (): ContainerSchema[] => keyedSchemas().map(schemaShownAs);
   const nowMs = () => store.clock.nowMs();
   const plainTable = (name: string): SqlTable => {
     const entry = entryOf(name);
@@ -62,7 +80,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
   const self: SqlDatabase = {
     tableSchema(name) {
       try {
-        return entryOf(name).schema;
+        return schemaShownAs(entryOf(name).schema);
       } catch (error) {
         // No such container here: none by that name, or its partition is another group's.
         if (isStorageError(error, 'CONTAINER_NOT_FOUND') || isStorageError(error, 'PARTITION_NOT_OWNED')) {
@@ -75,12 +93,15 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       const schema = self.tableSchema(name);
       if (schema === undefined) return undefined;
       if (schema.partitioning === undefined) return entryOf(name).rows.count();
-      return dataPartitionsOf(store, schema).reduce((sum, part) => sum + entryOf(part.schema.name).rows.count(), 0);
+      return dataPartitionsOf(store, entryOf(name).schema).reduce((sum, part) => sum + entryOf(part.schema.name).rows.count(), 0);
     },
     table(name): SqlTable {
       const entry = entryOf(name);
-      if (entry.schema.partitioning === undefined) return plainTable(name);
-      return partitionedSqlTable(store, entry.schema, { dataTable: plainTable, nowMs });
+      const table = entry.schema.partitioning === undefined
+        ? plainTable(keyOf(name))
+        : partitionedSqlTable(store, entry.schema, { dataTable: plainTable, nowMs });
+      const shown = schemaShownAs(table.schema);
+      return shown === table.schema ? table : { ...table, schema: shown };
     },
     metatableRows(name) {
       switch (name) {
@@ -89,23 +110,26 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
         case '#databases': return sqlDatabasesRows(store.databases);
         case '#sqls': return sqlSqlsRows(options.activity?.runningStatements() ?? []);
         case '#sockets': return sqlSocketsRows(options.activity?.sockets() ?? []);
-        case '#table_partitions': return tablePartitionsRows(store, schemas());
-        case '#views': return sqlViewsRows(store.listViews());
+        case '#table_partitions': return tablePartitionsRows(store, keyedSchemas());
+        case '#views': return sqlViewsRows(store.listViews()
+          .filter((view) => containerDatabaseId(view.name) === databaseId).map(schemaShownAs));
       }
     },
     yieldTurn: () => options.yieldTurn(),
     view(name) {
       try {
-        const schema = store.view(name);
-        return schema === undefined ? undefined : { name: schema.name, definition: schema.view!.definition };
+        const schema = store.view(keyOf(name));
+        return schema === undefined ? undefined
+          : { name: schemaShownAs(schema).name, definition: schema.view!.definition };
       } catch (error) {
         if (isStorageError(error, 'PARTITION_NOT_OWNED')) return undefined; // another group's name
         throw error;
       }
     },
-    createView: (view) => store.createView(view),
-    dropView: (name) => store.dropView(name),
-    async createTable(definition) {
+    createView: (view) => store.createView({ ...view, name: keyOf(view.name) }),
+    dropView: (name) => store.dropView(keyOf(name)),
+    async createTable(shownDefinition) {
+      const definition = { ...shownDefinition, name: keyOf(shownDefinition.name) };
       await store.createContainer(definition);
       const schema = entryOf(definition.name).schema;
       const partitioning = schema.partitioning;
@@ -117,25 +141,27 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
     },
     async dropTable(name) {
       const schema = self.tableSchema(name);
-      if (schema?.partitioning !== undefined) await dataPartitionsDrop(store, schema, () => true);
-      return store.dropContainer(name);
+      if (schema?.partitioning !== undefined) {
+        await dataPartitionsDrop(store, entryOf(name).schema, () => true);
+      }
+      return store.dropContainer(keyOf(name));
     },
     async createIndex(table, index) {
-      const created = await store.createIndex(table, index);
+      const created = await store.createIndex(keyOf(table), index);
       await alsoOnDataPartitions(table, (name) => store.createIndex(name, index));
       return created;
     },
     async dropIndex(table, selector) {
-      const count = await store.dropIndex(table, selector);
+      const count = await store.dropIndex(keyOf(table), selector);
       await alsoOnDataPartitions(table, (name) => store.dropIndex(name, selector));
       return count;
     },
     async addColumn(table, column) {
-      await store.addColumn(table, column);
+      await store.addColumn(keyOf(table), column);
       await alsoOnDataPartitions(table, (name) => store.addColumn(name, column));
     },
     async renameColumn(table, columns) {
-      await store.renameColumn(table, columns);
+      await store.renameColumn(keyOf(table), columns);
       await alsoOnDataPartitions(table, (name) => store.renameColumn(name, columns));
     },
     async dropPartition(table, value) {
@@ -161,7 +187,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
           for (const handle of txn.handles.values()) await handle.commit();
           return result;
         }
-        const handle = session.container(table);
+        const handle = session.container(keyOf(table));
         await handle.setAutoCommit(false);
         const txn: SqlTableTransaction = {
           get: (key) => handle.get(key),
@@ -191,7 +217,8 @@ function tablePartitionsRows(store: Store, tables: readonly ContainerSchema[]): 
   for (const table of tables) {
     if (table.partitioning === undefined) continue;
     for (const part of dataPartitionsOf(store, table)) {
-      rows.push(sqlTablePartitionRow(table, part.key, store.partitionIdOf(part.schema.name)));
+      rows.push(sqlTablePartitionRow(schemaShownAs(table), part.key,
+        store.partitionIdOf(part.schema.name)));
     }
   }
   return rows;
@@ -207,10 +234,12 @@ export interface SqlScanPage {
  * One page of a whole-table scan, for a statement in another engine thread (lib/server/sql-peers.ts):
  * the same pages scanPages reads, asked for one at a time.
  */
-export function storeSqlScanPage(store: Store, call: { table: string; columnIndexes: readonly number[];
+export function storeSqlScanPage(store: Store, call: { table: string; databaseId?: DatabaseId;
+  columnIndexes: readonly number[];
   from: RowKey | undefined; to: RowKey | undefined; after: RowKey | undefined; rowCountMax: number }):
   SqlScanPage {
-  const entry = store.partitionFor(call.table).lookupOrThrow(call.table);
+  const key = containerKeyIn(call.databaseId ?? DATABASE_ID_PUBLIC, call.table);
+  const entry = store.partitionFor(key).lookupOrThrow(key);
   const request: SqlScanRequest = {
     columnIndexes: call.columnIndexes, from: call.from, to: call.to, rowCountMax: call.rowCountMax,
   };

@@ -5,6 +5,7 @@
 // errorNumber and code are the StorageError's (lib/base/errors.ts); a reader that does not know the
 // code (a newer node) still gets the number and the message, as an INTERNAL_ERROR that names them.
 
+import { messageWithoutContainerKeys } from '../schema/database-names.ts';
 import {
   STORAGE_ERROR_NUMBERS, StorageError, type StorageErrorCode,
 } from '../base/errors.ts';
@@ -24,8 +25,9 @@ export interface WireError {
 export function errorWrite(writer: ByteWriter, error: StorageError): void {
   writer.u32(error.errorNumber);
   writer.string(error.code);
-  writer.string(error.message.length > ERROR_MESSAGE_LENGTH_MAX
-    ? `${error.message.slice(0, ERROR_MESSAGE_LENGTH_MAX)}…` : error.message);
+  const message = messageWithoutContainerKeys(error.message);
+  writer.string(message.length > ERROR_MESSAGE_LENGTH_MAX
+    ? `${message.slice(0, ERROR_MESSAGE_LENGTH_MAX)}…` : message);
 }
 
 export function errorRead(reader: ByteReader): WireError {

@@ -20,6 +20,7 @@ import { StorageError } from '../base/errors.ts';
 import {
   COLUMN_NAME_LENGTH_MAX, DATA_AFFINITY_LENGTH_MAX, type BlockSizeLimits,
 } from '../base/limits.ts';
+import { containerBaseName, isQualifiedContainerKey } from './database-names.ts';
 import { describeValue, quote } from './describe-value.ts';
 
 /** The data affinity that gives a container blocks of its own. */
@@ -39,10 +40,20 @@ export function normalizeName(name: string): string {
   return name.replace(ASCII_UPPER_CASE, (letter) => letter.toLowerCase());
 }
 
-/** Returns the name, or throws INVALID_NAME. */
+/**
+ * Returns the name, or throws INVALID_NAME. A container key of another database than public
+ * (database-names.ts) is checked as its name, and returned whole.
+ */
 export function validateContainerName(name: unknown, limits: BlockSizeLimits): string {
   const what = 'container name';
-  const text = nameString(name, what);
+  const key = nameString(name, what);
+  if (isQualifiedContainerKey(key)) validateContainerBaseName(containerBaseName(key), limits);
+  else validateContainerBaseName(key, limits);
+  return key;
+}
+
+function validateContainerBaseName(text: string, limits: BlockSizeLimits): void {
+  const what = 'container name';
   nameLengthCheck(text, what, limits.containerNameLengthMax);
   const at = text.indexOf('@');
   const baseName = at < 0 ? text : text.slice(0, at);
@@ -54,7 +65,6 @@ export function validateContainerName(name: unknown, limits: BlockSizeLimits): s
     if (affinity.length === 0) nameInvalid(text, what, 'the node affinity after "@" is empty');
     nameCharactersCheck(text, affinity, at + 1, what);
   }
-  return text;
 }
 
 /** Returns the name, or throws INVALID_NAME. `containerName` only makes the message clearer. */

@@ -10,21 +10,33 @@
 import { StorageError } from '../base/errors.ts';
 import type { ContainerEntry } from '../engine/catalog.ts';
 import type { Store } from '../engine/store.ts';
+import { containerBaseName, containerKey, type DatabaseId } from '../schema/database-names.ts';
 import type { NameRef, SchemaRef } from '../protocol/wire-refs.ts';
 
-/** The container `ref` names, or undefined when there is none by that name. */
-export function containerFind(store: Store, ref: NameRef): ContainerEntry | undefined {
-  const partition = store.partitionFor(ref.name);
+/**
+ * The container `ref` names in the connection's database, or undefined when there is none by
+ * that name. The entry's schema name is its container key: pass that on to the engine.
+ */
+export function containerFind(scope: ContainerScope, ref: NameRef): ContainerEntry | undefined {
+  const { store } = scope;
+  const key = containerKey(scope.databaseId, ref.name);
+  const partition = store.partitionFor(key);
   if (partition.id !== ref.partitionId) {
     throw new StorageError('PARTITION_MISMATCH', `container ${JSON.stringify(ref.name)} lives ` +
       `in partition ${partition.id}, not ${ref.partitionId}: the client's partition count ` +
       `differs from the node's (${store.options.partitionNum})`);
   }
-  return partition.catalog.lookup(ref.name);
+  return partition.catalog.lookup(key);
 }
 
-export function containerGet(store: Store, ref: NameRef): ContainerEntry {
-  const entry = containerFind(store, ref);
+/** Where a request's names are looked up: the store, in the connection's database. */
+export interface ContainerScope {
+  readonly store: Store;
+  readonly databaseId: DatabaseId;
+}
+
+export function containerGet(scope: ContainerScope, ref: NameRef): ContainerEntry {
+  const entry = containerFind(scope, ref);
   if (entry === undefined) {
     throw new StorageError('CONTAINER_NOT_FOUND',
       `container ${JSON.stringify(ref.name)} does not exist`);
@@ -33,14 +45,14 @@ export function containerGet(store: Store, ref: NameRef): ContainerEntry {
 }
 
 /** The container, when the request's rows or keys were encoded with its current schema. */
-export function containerWithSchema(store: Store, ref: SchemaRef): ContainerEntry {
-  const entry = containerGet(store, ref);
+export function containerWithSchema(scope: ContainerScope, ref: SchemaRef): ContainerEntry {
+  const entry = containerGet(scope, ref);
   if (entry.id !== ref.containerId) {
-    throw new StorageError('SCHEMA_CHANGED', `container ${JSON.stringify(entry.schema.name)} ` +
+    throw new StorageError('SCHEMA_CHANGED', `container ${JSON.stringify(ref.name)} ` +
       'was dropped and created again since the client read its schema; read it again');
   }
   if (entry.schema.schemaVersion !== ref.schemaVersion) {
-    throw new StorageError('SCHEMA_CHANGED', `the schema of ${JSON.stringify(entry.schema.name)} ` +
+    throw new StorageError('SCHEMA_CHANGED', `the schema of ${JSON.stringify(ref.name)} ` +
       `is at version ${entry.schema.schemaVersion}, the request was encoded with version ` +
       `${ref.schemaVersion}; read the schema again`);
   }
@@ -51,7 +63,7 @@ export function containerWithSchema(store: Store, ref: SchemaRef): ContainerEntr
 export function containerKeyed(entry: ContainerEntry): ContainerEntry {
   if (entry.schema.rowKeyColumnCount === 0) {
     throw new StorageError('KEY_REQUIRED',
-      `container ${JSON.stringify(entry.schema.name)} has no row key`);
+      `container ${JSON.stringify(containerBaseName(entry.schema.name))} has no row key`);
   }
   return entry;
 }

@@ -5,6 +5,10 @@
 import { StorageError, isStorageError } from '../base/errors.ts';
 import { blockSizeLimits } from '../base/limits.ts';
 import type { ContainerDefinition } from '../schema/container-schema.ts';
+import {
+  DATABASE_ID_PUBLIC, containerBaseName, containerDatabaseId, containerKey,
+  isQualifiedContainerKey, type DatabaseId,
+} from '../schema/database-names.ts';
 import { normalizeName } from '../schema/names.ts';
 import { validateContainerDefinition } from '../schema/schema-validate.ts';
 import type { ContainerInfo as EngineContainerInfo } from '../engine/catalog.ts';
@@ -24,7 +28,9 @@ export const CONTAINER_HANDLERS: readonly DispatchEntry[] = [
       const definition = definitionParse(request.definitionJson);
       const name = (definition as { name?: unknown } | null)?.name;
       if (typeof name === 'string' && name.length > 0) {
-        containerFind(context.store, { partitionId: request.partitionId, name });
+        containerFind(context, { partitionId: request.partitionId, name });
+        // The engine creates it under its key, in the connection's database.
+        definition.name = containerKey(context.databaseId, name);
       }
       try {
         return wireInfo(await context.store.createContainer(definition));
@@ -35,7 +41,7 @@ export const CONTAINER_HANDLERS: readonly DispatchEntry[] = [
     })),
 
   handler(CONTAINER_INFO, async (ref, context) => {
-    const entry = containerFind(context.store, ref);
+    const entry = containerFind(context, ref);
     const info = entry === undefined
       ? undefined : context.store.getContainerInfo(entry.schema.name);
     return info === undefined ? undefined : wireInfo(info);
@@ -44,22 +50,31 @@ export const CONTAINER_HANDLERS: readonly DispatchEntry[] = [
   handler(CONTAINER_DROP, (request, context) => context.statements.once(
     statementKey(context, CONTAINER_DROP.type, request.statement),
     async () => {
-      const entry = containerFind(context.store, request.ref);
+      const entry = containerFind(context, request.ref);
       // The wait for open transactions is bounded by this connection's transaction timeout.
       return entry === undefined ? false : context.store.dropContainer(entry.schema.name,
         context.sessions.autoCommit.transactionTimeoutMs);
     })),
 
   handler(CONTAINER_LIST, async (request, context) => {
-    const names = context.store.listContainers();
+    const names = databaseContainerNames(context.store.listContainers(), context.databaseId);
     const end = request.limit === 0 ? names.length : request.offset + request.limit;
     return { total: names.length, names: names.slice(request.offset, end) };
   }),
 ];
 
-/** The engine's info as the protocol sends it (the same members, without the brands). */
+/**
+ * The engine's info as the protocol sends it (the same members, without the brands), named as
+ * its database's users name it.
+ */
 export function wireInfo(info: EngineContainerInfo): ContainerInfo {
-  return { ...info };
+  return { ...info, name: containerBaseName(info.name) };
+}
+
+/** The names of `databaseId`'s containers among the engine's keys, in the keys' order. */
+export function databaseContainerNames(keys: readonly string[], databaseId: DatabaseId): string[] {
+  if (databaseId === DATABASE_ID_PUBLIC) return keys.filter((key) => !isQualifiedContainerKey(key));
+  return keys.filter((key) => containerDatabaseId(key) === databaseId).map(containerBaseName);
 }
 
 function definitionParse(json: string): ContainerDefinition {
@@ -97,7 +112,7 @@ async function containerExtend(store: Store, definition: ContainerDefinition) {
     wanted.rowKeyColumnCount === existing.rowKeyColumnCount &&
     wanted.columns.length > existing.columns.length;
   if (!extendable) {
-    throw new StorageError('CONTAINER_EXISTS', `container "${existing.name}" exists with a ` +
+    throw new StorageError('CONTAINER_EXISTS', `container "${containerBaseName(existing.name)}" exists with a ` +
       'different schema; modifiable only adds columns at the end');
   }
   let info = existing;

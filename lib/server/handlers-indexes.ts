@@ -15,7 +15,7 @@ export const INDEX_HANDLERS: readonly DispatchEntry[] = [
   handler(CREATE_INDEX, (request, context) => context.statements.once(
     statementKey(context, CREATE_INDEX.type, request.statement),
     async () => {
-      const name = containerGet(context.store, request.ref).schema.name;
+      const name = containerGet(context, request.ref).schema.name;
       const created = await context.store.createIndex(name,
         jsonParse(request.json) as IndexDefinition);
       return { created, info: infoAfter(context.store, name) };
@@ -24,7 +24,7 @@ export const INDEX_HANDLERS: readonly DispatchEntry[] = [
   handler(DROP_INDEX, (request, context) => context.statements.once(
     statementKey(context, DROP_INDEX.type, request.statement),
     async () => {
-      const name = containerGet(context.store, request.ref).schema.name;
+      const name = containerGet(context, request.ref).schema.name;
       const droppedCount = await context.store.dropIndex(name,
         jsonParse(request.json) as IndexSelector);
       return { droppedCount, info: infoAfter(context.store, name) };

@@ -12,7 +12,7 @@ const resultKey = (request: { resultSetId: number }) => `result/${request.result
 export const QUERY_HANDLERS: readonly DispatchEntry[] = [
   handler(QUERY, async (request, context) => {
     const session = context.sessions.get(request.sessionId);
-    const entry = containerGet(context.store, request.ref);
+    const entry = containerGet(context, request.ref);
     const result = await context.queryHandler({
       session,
       containerName: entry.schema.name,

@@ -45,7 +45,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
   handler(ROW_PUT, (request, context) =>
     writeOnce(context, ROW_PUT.type, request.statement, async (transactional) => {
       const session = context.sessions.get(request.statement.sessionId);
-      const entry = containerWithSchema(context.store, request.ref);
+      const entry = containerWithSchema(context, request.ref);
       const rows = request.rows.decode(entry.schema);
       const handle = session.container(entry.schema.name);
       transactional(!handle.isAutoCommit);
@@ -58,7 +58,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
   handler(ROW_PUT_EXISTED, (request, context) =>
     writeOnce(context, ROW_PUT_EXISTED.type, request.statement, async (transactional) => {
       const session = context.sessions.get(request.statement.sessionId);
-      const entry = containerWithSchema(context.store, request.ref);
+      const entry = containerWithSchema(context, request.ref);
       const [row] = request.rows.decode(entry.schema);
       const handle = session.container(entry.schema.name);
       transactional(!handle.isAutoCommit);
@@ -69,7 +69,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
 
   handler(ROW_GET, async (request, context) => {
     const session = context.sessions.get(request.sessionId);
-    const entry = containerKeyed(containerWithSchema(context.store, request.ref));
+    const entry = containerKeyed(containerWithSchema(context, request.ref));
     const [key] = request.keys.decode(entry.schema);
     const row = await session.container(entry.schema.name).get(key!);
     return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
@@ -78,7 +78,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
 
   handler(ROW_GET_FOR_UPDATE, async (request, context) => {
     const session = context.sessions.getManual(request.sessionId);
-    const entry = containerKeyed(containerWithSchema(context.store, request.ref));
+    const entry = containerKeyed(containerWithSchema(context, request.ref));
     const [key] = request.keys.decode(entry.schema);
     const row = await session.container(entry.schema.name).getForUpdate(key!);
     return RowBatch.of(entry.schema, row === undefined ? [] : [row]);
@@ -88,7 +88,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
   handler(ROW_REMOVE, (request, context) =>
     writeOnce(context, ROW_REMOVE.type, request.statement, async (transactional) => {
       const session = context.sessions.get(request.statement.sessionId);
-      const entry = containerKeyed(containerWithSchema(context.store, request.ref));
+      const entry = containerKeyed(containerWithSchema(context, request.ref));
       const [key] = request.keys.decode(entry.schema);
       const handle = session.container(entry.schema.name);
       transactional(!handle.isAutoCommit);
@@ -114,7 +114,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
     const session = context.sessions.get(request.sessionId);
     const batches: RowBatch[] = [];
     for (const { ref, predicate } of request.entries) {
-      const entry = containerKeyed(containerWithSchema(context.store, ref));
+      const entry = containerKeyed(containerWithSchema(context, ref));
       const handle = session.container(entry.schema.name);
       const rows = await predicateRows(handle, entry.schema, predicate);
       batches.push(RowBatch.of(entry.schema, rows));
@@ -125,7 +125,7 @@ export const ROW_HANDLERS: readonly DispatchEntry[] = [
 
 function multiPutDecode(request: MultiPutRequest, context: ConnectionContext) {
   return request.entries.map(({ ref, rows }) => {
-    const entry = containerWithSchema(context.store, ref);
+    const entry = containerWithSchema(context, ref);
     return { name: entry.schema.name, rows: rows.decode(entry.schema) };
   });
 }

@@ -33,6 +33,7 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
     const options: SqlRunOptions = {
       database: storeSqlDatabase(store, {
         yieldTurn: async () => { await nextTurn(); },
+        databaseId: context.databaseId,
         ...(context.sqlActivity === undefined ? {} : { activity: context.sqlActivity }),
       }),
       parameters: request.parameters,
@@ -53,7 +54,7 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
         ...(context.connectionId === undefined ? {} : { connectionId: context.connectionId }),
         // Listed first, so a statement that reads "#sqls" sees itself in every group's rows.
         ...(peers === undefined ? {} : {
-          prepare: async () => ({ ...options, database: await sqlNodeDatabase(request.sql, options.database, peers, options.workMemoryLimitBytes) }),
+          prepare: async () => ({ ...options, database: await sqlNodeDatabase(request.sql, options.database, peers, options.workMemoryLimitBytes, context.databaseId) }),
         }),
       });
     if (result.kind === 'update') return { resultSetId: 0 as const, updateCount: result.updateCount };

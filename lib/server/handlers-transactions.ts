@@ -13,7 +13,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
   handler(SET_AUTO_COMMIT, (request, context) =>
     writeOnce(context, SET_AUTO_COMMIT.type, request.statement, async (transactional) => {
       const session = context.sessions.getManual(request.statement.sessionId);
-      const entry = containerGet(context.store, request.ref);
+      const entry = containerGet(context, request.ref);
       const handle = session.container(entry.schema.name);
       // Turning auto-commit off is what makes the session's later writes transactional.
       if (!request.enabled) transactional(true);
@@ -25,7 +25,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
   handler(COMMIT, (request, context) =>
     writeOnce(context, COMMIT.type, request.statement, async () => {
       const session = context.sessions.getManual(request.statement.sessionId);
-      const entry = containerGet(context.store, request.ref);
+      const entry = containerGet(context, request.ref);
       await session.container(entry.schema.name).commit();
       return EMPTY_REPLY;
     }),
@@ -34,7 +34,7 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
   handler(ABORT, (request, context) =>
     writeOnce(context, ABORT.type, request.statement, async () => {
       const session = context.sessions.getManual(request.statement.sessionId);
-      const entry = containerFind(context.store, request.ref);
+      const entry = containerFind(context, request.ref);
       if (entry !== undefined) await session.container(entry.schema.name).abort();
       return EMPTY_REPLY;
     }),

@@ -3,6 +3,7 @@
 // connection's context; the connection (server-connection.ts) decodes, orders, runs, encodes.
 
 import type { Store } from '../engine/store.ts';
+import type { DatabaseId } from '../schema/database-names.ts';
 import type { ByteReader } from '../encoding/byte-reader.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
@@ -22,6 +23,8 @@ export interface ConnectionContext {
   readonly statements: StatementResults;
   /** The same for every connection of one client (user and client id). */
   readonly clientKey: string;
+  /** The database the connection logged in to: names in its requests are keys in it. */
+  readonly databaseId: DatabaseId;
   readonly queryHandler: QueryHandler;
   /** The engine's running SQL statements and connections ("#sqls", "#sockets"). */
   readonly sqlActivity?: SqlNodeActivityRegistry;

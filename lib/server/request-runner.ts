@@ -25,6 +25,7 @@ import type { Principal } from '../access/access-catalog.ts';
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
 import type { Store } from '../engine/store.ts';
+import { DATABASE_ID_PUBLIC } from '../schema/database-names.ts';
 import { REPLY_WRITER_BYTES_KEPT_MAX } from '../base/limits.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import {
@@ -72,6 +73,11 @@ export interface ConnectionSetup {
    * absent where no one logs in (tests of the runner alone).
    */
   principal?: Principal;
+  /**
+   * The id of the database logged in to (lib/schema/database-names.ts): the container names of
+   * its requests are keys in it. Public (0) when absent.
+   */
+  databaseId?: number;
 }
 
 /** A reply frame; `closeReason` set: the request broke the protocol, close after sending. */
@@ -168,6 +174,7 @@ export class LocalRequestRunner implements RequestRunner {
         store, sessions, resultSets: new ResultSets(this.options.messageBytesMax),
         statements: this.statements, queryHandler: this.options.queryHandler,
         clientKey: setup.clientKey, sqlActivity: this.sqlActivity, connectionId,
+        databaseId: setup.databaseId ?? DATABASE_ID_PUBLIC,
         ...(this.options.sqlPeers === undefined ? {} : { sqlPeers: this.options.sqlPeers }),
         ...(setup.connection === undefined ? {} : { connection: setup.connection }),
         ...(this.options.sqlWorkMemoryLimitBytes === undefined

@@ -18,6 +18,7 @@
 
 import { SQL_BATCH_ROW_COUNT } from '../base/limits.ts';
 import type { RowKey } from '../schema/column-type.ts';
+import type { DatabaseId } from '../schema/database-names.ts';
 import type { SqlQuery, SqlStatement } from '../sql/ast.ts';
 import type { SqlBatch } from '../sql/exec/evaluate.ts';
 import type { SqlScanRequest, SqlTable } from '../sql/exec/table-source.ts';
@@ -43,7 +44,7 @@ const SQL_NODE_NAME_COUNT_MAX = 16 * SQL_VIEW_DEPTH_MAX;
 const TABLE_NAME_COLUMN_INDEX = 1;
 
 export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: SqlPeers,
-  workMemoryLimitBytes: number): Promise<SqlDatabase> {
+  workMemoryLimitBytes: number, databaseId: DatabaseId): Promise<SqlDatabase> {
   let statement: SqlStatement;
   try {
     statement = parseSqlStatement(text).statement;
@@ -54,14 +55,14 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
   const metatable = from === undefined ? undefined : sqlMetatableOf(from);
   if (metatable !== undefined) {
     if (!GATHERED.has(metatable)) return local;
-    const rows = await peers.call({ kind: 'metatableRows', name: metatable });
+    const rows = await peers.call({ kind: 'metatableRows', name: metatable, databaseId });
     if (metatable === '#tables' || metatable === '#index_info' || metatable === '#table_partitions' ||
       metatable === '#views') {
       rows.sort((a, b) => compareText(a[TABLE_NAME_COLUMN_INDEX], b[TABLE_NAME_COLUMN_INDEX]));
     }
     return { ...local, metatableRows: (name) => (name === metatable ? rows : local.metatableRows(name)) };
   }
-  return withOtherGroups(statement, local, peers, workMemoryLimitBytes);
+  return withOtherGroups(statement, local, peers, workMemoryLimitBytes, databaseId);
 }
 
 /**
@@ -70,7 +71,7 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
  * views by their definition, tables by their schema and their pages.
  */
 async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peers: SqlPeers,
-  workMemoryLimitBytes: number): Promise<SqlDatabase> {
+  workMemoryLimitBytes: number, databaseId: DatabaseId): Promise<SqlDatabase> {
   const views = new Map<string, SqlView>();
   const schemas = new Map<string, ContainerSchema>();
   const seen = new Set<string>();
@@ -85,13 +86,13 @@ async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peer
     }
     seen.add(key);
     const localView = local.view(name);
-    const view = localView ?? await peers.call({ kind: 'view', name });
+    const view = localView ?? await peers.call({ kind: 'view', name, databaseId });
     if (view !== undefined) {
       if (localView === undefined) views.set(key, view);
       pending.push(...definitionTables(view.definition));
       continue;
     }
-    const schema = await peers.call({ kind: 'tableSchema', name });
+    const schema = await peers.call({ kind: 'tableSchema', name, databaseId });
     if (schema !== undefined) schemas.set(key, schema);
   }
   if (views.size === 0 && schemas.size === 0) return local; // all here, or no such table: planning says so
@@ -104,7 +105,7 @@ async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peer
     table: (name): SqlTable => {
       const schema = schemas.get(normalizeName(name));
       if (schema === undefined) return local.table(name);
-      return { schema, scan: (request) => peerPages(peers, schema.name, request, memory) };
+      return { schema, scan: (request) => peerPages(peers, { table: schema.name, databaseId }, request, memory) };
     },
   };
 }
@@ -145,13 +146,13 @@ function singleTable(query: SqlQuery): { text: string; quoted: boolean } | undef
 }
 
 /** Pages of the table from its group, each charged to `memory` if given (an insert keeps them all). */
-async function* peerPages(peers: SqlPeers, table: string, request: SqlScanRequest,
-  memory: SqlWorkMemory | undefined): AsyncGenerator<SqlBatch> {
+async function* peerPages(peers: SqlPeers, { table, databaseId }: { table: string; databaseId: DatabaseId },
+  request: SqlScanRequest, memory: SqlWorkMemory | undefined): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
   for (;;) {
     const page = await peers.call({
-      kind: 'scanPage', table, columnIndexes: request.columnIndexes, from: request.from, to: request.to,
+      kind: 'scanPage', databaseId, table, columnIndexes: request.columnIndexes, from: request.from, to: request.to,
       after, rowCountMax: Math.min(left, SQL_BATCH_ROW_COUNT),
     });
     if (page.batch.rowCount > 0) {

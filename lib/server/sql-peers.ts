@@ -18,12 +18,14 @@ import { SQL_METATABLE_GROUP_ROW_COUNT_MAX } from '../base/limits.ts';
 import type { Store } from '../engine/store.ts';
 import { storeSqlDatabase, storeSqlScanPage, type SqlScanPage } from '../engine/sql-database.ts';
 import type { ContainerSchema } from '../schema/container-schema.ts';
+import type { DatabaseId } from '../schema/database-names.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { SqlMetatableName, SqlNodeActivity } from '../sql/meta/metatables.ts';
 import type { SqlView } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 
-export type SqlPeerCall =
+/** Every call is made in the statement's database (lib/schema/database-names.ts); public when absent. */
+export type SqlPeerCall = { readonly databaseId?: DatabaseId } & (
   | { readonly kind: 'metatableRows'; readonly name: SqlMetatableName }
   | { readonly kind: 'tableSchema'; readonly name: string }
   | { readonly kind: 'view'; readonly name: string }
@@ -32,7 +34,7 @@ export type SqlPeerCall =
     /** The key range the plan pushed down (inclusive). */
     readonly from: RowKey | undefined; readonly to: RowKey | undefined;
     readonly after: RowKey | undefined; readonly rowCountMax: number;
-  };
+  });
 
 /** The answers, by call. */
 export interface SqlPeerAnswers {
@@ -48,7 +50,10 @@ export interface SqlPeers {
 
 /** This group's answer to a peer call (the main thread joins metatable rows of every group). */
 export function sqlPeerAnswer(store: Store, activity: SqlNodeActivity, call: SqlPeerCall): unknown {
-  const database = storeSqlDatabase(store, { yieldTurn: () => Promise.resolve(), activity });
+  const database = storeSqlDatabase(store, {
+    yieldTurn: () => Promise.resolve(), activity,
+    ...(call.databaseId === undefined ? {} : { databaseId: call.databaseId }),
+  });
   switch (call.kind) {
     case 'metatableRows': {
       const rows = database.metatableRows(call.name);

@@ -433,6 +433,45 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     await store.dropContainer('aclc');
   });
 
+  it('--db, --all and --prefixdb: each database\'s containers out and back into that database', async () => {
+    const definition: ContainerDefinition = { name: 'dbc', type: 'COLLECTION', rowKey: 1,
+      columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
+    await store.sql('CREATE DATABASE db2');
+    const db2 = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+      username: 'admin', password: 'admin', database: 'db2' });
+    try {
+      await (await store.putContainer(definition)).multiPut([[1, 'public']]);
+      await (await db2.putContainer(definition)).multiPut([[1, 'db2'], [2, 'db2']]);
+      const byDb = newDirectory();
+      let result = await runTool('gs_export.ts', [...args, '--db', 'db2', '-d', byDb], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepStrictEqual(JSON.parse(readFileSync(join(byDb, 'gs_export.json'), 'utf8')).container,
+        [{ database: 'db2', name: 'dbc', metafile: 'db2.dbc_properties.json' }]);
+      const everything = newDirectory();
+      result = await runTool('gs_export.ts', [...args, '--all', '-d', everything], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      await store.dropContainer('dbc');
+      await db2.dropContainer('dbc');
+      result = await runTool('gs_import.ts', [...args, '--all', '-d', everything], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepStrictEqual(await rowsOf(store, 'dbc'), ['[1,"public"]']);
+      assert.deepStrictEqual(await rowsOf(db2, 'dbc'), ['[1,"db2"]', '[2,"db2"]']);
+      await db2.dropContainer('dbc');
+      result = await runTool('gs_import.ts', [...args, '-c', 'dbc', '--prefixdb', 'db2', '-d', everything], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepStrictEqual(await rowsOf(db2, 'dbc'), ['[1,"db2"]', '[2,"db2"]']);
+      const prefixed = newDirectory();
+      result = await runTool('gs_export.ts', [...args, '-c', 'dbc', '--prefixdb', 'db2', '-d', prefixed], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(readFileSync(join(prefixed, 'db2.dbc.csv'), 'utf8'), /"2","db2"/);
+      await store.dropContainer('dbc');
+      await db2.dropContainer('dbc');
+    } finally {
+      await db2.close();
+    }
+    await store.sql('DROP DATABASE db2');
+  });
+
   it('answers --help and --version, and logs with the password masked', async () => {
     for (const name of ['gs_export.ts', 'gs_import.ts']) {
       const help = await runTool(name, ['--help'], {});
