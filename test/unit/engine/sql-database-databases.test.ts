@@ -47,4 +47,30 @@ describe('SQL per database', () => {
     assert.deepStrictEqual(await db.rows('SELECT COUNT(*) FROM "#table_partitions"'), [[2n]], 'public\'s h stays');
     await db.test.store.close();
   });
+
+  it('keeps views of one name apart in public and db1, in "#views" too, through a crash', async () => {
+    const db = await partitionTestDatabase();
+    let db1 = { database: db1Of(db.test.store) };
+    for (const [options, v] of [[{}, 'public'], [db1, 'db1']] as const) {
+      await db.update('CREATE TABLE t (id INTEGER PRIMARY KEY, v STRING)', options);
+      await db.update(`INSERT INTO t VALUES (1, '${v}')`, options);
+      await db.update('CREATE VIEW w AS SELECT v FROM t', options);
+    }
+    await db.update('CREATE VIEW only1 AS SELECT id FROM t', db1);
+    for (const reopen of ['before', 'after'] as const) {
+      if (reopen === 'after') {
+        await db.reopenAfterCrash();
+        db1 = { database: db1Of(db.test.store) };
+      }
+      assert.deepStrictEqual(await db.rows('SELECT v FROM w'), [['public']], reopen);
+      assert.deepStrictEqual(await db.rows('SELECT v FROM w', db1), [['db1']], reopen);
+      assert.deepStrictEqual(await db.rows('SELECT VIEW_NAME FROM "#views" ORDER BY VIEW_NAME', db1),
+        [['only1'], ['w']], reopen);
+      assert.deepStrictEqual(await db.rows('SELECT VIEW_NAME FROM "#views"'), [['w']], reopen);
+      assert.notEqual(await db.rows('SELECT * FROM only1').then(() => 'ok', () => 'refused'), 'ok', reopen);
+    }
+    await db.update('DROP VIEW w', db1);
+    assert.deepStrictEqual(await db.rows('SELECT v FROM w'), [['public']], 'public\'s w stays');
+    await db.test.store.close();
+  });
 });
