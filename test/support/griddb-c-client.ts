@@ -62,10 +62,19 @@ export function griddbCClient(): Promise<GriddbCClient | { skip: string }> {
   return built;
 }
 
-/** Compiles a C program of the suite against the client; the executable is cached by content. */
+/**
+ * Compiles a C program of the suite against the client; the executable is cached by content: the
+ * program's and that of each header it includes from its own folder (`#include "x.h"`, as the
+ * suite's conformance.h), so a change to a shared header rebuilds every program using it.
+ */
 export async function compileProgram(client: GriddbCClient, sourcePath: string): Promise<string> {
   const source = readFileSync(sourcePath);
-  const hash = createHash('sha256').update(source).digest('hex').slice(0, 16);
+  const digest = createHash('sha256').update(source);
+  for (const [, header] of source.toString('utf8').matchAll(/^#include "([^"]+)"/gm)) {
+    const headerPath = join(dirname(sourcePath), header!);
+    if (existsSync(headerPath)) digest.update(header!).update(readFileSync(headerPath));
+  }
+  const hash = digest.digest('hex').slice(0, 16);
   const binDirectory = join(client.directory, 'programs');
   mkdirSync(binDirectory, { recursive: true });
   const executable = join(binDirectory, `${basename(sourcePath, '.c')}-${hash}`);

@@ -19,20 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gridstore.h"
-
-static void printError(void *resource) {
-	char message[1024];
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "%s: %d\n", #call, (int) r_); printError(store); return 1; } } while (0)
-#define EXPECT(cond, ...) do { if (!(cond)) { fprintf(stderr, __VA_ARGS__); \
-	fprintf(stderr, "\n"); return 1; } } while (0)
+#include "conformance.h"
 
 static const GSColumnInfo COLLECTION_COLUMNS[] = {
 	{ "id", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },

@@ -14,15 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gridstore.h"
-
-static void printError(void *resource) {
-	char message[1024];
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
+#include "conformance.h"
 
 int main(int argc, char **argv) {
 	if (argc < 7) {

@@ -21,21 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gridstore.h"
-
-static void printError(void *resource) {
-	char message[1024];
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(store); \
-	return 1; } } while (0)
-#define EXPECT(cond, ...) do { if (!(cond)) { fprintf(stderr, "line %d: ", __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); return 1; } } while (0)
+#include "conformance.h"
 
 enum { ID, S, B, BY, SH, I, L, F, D, T, TU, TN, BL, LA, SA, NN, COLUMN_COUNT };
 

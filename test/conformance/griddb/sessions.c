@@ -29,25 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gridstore.h"
+#define CHECK_ERROR_SOURCES() (printError(storeA), printError(storeB))
+#include "conformance.h"
 
 static GSGridStore *storeA = NULL;
 static GSGridStore *storeB = NULL;
-
-static void printError(void *resource) {
-	char message[1024];
-	if (resource == NULL) return;
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(storeA); printError(storeB); \
-	return 1; } } while (0)
-#define EXPECT(cond, ...) do { if (!(cond)) { fprintf(stderr, "line %d: ", __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); return 1; } } while (0)
 
 static const GSColumnInfo COLUMNS[] = {
 	{ "id", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },

@@ -17,23 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "gridstore.h"
+#include "conformance.h"
 
 static GSGridStore *store = NULL;
-
-static void printError(void *resource) {
-	char message[1024];
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(store); \
-	return 1; } } while (0)
-#define EXPECT(cond, ...) do { if (!(cond)) { fprintf(stderr, "line %d: ", __LINE__); \
-	fprintf(stderr, __VA_ARGS__); fprintf(stderr, "\n"); return 1; } } while (0)
 
 static const GSColumnInfo COLUMNS[] = {
 	{ "ts", GS_TYPE_TIMESTAMP, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
