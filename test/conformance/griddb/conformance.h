@@ -1,8 +1,8 @@
 /*
  * What every conformance program of this suite shares (the .c files beside this header):
  * printing a GridDB error stack, and CHECK / EXPECT, which print where and what went wrong on
- * stderr and return 1 from main. The compiled-program cache (test/support/griddb-c-client.ts) hashes this
- * header with each program, so a change here rebuilds them all.
+ * stderr and return 1 from main. The compiled-program cache (test/support/griddb-c-client.ts)
+ * hashes this header with each program, so a change here rebuilds them all.
  *
  * CHECK prints the error stack of `store`; a program whose error stacks live elsewhere defines
  * CHECK_ERROR_SOURCES() before including this header.
