@@ -1,6 +1,6 @@
 /*
  * What every conformance program of this suite shares (the .c files beside this header):
- * printing a GridDB error stack, and CHECK / EXPECT, which print where and what went wrong on
+ * printing a GridDB error stack, connecting as admin, and CHECK / EXPECT, which print where and what went wrong on
  * stderr and return 1 from main. The compiled-program cache (test/support/griddb-c-client.ts)
  * hashes this header with each program, so a change here rebuilds them all.
  *
@@ -22,6 +22,21 @@ static void printError(void *resource) {
 		gsFormatErrorMessage(resource, i, message, sizeof(message));
 		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
 	}
+}
+
+/*
+ * A GridStore on the node at 127.0.0.1:<port> of cluster <cluster>, as admin/admin, with a
+ * failover timeout of 10 s (the client copies the properties it is given).
+ */
+static inline GSResult connectAdmin(const char *port, const char *cluster, GSGridStore **store) {
+	char member[64];
+	snprintf(member, sizeof(member), "127.0.0.1:%s", port);
+	const GSPropertyEntry properties[] = {
+		{ "notificationMember", member }, { "clusterName", cluster },
+		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
+	};
+	return gsGetGridStore(gsGetDefaultFactory(), properties,
+		sizeof(properties) / sizeof(properties[0]), store);
 }
 
 #ifndef CHECK_ERROR_SOURCES

@@ -119,17 +119,8 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: containers port clusterName create|drop\n");
 		return 2;
 	}
-	char member[64];
-	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
-	const GSPropertyEntry properties[] = {
-		{ "notificationMember", member },
-		{ "clusterName", argv[2] },
-		{ "user", "admin" },
-		{ "password", "admin" },
-		{ "failoverTimeout", "10" },
-	};
 	GSGridStore *store = NULL;
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties, COUNT(properties), &store));
+	CHECK(connectAdmin(argv[1], argv[2], &store));
 	GSContainer *container = NULL;
 	const GSContainerInfo collection = infoOf("Col_All", GS_CONTAINER_COLLECTION,
 			COLLECTION_COLUMNS, COUNT(COLLECTION_COLUMNS));

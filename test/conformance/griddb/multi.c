@@ -35,13 +35,7 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: multi port clusterName\n");
 		return 2;
 	}
-	char member[64];
-	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
-	const GSPropertyEntry properties[] = {
-		{ "notificationMember", member }, { "clusterName", argv[2] },
-		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
-	};
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties, 5, &store));
+	CHECK(connectAdmin(argv[1], argv[2], &store));
 
 	GSContainer *containers[3];
 	for (int c = 0; c < 3; c++) {

@@ -183,15 +183,8 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: rows port clusterName put|check|delete\n");
 		return 2;
 	}
-	char member[64];
-	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
-	const GSPropertyEntry properties[] = {
-		{ "notificationMember", member }, { "clusterName", argv[2] },
-		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
-	};
 	GSGridStore *store = NULL;
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties,
-			sizeof(properties) / sizeof(properties[0]), &store));
+	CHECK(connectAdmin(argv[1], argv[2], &store));
 	const GSContainerInfo containerInfo = info();
 	GSContainer *container = NULL;
 	CHECK(gsPutContainerGeneral(store, NULL, &containerInfo, GS_FALSE, &container));

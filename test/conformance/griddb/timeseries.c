@@ -84,13 +84,7 @@ int main(int argc, char **argv) {
 		fprintf(stderr, "usage: timeseries port clusterName\n");
 		return 2;
 	}
-	char member[64];
-	snprintf(member, sizeof(member), "127.0.0.1:%s", argv[1]);
-	const GSPropertyEntry properties[] = {
-		{ "notificationMember", member }, { "clusterName", argv[2] },
-		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
-	};
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties, 5, &store));
+	CHECK(connectAdmin(argv[1], argv[2], &store));
 	GSContainerInfo info = GS_CONTAINER_INFO_INITIALIZER;
 	info.name = "TS01";
 	info.type = GS_CONTAINER_TIME_SERIES;
