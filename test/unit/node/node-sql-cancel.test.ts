@@ -9,60 +9,21 @@
 //     /sql/workMemoryLimit fails with LIMIT_EXCEEDED leaving a as it was.
 
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
-import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
-import { containerPartitionId, partitionGroupOf } from '../../../lib/schema/partition-hash.ts';
+import type { ClientStore } from '../../../lib/client/store-factory.ts';
 import { storageError } from '../engine/engine-test-helpers.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from './node-process.ts';
+import { clientOf, groupIn, nameInGroupIn, queryIdOf, rowsOf, waitUnlisted } from './sql-node-helpers.ts';
 
 const PARTITION_NUM = 128;
 const CONCURRENCY = 2;
+const LAYOUT = { partitionNum: PARTITION_NUM, concurrency: CONCURRENCY };
+const groupOf = (name: string) => groupIn(LAYOUT, name);
+const nameInGroup = (prefix: string, group: number) => nameInGroupIn(LAYOUT, prefix, group);
 const BIG_ROW_COUNT = 100_000;
 const ROWS_PER_INSERT = 5000;
-/** Polls of "#sqls" while waiting for a statement to show or to go (each a round trip). */
-const POLL_COUNT_MAX = 2000;
 /** A filter that costs a string per row, so a statement over BIG_ROW_COUNT rows runs long enough to be seen. */
 const SLOW_FILTER = "LENGTH(PRINTF('%d-%d-%d', id, v, id * v)) > 0";
-
-function groupOf(name: string): number {
-  return partitionGroupOf(containerPartitionId(name, PARTITION_NUM),
-    { partitionNum: PARTITION_NUM, concurrency: CONCURRENCY });
-}
-
-/** `prefix` with the first number that puts it in partition group `group`. */
-function nameInGroup(prefix: string, group: number): string {
-  for (let i = 0; ; i++) if (groupOf(`${prefix}${i}`) === group) return `${prefix}${i}`;
-}
-
-function clientOf(node: NodeProcess, applicationName: string): ClientStore {
-  return getStore({
-    notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
-    username: 'admin', password: 'admin', applicationName,
-  });
-}
-
-async function rowsOf(store: ClientStore, sql: string, parameters: unknown[] = []): Promise<unknown[][]> {
-  return (await store.sql(sql, parameters as never[])).toArray();
-}
-
-/** The query id of the statement `sql` once "#sqls" lists it. */
-async function queryIdOf(store: ClientStore, sql: string): Promise<string> {
-  for (let i = 0; i < POLL_COUNT_MAX; i++) {
-    const rows = await rowsOf(store, 'SELECT QUERY_ID FROM "#sqls" WHERE SQL = ?', [sql]);
-    if (rows.length === 1) return rows[0]![0] as string;
-    await sleep(1);
-  }
-  throw new Error(`"#sqls" never listed ${sql}`);
-}
-
-async function waitUnlisted(store: ClientStore, sql: string): Promise<void> {
-  for (let i = 0; i < POLL_COUNT_MAX; i++) {
-    if ((await rowsOf(store, 'SELECT QUERY_ID FROM "#sqls" WHERE SQL = ?', [sql])).length === 0) return;
-    await sleep(1);
-  }
-  throw new Error(`"#sqls" still lists ${sql}`);
-}
 
 describe('SQL across engine threads: cancel, metatables, INSERT … SELECT', { timeout: 300_000 }, () => {
   let home: string;
