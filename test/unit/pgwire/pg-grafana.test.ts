@@ -10,9 +10,9 @@
 // does) the extended protocol, and the frames are checked: a time column and the values.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import pg from 'pg';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
+import { pgClientOnNodeForSuite } from './pg-node-suite.ts';
 
 /** buildSchemaConstraint() of postgresMetaQuery.ts, verbatim. */
 const SCHEMA_CONSTRAINT = `
@@ -71,16 +71,7 @@ ORDER BY 1`;
 const TIME_EPOCH = `SELECT extract(epoch from ts) as "time", usage FROM cpu WHERE ts >= '2026-01-01T00:02:30Z' ORDER BY 1`;
 
 describe('Grafana PostgreSQL data source: its SQL on a real node', { timeout: 120_000 }, () => {
-  let home: string;
-  let node: NodeProcess;
-  let db: pg.Client;
-
-  before(async () => {
-    home = newNodeHome({ dataStore: { logWriteMode: 0 } });
-    node = await startNodeProcess(home);
-    db = new pg.Client({ host: '127.0.0.1', port: node.sqlPort, user: 'admin', password: 'admin',
-      database: 'public', application_name: 'grafana-test' });
-    await db.connect();
+  const suite = pgClientOnNodeForSuite('grafana-test', async (db) => {
     await db.query('CREATE TABLE cpu (ts TIMESTAMP PRIMARY KEY, host STRING, usage DOUBLE)');
     await db.query('CREATE TABLE "Mixed" (ts TIMESTAMP PRIMARY KEY, v LONG)');
     // Every 30 s from 00:00:00 to 00:03:30: minutes 0, 1, 2 hold two rows each, 3 is past the range.
@@ -90,21 +81,15 @@ describe('Grafana PostgreSQL data source: its SQL on a real node', { timeout: 12
     await db.query(`INSERT INTO cpu VALUES ${rows.join(', ')}`);
   });
 
-  after(async () => {
-    await db?.end().catch(() => undefined);
-    await node?.kill();
-    removeHome(home);
-  });
-
   async function both(text: string, name: string): Promise<pg.QueryResult[]> {
-    return [await db.query(text), await db.query({ text, name, values: [] })];
+    return [await suite.db.query(text), await suite.db.query({ text, name, values: [] })];
   }
 
   it('the version and TimescaleDB probes: 1500, no extension', async () => {
     for (const result of await both('SELECT current_setting(\'server_version_num\')::int/100 as version', 'v')) {
       assert.deepEqual(result.rows, [{ version: '1500' }]);
     }
-    const timescale = await db.query('SELECT extversion FROM pg_extension WHERE extname = \'timescaledb\'');
+    const timescale = await suite.db.query('SELECT extversion FROM pg_extension WHERE extname = \'timescaledb\'');
     assert.deepEqual(timescale.rows, []);
   });
 
@@ -124,9 +109,9 @@ describe('Grafana PostgreSQL data source: its SQL on a real node', { timeout: 12
         { column: 'usage', type: 'double precision' },
       ]);
     }
-    assert.deepEqual((await db.query(getSchema('"Mixed"'))).rows.map((row) => row.column), ['ts', 'v']);
-    assert.deepEqual((await db.query(getSchema('public.cpu'))).rows.length, 3);
-    assert.deepEqual((await db.query(getSchema('nowhere'))).rows, []);
+    assert.deepEqual((await suite.db.query(getSchema('"Mixed"'))).rows.map((row) => row.column), ['ts', 'v']);
+    assert.deepEqual((await suite.db.query(getSchema('public.cpu'))).rows.length, 3);
+    assert.deepEqual((await suite.db.query(getSchema('nowhere'))).rows, []);
   });
 
   it('$__timeGroupAlias and $__timeFilter: one row a minute in the range, its start in epoch seconds', async () => {
@@ -147,8 +132,8 @@ describe('Grafana PostgreSQL data source: its SQL on a real node', { timeout: 12
   });
 
   it('a string that is no time, compared with a TIMESTAMP, is an error of its own and the session goes on', async () => {
-    await assert.rejects(db.query('SELECT usage FROM cpu WHERE ts > \'yesterday\''),
+    await assert.rejects(suite.db.query('SELECT usage FROM cpu WHERE ts > \'yesterday\''),
       (error: { code?: string }) => error.code !== undefined && error.code !== '42804');
-    assert.equal((await db.query('SELECT COUNT(*) AS n FROM cpu')).rows[0].n, '8');
+    assert.equal((await suite.db.query('SELECT COUNT(*) AS n FROM cpu')).rows[0].n, '8');
   });
 });

@@ -11,10 +11,9 @@
 //     lookup, PostgreDatabase.SchemaCache, PostgreSchema.TableCache (tables and their columns).
 
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import pg from 'pg';
+import { describe, it } from 'node:test';
 import { tableOid } from '../../../lib/pgwire/pg-catalog.ts';
-import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
+import { pgClientOnNodeForSuite } from './pg-node-suite.ts';
 
 const JDBC_GET_TABLES = 'SELECT current_database() AS "TABLE_CAT", n.nspname AS "TABLE_SCHEM", c.relname AS "TABLE_NAME", ' +
   ' CASE n.nspname ~ \'^pg_\' OR n.nspname = \'information_schema\'  WHEN true THEN CASE  WHEN n.nspname = ' +
@@ -74,41 +73,26 @@ const DBEAVER_COLUMNS = 'SELECT c.relname,a.*,pg_catalog.pg_get_expr(ad.adbin, a
   'pg_catalog.pg_description dsc ON (c.oid=dsc.objoid AND a.attnum = dsc.objsubid)\nWHERE NOT a.attisdropped';
 
 describe('pgJDBC and DBeaver: their catalog queries on a real node', { timeout: 120_000 }, () => {
-  let home: string;
-  let node: NodeProcess;
-  let db: pg.Client;
-
-  before(async () => {
-    home = newNodeHome({ dataStore: { logWriteMode: 0 } });
-    node = await startNodeProcess(home);
-    db = new pg.Client({ host: '127.0.0.1', port: node.sqlPort, user: 'admin', password: 'admin',
-      database: 'public', application_name: 'PostgreSQL JDBC Driver' });
-    await db.connect();
+  const suite = pgClientOnNodeForSuite('PostgreSQL JDBC Driver', async (db) => {
     await db.query('CREATE TABLE cpu (ts TIMESTAMP PRIMARY KEY, host STRING, usage DOUBLE)');
     await db.query('CREATE TABLE cpx (id LONG PRIMARY KEY, ok BOOL)');
     await db.query('CREATE TABLE meter (ts TIMESTAMP PRIMARY KEY, kwh FLOAT)');
   });
 
-  after(async () => {
-    await db?.end().catch(() => undefined);
-    await node?.kill();
-    removeHome(home);
-  });
-
   /** One statement as pgJDBC sends it: Parse (named, as after prepareThreshold), Bind, Execute. */
   async function prepared(text: string, values: unknown[] = []): Promise<Record<string, string | null>[]> {
-    return (await db.query({ text, values, name: `s${Math.abs(tableOid(text))}` })).rows;
+    return (await suite.db.query({ text, values, name: `s${Math.abs(tableOid(text))}` })).rows;
   }
 
   it('pgJDBC at connect and for the connection\'s state', async () => {
     assert.deepEqual(await prepared('select current_schema()'), [{ current_schema: 'public' }]);
     assert.deepEqual(await prepared('select current_catalog'), [{ current_catalog: 'public' }]);
     assert.deepEqual(await prepared('SHOW TRANSACTION ISOLATION LEVEL'), [{ transaction_isolation: 'read committed' }]);
-    await db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
-    assert.deepEqual((await db.query('SHOW default_transaction_read_only')).rows,
+    await suite.db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY');
+    assert.deepEqual((await suite.db.query('SHOW default_transaction_read_only')).rows,
       [{ default_transaction_read_only: 'on' }]);
-    await db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE');
-    await db.query('SET application_name = \'PostgreSQL JDBC Driver\'');
+    await suite.db.query('SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE');
+    await suite.db.query('SET application_name = \'PostgreSQL JDBC Driver\'');
   });
 
   it('pgJDBC getTables: a pattern, TABLE and VIEW types; SYSTEM TABLE lists none', async () => {
@@ -138,17 +122,17 @@ describe('pgJDBC and DBeaver: their catalog queries on a real node', { timeout: 
 
   it('pgJDBC getSchemas and getCatalogs', async () => {
     assert.deepEqual(await prepared(JDBC_GET_SCHEMAS), [{ TABLE_SCHEM: 'public', TABLE_CATALOG: 'public' }]);
-    assert.deepEqual((await db.query(JDBC_GET_CATALOGS)).rows, [{ TABLE_CAT: 'public' }]);
+    assert.deepEqual((await suite.db.query(JDBC_GET_CATALOGS)).rows, [{ TABLE_CAT: 'public' }]);
   });
 
   it('DBeaver\'s navigator: session, database, schemas, tables of the schema, columns of a table', async () => {
-    assert.deepEqual((await db.query('SELECT current_schema(),session_user')).rows,
+    assert.deepEqual((await suite.db.query('SELECT current_schema(),session_user')).rows,
       [{ current_schema: 'public', session_user: 'admin' }]);
     const [database] = await prepared(DBEAVER_DATABASE, ['public']);
     assert.equal(database!.datname, 'public');
     assert.equal(database!.datallowconn, 't');
     assert.deepEqual(await prepared(DBEAVER_DATABASE, ['other']), []);
-    const schemas = (await db.query(DBEAVER_SCHEMAS)).rows;
+    const schemas = (await suite.db.query(DBEAVER_SCHEMAS)).rows;
     assert.deepEqual(schemas.map((row) => [row.oid, row.nspname, row.description]), [['2200', 'public', null]]);
     const tables = await prepared(DBEAVER_TABLES, [2200]);
     assert.deepEqual(tables.map((row) => [row.relname, row.relkind, row.relnamespace, row.oid]),
