@@ -23,7 +23,7 @@
 // A build taking over BUILD_TIMEOUT_MS is killed, compilers and all.
 
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -196,7 +196,34 @@ async function build({ directory, addons }) {
     `${nodeDirectory.version} from ${nodeDirectory.directory}`);
 }
 
+/**
+ * Whether a run's addons are there, load, and are newer than every source of its folder
+ * (binding.gyp, *.c, *.cc): then it is left as it is, because npm runs this script again whenever
+ * it links the checkout as a package (`npx gs_x` with a new cache), and a rebuild first removes the
+ * addons that running processes load.
+ */
+function upToDate({ directory, addons }) {
+  const sources = readdirSync(directory, { withFileTypes: true })
+    .filter((entry) => entry.isFile() && /^binding\.gyp$|\.(c|cc)$/.test(entry.name))
+    .map((entry) => statSync(join(directory, entry.name)).mtimeMs);
+  const newestSourceMs = Math.max(0, ...sources);
+  return addons.every(({ path, exported }) => {
+    if (!existsSync(path) || statSync(path).mtimeMs < newestSourceMs) return false;
+    try {
+      return typeof createRequire(import.meta.url)(path)[exported] === 'function';
+    } catch {
+      return false;
+    }
+  });
+}
+
+const force = process.argv.includes('--force');
 for (const run of runs) {
+  if (!force && upToDate(run)) {
+    const names = run.addons.map(({ path }) => basename(path)).join(' and ');
+    console.log(`store: ${names} up to date (\`npm run build:native\` rebuilds them)`);
+    continue;
+  }
   try {
     await build(run);
   } catch (error) {

@@ -6,14 +6,23 @@
 // dist/build-stamp.json records the hash of the sources as they were before compiling: a source
 // changed since makes the launchers run the TypeScript instead (never a stale build).
 // Exits non-zero when the compiler reports an error.
+//
+// A dist/ whose stamp matches the sources is left as it is (`--force` rebuilds it anyway): npm runs
+// this script again whenever it links the checkout as a package, as `npx gs_x` with a new cache
+// does, and emptying dist/ then would take the compiled client away from whatever is running.
 
 import { spawnSync } from 'node:child_process';
-import { rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { BUILD_STAMP, DIST, ROOT, sourceHash } from './bin/tool-entry.mjs';
 
 const sourceHashBefore = sourceHash();
+if (!process.argv.includes('--force') && builtHash() === sourceHashBefore) {
+  console.log('store: build: dist/ is up to date with the sources ' +
+    '(`npm run build -- --force` rebuilds it)');
+  process.exit(0);
+}
 rmSync(DIST, { recursive: true, force: true });
 let compiler;
 try {
@@ -32,3 +41,12 @@ if (result.status !== 0) {
   process.exit(1);
 }
 writeFileSync(BUILD_STAMP, `${JSON.stringify({ sourceHash: sourceHashBefore })}\n`);
+
+/** The source hash dist/ was built from, or undefined when it has no (readable) stamp. */
+function builtHash() {
+  try {
+    return JSON.parse(readFileSync(BUILD_STAMP, 'utf8')).sourceHash;
+  } catch {
+    return undefined;
+  }
+}
