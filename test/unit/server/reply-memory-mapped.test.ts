@@ -19,14 +19,9 @@ import { describe, it } from 'node:test';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../../../lib/base/limits.ts';
 import { mallocMappedBytes } from '../../../lib/io/malloc-tuning.ts';
 import { FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
-import { CONTAINER_PUT } from '../../../lib/protocol/messages-container.ts';
 import { QUERY, RESULT_SET_ID_NONE } from '../../../lib/protocol/messages-query.ts';
-import { ROW_PUT } from '../../../lib/protocol/messages-row.ts';
-import { RowBatch } from '../../../lib/protocol/wire-rows.ts';
-import { containerSchemaOf } from '../../../lib/protocol/wire-schema.ts';
-import type { Row } from '../../../lib/schema/column-type.ts';
 import { containerPartitionId } from '../../../lib/schema/partition-hash.ts';
-import { RawClient, sleepMs, startServer } from './server-test-helpers.ts';
+import { RawClient, putWideCollection, sleepMs, startServer } from './server-test-helpers.ts';
 
 const MiB = 1024 * 1024;
 const QUERY_COUNT = 30;
@@ -68,16 +63,7 @@ describe('transaction server: memory of replies a client never reads', { timeout
     const good = await RawClient.ready(test.port);
     let hostile: RawClient | undefined;
     try {
-      const info = await good.call(CONTAINER_PUT, {
-        statement: { sessionId: 0, statementId: 1 }, partitionId: ref.partitionId,
-        modifiable: false, definitionJson: JSON.stringify({ name: NAME, type: 'COLLECTION',
-          rowKey: true, columns: [{ name: 'id', type: 'INTEGER' }, { name: 'text', type: 'STRING' }] }),
-      });
-      const value = 'x'.repeat(VALUE_LENGTH);
-      const rows: Row[] = Array.from({ length: ROW_COUNT }, (_, i) => [i, value]);
-      await good.call(ROW_PUT, { statement: { sessionId: 0, statementId: 2 },
-        ref: { ...ref, containerId: info.containerId, schemaVersion: 1 },
-        rows: RowBatch.of(containerSchemaOf(info), rows) });
+      await putWideCollection(good, ref, ROW_COUNT, VALUE_LENGTH);
       const first = await good.call(QUERY, query);
       assert.equal(first.resultSetId, RESULT_SET_ID_NONE, 'one page holds every row');
       const replyBytes = ROW_COUNT * VALUE_LENGTH;

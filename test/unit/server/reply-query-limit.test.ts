@@ -17,15 +17,11 @@ import {
 } from '../../../lib/base/limits.ts';
 import { FrameStatus, encodeFrame } from '../../../lib/protocol/frame.ts';
 import { PING } from '../../../lib/protocol/messages-connection.ts';
-import { CONTAINER_PUT } from '../../../lib/protocol/messages-container.ts';
 import { QUERY, RESULT_SET_ID_NONE } from '../../../lib/protocol/messages-query.ts';
-import { ROW_PUT } from '../../../lib/protocol/messages-row.ts';
-import { RowBatch } from '../../../lib/protocol/wire-rows.ts';
-import { containerSchemaOf, resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
-import type { Row } from '../../../lib/schema/column-type.ts';
+import { resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
 import { containerPartitionId } from '../../../lib/schema/partition-hash.ts';
 import type { QueryHandler } from '../../../lib/server/query-handler.ts';
-import { RawClient, scanQueryHandler, sleepMs, startServer } from './server-test-helpers.ts';
+import { RawClient, putWideCollection, scanQueryHandler, sleepMs, startServer } from './server-test-helpers.ts';
 
 const HOSTILE_COUNT = 4;
 const QUERY_COUNT = 30;
@@ -59,16 +55,7 @@ async function withWide(body: (
   const test = await startServer({ queryHandler: countingHandler });
   const good = await RawClient.ready(test.port);
   try {
-    const info = await good.call(CONTAINER_PUT, {
-      statement: { sessionId: 0, statementId: 1 }, partitionId: ref.partitionId,
-      modifiable: false, definitionJson: JSON.stringify({ name: NAME, type: 'COLLECTION',
-        rowKey: true, columns: [{ name: 'id', type: 'INTEGER' }, { name: 'text', type: 'STRING' }] }),
-    });
-    const value = 'x'.repeat(VALUE_LENGTH);
-    const rows: Row[] = Array.from({ length: ROW_COUNT }, (_, i) => [i, value]);
-    await good.call(ROW_PUT, { statement: { sessionId: 0, statementId: 2 },
-      ref: { ...ref, containerId: info.containerId, schemaVersion: 1 },
-      rows: RowBatch.of(containerSchemaOf(info), rows) });
+    await putWideCollection(good, ref, ROW_COUNT, VALUE_LENGTH);
     const first = await good.call(QUERY, query);
     assert.equal(first.resultSetId, RESULT_SET_ID_NONE, 'one page holds every row');
     await body(test, good, () => queriesRun);

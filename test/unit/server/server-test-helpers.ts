@@ -20,7 +20,12 @@ import {
 } from '../../../lib/protocol/frame.ts';
 import { decodeBody, type MessageCodec } from '../../../lib/protocol/message-codec.ts';
 import { AUTH, HELLO, type AuthReply } from '../../../lib/protocol/messages-connection.ts';
+import { CONTAINER_PUT } from '../../../lib/protocol/messages-container.ts';
+import { ROW_PUT } from '../../../lib/protocol/messages-row.ts';
+import { RowBatch } from '../../../lib/protocol/wire-rows.ts';
+import { containerSchemaOf } from '../../../lib/protocol/wire-schema.ts';
 import { errorDecode } from '../../../lib/protocol/wire-error.ts';
+import type { Row } from '../../../lib/schema/column-type.ts';
 import { queryResultOfRows, type QueryHandler } from '../../../lib/server/query-handler.ts';
 import type { ServerEvent, TransactionServerOptions } from '../../../lib/server/server-options.ts';
 import { TransactionServer } from '../../../lib/server/transaction-server.ts';
@@ -239,4 +244,23 @@ export async function aliveAfterCollection(refs: readonly WeakRef<object>[]): Pr
   await new Promise((resolve) => setImmediate(resolve));
   collect();
   return refs.filter((ref) => ref.deref() !== undefined).length;
+}
+
+/**
+ * Puts, through `client`, a keyed collection `ref.name` (id INTEGER, text STRING) in partition
+ * `ref.partitionId` holding `rowCount` rows whose text is `valueLength` x's: the wide rows whose
+ * `select *` replies the reply-memory tests hold unread.
+ */
+export async function putWideCollection(client: RawClient, ref: { partitionId: number; name: string },
+  rowCount: number, valueLength: number): Promise<void> {
+  const info = await client.call(CONTAINER_PUT, {
+    statement: { sessionId: 0, statementId: 1 }, partitionId: ref.partitionId,
+    modifiable: false, definitionJson: JSON.stringify({ name: ref.name, type: 'COLLECTION',
+      rowKey: true, columns: [{ name: 'id', type: 'INTEGER' }, { name: 'text', type: 'STRING' }] }),
+  });
+  const value = 'x'.repeat(valueLength);
+  const rows: Row[] = Array.from({ length: rowCount }, (_, i) => [i, value]);
+  await client.call(ROW_PUT, { statement: { sessionId: 0, statementId: 2 },
+    ref: { ...ref, containerId: info.containerId, schemaVersion: 1 },
+    rows: RowBatch.of(containerSchemaOf(info), rows) });
 }
