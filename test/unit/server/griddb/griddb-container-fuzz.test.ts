@@ -186,6 +186,18 @@ function queryPart(tql: string, fetchSize = INT64_MAX, fetchLimit = INT64_MAX): 
   return Buffer.concat([fixed, str(tql)]);
 }
 
+/** A QUERY_TQL part continuing a partial execution (griddb-partial-executions.ts). */
+function continuationPart(tql: string, executionId: bigint, partIndex: bigint): Buffer {
+  const fixed = Buffer.alloc(8 + 8 + 1 + 4 + 1 + 4);
+  fixed.writeBigInt64LE(INT64_MAX, 0);
+  fixed.writeBigInt64LE(INT64_MAX, 8);
+  fixed.writeInt8(1, 16);
+  fixed.writeInt32LE(1, 17);
+  fixed.writeInt8(0, 21);
+  fixed.writeInt32LE(16, 22);
+  return Buffer.concat([fixed, i64s(executionId, partIndex), str(tql)]);
+}
+
 function i64s(...values: bigint[]): Buffer {
   const bytes = Buffer.alloc(8 * values.length);
   values.forEach((value, i) => bytes.writeBigInt64LE(value, 8 * i));
@@ -258,7 +270,12 @@ describe('GridDB protocol: container statement decoders', () => {
 
   it('reads or refuses random and mutated QUERY_TQL parts, with GridDB errors only', () => {
     assert.deepEqual(queryTqlDecode(queryPart('SELECT *', 3n, 10n)),
-      { fetchLimit: 10n, fetchSize: 3n, partialExecution: false, tql: 'SELECT *' });
+      { fetchLimit: 10n, fetchSize: 3n, partialExecution: false, continuation: undefined,
+        tql: 'SELECT *' });
+    assert.deepEqual(queryTqlDecode(continuationPart('SELECT *', 7n, 2n)).continuation,
+      { executionId: 7n, partIndex: 2n });
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(queryTqlDecode,
+      mutate(continuationPart('SELECT *', 7n, 2n), change))), { numRuns: RUNS });
     fc.assert(fc.property(mutation, (change) => decodesOrRefuses(queryTqlDecode,
       mutate(queryPart('SELECT * WHERE id > 1'), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }),
