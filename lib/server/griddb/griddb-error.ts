@@ -44,6 +44,11 @@ export const GriddbErrorCode = {
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
   /**
+   * Sampling (QUERY_TIME_SERIES_SAMPLING) by YEAR or MONTH, or a unit GridDB does not have:
+   * GridDB's TimeSeries::sample accepts DAY to MILLISECOND only (server/time_series.cpp).
+   */
+  DS_TIM_SAMPLING_TIME_UNIT_INVALID: { code: 60074, name: 'DS_TIM_SAMPLING_TIME_UNIT_INVALID' },
+  /**
    * FETCH_ROW_SET of a row set the node does not hold (closed, or its connection gone): the
    * client turns it into GS_ERROR_CC_RECOVERABLE_ROW_SET_LOST (client.cpp
    * ROW_SET_NOT_FOUND_ERROR_CODE).

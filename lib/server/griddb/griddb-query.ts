@@ -79,7 +79,10 @@ export const GRIDDB_PART_BYTES_TARGET = FETCH_REPLY_BYTES_TARGET;
 const SAMPLING_COLUMNS_MAX = 1024;
 /** A timestamp in ms beyond this is no date (Date's own range). */
 const MS_MAX = 8_640_000_000_000_000n;
-/** GridDB's TimeUnit codes (YEAR 0 … MILLISECOND 6) as TIME_SAMPLING's units; YEAR, MONTH none. */
+/** GridDB's TimeUnit codes (server/data_store_common.h TIME_UNIT_YEAR = 0 … MILLISECOND 6). */
+const SAMPLING_UNIT_CODE_NAMES = ['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND',
+  'MILLISECOND'] as const;
+/** The same codes as TIME_SAMPLING's units; YEAR and MONTH have none (GridDB refuses them). */
 const SAMPLING_UNIT_NAMES = [undefined, undefined, 'DAY', 'HOUR', 'MINUTE', 'SECOND',
   'MILLISECOND'] as const;
 /** Partial execution entries a request may carry (the client sends back what it was given). */
@@ -268,6 +271,13 @@ function tqlOf(schema: ContainerSchema, query: QueryText):
         query.descending ? 'DESCENDING' : 'ASCENDING')) };
     case 'sampling': {
       const unit = SAMPLING_UNIT_NAMES[query.unit];
+      // GridDB's TimeSeries::sample refuses YEAR and MONTH (and any unit outside DAY to
+      // MILLISECOND) with this code: a month or a year is no fixed number of milliseconds.
+      if (unit === undefined && query.interval !== 0) {
+        throw new GriddbError(GriddbErrorCode.DS_TIM_SAMPLING_TIME_UNIT_INVALID, `sampling by ` +
+          `time unit ${query.unit} (${SAMPLING_UNIT_CODE_NAMES[query.unit] ?? 'unknown'}): ` +
+          'the units are DAY to MILLISECOND');
+      }
       if (unit === undefined || (query.mode !== 0 && query.mode !== 1)) {
         throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `sampling by time unit ` +
           `${query.unit} and interpolation mode ${query.mode} is not supported (units DAY to ` +
