@@ -1,7 +1,8 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: rows in auto-commit mode
 // (PUT_ROW, PUT_MULTIPLE_ROWS, GET_ROW, DELETE_ROW) with every column type the client encodes, edge values and
-// NULLs (rows.c), store's own client reading the same rows (one store, two protocols), and the
-// errors an application gets. test/support/griddb-c-client.ts builds the client (skips with a
+// NULLs (rows.c), store's own client and the web API reading the same rows (one store, two
+// protocols: GridDB's and store's, and the web API on store's client), and the errors an
+// application gets. test/support/griddb-c-client.ts builds the client (skips with a
 // message without the source or the build tools).
 
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { getStore } from '../../../lib/client/store-factory.ts';
 import { runProgram } from '../../support/griddb-c-client.ts';
+import { HttpCaller, startWebApiServer } from '../../unit/webapi/webapi-test-helpers.ts';
 import { cProgramOnNodeForSuite } from './c-program-on-node.ts';
 
 const ROWS_C = fileURLToPath(new URL('rows.c', import.meta.url));
@@ -22,7 +24,7 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
   const run = (mode: string) =>
     runProgram(suite.program, [String(suite.node.transactionPort), CLUSTER, mode]);
 
-  it('puts, gets and deletes rows of every type; store\'s client sees the same rows', async (t) => {
+  it('puts, gets and deletes rows of every type; store\'s client and the web API see the same rows', async (t) => {
     if (suite.skip !== undefined) return t.skip(suite.skip);
     const put = await run('put');
     assert.equal(put.code, 0, put.stderr);
@@ -53,6 +55,31 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
       assert.equal(await timeSeries?.get(1700000000000), undefined);
     } finally {
       await store.close();
+    }
+
+    const webApi = await startWebApiServer(suite.node.transactionPort);
+    try {
+      const http = new HttpCaller(webApi.port);
+      const base = `/store/v2/${CLUSTER}/dbs/public/containers`;
+      // The same rows as store's client read above, in the web API's JSON (value-encode.ts):
+      // LONG exact, -0 kept, NaN as "NaN", TIMESTAMP(3/6/9) in UTC text, BLOB base64.
+      const rows = await http.call('POST', `${base}/Rows01/rows`,
+        { body: { limit: 100, sort: 'id' } });
+      assert.equal(rows.status, 200, rows.text);
+      const nulls = (id: number, l: string) =>
+        `[${id},null,null,null,null,null,${l},null,null,null,null,null,null,[],null,"x"]`;
+      assert.equal(rows.text.slice(rows.text.indexOf('"rows":') + 7, rows.text.indexOf(',"offset"')),
+        '[[1,"h\u00e9llo",true,-128,32767,-2147483648,-9223372036854775808,-0,"NaN",' +
+        '"2023-11-14T22:13:20.123Z","2023-11-14T22:13:20.123456Z",' +
+        '"2023-11-14T22:13:20.123456789Z","AAH+/w==",' +
+        '[-9223372036854775808,-1,0,9223372036854775807],["","a","\u00e9t\u00e9"],""],' +
+        `${nulls(2, 'null')},${[0, 1, 2, 3, 4].map((k) => nulls(10 + k, String(k * 1000)))
+          .join(',')}]`);
+      const timeSeries = await http.call('POST', `${base}/TS_Rows/rows`, { body: { limit: 10 } });
+      assert.equal(timeSeries.status, 200, timeSeries.text);
+      assert.match(timeSeries.text, /"rows":\[\["2023-11-14T22:13:20\.001Z",21\.5,null\]\]/);
+    } finally {
+      await webApi.close();
     }
 
     const deleted = await run('delete');
