@@ -17,6 +17,8 @@ const ROWS_C = fileURLToPath(new URL('rows.c', import.meta.url));
 const CLUSTER = 'myCluster';
 /** GridDB's code (server/gs_error.h) as the application gets it. */
 const TXN_CONTAINER_NOT_FOUND = 10016;
+/** 9999-12-31T23:59:59.999Z, GridDB's last TIMESTAMP, in ms. */
+const LAST_MS = 253402300799999;
 
 describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () => {
   const suite = cProgramOnNodeForSuite(ROWS_C);
@@ -85,5 +87,28 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
     const deleted = await run('delete');
     assert.equal(deleted.code, 0, deleted.stderr);
     assert.equal(deleted.stdout.trim(), `put-after-drop ${TXN_CONTAINER_NOT_FOUND}`);
+  });
+  it('puts and gets TIMESTAMP(6/9) at the epoch and the last instant, arrays of every element type at their edges, a 200,000-byte BLOB; store\'s client sees the same', async (t) => {
+    if (suite.skip !== undefined) return t.skip(suite.skip);
+    const edges = await run('edges');
+    assert.equal(edges.code, 0, edges.stderr);
+    const store = getStore({
+      notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
+      username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
+    });
+    try {
+      const container = await store.getContainer('Rows02');
+      assert.ok(container !== undefined);
+      const blob = new Uint8Array(200_000).map((_, k) => (k * 7 + Math.floor(k / 256)) & 0xff);
+      const text = Array.from({ length: 300 }, (_, k) => String.fromCharCode(97 + k % 26)).join('');
+      assert.deepStrictEqual(await container.get(1), [1, 0n, 0n, [true, false], [-128, 0, 127],
+        [-32768, 32767], [-(2 ** 31), 2 ** 31 - 1], [-0, Infinity, NaN, Math.fround(1e-45)],
+        [-0, -Infinity, NaN, 5e-324], [0, LAST_MS], blob, text]);
+      assert.deepStrictEqual(await container.get(2), [2, BigInt(LAST_MS) * 1000n + 999n,
+        BigInt(LAST_MS) * 1_000_000n + 999_999n, [], [], [], [], [], [], [], new Uint8Array(0),
+        '']);
+    } finally {
+      await store.close();
+    }
   });
 });
