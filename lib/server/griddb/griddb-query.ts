@@ -390,10 +390,10 @@ export async function queryRun(context: QueryStatementContext,
 /**
  * The first part of a partial execution: store's QUERY with its own partial execution, one page
  * (FETCH_ROW_COUNT_MAX rows, FETCH_REPLY_BYTES_TARGET bytes at most). A result that fits its first
- * page comes back whole (the caller answers it as any other, with the state not enabled, as
+ * page comes back whole (the caller answers it like every other, with the state not enabled, as
  * GridDB does when nothing is left); one store cannot stream (ORDER BY another column than the
- * row key) gives undefined: the caller reads it whole, and GridDB too answers such a query at
- * once. Otherwise the part's reply writer, with the continuation in its state.
+ * row key) gives undefined: the caller reads it whole, as without partial execution.
+ * Otherwise the part's reply writer, with the continuation in its state.
  */
 async function partialExecutionFirst(context: QueryStatementContext, containerId: number,
   schema: ContainerSchema, storeRequest: Parameters<typeof QUERY.writeRequest>[1]):
