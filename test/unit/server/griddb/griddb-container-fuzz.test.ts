@@ -14,6 +14,9 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import {
+  griddbAccessSql, griddbAccessStatementDecode,
+} from '../../../../lib/server/griddb/griddb-access-statements.ts';
 import { ByteReader } from '../../../../lib/encoding/byte-reader.ts';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
@@ -280,6 +283,20 @@ describe('GridDB protocol: container statement decoders', () => {
       mutate(queryPart('SELECT * WHERE id > 1'), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }),
       (bytes) => decodesOrRefuses(queryTqlDecode, bytes)), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated users and databases statements, with GridDB errors only', () => {
+    const grant = Buffer.concat([EMPTY_OPTIONS, str('db1'), Buffer.from([0]),
+      Buffer.from([1, 0, 0, 0]), str('u1'), str('READ')]);
+    assert.equal(griddbAccessSql(griddbAccessStatementDecode(160, grant)),
+      'GRANT SELECT ON db1 TO u1');
+    for (const type of [156, 158, 159, 160, 161]) {
+      const decode = (body: Uint8Array) => griddbAccessSql(griddbAccessStatementDecode(type, body));
+      fc.assert(fc.property(mutation, (change) => decodesOrRefuses(decode, mutate(grant, change))),
+        { numRuns: RUNS });
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 60 }),
+        (bytes) => decodesOrRefuses(decode, bytes)), { numRuns: RUNS });
+    }
   });
 
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
