@@ -4,7 +4,7 @@
  * gsDeleteRow (DELETE_ROW), on the collection "Rows01" (an INTEGER key and a column of every
  * type the client can encode: no GEOMETRY).
  *
- *   rows <port> <clusterName> put|check|edges|delete
+ *   rows <port> <clusterName> put|check|edges|geometry-put|geometry-get|delete
  *
  * put: creates "Rows01" and puts row 1 (edge values: LONG extremes, NaN, -0, empty string and
  * arrays, TIMESTAMP(6/9) with sub-millisecond parts) and row 2 (NULLs wherever allowed), then
@@ -13,6 +13,7 @@
  * puts two rows, gets one by its timestamp and deletes the other.
  * check: gets rows 1 and 2 and compares every field; row 3 is not found.
  * edges: the collection "Rows02" with TIMESTAMP(6/9) and array edges (see edges() below).
+ * geometry-put, geometry-get: what an application sees of GEOMETRY (see geometry() below).
  * delete: deletes row 1 (exists true), again (exists false); drops "Rows01" and prints
  * "put-after-drop <GSResult>" for a put through the handle of the dropped container.
  * Exits 0 when everything is as expected, 1 on a difference (saying which on stderr).
@@ -314,9 +315,68 @@ static int edges(GSGridStore *store) {
 	return 0;
 }
 
+/*
+ * geometry-put: creates "Rows03" (id INTEGER key, g GEOMETRY) and tries to put a POINT: the C
+ * client itself refuses to encode a GEOMETRY; prints "geometry-put <GSResult>".
+ * geometry-get (after store's client put row 1 with a GEOMETRY): a get and a query of its rows
+ * are refused by the node (it has no GridDB encoding of GEOMETRY to send), an aggregation of the
+ * container is answered; prints "geometry-get <GSResult>", "geometry-query <GSResult>" and
+ * "geometry-count <n>".
+ */
+static const GSColumnInfo GEOMETRY_COLUMNS[] = {
+	{ "id", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "g", GS_TYPE_GEOMETRY, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+};
+
+static int geometry(GSGridStore *store, int put) {
+	GSContainerInfo geometryInfo = GS_CONTAINER_INFO_INITIALIZER;
+	geometryInfo.name = "Rows03";
+	geometryInfo.type = GS_CONTAINER_COLLECTION;
+	geometryInfo.columnCount = 2;
+	geometryInfo.columnInfoList = GEOMETRY_COLUMNS;
+	geometryInfo.rowKeyAssigned = GS_TRUE;
+	GSContainer *container = NULL;
+	GSRow *row = NULL;
+	GSBool exists;
+	CHECK(gsPutContainerGeneral(store, NULL, &geometryInfo, GS_FALSE, &container));
+	CHECK(gsCreateRowByContainer(container, &row));
+	if (put) {
+		CHECK(gsSetRowFieldByInteger(row, 0, 2));
+		CHECK(gsSetRowFieldByGeometry(row, 1, "POINT(1 2)"));
+		const GSResult result = gsPutRow(container, NULL, row, &exists);
+		EXPECT(!GS_SUCCEEDED(result), "the C client put a GEOMETRY");
+		printf("geometry-put %d\n", (int) result);
+	} else {
+		int32_t key = 1;
+		GSResult result = gsGetRow(container, &key, row, &exists);
+		EXPECT(!GS_SUCCEEDED(result), "a row with a GEOMETRY was got");
+		printf("geometry-get %d\n", (int) result);
+		GSQuery *query = NULL;
+		GSRowSet *rowSet = NULL;
+		CHECK(gsQuery(container, "SELECT *", &query));
+		result = gsFetch(query, GS_FALSE, &rowSet);
+		EXPECT(!GS_SUCCEEDED(result), "rows with a GEOMETRY were fetched");
+		printf("geometry-query %d\n", (int) result);
+		gsCloseQuery(&query);
+		GSAggregationResult *aggregation = NULL;
+		int64_t count = -1;
+		CHECK(gsQuery(container, "SELECT COUNT(*)", &query));
+		CHECK(gsFetch(query, GS_FALSE, &rowSet));
+		CHECK(gsGetNextAggregation(rowSet, &aggregation));
+		EXPECT(gsGetAggregationValue(aggregation, &count, GS_TYPE_LONG), "COUNT(*): no value");
+		printf("geometry-count %lld\n", (long long) count);
+		gsCloseAggregationResult(&aggregation);
+		gsCloseRowSet(&rowSet);
+		gsCloseQuery(&query);
+	}
+	gsCloseRow(&row);
+	gsCloseContainer(&container, GS_TRUE);
+	return 0;
+}
+
 int main(int argc, char **argv) {
 	if (argc != 4) {
-		fprintf(stderr, "usage: rows port clusterName put|check|edges|delete\n");
+		fprintf(stderr, "usage: rows port clusterName put|check|edges|geometry-put|geometry-get|delete\n");
 		return 2;
 	}
 	GSGridStore *store = NULL;
@@ -366,6 +426,8 @@ int main(int argc, char **argv) {
 		int64_t l;
 		CHECK(gsGetRowFieldAsLong(row, L, &l));
 		EXPECT(l == 3000, "row 13: l = %lld", (long long) l);
+	} else if (strcmp(argv[3], "geometry-put") == 0 || strcmp(argv[3], "geometry-get") == 0) {
+		if (geometry(store, strcmp(argv[3], "geometry-put") == 0) != 0) return 1;
 	} else if (strcmp(argv[3], "edges") == 0) {
 		if (edges(store) != 0) return 1;
 	} else if (strcmp(argv[3], "delete") == 0) {

@@ -1,8 +1,9 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: rows in auto-commit mode
 // (PUT_ROW, PUT_MULTIPLE_ROWS, GET_ROW, DELETE_ROW) with every column type the client encodes, edge values and
 // NULLs (rows.c), store's own client and the web API reading the same rows (one store, two
-// protocols: GridDB's and store's, and the web API on store's client), and the errors an
-// application gets. test/support/griddb-c-client.ts builds the client (skips with a
+// protocols: GridDB's and store's, and the web API on store's client), TIMESTAMP(6/9), array and
+// BLOB edges, what an application sees of GEOMETRY (which the C client can neither encode nor
+// decode), and the errors an application gets. test/support/griddb-c-client.ts builds the client (skips with a
 // message without the source or the build tools).
 
 import assert from 'node:assert/strict';
@@ -17,6 +18,10 @@ const ROWS_C = fileURLToPath(new URL('rows.c', import.meta.url));
 const CLUSTER = 'myCluster';
 /** GridDB's code (server/gs_error.h) as the application gets it. */
 const TXN_CONTAINER_NOT_FOUND = 10016;
+/** The C client's own code for what it cannot do (client.h GS_ERROR_CC_UNSUPPORTED_OPERATION). */
+const CC_UNSUPPORTED_OPERATION = 140003;
+/** GridDB's code of what this node does not do (a row holding a GEOMETRY to send). */
+const TXN_STATEMENT_TYPE_UNKNOWN = 10013;
 /** 9999-12-31T23:59:59.999Z, GridDB's last TIMESTAMP, in ms. */
 const LAST_MS = 253402300799999;
 
@@ -110,5 +115,26 @@ describe('GridDB C client: rows on a store node', { timeout: 20 * 60_000 }, () =
     } finally {
       await store.close();
     }
+  });
+  it('GEOMETRY: the C client refuses to put one, the node refuses to send rows holding one, COUNT(*) is answered', async (t) => {
+    if (suite.skip !== undefined) return t.skip(suite.skip);
+    const put = await run('geometry-put');
+    assert.equal(put.code, 0, put.stderr);
+    assert.equal(put.stdout.trim(), `geometry-put ${CC_UNSUPPORTED_OPERATION}`);
+    const store = getStore({
+      notificationMember: `127.0.0.1:${suite.node.transactionPort}`, clusterName: CLUSTER,
+      username: 'admin', password: 'admin', failoverTimeout: 1, requestTimeoutMs: 10_000,
+    });
+    try {
+      const container = await store.getContainer('Rows03');
+      assert.ok(container !== undefined);
+      await container.put([1, 'POLYGON((0 0, 1 0, 1 1, 0 0))']);
+    } finally {
+      await store.close();
+    }
+    const got = await run('geometry-get');
+    assert.equal(got.code, 0, got.stderr);
+    assert.equal(got.stdout.trim(), `geometry-get ${TXN_STATEMENT_TYPE_UNKNOWN}\n` +
+      `geometry-query ${TXN_STATEMENT_TYPE_UNKNOWN}\ngeometry-count 1`);
   });
 });
