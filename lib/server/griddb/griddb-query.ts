@@ -221,10 +221,7 @@ export async function wholeResult(context: QueryStatementContext, request: Param
     context.rowSets.checkBytes(bytes);
   } catch (error) {
     if (!done && !(error instanceof GriddbEngineFailure)) {
-      await context.engine.call(RESULT_CLOSE, { resultSetId: first.resultSetId })
-        .catch((closeError: unknown) => {
-          if (closeError instanceof GriddbEngineFailure) throw closeError;
-        });
+      await resultClose(context, first.resultSetId);
     }
     throw error;
   }
@@ -300,6 +297,9 @@ export async function queryRun(context: QueryStatementContext,
   head: Omit<RowStatementHead, 'part'>, request: GriddbQueryRequest):
   Promise<(writer: ByteWriter) => void> {
   const { schema, ref } = await containerOf(context, head);
+  if (request.continuation !== undefined) {
+    return partialExecutionNext(context, ref.containerId, schema, request.continuation);
+  }
   const { tql, sampling } = tqlOf(schema, request.query);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
@@ -312,9 +312,7 @@ export async function queryRun(context: QueryStatementContext,
         ? BigInt(Number.MAX_SAFE_INTEGER) : request.fetchLimit) } : {}),
   };
   let result: WholeResult;
-  if (request.continuation !== undefined) {
-    return partialExecutionNext(context, ref.containerId, schema, request.continuation);
-  } else if (request.partialExecution && !head.forUpdate) {
+  if (request.partialExecution && !head.forUpdate) {
     const first = await partialExecutionFirst(context, ref.containerId, schema, storeRequest);
     if (typeof first === 'function') return first;
     result = first ?? await wholeResult(context, storeRequest);
@@ -458,6 +456,7 @@ function partWriter(context: QueryStatementContext, containerId: number, schema:
   };
 }
 
+/** Lets go of a store result set the client will not read on; only a broken engine throws. */
 async function resultClose(context: QueryStatementContext, resultSetId: number): Promise<void> {
   await context.engine.call(RESULT_CLOSE, { resultSetId }).catch((error: unknown) => {
     if (error instanceof GriddbEngineFailure) throw error;
