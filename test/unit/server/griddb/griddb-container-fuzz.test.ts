@@ -3,8 +3,9 @@
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
 // EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) and the
-// time-series statements (131, 132, 133, 135, 136) and CREATE/DROP_INDEX_DETAIL against
-// random and mutated bodies: a
+// time-series statements (131, 132, 133, 135, 136), CREATE/DROP_INDEX_DETAIL, a partial
+// execution's continuation, composite key predicates and the users and databases statements
+// (156, 158-161) against random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -24,6 +25,7 @@ import {
   griddbContainerKeyRead, griddbContainerKeyWrite,
 } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { containerPropertiesDecode } from '../../../../lib/server/griddb/griddb-container-properties.ts';
+import { multiGetDecode } from '../../../../lib/server/griddb/griddb-multi-get.ts';
 import {
   containerDropDecode, containerPutDecode,
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
@@ -283,6 +285,28 @@ describe('GridDB protocol: container statement decoders', () => {
       mutate(queryPart('SELECT * WHERE id > 1'), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }),
       (bytes) => decodesOrRefuses(queryTqlDecode, bytes)), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated composite key predicates of GET_MULTIPLE_CONTAINER_ROWS', () => {
+    // One DISTINCT predicate on a key (INTEGER, STRING) with the keys (1, "a") and (2, "b"), for
+    // the container "MC".
+    const keyColumns: ColumnSchema[] = [
+      { name: 'a', type: 'INTEGER', array: false, notNull: true },
+      { name: 'b', type: 'STRING', array: false, notNull: true },
+    ];
+    const rows = new ByteWriter(64);
+    rows.i32(2);
+    griddbRowsWrite(rows, keyColumns, [[1, 'a'], [2, 'b']]);
+    const keys = Buffer.from(rows.finish());
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(keys.byteLength);
+    const body = Buffer.concat([Buffer.alloc(16), EMPTY_OPTIONS, Buffer.from([1, 0, 0, 0]),
+      Buffer.from([0xff, 1, 2, 0, 0, 0, 4, 0]), size, keys, Buffer.from([1, 0, 0, 0]),
+      EMPTY_OPTIONS, keyBytes('MC'), Buffer.alloc(4)]);
+    assert.deepEqual(multiGetDecode(body).predicates,
+      [{ kind: 'distinct', keys: [[1, 'a'], [2, 'b']], composite: 2 }]);
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(multiGetDecode,
+      mutate(body, change))), { numRuns: RUNS });
   });
 
   it('reads or refuses random and mutated users and databases statements, with GridDB errors only', () => {
