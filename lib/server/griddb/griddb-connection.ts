@@ -20,8 +20,10 @@
 // (griddb-multi-put.ts), GET_MULTIPLE_CONTAINER_ROWS (griddb-multi-get.ts), the time-series
 // statements (griddb-time-series.ts; the range and sampling queries in griddb-query.ts) and
 // CREATE/DROP_INDEX_DETAIL (griddb-index.ts) and GET_PARTITION_CONTAINER_NAMES
-// (griddb-partition-names.ts), which run in the engine as store's own requests (griddb-engine.ts). Any other statement is answered
-// with GridDB's STATEMENT_ERROR and the connection carries on.
+// (griddb-partition-names.ts), which run in the engine as store's own requests (griddb-engine.ts),
+// and DROP_USER, PUT/DROP_DATABASE and PUT/DROP_PRIVILEGE, which run as store's SQL access
+// statements (griddb-access-statements.ts). Any other statement is answered with GridDB's
+// STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -93,6 +95,7 @@ import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
 import { multiGetRun } from './griddb-multi-get.ts';
+import { griddbAccessStatementRun } from './griddb-access-statements.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
 const CLOSE_LINGER_MS = 1000;
@@ -432,6 +435,14 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       }
+      case GriddbStatement.DROP_USER:
+      case GriddbStatement.PUT_DATABASE:
+      case GriddbStatement.DROP_DATABASE:
+      case GriddbStatement.PUT_PRIVILEGE:
+      case GriddbStatement.DROP_PRIVILEGE:
+        await griddbAccessStatementRun(this.engineOf(), type, request.partitionId, body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
       default:
         throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
           `statement ${type} is not supported by this node yet`);

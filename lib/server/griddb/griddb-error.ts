@@ -19,6 +19,8 @@ import { griddbStringWrite } from './griddb-frame.ts';
  * limit is store's own code.
  */
 export const GriddbErrorCode = {
+  /** A users or databases statement sent to another partition than 0 (DbUserHandler). */
+  CM_INTERNAL_ERROR: { code: 1041, name: 'CM_INTERNAL_ERROR' },
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */
   TXN_AUTH_FAILED: { code: 10005, name: 'TXN_AUTH_FAILED' },
   /** A statement sent before LOGIN. */
@@ -35,6 +37,12 @@ export const GriddbErrorCode = {
   TXN_CLUSTER_NAME_INVALID: { code: 10053, name: 'TXN_CLUSTER_NAME_INVALID' },
   /** A CONNECT of a protocol version other than 15. */
   TXN_CLIENT_VERSION_NOT_ACCEPTABLE: { code: 10054, name: 'TXN_CLIENT_VERSION_NOT_ACCEPTABLE' },
+  /** A user name that is no name store allows (griddb-access-statements.ts). */
+  TXN_USER_NAME_INVALID: { code: 10080, name: 'TXN_USER_NAME_INVALID' },
+  /** A database name that is no name store allows. */
+  TXN_DATABASE_NAME_INVALID: { code: 10081, name: 'TXN_DATABASE_NAME_INVALID' },
+  /** A users or databases statement with fields GridDB refuses (privilege count, modifiable). */
+  TXN_MESSAGE_INVALID: { code: 10089, name: 'TXN_MESSAGE_INVALID' },
   /** A container statement sent to another partition than its container's. */
   TXN_PARTITION_ID_INVALID: { code: 10065, name: 'TXN_PARTITION_ID_INVALID' },
   /** A container schema the node refuses (a type, a key, a column name). */
@@ -43,6 +51,11 @@ export const GriddbErrorCode = {
   DS_DS_CHANGE_SCHEMA_DISABLE: { code: 60016, name: 'DS_DS_CHANGE_SCHEMA_DISABLE' },
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
+  /**
+   * Sampling (QUERY_TIME_SERIES_SAMPLING) by YEAR or MONTH, or a unit GridDB does not have:
+   * GridDB's TimeSeries::sample accepts DAY to MILLISECOND only (server/time_series.cpp).
+   */
+  DS_TIM_SAMPLING_TIME_UNIT_INVALID: { code: 60074, name: 'DS_TIM_SAMPLING_TIME_UNIT_INVALID' },
   /**
    * FETCH_ROW_SET of a row set the node does not hold (closed, or its connection gone): the
    * client turns it into GS_ERROR_CC_RECOVERABLE_ROW_SET_LOST (client.cpp

@@ -12,8 +12,16 @@
 //          | entryCount i32 | (container key | schemaIndex i32 | rowCount i64 | rows)… |
 //
 // Rows are in GridDB's row encoding, a collection's with row id 0 (as GET_ROW's). Each entry gets
-// its own schema entry. A composite key predicate (keyType -1, its keys encoded as key rows) is
-// not read yet: refused with TXN_STATEMENT_TYPE_UNKNOWN.
+// its own schema entry. A composite key predicate (GSRowKeyPredicate of gsCreateRowKeyPredicate-
+// General) lays its key out apart (RowMapper::exportKeySchemaComposite, encodeKeyGeneral with
+// its size and count), its keys as rows of the key columns (griddb-rows.ts):
+//
+//     composite  | keyType i8 = -1 | kind i8 | columnCount i32 | keyType i8 × columnCount |
+//                | kind 0 RANGE: specified i8 × 2 (start, finish) |
+//                | size i32 | keyCount i32 | keyCount rows of the key columns |
+//
+// A range's keys are its specified bounds, start first. A predicate of another key column count
+// than the container's is TXN_CONTAINER_SCHEMA_UNMATCH.
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
@@ -34,12 +42,14 @@ import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { GRIDDB_MULTI_ENTRIES_MAX } from './griddb-multi-query.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 import { checked, type RowStatementContext } from './griddb-row-statements.ts';
-import { griddbKeyRead, griddbRowsWrite } from './griddb-rows.ts';
+import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
 import { GRIDDB_UUID_BYTES } from './griddb-sessions.ts';
 
 const PREDICATE_RANGE = 0;
 const PREDICATE_DISTINCT = 1;
 const KEY_TYPE_COMPOSITE = -1;
+/** Columns a composite key predicate may name (a container has fewer). */
+const COMPOSITE_KEY_COLUMNS_MAX = 1024;
 
 /** The key column a predicate's key type code reads as (the key types GridDB allows). */
 const KEY_COLUMNS = new Map<number, ColumnSchema>([
@@ -54,9 +64,12 @@ const KEY_COLUMNS = new Map<number, ColumnSchema>([
     timePrecision: 'NANOSECOND' }],
 ]);
 
+/** A predicate as sent; composite: its key's column count (a key is then a KeyValue[]). */
 type SentPredicate =
-  | { kind: 'distinct'; keys: KeyValue[] }
-  | { kind: 'range'; start: KeyValue | undefined; finish: KeyValue | undefined };
+  | { kind: 'distinct'; keys: SentKey[]; composite?: number }
+  | { kind: 'range'; start: SentKey | undefined; finish: SentKey | undefined;
+    composite?: number };
+type SentKey = KeyValue | KeyValue[];
 
 export function multiGetDecode(body: Uint8Array):
   { predicates: SentPredicate[]; entries: Array<{ name: string; predicate: number }> } {
@@ -69,8 +82,8 @@ export function multiGetDecode(body: Uint8Array):
     for (let i = 0; i < predicateCount; i++) {
       const keyType = reader.i8();
       if (keyType === KEY_TYPE_COMPOSITE) {
-        throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, 'a composite key ' +
-          'predicate of GET_MULTIPLE_CONTAINER_ROWS is not supported by this node yet');
+        predicates.push(compositePredicateRead(reader));
+        continue;
       }
       const column = KEY_COLUMNS.get(keyType);
       if (column === undefined) throw new GriddbFrameError(`key type ${keyType} is not a key's`);
@@ -104,6 +117,43 @@ export function multiGetDecode(body: Uint8Array):
   });
 }
 
+/** A composite key predicate, after its key type -1 (drawn at the top). */
+function compositePredicateRead(reader: ByteReader): SentPredicate {
+  const kind = reader.i8();
+  if (kind !== PREDICATE_RANGE && kind !== PREDICATE_DISTINCT) {
+    throw new GriddbFrameError(`predicate kind ${kind} is not RANGE (0) or DISTINCT (1)`);
+  }
+  const columnCount = reader.i32();
+  if (columnCount < 2 || columnCount > COMPOSITE_KEY_COLUMNS_MAX) {
+    throw new GriddbFrameError(`composite key of ${columnCount} columns is outside ` +
+      `2..${COMPOSITE_KEY_COLUMNS_MAX}`);
+  }
+  const columns: ColumnSchema[] = [];
+  for (let c = 0; c < columnCount; c++) {
+    const keyType = reader.i8();
+    const column = KEY_COLUMNS.get(keyType);
+    if (column === undefined) throw new GriddbFrameError(`key type ${keyType} is not a key's`);
+    columns.push({ ...column, name: `key${c}` });
+  }
+  const specified = kind === PREDICATE_RANGE ? [reader.i8() !== 0, reader.i8() !== 0] : [];
+  const size = reader.i32();
+  if (size < 4 || size > reader.remainingBytes) {
+    throw new GriddbFrameError(`composite keys of ${size} bytes run past the body`);
+  }
+  const keysReader = new ByteReader(reader.bytes(size));
+  const keyCount = countRead(keysReader, 'key');
+  const expected = specified.filter(Boolean).length;
+  if (kind === PREDICATE_RANGE && keyCount !== expected) {
+    throw new GriddbFrameError(`a range of ${expected} bounds has ${keyCount} keys`);
+  }
+  const keys = griddbRowsRead(keysReader.bytes(keysReader.remainingBytes), columns, keyCount)
+    .map((row) => row as KeyValue[]);
+  if (kind === PREDICATE_DISTINCT) return { kind: 'distinct', keys, composite: columnCount };
+  const start = specified[0] === true ? keys[0] : undefined;
+  const finish = specified[1] === true ? keys[keyCount - 1] : undefined;
+  return { kind: 'range', start, finish, composite: columnCount };
+}
+
 function countRead(reader: ByteReader, what: string): number {
   const count = reader.i32();
   if (count < 0 || count > GRIDDB_MULTI_ENTRIES_MAX) {
@@ -128,13 +178,16 @@ export async function multiGetRun(context: RowStatementContext, body: Uint8Array
     const schema: ContainerSchema = { name: info.name, type: info.type, columns: info.columns,
       rowKeyColumnCount: info.rowKeyColumnCount, indexes: info.indexes,
       schemaVersion: info.schemaVersion };
-    if (schema.rowKeyColumnCount !== 1) {
-      const has = schema.rowKeyColumnCount === 0 ? 'no row key' : 'a composite row key';
-      throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH, `container ` +
-        `"${schema.name}" has ${has}: a single key predicate cannot select its rows`);
-    }
     const sent = predicates[entry.predicate]!;
-    const key = (value: KeyValue | undefined): KeyBatch => KeyBatch.of(schema,
+    const keyColumnCount = sent.composite ?? 1;
+    if (schema.rowKeyColumnCount !== keyColumnCount) {
+      const has = schema.rowKeyColumnCount === 0 ? 'no row key'
+        : `a row key of ${schema.rowKeyColumnCount} columns`;
+      throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH, `container ` +
+        `"${schema.name}" has ${has}: a predicate on a key of ${keyColumnCount} cannot select ` +
+        'its rows');
+    }
+    const key = (value: SentKey | undefined): KeyBatch => KeyBatch.of(schema,
       value === undefined ? [] : [checked(() => keyValidator(schema)(value))]);
     const predicate: RowPredicate = sent.kind === 'distinct'
       ? { kind: 'keys', keys: KeyBatch.of(schema,

@@ -27,9 +27,13 @@
 // not (FETCH_ROW_SET may send fewer rows than asked: the client reads on). A query for update is
 // never partial: the client fetches a part's successor when it reads the part's last row, which
 // leaves that row without its id (gsUpdateCurrentRow would send -1); a longer one is refused.
-// Partial execution (GS_FETCH_PARTIAL_EXECUTION) is answered with the whole result at once and an
-// execution state that is not enabled: the client takes it as the query's last part.
+// Partial execution (GS_FETCH_PARTIAL_EXECUTION) is answered part by part, one store page
+// (FETCH_ROW_COUNT_MAX rows, FETCH_REPLY_BYTES_TARGET bytes) each, from store's own streamed
+// partial execution; the execution state carries the continuation the client sends back
+// (griddb-partial-executions.ts draws it). A result of one page, or one store cannot stream (ORDER
+// BY another column than the row key, aggregations), comes at once with a state not enabled.
 
+import { assert } from '../../base/assert.ts';
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { FETCH, QUERY, RESULT_CLOSE, RESULT_SET_ID_NONE } from '../../protocol/messages-query.ts';
@@ -55,6 +59,9 @@ import {
 import { griddbFixedFieldWrite, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
 import type { GriddbRowSet, GriddbRowSets } from './griddb-row-sets.ts';
 import { GriddbStatement } from './griddb-statements.ts';
+import {
+  griddbPartialContinuationOf, griddbPartialStateWrite, type GriddbPartialContinuation,
+} from './griddb-partial-executions.ts';
 
 const INT64_MAX = 2n ** 63n - 1n;
 /** Query result entry types (the C client's QueryResultType). */
@@ -72,7 +79,10 @@ export const GRIDDB_PART_BYTES_TARGET = FETCH_REPLY_BYTES_TARGET;
 const SAMPLING_COLUMNS_MAX = 1024;
 /** A timestamp in ms beyond this is no date (Date's own range). */
 const MS_MAX = 8_640_000_000_000_000n;
-/** GridDB's TimeUnit codes (YEAR 0 … MILLISECOND 6) as TIME_SAMPLING's units; YEAR, MONTH none. */
+/** GridDB's TimeUnit codes (server/data_store_common.h TIME_UNIT_YEAR = 0 … MILLISECOND 6). */
+const SAMPLING_UNIT_CODE_NAMES = ['YEAR', 'MONTH', 'DAY', 'HOUR', 'MINUTE', 'SECOND',
+  'MILLISECOND'] as const;
+/** The same codes as TIME_SAMPLING's units; YEAR and MONTH have none (GridDB refuses them). */
 const SAMPLING_UNIT_NAMES = [undefined, undefined, 'DAY', 'HOUR', 'MINUTE', 'SECOND',
   'MILLISECOND'] as const;
 /** Partial execution entries a request may carry (the client sends back what it was given). */
@@ -86,6 +96,8 @@ export interface QueryTqlRequest {
   fetchLimit: bigint;
   fetchSize: bigint;
   partialExecution: boolean;
+  /** The part a partial execution's continuation asks for; undefined: a query's first part. */
+  continuation: GriddbPartialContinuation | undefined;
   tql: string;
 }
 
@@ -166,15 +178,20 @@ function queryFixedRead(reader: ByteReader): Omit<QueryTqlRequest, 'tql'> {
     throw new GriddbFrameError(`partial execution entry count ${count} is outside ` +
       `0..${PARTIAL_EXECUTION_ENTRIES_MAX}`);
   }
+  const entries: { type: number; bytes: Uint8Array }[] = [];
   for (let i = 0; i < count; i++) {
-    reader.i8();
+    const type = reader.i8();
     const size = reader.i32();
     if (size < 0 || size > reader.remainingBytes) {
       throw new GriddbFrameError(`partial execution entry of ${size} bytes runs past the body`);
     }
-    reader.bytes(size);
+    entries.push({ type, bytes: reader.bytes(size) });
   }
-  return { fetchLimit, fetchSize, partialExecution };
+  const continuation = griddbPartialContinuationOf(entries);
+  if (continuation !== undefined && !partialExecution) {
+    throw new GriddbFrameError('partial execution entries in a query without partial execution');
+  }
+  return { fetchLimit, fetchSize, partialExecution, continuation };
 }
 
 /** The rows of a result, read to the end from store (bounded by the connection's row sets). */
@@ -204,10 +221,7 @@ export async function wholeResult(context: QueryStatementContext, request: Param
     context.rowSets.checkBytes(bytes);
   } catch (error) {
     if (!done && !(error instanceof GriddbEngineFailure)) {
-      await context.engine.call(RESULT_CLOSE, { resultSetId: first.resultSetId })
-        .catch((closeError: unknown) => {
-          if (closeError instanceof GriddbEngineFailure) throw closeError;
-        });
+      await resultClose(context, first.resultSetId);
     }
     throw error;
   }
@@ -254,6 +268,13 @@ function tqlOf(schema: ContainerSchema, query: QueryText):
         query.descending ? 'DESCENDING' : 'ASCENDING')) };
     case 'sampling': {
       const unit = SAMPLING_UNIT_NAMES[query.unit];
+      // GridDB's TimeSeries::sample refuses YEAR and MONTH (and any unit outside DAY to
+      // MILLISECOND) with this code: a month or a year is no fixed number of milliseconds.
+      if (unit === undefined && query.interval !== 0) {
+        throw new GriddbError(GriddbErrorCode.DS_TIM_SAMPLING_TIME_UNIT_INVALID, `sampling by ` +
+          `time unit ${query.unit} (${SAMPLING_UNIT_CODE_NAMES[query.unit] ?? 'unknown'}): ` +
+          'the units are DAY to MILLISECOND');
+      }
       if (unit === undefined || (query.mode !== 0 && query.mode !== 1)) {
         throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, `sampling by time unit ` +
           `${query.unit} and interpolation mode ${query.mode} is not supported (units DAY to ` +
@@ -276,23 +297,32 @@ export async function queryRun(context: QueryStatementContext,
   head: Omit<RowStatementHead, 'part'>, request: GriddbQueryRequest):
   Promise<(writer: ByteWriter) => void> {
   const { schema, ref } = await containerOf(context, head);
+  if (request.continuation !== undefined) {
+    return partialExecutionNext(context, ref.containerId, schema, request.continuation);
+  }
   const { tql, sampling } = tqlOf(schema, request.query);
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
-  const result = await wholeResult(context, {
+  const storeRequest = {
     sessionId, ref: { partitionId: ref.partitionId, name: ref.name }, tql,
     ...(sampling === undefined ? {} : { sampling }),
     fetchSize: FETCH_ROW_COUNT_MAX, partialExecution: false, forUpdate: head.forUpdate,
     ...(request.fetchLimit >= 0n && request.fetchLimit < INT64_MAX
       ? { rowLimit: Number(request.fetchLimit > BigInt(Number.MAX_SAFE_INTEGER)
         ? BigInt(Number.MAX_SAFE_INTEGER) : request.fetchLimit) } : {}),
-  });
+  };
+  let result: WholeResult;
+  if (request.partialExecution && !head.forUpdate) {
+    const first = await partialExecutionFirst(context, ref.containerId, schema, storeRequest);
+    if (typeof first === 'function') return first;
+    result = first ?? await wholeResult(context, storeRequest);
+  } else {
+    result = await wholeResult(context, storeRequest);
+  }
   const executionState = (writer: ByteWriter): void => {
     if (!request.partialExecution) return;
-    entryWrite(writer, RESULT_PARTIAL_EXECUTION_STATE, (entry) => {
-      entry.i8(0);
-      entry.i32(0);
-    });
+    entryWrite(writer, RESULT_PARTIAL_EXECUTION_STATE,
+      (entry) => griddbPartialStateWrite(entry, undefined));
   };
   if (result.kind === 'AGGREGATION') {
     const column = result.columns[0]!;
@@ -353,6 +383,84 @@ export async function queryRun(context: QueryStatementContext,
     });
     executionState(writer);
   };
+}
+
+/**
+ * The first part of a partial execution: store's QUERY with its own partial execution, one page
+ * (FETCH_ROW_COUNT_MAX rows, FETCH_REPLY_BYTES_TARGET bytes at most). A result that fits its first
+ * page comes back whole (the caller answers it like every other, with the state not enabled, as
+ * GridDB does when nothing is left); one store cannot stream (ORDER BY another column than the
+ * row key) gives undefined: the caller reads it whole, as without partial execution.
+ * Otherwise the part's reply writer, with the continuation in its state.
+ */
+async function partialExecutionFirst(context: QueryStatementContext, containerId: number,
+  schema: ContainerSchema, storeRequest: Parameters<typeof QUERY.writeRequest>[1]):
+  Promise<WholeResult | undefined | ((writer: ByteWriter) => void)> {
+  let first;
+  try {
+    first = await context.engine.call(QUERY, { ...storeRequest, partialExecution: true });
+  } catch (error) {
+    if (error instanceof GriddbError && error.error.name === 'NOT_SUPPORTED') return undefined;
+    throw error;
+  }
+  const rows = first.rows.decode(resultSchemaOf(first.columns));
+  const bytes = first.rows.encodedBytes?.byteLength ?? 0;
+  if (first.resultSetId === RESULT_SET_ID_NONE) {
+    return { kind: first.kind, columns: first.columns, rows, bytes };
+  }
+  assert(first.kind === 'ROWS');
+  const { executionId, dropped } = context.rowSets.partials.start({
+    containerId, resultSetId: first.resultSetId, columns: first.columns, partIndex: 1n });
+  if (dropped !== undefined) await resultClose(context, dropped);
+  return partWriter(context, containerId, schema, first.columns, rows, { executionId,
+    partIndex: 1n });
+}
+
+/** A continuation's part: the next page of the execution's store result set. */
+async function partialExecutionNext(context: QueryStatementContext, containerId: number,
+  schema: ContainerSchema, continuation: GriddbPartialContinuation):
+  Promise<(writer: ByteWriter) => void> {
+  const execution = context.rowSets.partials.get(continuation, containerId);
+  let page;
+  try {
+    page = await context.engine.call(FETCH,
+      { resultSetId: execution.resultSetId, fetchSize: FETCH_ROW_COUNT_MAX });
+  } catch (error) {
+    context.rowSets.partials.end(continuation.executionId);
+    throw error;
+  }
+  const rows = page.rows.decode(resultSchemaOf(execution.columns));
+  execution.partIndex += 1n;
+  if (page.done) context.rowSets.partials.end(continuation.executionId);
+  return partWriter(context, containerId, schema, execution.columns, rows, page.done ? undefined
+    : { executionId: continuation.executionId, partIndex: execution.partIndex });
+}
+
+/** A part's reply: its rows (with row ids for a collection's) and the execution state. */
+function partWriter(context: QueryStatementContext, containerId: number, schema: ContainerSchema,
+  columns: readonly ColumnSchema[], rows: Row[], next: GriddbPartialContinuation | undefined):
+  (writer: ByteWriter) => void {
+  const rowSet: GriddbRowSet = {
+    containerId, columns, rows, keyColumnCount: schema.rowKeyColumnCount, bytes: 0,
+    firstRowId: schema.type === 'COLLECTION' ? context.rowSets.takeRowIds(rows.length) : undefined,
+  };
+  const ids = context.rowSets.sent(rowSet, 0, rows.length);
+  return (writer) => {
+    writer.i32(2);
+    entryWrite(writer, RESULT_ROW_SET, (entry) => {
+      entry.i64(BigInt(rows.length));
+      griddbRowsWrite(entry, columns, rows, ids);
+    });
+    entryWrite(writer, RESULT_PARTIAL_EXECUTION_STATE,
+      (entry) => griddbPartialStateWrite(entry, next));
+  };
+}
+
+/** Lets go of a store result set the client will not read on; only a broken engine throws. */
+async function resultClose(context: QueryStatementContext, resultSetId: number): Promise<void> {
+  await context.engine.call(RESULT_CLOSE, { resultSetId }).catch((error: unknown) => {
+    if (error instanceof GriddbEngineFailure) throw error;
+  });
 }
 
 /** FETCH_ROW_SET. */

@@ -15,6 +15,7 @@ import { assert } from '../../base/assert.ts';
 import type { Row, RowKey } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
+import { GriddbPartialExecutions } from './griddb-partial-executions.ts';
 
 /** Row sets one connection holds open (GridDB keeps them until fetched or closed). */
 export const GRIDDB_ROW_SETS_MAX = 16;
@@ -40,6 +41,8 @@ export interface GriddbRowRef {
 }
 
 export class GriddbRowSets {
+  /** The connection's partial executions in progress (griddb-partial-executions.ts). */
+  readonly partials = new GriddbPartialExecutions();
   private readonly open = new Map<bigint, GriddbRowSet>();
   private readonly rowIds = new Map<bigint, GriddbRowRef>();
   private nextRowSetId = 1n;

@@ -4,7 +4,8 @@
  * CLOSE_MULTIPLE_SESSIONS) into the collections "M01" and "M02" and the time series "M03"
  * (containers of different partitions: one statement per partition), checked with gsGetRow;
  * gsGetMultipleContainerRows (GET_MULTIPLE_CONTAINER_ROWS) with a DISTINCT and a RANGE key
- * predicate; the partition controller's container count and names of M01's partition
+ * predicate, and with a DISTINCT and a RANGE composite key predicate (gsCreateRowKeyPredicate-
+ * General) on the collections "MC1" and "MC2" (key a INTEGER, b STRING); the partition controller's container count and names of M01's partition
  * (GET_PARTITION_CONTAINER_NAMES); then a multi-put naming the absent container "M_absent"
  * prints "absent <GSResult>".
  *
@@ -29,6 +30,99 @@ static const GSColumnInfo TS_COLUMNS[] = {
 	{ "v", GS_TYPE_LONG, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
 };
 static const char *const NAMES[] = { "M01", "M02", "M03" };
+static const GSColumnInfo COMPOSITE_COLUMNS[] = {
+	{ "a", GS_TYPE_INTEGER, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "b", GS_TYPE_STRING, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NOT_NULL },
+	{ "v", GS_TYPE_LONG, GS_INDEX_FLAG_DEFAULT, GS_TYPE_OPTION_NULLABLE },
+};
+static const int32_t COMPOSITE_KEY[] = { 0, 1 };
+
+/* A composite key (a, b) of `info`'s container. */
+static GSRowKey *compositeKey(const GSContainerInfo *info, int32_t a, const char *b) {
+	GSRowKey *key = NULL;
+	if (!GS_SUCCEEDED(gsCreateRowKeyByStore(store, info, &key)) ||
+			!GS_SUCCEEDED(gsSetRowFieldByInteger(key, 0, a)) ||
+			!GS_SUCCEEDED(gsSetRowFieldByString(key, 1, b))) {
+		printError(store);
+		return NULL;
+	}
+	return key;
+}
+
+/* gsGetMultipleContainerRows with composite key predicates on "MC1" and "MC2" (rows (a, b) for
+ * a 1..3 and b "x", "y\xc3\xa9", v = 10a + (b == x ? 0 : 1)): DISTINCT (1, x) (3, yé) (2, absent)
+ * on MC1, RANGE from (2, x) to (3, x) on MC2. */
+static int compositeMultiGet(void) {
+	static const char *const bs[] = { "x", "y\xc3\xa9" };
+	static const char *const names[] = { "MC1", "MC2" };
+	GSContainerInfo info = GS_CONTAINER_INFO_INITIALIZER;
+	info.type = GS_CONTAINER_COLLECTION;
+	info.columnCount = 3;
+	info.columnInfoList = COMPOSITE_COLUMNS;
+	info.rowKeyColumnCount = 2;
+	info.rowKeyColumnList = COMPOSITE_KEY;
+	for (int c = 0; c < 2; c++) {
+		GSContainer *container = NULL;
+		GSRow *row = NULL;
+		info.name = names[c];
+		gsDropContainer(store, names[c]);
+		CHECK(gsPutContainerGeneral(store, NULL, &info, GS_FALSE, &container));
+		CHECK(gsCreateRowByContainer(container, &row));
+		for (int32_t a = 1; a <= 3; a++) {
+			for (int b = 0; b < 2; b++) {
+				CHECK(gsSetRowFieldByInteger(row, 0, a));
+				CHECK(gsSetRowFieldByString(row, 1, bs[b]));
+				CHECK(gsSetRowFieldByLong(row, 2, 10 * a + b));
+				CHECK(gsPutRow(container, NULL, row, NULL));
+			}
+		}
+		gsCloseRow(&row);
+		gsCloseContainer(&container, GS_TRUE);
+	}
+	GSRowKeyPredicate *distinct = NULL;
+	GSRowKeyPredicate *range = NULL;
+	GSRowKey *keys[5] = {
+		compositeKey(&info, 1, "x"), compositeKey(&info, 3, bs[1]), compositeKey(&info, 2, "absent"),
+		compositeKey(&info, 2, "x"), compositeKey(&info, 3, "x"),
+	};
+	for (int k = 0; k < 5; k++) EXPECT(keys[k] != NULL, "composite key %d", k);
+	CHECK(gsCreateRowKeyPredicateGeneral(store, &info, &distinct));
+	for (int k = 0; k < 3; k++) CHECK(gsAddPredicateGeneralKey(distinct, keys[k]));
+	CHECK(gsCreateRowKeyPredicateGeneral(store, &info, &range));
+	CHECK(gsSetPredicateStartGeneralKey(range, keys[3]));
+	CHECK(gsSetPredicateFinishGeneralKey(range, keys[4]));
+	const GSRowKeyPredicateEntry predicates[] = { { "MC1", distinct }, { "MC2", range } };
+	const GSRowKeyPredicateEntry *predicateList = predicates;
+	const GSContainerRowEntry *got = NULL;
+	size_t gotCount = 0;
+	CHECK(gsGetMultipleContainerRows(store, &predicateList, 2, &got, &gotCount));
+	EXPECT(gotCount == 2, "composite multi-get: %d containers", (int) gotCount);
+	for (size_t e = 0; e < gotCount; e++) {
+		const int mc1 = strcmp(got[e].containerName, "MC1") == 0;
+		/* MC1: (1, x) (3, yé); MC2: (2, x) (2, yé) (3, x) */
+		static const int64_t mc1Values[] = { 10, 31 };
+		static const int64_t mc2Values[] = { 20, 21, 30 };
+		const size_t expectedCount = mc1 ? 2 : 3;
+		EXPECT(got[e].rowCount == expectedCount, "composite multi-get: %s has %d rows",
+				got[e].containerName, (int) got[e].rowCount);
+		int64_t values[3];
+		for (size_t r = 0; r < got[e].rowCount; r++) {
+			CHECK(gsGetRowFieldAsLong((GSRow *) got[e].rowList[r], 2, &values[r]));
+		}
+		/* the rows come in key order; check them as a set anyway */
+		for (size_t i = 0; i < expectedCount; i++) {
+			const int64_t want = mc1 ? mc1Values[i] : mc2Values[i];
+			int seen = 0;
+			for (size_t r = 0; r < expectedCount; r++) seen |= values[r] == want;
+			EXPECT(seen, "composite multi-get: %s lacks v %lld", got[e].containerName,
+					(long long) want);
+		}
+	}
+	for (int k = 0; k < 5; k++) gsCloseRow(&keys[k]);
+	gsCloseRowKeyPredicate(&distinct);
+	gsCloseRowKeyPredicate(&range);
+	return 0;
+}
 
 int main(int argc, char **argv) {
 	if (argc != 3) {
@@ -129,6 +223,8 @@ int main(int argc, char **argv) {
 		gsCloseRowKeyPredicate(&distinct);
 		gsCloseRowKeyPredicate(&range);
 	}
+
+	if (compositeMultiGet() != 0) return 1;
 
 	/* the partition controller: M01's partition lists M01 (GET_PARTITION_CONTAINER_NAMES) */
 	{

@@ -1,9 +1,9 @@
 // GridDB's own C client (5.8, unmodified) against a real store node: gsPutMultipleContainerRows
 // (CREATE_MULTIPLE_SESSIONS by name, PUT_MULTIPLE_CONTAINER_ROWS, CLOSE_MULTIPLE_SESSIONS) into
 // two collections and a time series, gsGetMultipleContainerRows (GET_MULTIPLE_CONTAINER_ROWS) by
-// key and by key range, the partition controller's names (GET_PARTITION_CONTAINER_NAMES), and
-// the error for an absent container (multi.c); store's own
-// client reads the rows the C client put (one store, two protocols).
+// key and by key range, single and composite (gsCreateRowKeyPredicateGeneral), the partition
+// controller's names (GET_PARTITION_CONTAINER_NAMES), and the error for an absent container
+// (multi.c); store's own client reads the rows the C client put (one store, two protocols).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -6,7 +6,8 @@
  * gsInterpolateTimeSeriesRow (INTERPOLATE_TIME_SERIES_ROW), gsAggregateTimeSeries
  * (AGGREGATE_TIME_SERIES), gsQueryByTimeSeriesRange / gsQueryByTimeSeriesOrderedRange
  * (QUERY_TIME_SERIES_RANGE, also through gsFetchAll) and gsQueryByTimeSeriesSampling
- * (QUERY_TIME_SERIES_SAMPLING).
+ * (QUERY_TIME_SERIES_SAMPLING), and the error GridDB gives for sampling by YEAR or MONTH
+ * (printed: "sampling-unit-<unit> <GSResult>").
  *
  *   timeseries <port> <clusterName>
  *
@@ -174,6 +175,22 @@ int main(int argc, char **argv) {
 		EXPECT(!gsHasNextRow(rowSet), "sampling: more than 5 rows");
 		gsCloseRowSet(&rowSet);
 		gsCloseQuery(&query);
+	}
+
+	/* sampling by YEAR or MONTH: refused as GridDB refuses it (TimeSeries::sample) */
+	{
+		static const GSTimeUnit units[] = { GS_TIME_UNIT_YEAR, GS_TIME_UNIT_MONTH };
+		const GSChar *const columns[] = { "v" };
+		for (int i = 0; i < 2; i++) {
+			GSQuery *query = NULL;
+			GSRowSet *rowSet = NULL;
+			CHECK(gsQueryByTimeSeriesSampling(ts, 10000, 30000, columns, 1,
+					GS_INTERPOLATION_LINEAR_OR_PREVIOUS, 1, units[i], &query));
+			const GSResult result = gsFetch(query, GS_FALSE, &rowSet);
+			EXPECT(!GS_SUCCEEDED(result), "sampling by unit %d: answered", (int) units[i]);
+			printf("sampling-unit-%d %d\n", (int) units[i], (int) result);
+			gsCloseQuery(&query);
+		}
 	}
 
 	gsCloseRow(&row);

@@ -30,22 +30,28 @@ export interface WebApiFixture {
   stop(): Promise<void>;
 }
 
+/** A web API server in this process for the node at 127.0.0.1:`transactionPort` (CLUSTER). */
+export function startWebApiServer(transactionPort: number,
+  settings: Partial<WebApiSettings> = {}): Promise<WebApiServer> {
+  const repository: Repository = { clusters: [
+    { name: CLUSTER, mode: 'FIXED_LIST', transactionMember: `127.0.0.1:${transactionPort}`,
+      sqlMember: '' },
+    { name: 'multicastCluster', mode: 'MULTICAST', address: '239.0.0.1', port: 31999,
+      jdbcAddress: '239.0.0.1', jdbcPort: 41999 },
+  ] };
+  return WebApiServer.start({
+    repository,
+    settings: { ...WEBAPI_SETTINGS_DEFAULT, port: 0, address: '127.0.0.1', ...settings },
+    logger: pino({ level: 'silent' }),
+  });
+}
+
 export async function startWebApiFixture(settings: Partial<WebApiSettings> = {}):
   Promise<WebApiFixture> {
   const home = newNodeHome({ dataStore: { logWriteMode: 0 } });
   const node = await startNodeProcess(home);
   try {
-    const repository: Repository = { clusters: [
-      { name: CLUSTER, mode: 'FIXED_LIST', transactionMember: `127.0.0.1:${node.transactionPort}`,
-        sqlMember: '' },
-      { name: 'multicastCluster', mode: 'MULTICAST', address: '239.0.0.1', port: 31999,
-        jdbcAddress: '239.0.0.1', jdbcPort: 41999 },
-    ] };
-    const server = await WebApiServer.start({
-      repository,
-      settings: { ...WEBAPI_SETTINGS_DEFAULT, port: 0, address: '127.0.0.1', ...settings },
-      logger: pino({ level: 'silent' }),
-    });
+    const server = await startWebApiServer(node.transactionPort, settings);
     return {
       node, server, http: new HttpCaller(server.port), base: `/store/v2/${CLUSTER}/dbs/public`,
       async stop() {

@@ -3,8 +3,9 @@
 // CLOSE_SESSION, COMMIT_TRANSACTION, ABORT_TRANSACTION, CLOSE_MULTIPLE_SESSIONS) and the query
 // statements' (QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID, DELETE_ROW_BY_ID,
 // EXECUTE_MULTIPLE_QUERIES, CREATE_MULTIPLE_SESSIONS, PUT/GET_MULTIPLE_CONTAINER_ROWS) and the
-// time-series statements (131, 132, 133, 135, 136) and CREATE/DROP_INDEX_DETAIL against
-// random and mutated bodies: a
+// time-series statements (131, 132, 133, 135, 136), CREATE/DROP_INDEX_DETAIL, a partial
+// execution's continuation, composite key predicates and the users and databases statements
+// (156, 158-161) against random and mutated bodies: a
 // decoder either reads a body or refuses it with GridDB's error (GriddbFrameError, GriddbError),
 // never anything else; and on a node, a logged-in connection sent such statements (row statements
 // in a session's transaction too) gets an error reply or is closed, the node reports no bug, and a
@@ -14,6 +15,9 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
+import {
+  griddbAccessSql, griddbAccessStatementDecode,
+} from '../../../../lib/server/griddb/griddb-access-statements.ts';
 import { ByteReader } from '../../../../lib/encoding/byte-reader.ts';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
@@ -21,6 +25,7 @@ import {
   griddbContainerKeyRead, griddbContainerKeyWrite,
 } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { containerPropertiesDecode } from '../../../../lib/server/griddb/griddb-container-properties.ts';
+import { multiGetDecode } from '../../../../lib/server/griddb/griddb-multi-get.ts';
 import {
   containerDropDecode, containerPutDecode,
 } from '../../../../lib/server/griddb/griddb-container-put.ts';
@@ -186,6 +191,18 @@ function queryPart(tql: string, fetchSize = INT64_MAX, fetchLimit = INT64_MAX): 
   return Buffer.concat([fixed, str(tql)]);
 }
 
+/** A QUERY_TQL part continuing a partial execution (griddb-partial-executions.ts). */
+function continuationPart(tql: string, executionId: bigint, partIndex: bigint): Buffer {
+  const fixed = Buffer.alloc(8 + 8 + 1 + 4 + 1 + 4);
+  fixed.writeBigInt64LE(INT64_MAX, 0);
+  fixed.writeBigInt64LE(INT64_MAX, 8);
+  fixed.writeInt8(1, 16);
+  fixed.writeInt32LE(1, 17);
+  fixed.writeInt8(0, 21);
+  fixed.writeInt32LE(16, 22);
+  return Buffer.concat([fixed, i64s(executionId, partIndex), str(tql)]);
+}
+
 function i64s(...values: bigint[]): Buffer {
   const bytes = Buffer.alloc(8 * values.length);
   values.forEach((value, i) => bytes.writeBigInt64LE(value, 8 * i));
@@ -258,11 +275,52 @@ describe('GridDB protocol: container statement decoders', () => {
 
   it('reads or refuses random and mutated QUERY_TQL parts, with GridDB errors only', () => {
     assert.deepEqual(queryTqlDecode(queryPart('SELECT *', 3n, 10n)),
-      { fetchLimit: 10n, fetchSize: 3n, partialExecution: false, tql: 'SELECT *' });
+      { fetchLimit: 10n, fetchSize: 3n, partialExecution: false, continuation: undefined,
+        tql: 'SELECT *' });
+    assert.deepEqual(queryTqlDecode(continuationPart('SELECT *', 7n, 2n)).continuation,
+      { executionId: 7n, partIndex: 2n });
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(queryTqlDecode,
+      mutate(continuationPart('SELECT *', 7n, 2n), change))), { numRuns: RUNS });
     fc.assert(fc.property(mutation, (change) => decodesOrRefuses(queryTqlDecode,
       mutate(queryPart('SELECT * WHERE id > 1'), change))), { numRuns: RUNS });
     fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }),
       (bytes) => decodesOrRefuses(queryTqlDecode, bytes)), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated composite key predicates of GET_MULTIPLE_CONTAINER_ROWS', () => {
+    // One DISTINCT predicate on a key (INTEGER, STRING) with the keys (1, "a") and (2, "b"), for
+    // the container "MC".
+    const keyColumns: ColumnSchema[] = [
+      { name: 'a', type: 'INTEGER', array: false, notNull: true },
+      { name: 'b', type: 'STRING', array: false, notNull: true },
+    ];
+    const rows = new ByteWriter(64);
+    rows.i32(2);
+    griddbRowsWrite(rows, keyColumns, [[1, 'a'], [2, 'b']]);
+    const keys = Buffer.from(rows.finish());
+    const size = Buffer.alloc(4);
+    size.writeInt32LE(keys.byteLength);
+    const body = Buffer.concat([Buffer.alloc(16), EMPTY_OPTIONS, Buffer.from([1, 0, 0, 0]),
+      Buffer.from([0xff, 1, 2, 0, 0, 0, 4, 0]), size, keys, Buffer.from([1, 0, 0, 0]),
+      EMPTY_OPTIONS, keyBytes('MC'), Buffer.alloc(4)]);
+    assert.deepEqual(multiGetDecode(body).predicates,
+      [{ kind: 'distinct', keys: [[1, 'a'], [2, 'b']], composite: 2 }]);
+    fc.assert(fc.property(mutation, (change) => decodesOrRefuses(multiGetDecode,
+      mutate(body, change))), { numRuns: RUNS });
+  });
+
+  it('reads or refuses random and mutated users and databases statements, with GridDB errors only', () => {
+    const grant = Buffer.concat([EMPTY_OPTIONS, str('db1'), Buffer.from([0]),
+      Buffer.from([1, 0, 0, 0]), str('u1'), str('READ')]);
+    assert.equal(griddbAccessSql(griddbAccessStatementDecode(160, grant)),
+      'GRANT SELECT ON db1 TO u1');
+    for (const type of [156, 158, 159, 160, 161]) {
+      const decode = (body: Uint8Array) => griddbAccessSql(griddbAccessStatementDecode(type, body));
+      fc.assert(fc.property(mutation, (change) => decodesOrRefuses(decode, mutate(grant, change))),
+        { numRuns: RUNS });
+      fc.assert(fc.property(fc.uint8Array({ maxLength: 60 }),
+        (bytes) => decodesOrRefuses(decode, bytes)), { numRuns: RUNS });
+    }
   });
 
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
