@@ -151,6 +151,17 @@ function expandReference(reference: SqlTableReference, expansion: Expansion): Sq
       return query === reference.query ? reference : { ...reference, query };
     }
     case 'table': return expandTable(reference, expansion);
+    case 'matchRecognize': {
+      const source = reference.source;
+      if (source.kind === 'query') {
+        const query = expandNode(source.query, expansion) as SqlQuery;
+        return query === source.query ? reference : { ...reference, source: { kind: 'query', query } };
+      }
+      // A view read by MATCH_RECOGNIZE becomes its query, as a view in FROM becomes a derived table.
+      const expanded = expandTable({ kind: 'table', name: source.name, alias: undefined, position: reference.position },
+        expansion);
+      return expanded.kind === 'derived' ? { ...reference, source: { kind: 'query', query: expanded.query } } : reference;
+    }
   }
 }
 
