@@ -184,7 +184,8 @@ function parseQuantifier(cursor: SqlCursor, pattern: SqlRowPattern): SqlRowPatte
   } else if (token.kind === 'parameter' && token.text === '?') {
     cursor.next();
     [min, max] = [0, 1];
-  } else if (cursor.acceptOperator('{')) {
+  } else if (cursor.isOperator('{') && !isOperatorToken(cursor.peek(1), '-')) {
+    cursor.next();
     [min, max] = parseBraces(cursor);
   } else {
     return pattern;
