@@ -15,7 +15,9 @@
 // The lexer reads `A?` as A and a `?` parameter token, and `A$` as one word: both are split here.
 
 import { SQL_ROW_PATTERN_QUANTIFIER_BOUND_MAX, SQL_ROW_PATTERN_VARIABLE_COUNT_MAX } from '../base/limits.ts';
-import type { SqlMatchRecognize, SqlMatchSource, SqlName, SqlOrderItem, SqlRowPattern, SqlTableReference } from './ast.ts';
+import type {
+  SqlMatchRecognize, SqlMatchSource, SqlName, SqlOrderItem, SqlRowPattern, SqlTableReference,
+} from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import { sqlLimitExceeded, sqlNotSupported, sqlSyntaxError, type SqlPosition } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
@@ -157,7 +159,7 @@ function parseFactor(cursor: SqlCursor, depth: number): SqlRowPattern[] {
     cursor.next();
     const text = token.text.slice(0, -1);
     const name: SqlName = { text, quoted: false, position };
-    const dollar = { offset: position.offset + text.length, line: position.line, column: position.column + text.length };
+    const dollar = { ...position, offset: position.offset + text.length, column: position.column + text.length };
     return [{ kind: 'variable', name }, { kind: 'anchor', anchor: '$', position: dollar }];
   } else {
     base = { kind: 'variable', name: cursor.expectName('a pattern variable') };

@@ -185,7 +185,9 @@ function printTableReference(reference: SqlTableReference): string {
 
 function printMatchRecognize(clause: SqlMatchRecognize): string {
   const parts: string[] = [];
-  if (clause.partitionBy.length > 0) parts.push(`PARTITION BY ${clause.partitionBy.map(printSqlExpression).join(', ')}`);
+  if (clause.partitionBy.length > 0) {
+    parts.push(`PARTITION BY ${clause.partitionBy.map(printSqlExpression).join(', ')}`);
+  }
   if (clause.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(clause.orderBy)}`);
   if (clause.measures.length > 0) {
     parts.push(`MEASURES ${clause.measures.map((measure) => printSqlExpression(measure.expression) +

@@ -158,9 +158,10 @@ function expandReference(reference: SqlTableReference, expansion: Expansion): Sq
         return query === source.query ? reference : { ...reference, source: { kind: 'query', query } };
       }
       // A view read by MATCH_RECOGNIZE becomes its query, as a view in FROM becomes a derived table.
-      const expanded = expandTable({ kind: 'table', name: source.name, alias: undefined, position: reference.position },
-        expansion);
-      return expanded.kind === 'derived' ? { ...reference, source: { kind: 'query', query: expanded.query } } : reference;
+      const table = { kind: 'table' as const, name: source.name, alias: undefined, position: reference.position };
+      const expanded = expandTable(table, expansion);
+      if (expanded.kind !== 'derived') return reference;
+      return { ...reference, source: { kind: 'query', query: expanded.query } };
     }
   }
 }

@@ -121,7 +121,8 @@ async function* matchPartition(node: SqlMatchRecognizeNode, rows: readonly Row[]
 
 function outputOf(node: SqlMatchRecognizeNode, match: MatchFrame, env: SqlRunEnvironment): SqlValue[][] {
   const { rows, start, labels } = match;
-  const measuresAt = (frame: MatchFrame): SqlValue[] => node.measures.map((measure) => evaluateAt(measure, frame, node, env));
+  const measuresAt = (frame: MatchFrame): SqlValue[] =>
+    node.measures.map((measure) => evaluateAt(measure, frame, node, env));
   if (node.allRows) {
     if (labels.length === 0) return [[...node.outputColumns.map((c) => rows[start]![c]!), ...measuresAt(match)]];
     return labels.map((_label, k) => [
@@ -150,8 +151,9 @@ function slotValue(slot: SqlMatchSlot, frame: MatchFrame, node: SqlMatchRecogniz
     case 'matchNumber': return BigInt(frame.matchNumber);
     case 'column': {
       let base: number;
-      if (slot.variable === undefined) base = labels.length === 0 ? -1 : slot.navigation === 'first' ? start : start + labels.length - 1;
-      else {
+      if (slot.variable === undefined) {
+        base = labels.length === 0 ? -1 : slot.navigation === 'first' ? start : start + labels.length - 1;
+      } else {
         const i = slot.navigation === 'first' ? labels.indexOf(slot.variable) : labels.lastIndexOf(slot.variable);
         base = i < 0 ? -1 : start + i;
       }
@@ -161,13 +163,16 @@ function slotValue(slot: SqlMatchSlot, frame: MatchFrame, node: SqlMatchRecogniz
     }
     case 'aggregate': {
       const chosen: Row[] = [];
-      labels.forEach((label, i) => { if (slot.variable === undefined || label === slot.variable) chosen.push(rows[start + i]!); });
+      labels.forEach((label, i) => {
+        if (slot.variable === undefined || label === slot.variable) chosen.push(rows[start + i]!);
+      });
       const width = node.input.columns.length;
       const batch: SqlBatch = {
         rowCount: chosen.length, columns: Array.from({ length: width }, (_c, c) => chosen.map((row) => row[c]!)),
       };
       const arg = slot.call.args[0];
-      const values = arg === undefined ? new Array<SqlValue>(chosen.length).fill(true) : evaluate(arg, batch, env.context);
+      const values = arg === undefined ? new Array<SqlValue>(chosen.length).fill(true)
+        : evaluate(arg, batch, env.context);
       const accumulator = createAccumulator(slot.call, arg?.type ?? 'UNKNOWN');
       accumulator.addRange(values, 0, chosen.length);
       return accumulator.result();

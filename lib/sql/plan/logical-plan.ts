@@ -217,7 +217,7 @@ export interface SqlMatchExpression {
 /**
  * A value the match gives an expression, at the row it is evaluated for (the current row: the
  * candidate row in DEFINE, the output row in MEASURES), with SQL:2016's running semantics: only
- * the match's rows up to the current one count. `variable` undefined: any row of the match.
+ * the match's rows up to the current one count. `variable` undefined means every row of the match.
  *   column     `x` (the current row), `V.x` (the last row V took): navigation 'current';
  *              PREV(…)/NEXT(…) the row before/after that one in the partition; FIRST(…)/LAST(…)
  *              the first/last row of the match (or of V's rows)

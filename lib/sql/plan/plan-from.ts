@@ -52,9 +52,10 @@ function relationOf(reference: SqlTableReference, context: SqlPlanContext): SqlF
     case 'join': return joinRelation(reference, context);
     case 'matchRecognize': {
       const { source } = reference;
+      const { position } = reference;
       const input = source.kind === 'table'
-        ? tableRelation({ kind: 'table', name: source.name, alias: undefined, position: reference.position }, context)
-        : relationOf({ kind: 'derived', query: source.query, alias: reference.alias ?? MATCH_LABEL, position: reference.position }, context);
+        ? tableRelation({ kind: 'table', name: source.name, alias: undefined, position }, context)
+        : relationOf({ kind: 'derived', query: source.query, alias: reference.alias ?? MATCH_LABEL, position }, context);
       const label = normalizeName((reference.alias ?? (source.kind === 'table' ? source.name : MATCH_LABEL)).text);
       return planMatchRecognize(reference, input, label, context);
     }
@@ -62,7 +63,9 @@ function relationOf(reference: SqlTableReference, context: SqlPlanContext): SqlF
 }
 
 /** The label of an unaliased `(SELECT ...) MATCH_RECOGNIZE (...)`: no `x.` reaches its columns. */
-const MATCH_LABEL: SqlName = { text: '\u0000match_recognize', quoted: true, position: { offset: 0, line: 1, column: 1 } };
+const MATCH_LABEL: SqlName = {
+  text: '\u0000match_recognize', quoted: true, position: { offset: 0, line: 1, column: 1 },
+};
 
 function tableRelation(reference: Extract<SqlTableReference, { kind: 'table' }>, context: SqlPlanContext):
   SqlFromRelation {

@@ -30,6 +30,7 @@ import { relationScope } from './plan-from.ts';
 import { aggregateCall, type SqlPlanContext } from './plan-select.ts';
 
 type MatchReference = Extract<SqlTableReference, { kind: 'matchRecognize' }>;
+type SqlNavigation = Extract<SqlMatchSlot, { kind: 'column' }>['navigation'];
 
 const NAVIGATIONS: Readonly<Record<string, 'prev' | 'next' | 'first' | 'last'>> = {
   PREV: 'prev', NEXT: 'next', FIRST: 'first', LAST: 'last',
@@ -68,7 +69,9 @@ export function planMatchRecognize(reference: MatchReference, input: SqlFromRela
     return (bound as { readonly index: number }).index;
   };
   const partitionColumns = clause.partitionBy.map(keyColumn);
-  const orderKeys = clause.orderBy.map((item) => ({ column: keyColumn(item.expression), descending: item.direction === 'DESC' }));
+  const orderKeys = clause.orderBy.map((item) => ({
+    column: keyColumn(item.expression), descending: item.direction === 'DESC',
+  }));
   const measures = clause.measures.map((measure) => bindMatchExpression(measure.expression, 'MEASURES',
     input.columns, indexOf, context));
   const allRows = clause.rowsPerMatch !== 'ONE ROW';
@@ -120,7 +123,8 @@ function patternVariables(pattern: SqlRowPattern): { names: string[]; keys: stri
   };
   visit(pattern);
   if (position !== undefined) {
-    throw new SqlError('LIMIT_EXCEEDED', `a PATTERN takes at most ${SQL_ROW_PATTERN_VARIABLE_COUNT_MAX} variables`, position);
+    throw new SqlError('LIMIT_EXCEEDED', `a PATTERN takes at most ${SQL_ROW_PATTERN_VARIABLE_COUNT_MAX} variables`,
+      position);
   }
   return { names, keys };
 }
@@ -141,7 +145,8 @@ function bindMatchExpression(expression: SqlExpression, clause: 'DEFINE' | 'MEAS
       types.push(type);
       keys.push(key);
     }
-    return { kind: 'column', table: undefined, name: { text: `${SLOT_PREFIX}${index}`, quoted: true, position }, position };
+    const slotName = { text: `${SLOT_PREFIX}${index}`, quoted: true, position };
+    return { kind: 'column', table: undefined, name: slotName, position };
   };
   const variable = (table: SqlName | undefined): number | undefined => {
     if (table === undefined) return undefined;
@@ -152,9 +157,10 @@ function bindMatchExpression(expression: SqlExpression, clause: 'DEFINE' | 'MEAS
     }
     return index;
   };
-  const column = (node: Extract<SqlExpression, { kind: 'column' }>, navigation: 'current' | 'prev' | 'next' | 'first' | 'last',
+  const column = (node: Extract<SqlExpression, { kind: 'column' }>, navigation: SqlNavigation,
     position: SqlPosition): SqlExpression => {
-    const bound = scope.column(undefined, node.name, node.position) as { readonly index: number; readonly type: SqlType };
+    const bound = scope.column(undefined, node.name, node.position) as
+      { readonly index: number; readonly type: SqlType };
     return slotReference({ kind: 'column', navigation, variable: variable(node.table), column: bound.index },
       bound.type, position);
   };
@@ -186,7 +192,9 @@ function bindMatchExpression(expression: SqlExpression, clause: 'DEFINE' | 'MEAS
         : slotReference({ kind: 'matchNumber' }, 'LONG', node.position);
     }
     if (!isAggregateCall(node)) return mapExpressionChildren(node, rewrite);
-    if (clause === 'DEFINE') throw sqlNotSupported(`an aggregate (${upper}) in DEFINE is not supported`, node.position);
+    if (clause === 'DEFINE') {
+      throw sqlNotSupported(`an aggregate (${upper}) in DEFINE is not supported`, node.position);
+    }
     const qualifiers = new Set<number | undefined>();
     const stripped = mapExpressionChildren(node, function strip(child: SqlExpression): SqlExpression {
       if (child.kind === 'column') {
@@ -219,7 +227,8 @@ function bindMatchExpression(expression: SqlExpression, clause: 'DEFINE' | 'MEAS
  * literals, positions, WITHIN GROUP's directions) are kept. Expressions are the objects with a
  * string `kind`; the rest of the tree is plain objects and arrays, walked through.
  */
-function mapExpressionChildren(expression: SqlExpression, map: (child: SqlExpression) => SqlExpression): SqlExpression {
+function mapExpressionChildren(expression: SqlExpression, map: (child: SqlExpression) => SqlExpression):
+  SqlExpression {
   const walk = (value: unknown, top: boolean): unknown => {
     if (Array.isArray(value)) return value.map((item) => walk(item, false));
     if (value === null || typeof value !== 'object' || Object.getPrototypeOf(value) !== Object.prototype) return value;

@@ -67,6 +67,15 @@ describe('MATCH_RECOGNIZE', () => {
     assert.deepStrictEqual(await db.rows(sql), [[0, 1n], [1, 1n], [2, 2n], [3, 2n], [4, 3n], [5, 3n]]);
   });
 
+  it('reads a view by its name, and a view may hold MATCH_RECOGNIZE', async () => {
+    await db.update('CREATE VIEW low_t AS SELECT id, v FROM t WHERE id < 4');
+    const sql = 'SELECT id, k FROM low_t MATCH_RECOGNIZE (ORDER BY id MEASURES MATCH_NUMBER() AS k ' +
+      'ALL ROWS PER MATCH PATTERN (A B) DEFINE B AS v > PREV(v))';
+    assert.deepStrictEqual(await db.rows(sql), [[0, 1n], [1, 1n], [2, 2n], [3, 2n]]);
+    await db.update(`CREATE VIEW matched AS ${sql}`);
+    assert.deepStrictEqual(await db.rows('SELECT COUNT(*) FROM matched WHERE k = 2'), [[2n]]);
+  });
+
   const refusals: readonly [string, string, string][] = [
     ['SQL_COMPILE_SYNTAX_ERROR', 'PATTERN (A) DEFINE B AS v > 0', 'B AS'],
     ['SQL_COMPILE_SYNTAX_ERROR', 'PARTITION BY v + 1 PATTERN (A) DEFINE A AS TRUE', 'v + 1'],
