@@ -59,6 +59,8 @@ describe('MATCH_RECOGNIZE', () => {
       [T0_MS + 3000, 9, 'UP', 4n, 6], [T0_MS + 4000, 12, 'UP', 5n, 6],
     ]);
     assert.equal((await db.rows(sql)).length, 10);
+    // WHERE filters the output; it is not pushed below the matching (that would change the matches).
+    assert.deepStrictEqual((await db.rows(`${sql} AND price > 7`)).map((row) => row[1]), [10, 8, 9, 12, 11, 8, 13]);
   });
 
   it('reads a derived table, and its output by the alias', async () => {
