@@ -1,9 +1,9 @@
 // The backtracking matcher of MATCH_RECOGNIZE: runs a compiled row pattern
-// (row-pattern-program.ts) over the rows of one partition from one start row, and gives the first
-// match in SQL:2016's preference order, or none. DEFINE conditions see the match so far (the
-// labels of the rows before, and the variable the current row would take), so they are tested as
-// the rows are taken, in the branch being tried; that is why this is a backtracking matcher and
-// not a set-of-states NFA: two branches at one instruction may hold different labels.
+// (lib/sql/plan/row-pattern-program.ts) over the rows of one partition from one start row, and
+// gives the first match in SQL:2016's preference order, or none. DEFINE conditions see the match
+// so far (the labels of the rows before, and the variable the current row would take), so they
+// are tested as the rows are taken, in the branch being tried; that is why this is a backtracking
+// matcher and not a set-of-states NFA: two branches at one instruction may hold different labels.
 //
 // The matcher is resumable: `run(stepBudget)` does at most that many steps and says whether it is
 // done, so the executor can give the event loop a turn between slices (work-slice.ts) and a
@@ -13,7 +13,7 @@
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
-import type { SqlRowPatternProgram } from './row-pattern-program.ts';
+import type { SqlRowPatternProgram } from '../plan/row-pattern-program.ts';
 import type { SqlWorkMemory } from './work-memory.ts';
 
 /** Whether `variable`'s DEFINE holds for row `labels.length - 1` of the match (labels include it). */

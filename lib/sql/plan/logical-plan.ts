@@ -14,7 +14,7 @@ import type { RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
 import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlType } from '../value.ts';
-import type { SqlRowPatternProgram } from '../exec/row-pattern-program.ts';
+import type { SqlRowPatternProgram } from './row-pattern-program.ts';
 import type { SqlBoundExpression } from './bound-expression.ts';
 
 export interface SqlPlanColumn {

@@ -20,7 +20,7 @@ import { SQL_ROW_PATTERN_STEP_COUNT_MAX, SQL_ROW_PATTERN_VARIABLE_COUNT_MAX } fr
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlExpression, SqlName, SqlRowPattern, SqlTableReference } from '../ast.ts';
 import { SqlError, sqlNotSupported, sqlSyntaxError, type SqlPosition } from '../errors.ts';
-import { compileRowPattern } from '../exec/row-pattern-program.ts';
+import { compileRowPattern } from './row-pattern-program.ts';
 import { printSqlExpression } from '../print.ts';
 import type { SqlType } from '../value.ts';
 import { bindExpression, isAggregateCall, type SqlBindScope } from './bind-expression.ts';

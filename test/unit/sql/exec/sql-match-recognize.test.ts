@@ -135,6 +135,14 @@ describe('MATCH_RECOGNIZE', () => {
     db.clockMs = 0;
   });
 
+  it('charges the matcher\'s backtracking stack to the work memory', async () => {
+    // 40 rows of t are about 3 KB held; the stack is charged in chunks of 24 KB.
+    const sql = 'SELECT COUNT(*) FROM t MATCH_RECOGNIZE (ORDER BY id ONE ROW PER MATCH PATTERN (A*) DEFINE A AS TRUE)';
+    assert.deepStrictEqual(await db.rows(sql), [[1n]]);
+    await assert.rejects(db.rows(sql, [], { workMemoryLimitBytes: 16_000 }),
+      storageError('LIMIT_EXCEEDED', /MATCH_RECOGNIZE/));
+  });
+
   it('charges the rows it holds to the work memory', async () => {
     await assert.rejects(db.rows('SELECT * FROM t MATCH_RECOGNIZE (ORDER BY id PATTERN (A) DEFINE A AS TRUE)', [],
       { workMemoryLimitBytes: 1000 }), storageError('LIMIT_EXCEEDED', /MATCH_RECOGNIZE/));
