@@ -3,12 +3,13 @@
 //   - PARTITION BY and ORDER BY keys are columns of the source;
 //   - every DEFINE variable appears in PATTERN; a PATTERN variable without DEFINE is always true;
 //   - PREV, NEXT, FIRST, LAST take one column, `x` or `V.x` (no offset argument);
-//   - no subqueries in DEFINE or MEASURES;
+//   - no subqueries in DEFINE or MEASURES; CLASSIFIER() only in MEASURES (MATCH_NUMBER() in
+//     DEFINE is the number the match being tried would take);
 //   - no ROWS PER MATCH written means ALL ROWS PER MATCH (GridDB's parser; its release notes
 //     say ONE ROW, its parser and its example show all rows).
 // Where GridDB is silent, SQL:2016 as Oracle and Trino run it: `V.x` is x of the last row V took
-// so far, running semantics in DEFINE and in ALL ROWS PER MATCH's measures; MATCH_NUMBER() only
-// in MEASURES; aggregates only in MEASURES, over the match's rows so far or V's (`SUM(V.x)`);
+// so far, running semantics in DEFINE and in ALL ROWS PER MATCH's measures; aggregates only in
+// MEASURES, over the match's rows so far or V's (`SUM(V.x)`);
 // ONE ROW PER MATCH gives the partition columns then the measures (no MEASURES: every input
 // column of the match's last row, as GridDB's default measure list).
 //
@@ -185,8 +186,8 @@ function bindMatchExpression(expression: SqlExpression, clause: 'DEFINE' | 'MEAS
     }
     if (upper === 'CLASSIFIER' || upper === 'MATCH_NUMBER') {
       if (node.star || node.args.length !== 0) throw sqlSyntaxError(`${upper}() takes no argument`, node.position);
-      if (upper === 'MATCH_NUMBER' && clause === 'DEFINE') {
-        throw sqlSyntaxError('MATCH_NUMBER() may only stand in MEASURES', node.position);
+      if (upper === 'CLASSIFIER' && clause === 'DEFINE') {
+        throw sqlSyntaxError('CLASSIFIER() may only stand in MEASURES', node.position);
       }
       return upper === 'CLASSIFIER' ? slotReference({ kind: 'classifier' }, 'STRING', node.position)
         : slotReference({ kind: 'matchNumber' }, 'LONG', node.position);

@@ -69,6 +69,12 @@ describe('MATCH_RECOGNIZE', () => {
     assert.deepStrictEqual(await db.rows(sql), [[0, 1n], [1, 1n], [2, 2n], [3, 2n], [4, 3n], [5, 3n]]);
   });
 
+  it('gives DEFINE the number of the match being tried', async () => {
+    const sql = 'SELECT id, k FROM t MATCH_RECOGNIZE (ORDER BY id MEASURES MATCH_NUMBER() AS k ' +
+      'ALL ROWS PER MATCH PATTERN (A B) DEFINE B AS MATCH_NUMBER() < 3)';
+    assert.deepStrictEqual(await db.rows(sql), [[0, 1n], [1, 1n], [2, 2n], [3, 2n]]);
+  });
+
   it('reads a view by its name, and a view may hold MATCH_RECOGNIZE', async () => {
     await db.update('CREATE VIEW low_t AS SELECT id, v FROM t WHERE id < 4');
     const sql = 'SELECT id, k FROM low_t MATCH_RECOGNIZE (ORDER BY id MEASURES MATCH_NUMBER() AS k ' +
@@ -83,7 +89,7 @@ describe('MATCH_RECOGNIZE', () => {
     ['SQL_COMPILE_SYNTAX_ERROR', 'PARTITION BY v + 1 PATTERN (A) DEFINE A AS TRUE', 'v + 1'],
     ['SQL_COMPILE_SYNTAX_ERROR', 'PATTERN (A) DEFINE A AS v > PREV(v + 1)', 'v + 1'],
     ['SQL_COMPILE_SYNTAX_ERROR', 'PATTERN (A) DEFINE A AS v > PREV(v, 2)', 'PREV'],
-    ['SQL_COMPILE_SYNTAX_ERROR', 'PATTERN (A) DEFINE A AS MATCH_NUMBER() > 1', 'MATCH_NUMBER'],
+    ['SQL_COMPILE_SYNTAX_ERROR', "PATTERN (A) DEFINE A AS CLASSIFIER() = 'A'", 'CLASSIFIER'],
     ['NOT_SUPPORTED', 'PATTERN (A) DEFINE A AS SUM(v) > 1', 'SUM'],
     ['SQL_COMPILE_SYNTAX_ERROR', 'PATTERN (A) DEFINE A AS v IN (SELECT v FROM t)', 'v IN'],
     ['COLUMN_NOT_FOUND', 'MEASURES Z.v AS z PATTERN (A) DEFINE A AS TRUE', 'Z.v'],
