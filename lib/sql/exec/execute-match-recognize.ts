@@ -113,6 +113,7 @@ async function* matchPartition(node: SqlMatchRecognizeNode, rows: readonly Row[]
       start++;
       continue;
     }
+    assert(start + result.labels.length <= rows.length);
     matchNumber++;
     yield outputOf(node, { rows, start, labels: result.labels, matchNumber }, env);
     start += Math.max(1, result.labels.length);
@@ -121,6 +122,7 @@ async function* matchPartition(node: SqlMatchRecognizeNode, rows: readonly Row[]
 
 function outputOf(node: SqlMatchRecognizeNode, match: MatchFrame, env: SqlRunEnvironment): SqlValue[][] {
   const { rows, start, labels } = match;
+  assert(start < rows.length);
   const measuresAt = (frame: MatchFrame): SqlValue[] =>
     node.measures.map((measure) => evaluateAt(measure, frame, node, env));
   if (node.allRows) {
@@ -146,6 +148,7 @@ function evaluateAt(expression: SqlMatchExpression, frame: MatchFrame, node: Sql
 function slotValue(slot: SqlMatchSlot, frame: MatchFrame, node: SqlMatchRecognizeNode, env: SqlRunEnvironment):
   SqlValue {
   const { rows, start, labels } = frame;
+  assert(start + labels.length <= rows.length);
   switch (slot.kind) {
     case 'classifier': return labels.length === 0 ? null : node.variables[labels[labels.length - 1]!]!;
     case 'matchNumber': return BigInt(frame.matchNumber);

@@ -17,6 +17,7 @@
 // reference, navigation, CLASSIFIER(), MATCH_NUMBER() and aggregate becomes a column of a one-row
 // batch the executor fills from the match (SqlMatchSlot), so the evaluator needs nothing new.
 
+import { assert } from '../../base/assert.ts';
 import { SQL_ROW_PATTERN_STEP_COUNT_MAX, SQL_ROW_PATTERN_VARIABLE_COUNT_MAX } from '../../base/limits.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlExpression, SqlName, SqlRowPattern, SqlTableReference } from '../ast.ts';
@@ -45,6 +46,8 @@ export function planMatchRecognize(reference: MatchReference, input: SqlFromRela
   const { clause } = reference;
   const { names: variables, keys } = patternVariables(clause.pattern);
   const variableIndex = new Map(keys.map((key, i) => [key, i]));
+  assert(variables.length === keys.length);
+  assert(variables.length > 0); // the parser refuses an empty PATTERN
   const indexOf = (name: SqlName): number | undefined => variableIndex.get(variableKey(name));
   const defines: (SqlMatchExpression | undefined)[] = variables.map(() => undefined);
   for (const item of clause.define) {
@@ -86,6 +89,7 @@ export function planMatchRecognize(reference: MatchReference, input: SqlFromRela
       type: measures[i]!.expression.type,
     })),
   ].map((column, index) => ({ label, name: column.name, index, type: column.type, merged: false }));
+  assert(columns.length === outputColumns.length + measures.length);
   const program = compileRowPattern(clause.pattern, (name) => variableIndex.get(variableKey(name))!,
     reference.position);
   const node: SqlPlanNode = {
