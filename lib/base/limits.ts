@@ -535,6 +535,21 @@ export const SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT = 32 * 1024 * 1024;
  */
 export const SQL_CORRELATED_RUN_COUNT_MAX = 1_000_000;
 
+/**
+ * MATCH_RECOGNIZE (lib/sql/plan/row-pattern-program.ts, lib/sql/exec/row-pattern-matcher.ts):
+ * the largest bound a quantifier `{n,m}` may write, the instructions a pattern compiles to
+ * (counted quantifiers are written out), and the matcher's steps for one match attempt (one start
+ * row). GridDB bounds the matcher by memory only (half the work memory); a step bound also ends
+ * a pattern that backtracks exponentially (`(A|B)* C` over rows no C ends) with LIMIT_EXCEEDED
+ * instead of running until the timeout.
+ */
+export const SQL_ROW_PATTERN_QUANTIFIER_BOUND_MAX = 1000;
+export const SQL_ROW_PATTERN_PROGRAM_LENGTH_MAX = 10_000;
+export const SQL_ROW_PATTERN_STEP_COUNT_MAX = 10_000_000;
+/** Pattern variables of one PATTERN (also bounds DEFINE's list). */
+export const SQL_ROW_PATTERN_VARIABLE_COUNT_MAX = 256;
+assert(SQL_ROW_PATTERN_QUANTIFIER_BOUND_MAX <= SQL_ROW_PATTERN_PROGRAM_LENGTH_MAX);
+assert(SQL_ROW_PATTERN_STEP_COUNT_MAX >= SQL_WORK_SLICE_UNIT_COUNT);
 /** Running SQL statements one node lists in "#sqls"; past it the oldest are not listed (they still run). */
 export const SQL_RUNNING_STATEMENT_COUNT_MAX = 1024;
 /** Characters of a statement's text kept for "#sqls" (GridDB cuts it too). */

@@ -152,6 +152,47 @@ export type SqlTableReference =
   | {
     readonly kind: 'derived'; readonly query: SqlQuery; readonly alias: SqlName;
     readonly position: SqlPosition;
+  }
+  /** `source MATCH_RECOGNIZE (...) [[AS] alias]` (§5.5, 5.9): row pattern recognition. */
+  | {
+    readonly kind: 'matchRecognize'; readonly source: SqlMatchSource;
+    readonly clause: SqlMatchRecognize; readonly alias: SqlName | undefined;
+    readonly position: SqlPosition;
+  };
+
+/** What MATCH_RECOGNIZE reads: a table (or view) by name, or `(SELECT ...)`, neither aliased. */
+export type SqlMatchSource =
+  | { readonly kind: 'table'; readonly name: SqlName }
+  | { readonly kind: 'query'; readonly query: SqlQuery };
+
+/**
+ * The inside of MATCH_RECOGNIZE (...), GridDB 5.9's grammar. `rowsPerMatch` undefined: not
+ * written (GridDB's parser then takes ALL ROWS PER MATCH). `skipPastLastRow`: `AFTER MATCH SKIP
+ * PAST LAST ROW` was written (the only skip GridDB has, and the default).
+ */
+export interface SqlMatchRecognize {
+  readonly partitionBy: readonly SqlExpression[];
+  readonly orderBy: readonly SqlOrderItem[];
+  readonly measures: readonly { readonly expression: SqlExpression; readonly alias: SqlName | undefined }[];
+  readonly rowsPerMatch: 'ONE ROW' | 'ALL ROWS' | undefined;
+  readonly skipPastLastRow: boolean;
+  readonly pattern: SqlRowPattern;
+  readonly define: readonly { readonly name: SqlName; readonly condition: SqlExpression }[];
+}
+
+/**
+ * A row pattern: a regular expression over pattern variables. `max` is Infinity for `*`, `+`,
+ * `{n,}`; an anchor is zero-width: `^` the partition's start, `$` its end. Parentheses leave no
+ * node: `(A B) C` is a concatenation whose first item is a concatenation.
+ */
+export type SqlRowPattern =
+  | { readonly kind: 'variable'; readonly name: SqlName }
+  | { readonly kind: 'anchor'; readonly anchor: '^' | '$'; readonly position: SqlPosition }
+  | { readonly kind: 'concat'; readonly items: readonly SqlRowPattern[] }
+  | { readonly kind: 'alternation'; readonly items: readonly SqlRowPattern[] }
+  | {
+    readonly kind: 'quantified'; readonly pattern: SqlRowPattern; readonly min: number;
+    readonly max: number; readonly position: SqlPosition;
   };
 
 /** `{ROWS | RANGE} BETWEEN start AND end`; a single bound `b` is `BETWEEN b AND CURRENT ROW`. */

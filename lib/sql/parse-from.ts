@@ -2,12 +2,14 @@
 // `LEFT [OUTER] JOIN`, `CROSS JOIN`, each optionally NATURAL, with `ON cond` or `USING (cols)`;
 // `(SELECT ...) [AS] alias` is a derived table and needs its alias. GridDB's grammar is SQLite's,
 // which refuses RIGHT and FULL outer joins with "RIGHT and FULL OUTER JOINs are not currently
-// supported": so does this parser, at the join's first keyword.
+// supported": so does this parser, at the join's first keyword. `t MATCH_RECOGNIZE (...)` and
+// `(SELECT ...) MATCH_RECOGNIZE (...)` take their alias after the clause (parse-match-recognize.ts).
 
 import type { SqlExpression, SqlJoinType, SqlName, SqlTableReference } from './ast.ts';
 import type { SqlCursor } from './cursor.ts';
 import { sqlSyntaxError } from './errors.ts';
 import { parseExpression } from './parse-expression.ts';
+import { parseMatchRecognize } from './parse-match-recognize.ts';
 import { parseAlias, parseSelect } from './parse-select.ts';
 
 /** Table references in one FROM at most (GridDB has no documented bound; this keeps plans small). */
@@ -74,11 +76,13 @@ function parseTableFactor(cursor: SqlCursor): SqlTableReference {
     if (!cursor.isKeyword('SELECT')) cursor.fail('SELECT (a derived table)');
     const query = parseSelect(cursor);
     cursor.expectOperator(')');
+    if (cursor.isKeyword('MATCH_RECOGNIZE')) return parseMatchRecognize(cursor, { kind: 'query', query }, position);
     const alias = parseAlias(cursor);
     if (alias === undefined) throw sqlSyntaxError('a subquery in FROM needs an alias', position);
     return { kind: 'derived', query, alias, position };
   }
   const name = cursor.expectName('a table name');
+  if (cursor.isKeyword('MATCH_RECOGNIZE')) return parseMatchRecognize(cursor, { kind: 'table', name }, position);
   const alias = isFullJoin(cursor) ? undefined : parseAlias(cursor);
   return { kind: 'table', name, alias, position };
 }

@@ -4,7 +4,7 @@
 
 import type {
   SqlExpression, SqlGroupBy, SqlHint, SqlHintArgument, SqlLiteral, SqlName, SqlOrderItem,
-  SqlFrameBound, SqlQuery, SqlSelectCore, SqlSelectItem, SqlTableReference,
+  SqlFrameBound, SqlMatchRecognize, SqlQuery, SqlRowPattern, SqlSelectCore, SqlSelectItem, SqlTableReference,
 } from './ast.ts';
 import type { SqlColumnDefinition, SqlPartitioning } from './ast-statements.ts';
 import {
@@ -174,7 +174,56 @@ function printTableReference(reference: SqlTableReference): string {
         : reference.using !== undefined ? ` USING (${reference.using.map(printSqlName).join(', ')})` : '';
       return `${printTableReference(reference.left)} ${natural}${reference.type} JOIN ${right}${condition}`;
     }
+    case 'matchRecognize': {
+      const source = reference.source.kind === 'table' ? printSqlName(reference.source.name)
+        : `(${printSqlQuery(reference.source.query)})`;
+      const alias = reference.alias === undefined ? '' : ` AS ${printSqlName(reference.alias)}`;
+      return `${source} MATCH_RECOGNIZE (${printMatchRecognize(reference.clause)})${alias}`;
+    }
   }
+}
+
+function printMatchRecognize(clause: SqlMatchRecognize): string {
+  const parts: string[] = [];
+  if (clause.partitionBy.length > 0) {
+    parts.push(`PARTITION BY ${clause.partitionBy.map(printSqlExpression).join(', ')}`);
+  }
+  if (clause.orderBy.length > 0) parts.push(`ORDER BY ${printOrderItems(clause.orderBy)}`);
+  if (clause.measures.length > 0) {
+    parts.push(`MEASURES ${clause.measures.map((measure) => printSqlExpression(measure.expression) +
+      (measure.alias === undefined ? '' : ` AS ${printSqlName(measure.alias)}`)).join(', ')}`);
+  }
+  if (clause.rowsPerMatch !== undefined) parts.push(`${clause.rowsPerMatch} PER MATCH`);
+  if (clause.skipPastLastRow) parts.push('AFTER MATCH SKIP PAST LAST ROW');
+  parts.push(`PATTERN (${printRowPattern(clause.pattern)})`);
+  parts.push(`DEFINE ${clause.define.map((item) =>
+    `${printSqlName(item.name)} AS ${printSqlExpression(item.condition)}`).join(', ')}`);
+  return parts.join(' ');
+}
+
+/** Parentheses where the parser would otherwise group differently; spaces around every item. */
+export function printRowPattern(pattern: SqlRowPattern): string {
+  switch (pattern.kind) {
+    case 'variable': return printSqlName(pattern.name);
+    case 'anchor': return pattern.anchor;
+    case 'concat':
+      return pattern.items.map((item) => (item.kind === 'concat' || item.kind === 'alternation'
+        ? `(${printRowPattern(item)})` : printRowPattern(item))).join(' ');
+    case 'alternation':
+      return pattern.items.map((item) => (item.kind === 'alternation'
+        ? `(${printRowPattern(item)})` : printRowPattern(item))).join(' | ');
+    case 'quantified': {
+      const inner = pattern.pattern.kind === 'variable' ? printRowPattern(pattern.pattern)
+        : `(${printRowPattern(pattern.pattern)})`;
+      return `${inner}${printQuantifier(pattern.min, pattern.max)}`;
+    }
+  }
+}
+
+function printQuantifier(min: number, max: number): string {
+  if (max === Infinity) return min === 0 ? '*' : min === 1 ? '+' : `{${min},}`;
+  if (min === 0 && max === 1) return '?';
+  return min === max ? `{${min}}` : `{${min},${max}}`;
 }
 
 function printTail(query: Pick<SqlSelectCore, 'orderBy' | 'limit' | 'offset'>, parts: string[]): void {

@@ -27,6 +27,10 @@ function visitReference(reference: SqlTableReference, add: (name: string) => voi
   switch (reference.kind) {
     case 'table': add(reference.name.text); break;
     case 'derived': visitQuery(reference.query, add); break;
+    case 'matchRecognize':
+      if (reference.source.kind === 'table') add(reference.source.name.text);
+      else visitQuery(reference.source.query, add);
+      break;
     case 'join':
       visitReference(reference.left, add);
       visitReference(reference.right, add);

@@ -151,6 +151,18 @@ function expandReference(reference: SqlTableReference, expansion: Expansion): Sq
       return query === reference.query ? reference : { ...reference, query };
     }
     case 'table': return expandTable(reference, expansion);
+    case 'matchRecognize': {
+      const source = reference.source;
+      if (source.kind === 'query') {
+        const query = expandNode(source.query, expansion) as SqlQuery;
+        return query === source.query ? reference : { ...reference, source: { kind: 'query', query } };
+      }
+      // A view read by MATCH_RECOGNIZE becomes its query, as a view in FROM becomes a derived table.
+      const table = { kind: 'table' as const, name: source.name, alias: undefined, position: reference.position };
+      const expanded = expandTable(table, expansion);
+      if (expanded.kind !== 'derived') return reference;
+      return { ...reference, source: { kind: 'query', query: expanded.query } };
+    }
   }
 }
 

@@ -17,6 +17,8 @@ import type { SqlPosition } from './errors.ts';
 export const SQL_OPERATORS = [
   '||', '==', '<>', '!=', '<=', '>=', '<<', '>>',
   '(', ')', ',', '.', ';', '*', '/', '%', '+', '-', '=', '<', '>', '&', '|', '~',
+  // Only a row pattern (MATCH_RECOGNIZE's PATTERN) reads these; elsewhere they are syntax errors.
+  '{', '}', '^', '$',
 ] as const;
 export type SqlOperator = (typeof SQL_OPERATORS)[number];
 

@@ -1,11 +1,12 @@
 // Runs a logical plan: each operator is an async generator of column batches pulling from its
 // input. Filter and projection work a batch at a time (evaluate.ts); hash aggregation, GROUP BY
 // RANGE, DISTINCT and sort hold what they must and charge it to the statement's work memory;
-// LIMIT stops pulling, which ends the scan below it. Joins, set operations and subqueries run in
-// execute-join.ts, execute-set.ts and execute-subquery.ts. Every batch an operator gives counts as
-// work (work-slice.ts), as does what an operator does without giving batches (a join's pairs, a
-// sort's merges); after each slice of work the run waits one event-loop turn and checks its
-// deadline and cancellation (SqlRunControl). The scan also yields to the event loop between pages.
+// LIMIT stops pulling, which ends the scan below it. Joins, set operations, subqueries and
+// MATCH_RECOGNIZE run in execute-join.ts, execute-set.ts, execute-subquery.ts and
+// execute-match-recognize.ts. Every batch an operator gives counts as work (work-slice.ts), as
+// does what an operator does without giving batches (a join's pairs, a sort's merges); after
+// each slice of work the run waits one event-loop turn and checks its deadline and cancellation
+// (SqlRunControl). The scan also yields to the event loop between pages.
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
@@ -17,6 +18,7 @@ import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, filterRows, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runJoin } from './execute-join.ts';
+import { runMatchRecognize } from './execute-match-recognize.ts';
 import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
@@ -72,6 +74,7 @@ function runNode(node: SqlPlanNode, env: SqlRunEnvironment): AsyncIterable<SqlBa
     case 'join': return runJoin(node, env);
     case 'setOperation': return runSetOperation(node, env);
     case 'window': return runWindow(node, env);
+    case 'matchRecognize': return runMatchRecognize(node, env);
   }
 }
 

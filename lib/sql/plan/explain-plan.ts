@@ -16,6 +16,7 @@ export interface SqlExplainEntry {
 const TYPES: Record<SqlPlanNode['kind'], string> = {
   scan: 'SCAN', metatable: 'SCAN', values: 'SELECT', filter: 'SELECT', project: 'SELECT', aggregate: 'GROUP',
   rangeGroup: 'GROUP', distinct: 'GROUP', sort: 'SORT', limit: 'LIMIT', join: 'JOIN', setOperation: 'UNION', window: 'WINDOW',
+  matchRecognize: 'WINDOW_MATCH',
 };
 
 export function explainPlan(root: SqlPlanNode, rowCounts: ReadonlyMap<SqlPlanNode, number> | undefined,
@@ -78,6 +79,12 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
           : node.function.kind === 'shift' ? node.function.direction : 'ROW_NUMBER',
         partitionKeyCount: node.partitionKeys.length, orderKeyCount: node.orderKeys.length,
         ...(node.function.kind === 'aggregate' ? { frame: node.function.frame } : {}),
+      };
+    case 'matchRecognize':
+      return {
+        variables: node.variables, rowsPerMatch: node.allRows ? 'ALL ROWS' : 'ONE ROW',
+        partitionKeyCount: node.partitionColumns.length, orderKeyCount: node.orderKeys.length,
+        measureCount: node.measures.length, instructionCount: node.program.instructions.length,
       };
     case 'metatable': return { table: node.table };
     case 'values': return { operation: 'VALUES', rowCount: node.rows.length };

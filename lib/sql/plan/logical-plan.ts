@@ -14,6 +14,7 @@ import type { RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
 import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlType } from '../value.ts';
+import type { SqlRowPatternProgram } from './row-pattern-program.ts';
 import type { SqlBoundExpression } from './bound-expression.ts';
 
 export interface SqlPlanColumn {
@@ -130,6 +131,7 @@ export type SqlPlanNode =
     readonly orderKeys: readonly { readonly expression: SqlBoundExpression; readonly descending: boolean }[];
     readonly function: SqlWindowFunction; readonly columns: readonly SqlPlanColumn[];
   }
+  | SqlMatchRecognizeNode
   | {
     /** Columns of both sides share one type (the planner widens); ALL keeps duplicates. */
     readonly kind: 'setOperation'; readonly operator: 'UNION' | 'UNION ALL' | 'INTERSECT' | 'EXCEPT';
@@ -183,3 +185,49 @@ export function planChildren(node: SqlPlanNode): SqlPlanNode[] {
   if (node.kind === 'join' || node.kind === 'setOperation') return [node.left, node.right];
   return 'input' in node ? [node.input] : [];
 }
+
+/**
+ * MATCH_RECOGNIZE (plan-match-recognize.ts, execute-match-recognize.ts): the input's rows by
+ * partition in ORDER BY order, matched against `program`. ALL ROWS PER MATCH gives each matched
+ * row's input columns then the measures; ONE ROW PER MATCH gives `outputColumns` of the match's
+ * last row (the partition columns, or every input column when there are no MEASURES) then the
+ * measures. `defines[v]` is variable v's condition (undefined: always true).
+ */
+export interface SqlMatchRecognizeNode {
+  readonly kind: 'matchRecognize';
+  readonly input: SqlPlanNode;
+  readonly partitionColumns: readonly number[];
+  readonly orderKeys: readonly { readonly column: number; readonly descending: boolean }[];
+  readonly variables: readonly string[];
+  readonly program: SqlRowPatternProgram;
+  readonly defines: readonly (SqlMatchExpression | undefined)[];
+  readonly measures: readonly SqlMatchExpression[];
+  readonly allRows: boolean;
+  readonly outputColumns: readonly number[];
+  readonly stepCountMax: number;
+  readonly columns: readonly SqlPlanColumn[];
+}
+
+/** An expression of DEFINE or MEASURES: `expression` reads column i of a row of `slots[i]`'s values. */
+export interface SqlMatchExpression {
+  readonly expression: SqlBoundExpression;
+  readonly slots: readonly SqlMatchSlot[];
+}
+
+/**
+ * A value the match gives an expression, at the row it is evaluated for (the current row: the
+ * candidate row in DEFINE, the output row in MEASURES), with SQL:2016's running semantics: only
+ * the match's rows up to the current one count. `variable` undefined means every row of the match.
+ *   column     `x` (the current row), `V.x` (the last row V took): navigation 'current';
+ *              PREV(…)/NEXT(…) the row before/after that one in the partition; FIRST(…)/LAST(…)
+ *              the first/last row of the match (or of V's rows)
+ *   aggregate  over the match's rows (or V's), `call.args` over the input's columns
+ */
+export type SqlMatchSlot =
+  | {
+    readonly kind: 'column'; readonly navigation: 'current' | 'prev' | 'next' | 'first' | 'last';
+    readonly variable: number | undefined; readonly column: number;
+  }
+  | { readonly kind: 'classifier' }
+  | { readonly kind: 'matchNumber' }
+  | { readonly kind: 'aggregate'; readonly variable: number | undefined; readonly call: SqlAggregateCall };

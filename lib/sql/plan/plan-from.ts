@@ -3,7 +3,8 @@
 // nodes with their ON / USING / NATURAL condition. Names resolve over the labels: `t.c` is t's
 // column, `c` must be one column of all (else ambiguous); a USING or NATURAL column of the right
 // side is reachable only qualified, as in SQLite, and `*` shows it once. The join method and what
-// WHERE pushes into the sides are chosen afterwards (plan-join.ts).
+// WHERE pushes into the sides are chosen afterwards (plan-join.ts). MATCH_RECOGNIZE plans over the
+// relation of its source (plan-match-recognize.ts).
 
 import type { SqlExpression, SqlName, SqlTableReference } from '../ast.ts';
 import { SqlError, type SqlPosition } from '../errors.ts';
@@ -12,6 +13,7 @@ import { sqlMetatableOf } from '../meta/metatables.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlType } from '../value.ts';
 import { bindExpression, type SqlBindScope } from './bind-expression.ts';
+import { planMatchRecognize } from './plan-match-recognize.ts';
 import type { SqlBoundExpression } from './bound-expression.ts';
 import type { SqlPlanNode } from './logical-plan.ts';
 import { metatableSchema, planQuery, type SqlPlanContext } from './plan-select.ts';
@@ -48,8 +50,22 @@ function relationOf(reference: SqlTableReference, context: SqlPlanContext): SqlF
       };
     }
     case 'join': return joinRelation(reference, context);
+    case 'matchRecognize': {
+      const { source } = reference;
+      const { position } = reference;
+      const input = source.kind === 'table'
+        ? tableRelation({ kind: 'table', name: source.name, alias: undefined, position }, context)
+        : relationOf({ kind: 'derived', query: source.query, alias: reference.alias ?? MATCH_LABEL, position }, context);
+      const label = normalizeName((reference.alias ?? (source.kind === 'table' ? source.name : MATCH_LABEL)).text);
+      return planMatchRecognize(reference, input, label, context);
+    }
   }
 }
+
+/** The label of an unaliased `(SELECT ...) MATCH_RECOGNIZE (...)`: no `x.` reaches its columns. */
+const MATCH_LABEL: SqlName = {
+  text: '\u0000match_recognize', quoted: true, position: { offset: 0, line: 1, column: 1 },
+};
 
 function tableRelation(reference: Extract<SqlTableReference, { kind: 'table' }>, context: SqlPlanContext):
   SqlFromRelation {
