@@ -1,0 +1,167 @@
+// The frame of each row of a window partition, as inclusive indexes into the partition (rows
+// sorted by the ORDER BY keys; end < start: an empty frame). Two ways, with one answer:
+//   frameBoundsPerRow  the definition: each row's RANGE frame is searched from both ends of the
+//                      partition (O(rows) a row). The reference, and the path for NaN keys.
+//   frameBounds        one pass, O(rows): ROWS frames are arithmetic; RANGE frames walk two
+//                      pointers that only move forward, because the rows are sorted, so the
+//                      distance of row j ahead of row i never falls as j grows or rises as i does.
+//                      A partition with a NaN key under an offset bound takes the per-row path:
+//                      NaN is no distance from anything.
+// RANGE frames use peers: rows with equal ORDER BY keys share a frame end (CURRENT ROW) or start;
+// a NULL key's frame under an offset bound holds only the NULL keys, as in PostgreSQL. An offset
+// applies to the first ORDER BY key (the planner allows one key with an offset), in the
+// direction of its ORDER BY.
+
+import { assert } from '../../base/assert.ts';
+import type { SqlPlanFrameBound } from '../plan/logical-plan.ts';
+import type { SqlValue } from '../value.ts';
+import { compareSqlValues } from './value-ops.ts';
+import type { SqlWorkSlice } from './work-slice.ts';
+
+export interface WindowFrameSpec {
+  readonly unit: 'ROWS' | 'RANGE';
+  readonly start: SqlPlanFrameBound;
+  readonly end: SqlPlanFrameBound;
+}
+
+/** Inclusive frame bounds by row: `starts[i]..ends[i]`, empty when ends[i] < starts[i]. */
+export interface WindowFrameBounds {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+}
+
+const hasOffset = (bound: SqlPlanFrameBound) => bound.kind === 'PRECEDING' || bound.kind === 'FOLLOWING';
+
+function keyOf(order: readonly SqlValue[]): number | null {
+  const value = order[0];
+  return value === null || value === undefined ? null : Number(value);
+}
+
+/** One pass over the partition; `order` is each row's ORDER BY values, in sorted order. */
+export async function frameBounds(frame: WindowFrameSpec, descending: boolean,
+  order: readonly (readonly SqlValue[])[], work: SqlWorkSlice): Promise<WindowFrameBounds> {
+  const n = order.length;
+  if (frame.unit === 'ROWS') return rowsBounds(frame, n);
+  const offsets = hasOffset(frame.start) || hasOffset(frame.end);
+  const keys = order.map(keyOf);
+  if (offsets && keys.some((key) => key !== null && Number.isNaN(key))) {
+    return frameBoundsPerRow(frame, descending, order, work);
+  }
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  // Peer groups: rows with equal ORDER BY values are contiguous (sorted).
+  const groupFirst = new Int32Array(n);
+  const groupLast = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    groupFirst[i] = i > 0 && peers(order[i - 1]!, order[i]!) ? groupFirst[i - 1]! : i;
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    groupLast[i] = i < n - 1 && peers(order[i]!, order[i + 1]!) ? groupLast[i + 1]! : i;
+  }
+  // Distance of row j ahead of row i along the ORDER BY direction; both keys non-NULL.
+  const ahead = (i: number, j: number): number => (descending ? keys[i]! - keys[j]! : keys[j]! - keys[i]!);
+  // Frame start: the first non-NULL row at least `least` ahead; end: the last at most `most` ahead.
+  const least = frame.start.kind === 'PRECEDING' ? -frame.start.offset : frame.start.offset;
+  const most = frame.end.kind === 'PRECEDING' ? -frame.end.offset : frame.end.offset;
+  // The non-NULL keys are contiguous (NULL sorts first ascending, last descending): [lo, hi).
+  let lo = 0;
+  while (lo < n && keys[lo] === null) lo++;
+  let hi = n;
+  while (hi > lo && keys[hi - 1] === null) hi--;
+  for (let j = lo; j < hi; j++) assert(keys[j] !== null);
+  let from = lo;
+  let to = lo - 1;
+  for (let i = 0; i < n; i++) {
+    if (keys[i] === null && offsets) {
+      // NULL keys are peers of each other only.
+      starts[i] = frame.start.kind === 'UNBOUNDED PRECEDING' ? 0 : groupFirst[i]!;
+      ends[i] = frame.end.kind === 'UNBOUNDED FOLLOWING' ? n - 1 : groupLast[i]!;
+      continue;
+    }
+    switch (frame.start.kind) {
+      case 'UNBOUNDED PRECEDING': starts[i] = 0; break;
+      case 'CURRENT ROW': starts[i] = groupFirst[i]!; break;
+      default:
+        while (from < hi && ahead(i, from) < least) from++;
+        starts[i] = from < hi ? from : n;
+    }
+    switch (frame.end.kind) {
+      case 'UNBOUNDED FOLLOWING': ends[i] = n - 1; break;
+      case 'CURRENT ROW': ends[i] = groupLast[i]!; break;
+      default:
+        while (to + 1 < hi && ahead(i, to + 1) <= most) to++;
+        ends[i] = to >= lo ? to : -1;
+    }
+  }
+  if (work.spend(3 * n)) await work.pause();
+  return { starts, ends };
+}
+
+function rowsBounds(frame: WindowFrameSpec, n: number): WindowFrameBounds {
+  const at = (bound: SqlPlanFrameBound, i: number): number => {
+    switch (bound.kind) {
+      case 'UNBOUNDED PRECEDING': return 0;
+      case 'UNBOUNDED FOLLOWING': return n - 1;
+      case 'CURRENT ROW': return i;
+      case 'PRECEDING': return i - bound.offset;
+      case 'FOLLOWING': return i + bound.offset;
+    }
+  };
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    // Offsets may exceed the Int32 range: clamp before storing.
+    starts[i] = Math.max(0, Math.min(n, at(frame.start, i)));
+    ends[i] = Math.min(n - 1, Math.max(-1, at(frame.end, i)));
+  }
+  return { starts, ends };
+}
+
+function peers(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
+  return a.every((value, k) => compareSqlValues(value, b[k]!) === 0);
+}
+
+/** The definition, row by row: each row's search walks the partition from both ends. */
+export async function frameBoundsPerRow(frame: WindowFrameSpec, descending: boolean,
+  order: readonly (readonly SqlValue[])[], work: SqlWorkSlice): Promise<WindowFrameBounds> {
+  const n = order.length;
+  if (frame.unit === 'ROWS') return rowsBounds(frame, n);
+  const { start, end } = frame;
+  const key = (j: number): number | null => keyOf(order[j]!);
+  const ahead = (i: number, j: number): number => (descending ? key(i)! - key(j)! : key(j)! - key(i)!);
+  const inside = (bound: SqlPlanFrameBound, i: number, j: number, side: 'start' | 'end'): boolean => {
+    switch (bound.kind) {
+      case 'UNBOUNDED PRECEDING': case 'UNBOUNDED FOLLOWING': return true;
+      case 'CURRENT ROW':
+        return side === 'start' ? j >= i || peers(order[i]!, order[j]!) : j <= i || peers(order[i]!, order[j]!);
+      case 'PRECEDING': return side === 'start' ? ahead(i, j) >= -bound.offset : ahead(i, j) <= -bound.offset;
+      case 'FOLLOWING': return side === 'start' ? ahead(i, j) >= bound.offset : ahead(i, j) <= bound.offset;
+    }
+  };
+  const starts = new Int32Array(n);
+  const ends = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const [from, to] = rangeBounds(i);
+    starts[i] = from;
+    ends[i] = to;
+    if (work.spend(1 + Math.max(0, from) + Math.max(0, n - 1 - to))) await work.pause();
+  }
+  return { starts, ends };
+
+  function rangeBounds(i: number): [number, number] {
+    if (key(i) === null && (hasOffset(start) || hasOffset(end))) {
+      let first = i;
+      let last = i;
+      while (first > 0 && key(first - 1) === null) first--;
+      while (last < n - 1 && key(last + 1) === null) last++;
+      return [start.kind === 'UNBOUNDED PRECEDING' ? 0 : first, end.kind === 'UNBOUNDED FOLLOWING' ? n - 1 : last];
+    }
+    const counts = (bound: SqlPlanFrameBound, j: number) => key(j) !== null || !hasOffset(bound);
+    let from = 0;
+    while (from < n && !(counts(start, from) && inside(start, i, from, 'start'))) from++;
+    let to = n - 1;
+    while (to >= 0 && !(counts(end, to) && inside(end, i, to, 'end'))) to--;
+    assert(from >= 0 && to < n);
+    return [from, to];
+  }
+}
