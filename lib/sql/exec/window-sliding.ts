@@ -1,7 +1,7 @@
 // A window aggregate over frames that slide: one pass over the partition, O(rows). The frame is
-// kept as [lo, hi]; each row's frame drops rows from the front and adds rows at the back, which
-// every frame of execute-window.ts does (window-frame-bounds.ts: starts and ends never fall),
-// except around empty frames (skipped) and the NULL keys of a RANGE frame (a fresh start).
+// kept as [lo, hi]; each row's frame drops rows from the front and adds rows at the back, because
+// the starts and ends of non-empty frames never fall (window-frame-bounds.ts: rows sorted, NULL
+// keys at one end; asserted). An empty frame is skipped; a frame past the last starts afresh.
 //   COUNT             a count of the non-NULL values.
 //   SUM of integers   an exact BigInt sum; beyond LONG is SQL_PROC_VALUE_OVERFLOW, as GROUP BY's.
 //   SUM, TOTAL, AVG   a compensated (Neumaier) sum of the finite values, with NaN and ±Infinity
@@ -70,13 +70,15 @@ export async function slidingAggregate(call: SqlAggregateCall, argType: SqlType,
     }
     assert(start >= 0 && end < n);
     let steps = 1;
-    if (hi < lo || start < lo || end < hi || start > hi) {
-      // A frame that does not continue the last one starts afresh: its rows were not added yet
-      // (start > hi) or this is a NULL-key group of a RANGE frame.
+    if (hi < lo || start > hi) {
+      // A frame past the last one (or the first) starts afresh: none of its rows were added yet.
       state.clear();
       for (let j = start; j <= end; j++) state.add(j);
       steps += end - start + 1;
     } else {
+      // Non-empty frames never move back (window-frame-bounds.ts): rows leave and enter in order.
+      assert(start >= lo);
+      assert(end >= hi);
       steps += start - lo + end - hi;
       for (let j = lo; j < start; j++) state.remove(j);
       for (let j = hi + 1; j <= end; j++) state.add(j);
