@@ -13,7 +13,7 @@ import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { SqlAggregateCall, SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlType, SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
-import { evaluate, type SqlBatch } from './evaluate.ts';
+import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import { sortSliced } from './sort-sliced.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
@@ -24,95 +24,132 @@ import type { SqlWorkSlice } from './work-slice.ts';
 type WindowNode = Extract<SqlPlanNode, { kind: 'window' }>;
 type AggregateFunction = Extract<WindowNode['function'], { kind: 'aggregate' }>;
 
-interface HeldRow {
-  readonly values: readonly SqlValue[];
-  readonly partition: string;
-  readonly order: readonly SqlValue[];
+/**
+ * The input held column by column (a row is an index): few objects, whatever the row count. The
+ * partition key is a string only when there are PARTITION BY keys.
+ */
+interface HeldRows {
+  readonly count: number;
+  readonly values: readonly SqlValue[][];
+  readonly partitions: readonly string[] | undefined;
+  readonly orders: readonly SqlValue[][];
   /** The function's inputs: the aggregate's argument, or LAG/LEAD's value and default. */
-  readonly args: readonly SqlValue[];
+  readonly args: readonly SqlValue[][];
+}
+
+/** One partition, in window order: column by column, as frames and functions read it. */
+interface PartitionRows {
+  readonly orders: readonly (readonly SqlValue[])[];
+  readonly args: readonly (readonly SqlValue[])[];
 }
 
 const ROW_OVERHEAD_BYTES = 64;
 
 export async function* runWindow(node: WindowNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
-  const rows = await holdRows(node, env);
-  const descending = node.orderKeys.map((key) => key.descending);
-  const order = await sortSliced(rows.map((_row, i) => i), (a, b) => {
-    const x = rows[a]!;
-    const y = rows[b]!;
-    if (x.partition !== y.partition) return x.partition < y.partition ? -1 : 1;
-    for (let k = 0; k < descending.length; k++) {
-      const c = compareSqlValues(x.order[k]!, y.order[k]!);
-      if (c !== 0) return descending[k] ? -c : c;
-    }
-    return a - b;
-  }, env.work);
-  const results = new Array<SqlValue>(rows.length);
+  const held = await holdRows(node, env);
+  const order = await windowOrder(node, held, env.work);
+  const results = new Array<SqlValue>(held.count);
+  const { partitions } = held;
   for (let start = 0; start < order.length;) {
     let end = start + 1;
-    while (end < order.length && rows[order[end]!]!.partition === rows[order[start]!]!.partition) end++;
-    const partition = order.slice(start, end).map((i) => rows[i]!);
-    const values = await partitionValues(node, partition, env.work);
+    if (partitions === undefined) end = order.length;
+    else while (end < order.length && partitions[order[end]!] === partitions[order[start]!]) end++;
+    const indexes = start === 0 && end === order.length ? order : order.slice(start, end);
+    const partition: PartitionRows = {
+      orders: held.orders.map((column) => indexes.map((i) => column[i]!)),
+      args: held.args.map((column) => indexes.map((i) => column[i]!)),
+    };
+    const values = await partitionValues(node, partition, end - start, env.work);
     for (let i = start; i < end; i++) results[order[i]!] = values[i - start]!;
     if (env.work.spend(end - start)) await env.work.pause();
     start = end;
   }
-  const width = node.input.columns.length;
   for (let start = 0; start < order.length; start += SQL_BATCH_ROW_COUNT) {
     const slice = order.slice(start, start + SQL_BATCH_ROW_COUNT);
-    const columns: SqlValue[][] = [];
-    for (let c = 0; c < width; c++) columns.push(slice.map((i) => rows[i]!.values[c]!));
+    const columns: SqlValue[][] = held.values.map((column) => slice.map((i) => column[i]!));
     columns.push(slice.map((i) => results[i]!));
     yield { rowCount: slice.length, columns };
   }
 }
 
-async function holdRows(node: WindowNode, env: SqlRunEnvironment): Promise<HeldRow[]> {
+/**
+ * Row indexes sorted by partition, then the ORDER BY keys, ties in input order. Input already in
+ * that order (a time series read by its key, ordered by time) is seen in one pass and not sorted.
+ */
+async function windowOrder(node: WindowNode, held: HeldRows, work: SqlWorkSlice): Promise<number[]> {
+  const descending = node.orderKeys.map((key) => key.descending);
+  const { partitions, orders } = held;
+  const compare = (a: number, b: number): number => {
+    if (partitions !== undefined && partitions[a] !== partitions[b]) return partitions[a]! < partitions[b]! ? -1 : 1;
+    for (let k = 0; k < descending.length; k++) {
+      const c = compareSqlValues(orders[k]![a]!, orders[k]![b]!);
+      if (c !== 0) return descending[k] ? -c : c;
+    }
+    return a - b;
+  };
+  const indexes = Array.from({ length: held.count }, (_v, i) => i);
+  let sorted = true;
+  for (let i = 1; i < held.count && sorted; i++) sorted = compare(i - 1, i) < 0;
+  if (work.spend(held.count)) await work.pause();
+  return sorted ? indexes : sortSliced(indexes, compare, work);
+}
+
+async function holdRows(node: WindowNode, env: SqlRunEnvironment): Promise<HeldRows> {
   const fn = node.function;
   const argExpressions = fn.kind === 'aggregate' ? fn.call.args.slice(0, 1)
     : fn.kind === 'shift' ? [fn.value, ...(fn.otherwise === undefined ? [] : [fn.otherwise])] : [];
-  const rows: HeldRow[] = [];
+  const values: SqlValue[][] = node.input.columns.map(() => []);
+  const partitions: string[] | undefined = node.partitionKeys.length === 0 ? undefined : [];
+  const orders: SqlValue[][] = node.orderKeys.map(() => []);
+  const args: SqlValue[][] = argExpressions.map(() => []);
+  const append = (to: SqlValue[][], from: readonly SqlColumn[], rowCount: number) => {
+    from.forEach((column, c) => { for (let r = 0; r < rowCount; r++) to[c]!.push(column[r]!); });
+  };
+  let count = 0;
   for await (const batch of runPlan(node.input, env)) {
-    const partitions = node.partitionKeys.map((key) => evaluate(key, batch, env.context));
-    const orders = node.orderKeys.map((key) => evaluate(key.expression, batch, env.context));
-    const args = argExpressions.map((arg) => evaluate(arg, batch, env.context));
-    for (let r = 0; r < batch.rowCount; r++) {
-      const values = batch.columns.map((column) => column[r]!);
-      let bytes = ROW_OVERHEAD_BYTES;
-      for (const value of values) bytes += valueSizeBytes(value);
-      env.memory.charge(bytes, 'window function');
-      rows.push({
-        values, partition: partitions.map((column) => valueKey(column[r]!)).join('\u0000'),
-        order: orders.map((column) => column[r]!), args: args.map((column) => column[r]!),
-      });
+    const n = batch.rowCount;
+    let bytes = ROW_OVERHEAD_BYTES * n;
+    for (const column of batch.columns) {
+      if (column instanceof Float64Array) bytes += 8 * n;
+      else for (let r = 0; r < n; r++) bytes += valueSizeBytes(column[r]!);
     }
+    env.memory.charge(bytes, 'window function');
+    append(values, batch.columns, n);
+    append(orders, node.orderKeys.map((key) => evaluate(key.expression, batch, env.context)), n);
+    append(args, argExpressions.map((arg) => evaluate(arg, batch, env.context)), n);
+    if (partitions !== undefined) {
+      const keys = node.partitionKeys.map((key) => evaluate(key, batch, env.context));
+      for (let r = 0; r < n; r++) partitions.push(keys.map((column) => valueKey(column[r]!)).join('\u0000'));
+    }
+    count += n;
   }
-  return rows;
+  return { count, values, partitions, orders, args };
 }
 
-async function partitionValues(node: WindowNode, rows: readonly HeldRow[], work: SqlWorkSlice):
+async function partitionValues(node: WindowNode, rows: PartitionRows, count: number, work: SqlWorkSlice):
   Promise<SqlValue[]> {
   const fn = node.function;
   // ROW_NUMBER and LAG/LEAD are one step a row: runWindow counts them.
   switch (fn.kind) {
-    case 'rowNumber': return rows.map((_row, i) => BigInt(i + 1));
+    case 'rowNumber': return Array.from({ length: count }, (_v, i) => BigInt(i + 1));
     case 'shift': {
       const step = fn.direction === 'LAG' ? -fn.offset : fn.offset;
-      return rows.map((row, i) => {
-        const other = rows[i + step];
-        return other !== undefined ? other.args[0]! : (fn.otherwise === undefined ? null : row.args[1]!);
+      const [value, otherwise] = rows.args;
+      return Array.from({ length: count }, (_v, i) => {
+        const other = i + step;
+        return other >= 0 && other < count ? value![other]! : (otherwise === undefined ? null : otherwise[i]!);
       });
     }
-    case 'aggregate': return aggregateValues(node, fn, rows, work);
+    case 'aggregate': return aggregateValues(node, fn, rows, count, work);
   }
 }
 
-async function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: readonly HeldRow[],
+async function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: PartitionRows, count: number,
   work: SqlWorkSlice): Promise<SqlValue[]> {
   const argType = fn.call.args[0]?.type ?? 'UNKNOWN';
-  const args = rows.map((row) => (fn.call.args.length === 0 ? true : row.args[0]!));
+  const args = fn.call.args.length === 0 ? new Array<SqlValue>(count).fill(true) : rows.args[0]!;
   const descending = node.orderKeys[0]?.descending ?? false;
-  const bounds = await frameBounds(fn.frame, descending, rows.map((row) => row.order), work);
+  const bounds = await frameBounds(fn.frame, descending, rows.orders, count, work);
   if (fn.frame.start.kind === 'UNBOUNDED PRECEDING') return growingValues(fn.call, argType, args, bounds, work);
   return await slidingAggregate(fn.call, argType, args, bounds, work) ??
     perFrameValues(fn.call, argType, args, bounds, work);

@@ -32,20 +32,29 @@ export interface WindowFrameBounds {
 
 const hasOffset = (bound: SqlPlanFrameBound) => bound.kind === 'PRECEDING' || bound.kind === 'FOLLOWING';
 
-function keyOf(order: readonly SqlValue[]): number | null {
-  const value = order[0];
-  return value === null || value === undefined ? null : Number(value);
+/** The first ORDER BY key of each row as a number (NULL: null); none without ORDER BY. */
+function keysOf(orders: WindowOrderColumns, n: number): (number | null)[] {
+  const first = orders[0];
+  return Array.from({ length: n }, (_v, i) => {
+    const value = first === undefined ? null : first[i]!;
+    return value === null ? null : Number(value);
+  });
 }
 
-/** One pass over the partition; `order` is each row's ORDER BY values, in sorted order. */
-export async function frameBounds(frame: WindowFrameSpec, descending: boolean,
-  order: readonly (readonly SqlValue[])[], work: SqlWorkSlice): Promise<WindowFrameBounds> {
-  const n = order.length;
+/**
+ * The ORDER BY values of a partition's rows in sorted order, key by key: `orders[k][i]` is key k
+ * of row i.
+ */
+export type WindowOrderColumns = readonly (readonly SqlValue[])[];
+
+/** One pass over the partition's `n` rows. */
+export async function frameBounds(frame: WindowFrameSpec, descending: boolean, orders: WindowOrderColumns,
+  n: number, work: SqlWorkSlice): Promise<WindowFrameBounds> {
   if (frame.unit === 'ROWS') return rowsBounds(frame, n);
   const offsets = hasOffset(frame.start) || hasOffset(frame.end);
-  const keys = order.map(keyOf);
+  const keys = keysOf(orders, n);
   if (offsets && keys.some((key) => key !== null && Number.isNaN(key))) {
-    return frameBoundsPerRow(frame, descending, order, work);
+    return frameBoundsPerRow(frame, descending, orders, n, work);
   }
   const starts = new Int32Array(n);
   const ends = new Int32Array(n);
@@ -53,10 +62,10 @@ export async function frameBounds(frame: WindowFrameSpec, descending: boolean,
   const groupFirst = new Int32Array(n);
   const groupLast = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    groupFirst[i] = i > 0 && peers(order[i - 1]!, order[i]!) ? groupFirst[i - 1]! : i;
+    groupFirst[i] = i > 0 && peers(orders, i - 1, i) ? groupFirst[i - 1]! : i;
   }
   for (let i = n - 1; i >= 0; i--) {
-    groupLast[i] = i < n - 1 && peers(order[i]!, order[i + 1]!) ? groupLast[i + 1]! : i;
+    groupLast[i] = i < n - 1 && peers(orders, i, i + 1) ? groupLast[i + 1]! : i;
   }
   // Distance of row j ahead of row i along the ORDER BY direction; both keys non-NULL.
   const ahead = (i: number, j: number): number => (descending ? keys[i]! - keys[j]! : keys[j]! - keys[i]!);
@@ -117,23 +126,23 @@ function rowsBounds(frame: WindowFrameSpec, n: number): WindowFrameBounds {
   return { starts, ends };
 }
 
-function peers(a: readonly SqlValue[], b: readonly SqlValue[]): boolean {
-  return a.every((value, k) => compareSqlValues(value, b[k]!) === 0);
+function peers(orders: WindowOrderColumns, i: number, j: number): boolean {
+  return orders.every((column) => compareSqlValues(column[i]!, column[j]!) === 0);
 }
 
 /** The definition, row by row: each row's search walks the partition from both ends. */
 export async function frameBoundsPerRow(frame: WindowFrameSpec, descending: boolean,
-  order: readonly (readonly SqlValue[])[], work: SqlWorkSlice): Promise<WindowFrameBounds> {
-  const n = order.length;
+  orders: WindowOrderColumns, n: number, work: SqlWorkSlice): Promise<WindowFrameBounds> {
   if (frame.unit === 'ROWS') return rowsBounds(frame, n);
   const { start, end } = frame;
-  const key = (j: number): number | null => keyOf(order[j]!);
+  const keys = keysOf(orders, n);
+  const key = (j: number): number | null => keys[j]!;
   const ahead = (i: number, j: number): number => (descending ? key(i)! - key(j)! : key(j)! - key(i)!);
   const inside = (bound: SqlPlanFrameBound, i: number, j: number, side: 'start' | 'end'): boolean => {
     switch (bound.kind) {
       case 'UNBOUNDED PRECEDING': case 'UNBOUNDED FOLLOWING': return true;
       case 'CURRENT ROW':
-        return side === 'start' ? j >= i || peers(order[i]!, order[j]!) : j <= i || peers(order[i]!, order[j]!);
+        return side === 'start' ? j >= i || peers(orders, i, j) : j <= i || peers(orders, i, j);
       case 'PRECEDING': return side === 'start' ? ahead(i, j) >= -bound.offset : ahead(i, j) <= -bound.offset;
       case 'FOLLOWING': return side === 'start' ? ahead(i, j) >= bound.offset : ahead(i, j) <= bound.offset;
     }
