@@ -1,7 +1,8 @@
 // Differential test of whole queries: random tables (NULLs, duplicates, negative numbers, empty
 // strings) and random queries of the supported shapes (filters with functions and LIKE, GROUP BY
 // with HAVING, DISTINCT, ORDER BY + LIMIT/OFFSET, window aggregates over ROWS and RANGE frames
-// with numeric offsets and `(n, unit)` time offsets, PostgreSQL's interval offsets) run by the
+// with numeric offsets and `(n, unit)` time offsets, PostgreSQL's interval offsets, windows over
+// groups) run by the
 // executor over a store on a simulated disk and by a throwaway PostgreSQL 15
 // (test/support/postgres-cluster.ts); the rows must match.
 //
@@ -185,8 +186,31 @@ const windowQuery = fc.tuple(
   };
 });
 
+/** A window over groups: the aggregate of each host's aggregate, hosts in order (C collation). */
+const groupedWindowQuery = fc.tuple(
+  fc.constantFrom<[string, string, boolean]>(['SUM(SUM(v))', 'sum(sum(v))', false], ['AVG(MAX(d))', 'avg(max(d))', true],
+    ['COUNT(*)', 'count(*)', false], ['MIN(AVG(d))', 'min(avg(d))', true], ['LAG(COUNT(v))', 'lag(count(v))', false],
+    ['MAX(MIN(v))', 'max(min(v))', false]),
+  fc.constantFrom('', ' ROWS BETWEEN 1 PRECEDING AND CURRENT ROW', ' ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING'),
+  fc.boolean(), fc.option(fc.integer({ min: 0, max: 3 }), { freq: 3 }),
+).map(([[fn, pgFn, approximate], frame, descending, having]): Query => {
+  const shift = fn.startsWith('LAG');
+  const frameText = shift ? '' : frame;
+  const havingText = having === null ? '' : ` HAVING COUNT(*) > ${having}`;
+  const order = descending ? 'host DESC' : 'host';
+  const pgOrder = descending ? 'host COLLATE "C" DESC NULLS LAST' : 'host COLLATE "C" NULLS FIRST';
+  return {
+    ours: `SELECT host, COUNT(*), ${fn} OVER (ORDER BY ${order}${frameText}) FROM t GROUP BY host${havingText} ` +
+      'ORDER BY host',
+    pg: `SELECT host, count(*), ${pgFn} OVER (ORDER BY ${pgOrder}${frameText}) FROM t GROUP BY host${havingText} ` +
+      'ORDER BY host COLLATE "C" NULLS FIRST',
+    approximate: approximate ? [2] : [],
+  };
+});
+
 const queryArb = fc.oneof({ arbitrary: filterQuery, weight: 2 }, { arbitrary: groupQuery, weight: 2 },
-  { arbitrary: distinctQuery, weight: 1 }, { arbitrary: orderQuery, weight: 1 }, { arbitrary: windowQuery, weight: 4 });
+  { arbitrary: distinctQuery, weight: 1 }, { arbitrary: orderQuery, weight: 1 }, { arbitrary: windowQuery, weight: 4 },
+  { arbitrary: groupedWindowQuery, weight: 1 });
 
 function sameCell(ours: unknown, theirs: unknown, approximate: boolean): boolean {
   const a = typeof ours === 'bigint' ? Number(ours) : ours;
