@@ -48,35 +48,46 @@ const ROW_OVERHEAD_BYTES = 64;
 export async function* runWindow(node: WindowNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
   const held = await holdRows(node, env);
   const order = await windowOrder(node, held, env.work);
-  const results = new Array<SqlValue>(held.count);
+  const count = held.count;
+  const at = (i: number): number => (order === undefined ? i : order[i]!);
+  // Rows start..end of the window order from a column: a copy, or the column itself when whole.
+  const pick = (column: readonly SqlValue[], start: number, end: number): readonly SqlValue[] => {
+    if (order !== undefined) return order.slice(start, end).map((i) => column[i]!);
+    return start === 0 && end === count ? column : column.slice(start, end);
+  };
+  let results = new Array<SqlValue>(0);
   const { partitions } = held;
-  for (let start = 0; start < order.length;) {
+  for (let start = 0; start < count;) {
     let end = start + 1;
-    if (partitions === undefined) end = order.length;
-    else while (end < order.length && partitions[order[end]!] === partitions[order[start]!]) end++;
-    const indexes = start === 0 && end === order.length ? order : order.slice(start, end);
+    if (partitions === undefined) end = count;
+    else while (end < count && partitions[at(end)] === partitions[at(start)]) end++;
     const partition: PartitionRows = {
-      orders: held.orders.map((column) => indexes.map((i) => column[i]!)),
-      args: held.args.map((column) => indexes.map((i) => column[i]!)),
+      orders: held.orders.map((column) => pick(column, start, end)),
+      args: held.args.map((column) => pick(column, start, end)),
     };
     const values = await partitionValues(node, partition, end - start, env.work);
-    for (let i = start; i < end; i++) results[order[i]!] = values[i - start]!;
+    if (start === 0 && end === count) results = values; // one partition: results in window order
+    else {
+      if (start === 0) results = new Array<SqlValue>(count);
+      for (let i = start; i < end; i++) results[i] = values[i - start]!;
+    }
     if (env.work.spend(end - start)) await env.work.pause();
     start = end;
   }
-  for (let start = 0; start < order.length; start += SQL_BATCH_ROW_COUNT) {
-    const slice = order.slice(start, start + SQL_BATCH_ROW_COUNT);
-    const columns: SqlValue[][] = held.values.map((column) => slice.map((i) => column[i]!));
-    columns.push(slice.map((i) => results[i]!));
-    yield { rowCount: slice.length, columns };
+  for (let start = 0; start < count; start += SQL_BATCH_ROW_COUNT) {
+    const end = Math.min(count, start + SQL_BATCH_ROW_COUNT);
+    const columns: SqlColumn[] = held.values.map((column) => pick(column, start, end));
+    columns.push(results.slice(start, end));
+    yield { rowCount: end - start, columns };
   }
 }
 
 /**
- * Row indexes sorted by partition, then the ORDER BY keys, ties in input order. Input already in
- * that order (a time series read by its key, ordered by time) is seen in one pass and not sorted.
+ * The window order: row indexes sorted by partition, then the ORDER BY keys, ties in input
+ * order; undefined when the input comes in that order already (a time series read by its key,
+ * ordered by time), which one pass sees.
  */
-async function windowOrder(node: WindowNode, held: HeldRows, work: SqlWorkSlice): Promise<number[]> {
+async function windowOrder(node: WindowNode, held: HeldRows, work: SqlWorkSlice): Promise<number[] | undefined> {
   const descending = node.orderKeys.map((key) => key.descending);
   const { partitions, orders } = held;
   const compare = (a: number, b: number): number => {
@@ -87,11 +98,11 @@ async function windowOrder(node: WindowNode, held: HeldRows, work: SqlWorkSlice)
     }
     return a - b;
   };
-  const indexes = Array.from({ length: held.count }, (_v, i) => i);
   let sorted = true;
   for (let i = 1; i < held.count && sorted; i++) sorted = compare(i - 1, i) < 0;
   if (work.spend(held.count)) await work.pause();
-  return sorted ? indexes : sortSliced(indexes, compare, work);
+  if (sorted) return undefined;
+  return sortSliced(Array.from({ length: held.count }, (_v, i) => i), compare, work);
 }
 
 async function holdRows(node: WindowNode, env: SqlRunEnvironment): Promise<HeldRows> {
