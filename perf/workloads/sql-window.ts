@@ -25,7 +25,7 @@ import { startPostgresCluster } from '../../test/support/postgres-cluster.ts';
 
 const NAME = 'sql/window/moving-avg-10min';
 const HOST_INDEX = 0;
-const RUN_COUNT_FULL = 21;
+const RUN_COUNT_FULL = 51;
 const RUN_COUNT_QUICK = 5;
 const PG_BATCH_ROW_COUNT = 5000;
 const AVERAGE_TOLERANCE = 1e-9;
