@@ -166,15 +166,20 @@ async function aggregateValues(node: WindowNode, fn: AggregateFunction, rows: Pa
     perFrameValues(fn.call, argType, args, bounds, work);
 }
 
-/** Frames from the partition's start: their ends never move back, one accumulator grows. */
-async function growingValues(call: SqlAggregateCall, argType: SqlType, args: readonly SqlValue[],
+/** Frames from the partition's start: their ends do not move back, one accumulator grows. */
+export async function growingValues(call: SqlAggregateCall, argType: SqlType, args: readonly SqlValue[],
   bounds: WindowFrameBounds, work: SqlWorkSlice): Promise<SqlValue[]> {
-  const accumulator: SqlAccumulator = createAccumulator(call, argType);
+  let accumulator: SqlAccumulator = createAccumulator(call, argType);
   const out = new Array<SqlValue>(args.length);
   let added = 0;
   for (let i = 0; i < args.length; i++) {
     const end = bounds.ends[i]!;
-    assert(end + 1 >= added);
+    assert(end < args.length);
+    if (end + 1 < added) {
+      // The end moved back: only where NaN keys begin (window-frame-bounds.ts), once.
+      accumulator = createAccumulator(call, argType);
+      added = 0;
+    }
     const from = added;
     while (added <= end) accumulator.add(args[added++]!);
     out[i] = accumulator.result();

@@ -7,10 +7,13 @@
 //                      distance of row j ahead of row i never falls as j grows or rises as i does.
 //                      A partition with a NaN key under an offset bound takes the per-row path:
 //                      NaN is no distance from anything.
-// RANGE frames use peers: rows with equal ORDER BY keys share a frame end (CURRENT ROW) or start;
-// a NULL key's frame under an offset bound holds only the NULL keys, as in PostgreSQL. An offset
-// applies to the first ORDER BY key (the planner allows one key with an offset), in the
-// direction of its ORDER BY.
+// RANGE frames use peers: rows with equal ORDER BY keys share a frame end (CURRENT ROW) or start.
+// NULL keys, as in PostgreSQL: a NULL key's frame under an offset bound holds only the NULL keys;
+// for a non-NULL key, NULLs sort before every key (ascending: they lead) or after (descending:
+// they trail), so an offset end that reaches no key still passes the leading NULLs, and an
+// offset start that reaches no key stops at the trailing NULLs (`RANGE BETWEEN UNBOUNDED
+// PRECEDING AND 1 PRECEDING` of the smallest key holds the NULL rows). An offset applies to the
+// first ORDER BY key (the planner allows one key with an offset), in the direction of its ORDER BY.
 
 import { assert } from '../../base/assert.ts';
 import type { SqlPlanFrameBound } from '../plan/logical-plan.ts';
@@ -92,14 +95,14 @@ export async function frameBounds(frame: WindowFrameSpec, descending: boolean, o
       case 'CURRENT ROW': starts[i] = groupFirst[i]!; break;
       default:
         while (from < hi && ahead(i, from) < least) from++;
-        starts[i] = from < hi ? from : n;
+        starts[i] = from;
     }
     switch (frame.end.kind) {
       case 'UNBOUNDED FOLLOWING': ends[i] = n - 1; break;
       case 'CURRENT ROW': ends[i] = groupLast[i]!; break;
       default:
         while (to + 1 < hi && ahead(i, to + 1) <= most) to++;
-        ends[i] = to >= lo ? to : -1;
+        ends[i] = to;
     }
   }
   if (work.spend(3 * n)) await work.pause();
@@ -170,6 +173,9 @@ export async function frameBoundsPerRow(frame: WindowFrameSpec, descending: bool
     while (from < n && !(counts(start, from) && inside(start, i, from, 'start'))) from++;
     let to = n - 1;
     while (to >= 0 && !(counts(end, to) && inside(end, i, to, 'end'))) to--;
+    // No key in reach: the start stops at the trailing NULLs, the end passes the leading ones.
+    if (from === n) while (from > 0 && key(from - 1) === null) from--;
+    if (to === -1) while (to + 1 < n && key(to + 1) === null) to++;
     assert(from >= 0 && to < n);
     return [from, to];
   }

@@ -1,7 +1,8 @@
 // A window aggregate over frames that slide: one pass over the partition, O(rows). The frame is
 // kept as [lo, hi]; each row's frame drops rows from the front and adds rows at the back, because
-// the starts and ends of non-empty frames never fall (window-frame-bounds.ts: rows sorted, NULL
-// keys at one end; asserted). An empty frame is skipped; a frame past the last starts afresh.
+// the starts and ends of non-empty frames do not fall (window-frame-bounds.ts: rows sorted, NULL
+// keys at one end), except once where NaN keys begin. An empty frame is skipped; a frame past the
+// last, or one that moves back, starts afresh.
 //   COUNT             a count of the non-NULL values.
 //   SUM of integers   an exact BigInt sum; beyond LONG is SQL_PROC_VALUE_OVERFLOW, as GROUP BY's.
 //   SUM, TOTAL, AVG   a compensated (Neumaier) sum of the finite values, with NaN and ±Infinity
@@ -70,15 +71,13 @@ export async function slidingAggregate(call: SqlAggregateCall, argType: SqlType,
     }
     assert(start >= 0 && end < n);
     let steps = 1;
-    if (hi < lo || start > hi) {
+    if (hi < lo || start > hi || start < lo || end < hi) {
       // A frame past the last one (or the first) starts afresh: none of its rows were added yet.
+      // So does one that moves back, which only a NaN key's frame does (window-frame-bounds.ts).
       state.clear();
       for (let j = start; j <= end; j++) state.add(j);
       steps += end - start + 1;
     } else {
-      // Non-empty frames never move back (window-frame-bounds.ts): rows leave and enter in order.
-      assert(start >= lo);
-      assert(end >= hi);
       steps += start - lo + end - hi;
       for (let j = lo; j < start; j++) state.remove(j);
       for (let j = hi + 1; j <= end; j++) state.add(j);

@@ -157,17 +157,18 @@ const ROW_FRAMES = ['ROWS BETWEEN {n} PRECEDING AND CURRENT ROW', 'ROWS BETWEEN 
   'ROWS BETWEEN CURRENT ROW AND {n} FOLLOWING'];
 const RANGE_FRAMES = ['RANGE BETWEEN {n} PRECEDING AND CURRENT ROW', 'RANGE BETWEEN {n} PRECEDING AND {1} FOLLOWING',
   'RANGE BETWEEN {n} PRECEDING AND {1} PRECEDING', 'RANGE BETWEEN CURRENT ROW AND {n} FOLLOWING',
-  'RANGE BETWEEN {1} FOLLOWING AND {n} FOLLOWING', 'RANGE {n} PRECEDING'];
+  'RANGE BETWEEN {1} FOLLOWING AND {n} FOLLOWING', 'RANGE {n} PRECEDING',
+  'RANGE BETWEEN UNBOUNDED PRECEDING AND {n} PRECEDING', 'RANGE BETWEEN {n} FOLLOWING AND UNBOUNDED FOLLOWING'];
 
 const windowQuery = fc.tuple(
   fc.constantFrom(...WINDOW_FUNCTIONS), fc.option(fc.constantFrom('host', 'v'), { freq: 2 }),
   fc.constantFrom('id', 'v', 'd', 'ts'), fc.boolean(), fc.constantFrom('ROWS', 'RANGE'),
-  fc.integer({ min: 0, max: 4 }), fc.option(predicateArb, { freq: 3 }),
-).map(([[fn, pgFn, approximate], partition, key, descending, unit, n, predicate]): Query => {
+  fc.integer({ min: 0, max: 4 }), fc.nat(), fc.option(predicateArb, { freq: 3 }),
+).map(([[fn, pgFn, approximate], partition, key, descending, unit, n, framePick, predicate]): Query => {
   const direction = descending ? ' DESC' : '';
   const pgDirection = descending ? ' DESC NULLS LAST' : ' NULLS FIRST';
   const frames = unit === 'ROWS' ? ROW_FRAMES : RANGE_FRAMES;
-  const frame = frames[(n + key.length) % frames.length]!;
+  const frame = frames[framePick % frames.length]!;
   // ROWS frames need a total order to agree (the order of peers is neither's): ties broken by id.
   const tieBreak = unit === 'ROWS' && key !== 'id' ? ', id' : '';
   const offset = (side: 'ours' | 'pg', size: number) => {
