@@ -49,6 +49,7 @@ import { swapWorkload } from './workloads/swap.ts';
 import { soakWorkload } from './workloads/soak.ts';
 import { spatialWorkload } from './workloads/spatial.ts';
 import { sqlTsbsWorkload } from './workloads/sql-tsbs.ts';
+import { sqlWindowWorkload } from './workloads/sql-window.ts';
 import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
 import { webApiIngestWorkload } from './workloads/webapi-ingest.ts';
 import { webApiQueryWorkload } from './workloads/webapi-query.ts';
@@ -90,6 +91,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'webapi/query', run: webApiQueryWorkload },
   { name: 'expimp/tsbs-day', run: expimpWorkload },
   { name: 'sql/tsbs', run: sqlTsbsWorkload },
+  { name: 'sql/window/moving-avg-10min', run: sqlWindowWorkload },
   { name: 'pgwire', run: pgwireWorkload },
   { name: 'expiry/interval=1h/expire=2h', run: expiryWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },

@@ -158,12 +158,31 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorP
  * every number, the first of equal values (0 and -0) kept.
  */
 function maxDouble(): AccumulatorParts {
-  return bestDouble((value, than) => than === null || value > than || (value !== value && than === than));
+  return bestDouble(DOUBLE_MAX_PREFERS);
+}
+
+const DOUBLE_MAX_PREFERS = (value: number, than: number | null): boolean =>
+  than === null || value > than || (value !== value && than === than);
+const DOUBLE_MIN_PREFERS = (value: number, than: number | null): boolean =>
+  than === null || value < than || (than !== than && value === value);
+
+/**
+ * MIN's or MAX's choice between two non-NULL values as its accumulator makes it: true when
+ * `value` replaces the kept `than` (so the first of equal values stays). A window's sliding
+ * MIN/MAX (window-sliding.ts) keeps its deque by the same rule, so both answer alike.
+ */
+export function extremePrefers(name: 'MIN' | 'MAX', argType: SqlType): (value: SqlValue, than: SqlValue) => boolean {
+  if (SQL_FLOATING_TYPES.has(argType)) {
+    const prefers = name === 'MIN' ? DOUBLE_MIN_PREFERS : DOUBLE_MAX_PREFERS;
+    return (value, than) => prefers(value as number, than as number);
+  }
+  const sign = name === 'MIN' ? -1 : 1;
+  return (value, than) => sign * compareSqlValues(value, than) > 0;
 }
 
 /** MIN over DOUBLE/FLOAT values, the same order: a number replaces a NaN. */
 function minDouble(): AccumulatorParts {
-  return bestDouble((value, than) => than === null || value < than || (than !== than && value === value));
+  return bestDouble(DOUBLE_MIN_PREFERS);
 }
 
 /** Keeps the value `better` prefers over the one kept (null: none yet); NULLs are skipped. */

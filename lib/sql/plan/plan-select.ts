@@ -96,6 +96,7 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
 
   const windows = items.flatMap((item) => windowsIn(item.expression));
   if (windows.length > 0) {
+    if (aggregated) registerAggregates(query, items, windows, node, scope, context);
     const planned = windowNode(windows, node, scope, context, aggregated);
     node = planned.node;
     const inner = scope;
@@ -131,18 +132,49 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
   return { root, columns, schema: source.schema };
 }
 
-/** GridDB allows one window function per select list; with aggregates it is not supported yet. */
+/**
+ * GridDB allows one window function per select list. Over groups (§5.5) it runs on the grouped
+ * rows; not with GROUP BY RANGE (§5.6), MEDIAN or PERCENTILE_CONT.
+ */
 function windowNode(windows: ReturnType<typeof windowsIn>, input: SqlPlanNode, scope: SqlBindScope,
   context: SqlPlanContext, aggregated: boolean): ReturnType<typeof planWindow> {
   if (windows.length > 1) {
     throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a select list takes at most one window function (OVER)',
       windows[1]!.position);
   }
-  if (aggregated) {
-    throw new SqlError('NOT_SUPPORTED', 'a window function in a query with GROUP BY or aggregates is not ' +
-      'supported yet: window a derived table', windows[0]!.position);
+  const grouping = groupingNode(input);
+  if (grouping?.kind === 'rangeGroup') {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'GROUP BY RANGE takes no window function (OVER)',
+      windows[0]!.position);
   }
-  return planWindow(windows[0]!, input, scope, context);
+  const ordered = grouping?.kind === 'aggregate'
+    ? grouping.aggregates.find((call) => call.name === 'MEDIAN' || call.name === 'PERCENTILE_CONT') : undefined;
+  if (ordered !== undefined) {
+    throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `a window function (OVER) cannot be in a query with ${ordered.name}`,
+      windows[0]!.position);
+  }
+  return planWindow(windows[0]!, input, scope, context, aggregated);
+}
+
+/** The GROUP BY node under HAVING's filter, if any. */
+function groupingNode(node: SqlPlanNode): SqlPlanNode | undefined {
+  if (node.kind === 'filter') return groupingNode(node.input);
+  return node.kind === 'aggregate' || node.kind === 'rangeGroup' ? node : undefined;
+}
+
+/**
+ * Binds the select list and ORDER BY once over the groups, with the window in place, and throws
+ * the result away: binding adds each aggregate they name to the grouping node's columns, and the
+ * window node copies its input's columns when planned, so all must be there first.
+ */
+function registerAggregates(query: SqlSelectCore, items: readonly SelectItem[],
+  windows: ReturnType<typeof windowsIn>, input: SqlPlanNode, scope: SqlBindScope, context: SqlPlanContext): void {
+  const first = windowNode(windows, input, scope, context, true);
+  const registering: SqlBindScope = {
+    ...scope, match: (expression) => (expression === windows[0] ? first.value : scope.match?.(expression)),
+  };
+  const expressions = items.map((item) => bindExpression(item.expression, registering, context));
+  orderKeys(query, items, expressions, registering, context);
 }
 
 function planSource(query: SqlSelectCore, context: SqlPlanContext): Source {
@@ -253,7 +285,7 @@ function selectItems(query: SqlSelectCore, source: Source): SelectItem[] {
   });
 }
 
-function containsAggregate(expression: SqlExpression): boolean {
+export function containsAggregate(expression: SqlExpression): boolean {
   if (isAggregateCall(expression)) return true;
   let found = false;
   forEachChild(expression, (child) => { found ||= containsAggregate(child); });
@@ -443,12 +475,16 @@ const AGGREGATE_ALIASES: Readonly<Record<string, SqlAggregateName>> = {
   STDDEV: 'STDDEV_SAMP', VARIANCE: 'VAR_SAMP',
 };
 
+/**
+ * `argScope` binds the arguments: by default the rows' columns only (no aggregate in an
+ * aggregate); a window aggregate over groups binds them in the groups' scope (`SUM(AVG(x)) OVER`).
+ */
 export function aggregateCall(call: Extract<SqlExpression, { kind: 'call' }>, scope: SqlBindScope,
-  context: SqlPlanContext): SqlAggregateCall {
+  context: SqlPlanContext, argScope?: SqlBindScope): SqlAggregateCall {
   const upper = call.name.toUpperCase();
   const name = AGGREGATE_ALIASES[upper] ?? upper as SqlAggregateName;
   const distinct = call.quantifier === 'DISTINCT';
-  const inner: SqlBindScope = { column: scope.column.bind(scope) };
+  const inner: SqlBindScope = argScope ?? { column: scope.column.bind(scope) };
   const args = call.args.map((arg) => bindExpression(arg, inner, context));
   const fail = (detail: string) => new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${upper}: ${detail}`, call.position);
   if (call.star) {

@@ -1,6 +1,8 @@
 // Window functions (§5.5): `f(...) OVER ([PARTITION BY ...] [ORDER BY ...] [frame])` in the select
-// list, at most one per select list (GridDB's rule), in a query without GROUP BY or aggregates
-// (not supported yet). ROW_NUMBER, LAG and LEAD take no frame; the aggregates AVG, COUNT, MAX,
+// list, at most one per select list (GridDB's rule). In a query with GROUP BY or aggregates the
+// window runs over the groups: its arguments and keys bind as the select list does (group keys,
+// aggregates: `SUM(AVG(x)) OVER (ORDER BY host)`); PARTITION BY and ORDER BY take no aggregate
+// (GridDB's rule, everywhere). ROW_NUMBER, LAG and LEAD take no frame; the aggregates AVG, COUNT, MAX,
 // MIN, SUM, TOTAL, STDDEV*, VAR* take `ROWS` or `RANGE` frames. Without a frame an aggregate
 // covers its partition from the start to the current row and its peers when there is an ORDER BY
 // (SQL's default), else the whole partition. A RANGE offset needs one numeric or TIMESTAMP ORDER BY
@@ -13,7 +15,7 @@ import { bindExpression, commonType, widen, type SqlBindScope } from './bind-exp
 import type { SqlBoundExpression } from './bound-expression.ts';
 import type { SqlPlanFrameBound, SqlPlanNode, SqlWindowFunction } from './logical-plan.ts';
 import { constantValue, isStatementConstant } from './plan-key-range.ts';
-import { aggregateCall, type SqlPlanContext } from './plan-select.ts';
+import { aggregateCall, containsAggregate, type SqlPlanContext } from './plan-select.ts';
 
 type WindowExpression = Extract<SqlExpression, { kind: 'window' }>;
 
@@ -28,11 +30,17 @@ const UNIT_MS: Readonly<Record<string, number>> = {
 
 /** The window node over `input` and the column that gives the window's value. */
 export function planWindow(window: WindowExpression, input: SqlPlanNode, scope: SqlBindScope,
-  context: SqlPlanContext): { node: SqlPlanNode; value: SqlBoundExpression } {
+  context: SqlPlanContext, grouped: boolean): { node: SqlPlanNode; value: SqlBoundExpression } {
+  for (const key of [...window.partitionBy, ...window.orderBy.map((item) => item.expression)]) {
+    if (containsAggregate(key)) {
+      throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', 'a window\'s PARTITION BY and ORDER BY take no aggregate',
+        key.position);
+    }
+  }
   const bind = (expression: SqlExpression) => bindExpression(expression, scope, context);
   const partitionKeys = window.partitionBy.map(bind);
   const orderKeys = window.orderBy.map((item) => ({ expression: bind(item.expression), descending: item.direction === 'DESC' }));
-  const fn = windowFunction(window, orderKeys.map((key) => key.expression), scope, context);
+  const fn = windowFunction(window, orderKeys.map((key) => key.expression), scope, context, grouped);
   const type = fn.kind === 'rowNumber' ? 'LONG' : fn.kind === 'shift' ? fn.value.type : fn.call.type;
   const columns = [...input.columns, { name: '#window', type }];
   return {
@@ -61,7 +69,7 @@ export function windowsIn(expression: SqlExpression): WindowExpression[] {
 }
 
 function windowFunction(window: WindowExpression, orderKeys: readonly SqlBoundExpression[], scope: SqlBindScope,
-  context: SqlPlanContext): SqlWindowFunction {
+  context: SqlPlanContext, grouped: boolean): SqlWindowFunction {
   const { call } = window;
   const name = call.name.toUpperCase();
   const fail = (detail: string) => new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${name} OVER: ${detail}`, call.position);
@@ -92,7 +100,7 @@ function windowFunction(window: WindowExpression, orderKeys: readonly SqlBoundEx
   if (!WINDOW_AGGREGATES.has(name)) {
     throw new SqlError('SQL_COMPILE_SYNTAX_ERROR', `${name} cannot be a window function`, call.position);
   }
-  const aggregate = aggregateCall(call, scope, context);
+  const aggregate = aggregateCall(call, scope, context, grouped ? scope : undefined);
   return { kind: 'aggregate', call: aggregate, frame: frameOf(window.frame, orderKeys, fail) };
 }
 

@@ -1,7 +1,10 @@
 // Differential test of whole queries: random tables (NULLs, duplicates, negative numbers, empty
 // strings) and random queries of the supported shapes (filters with functions and LIKE, GROUP BY
-// with HAVING, DISTINCT, ORDER BY + LIMIT/OFFSET) run by the executor over a store on a simulated
-// disk and by a throwaway PostgreSQL 15 (test/support/postgres-cluster.ts); the rows must match.
+// with HAVING, DISTINCT, ORDER BY + LIMIT/OFFSET, window aggregates over ROWS and RANGE frames
+// with numeric offsets and `(n, unit)` time offsets, PostgreSQL's interval offsets, windows over
+// groups) run by the
+// executor over a store on a simulated disk and by a throwaway PostgreSQL 15
+// (test/support/postgres-cluster.ts); the rows must match.
 //
 // Runs: TABLE_RUNS tables × QUERIES_PER_TABLE queries (≥ 500 per `npm test`); SQL_DIFF_SCALE=10 runs
 // ten times as many tables, SQL_DIFF_SEED=n changes the seed. Skipped without PostgreSQL.
@@ -15,6 +18,10 @@
 //                   numbers are compared as doubles, AVG to 1e-12 relative.
 //   ROUND_HALVES    GridDB's ROUND rounds halves away from zero, PG's float8 round to even: PG
 //                   rounds d::numeric.
+//   TIME_FRAME      a window frame's `(n, MINUTE) PRECEDING` is PG's `interval 'n minutes'
+//                   PRECEDING`; TOTAL(x) is PG's coalesce(sum(x), 0); AVG, STDDEV and VAR are
+//                   compared to 1e-12 relative (PG's numeric for integers, Youngs-Cramer for
+//                   doubles; the store's sliding sums are compensated).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -34,13 +41,25 @@ interface Row {
   readonly host: string | null;
   readonly v: number | null;
   readonly d: number | null;
+  /** Seconds after TIME_BASE: ties and gaps at the scale of the frames' minutes. */
+  readonly ts: number | null;
 }
+
+const TIME_BASE_MS = Date.UTC(2016, 0, 1);
 
 const rowArb: fc.Arbitrary<Row> = fc.record({
   host: fc.option(fc.constantFrom('', 'a', 'A', 'b', 'ab', 'Ab', 'é', 'b%'), { freq: 5 }),
   v: fc.option(fc.integer({ min: -5, max: 5 }), { freq: 5 }),
   d: fc.option(fc.integer({ min: -6, max: 6 }).map((n) => n / 2), { freq: 5 }),
+  ts: fc.option(fc.integer({ min: 0, max: 40 }).map((n) => 30 * n), { freq: 6 }),
 }, { noNullPrototype: true });
+
+/** The row's time as each side writes it. */
+function timeLiteral(seconds: number | null, side: 'ours' | 'pg'): string {
+  if (seconds === null) return 'NULL';
+  const iso = new Date(TIME_BASE_MS + seconds * 1000).toISOString();
+  return side === 'ours' ? `TIMESTAMP('${iso}')` : `TIMESTAMP '${iso.replace('T', ' ').replace('Z', '')}'`;
+}
 
 /** One query as GridDB text and PostgreSQL text. */
 interface Query {
@@ -123,7 +142,76 @@ const orderQuery = fc.tuple(fc.constantFrom('v', 'd', 'host'), fc.boolean(), fc.
     `LIMIT ${limit} OFFSET ${offset}`,
 }));
 
-const queryArb = fc.oneof(filterQuery, groupQuery, distinctQuery, orderQuery);
+/** Window aggregates, `{over}` where the OVER clause goes; the flag: compared to a tolerance. */
+const WINDOW_FUNCTIONS: readonly [string, string, boolean][] = [
+  ['AVG(d)', 'avg(d) {over}', true], ['AVG(v)', 'avg(v) {over}', true], ['SUM(d)', 'sum(d) {over}', false],
+  ['SUM(v)', 'sum(v) {over}', false], ['TOTAL(d)', 'coalesce(sum(d) {over}, 0)', false],
+  ['COUNT(*)', 'count(*) {over}', false], ['COUNT(d)', 'count(d) {over}', false], ['MIN(d)', 'min(d) {over}', false],
+  ['MAX(v)', 'max(v) {over}', false], ['MAX(host)', 'max(host COLLATE "C") {over}', false],
+  ['STDDEV_SAMP(d)', 'stddev_samp(d) {over}', true], ['VAR_POP(v)', 'var_pop(v) {over}', true],
+];
+
+/** Frames; `{n}` and `{1}` offsets, written per side (TIME_FRAME). RANGE offsets need a number or time key. */
+const ROW_FRAMES = ['ROWS BETWEEN {n} PRECEDING AND CURRENT ROW', 'ROWS BETWEEN {1} PRECEDING AND {n} FOLLOWING',
+  'ROWS BETWEEN {n} PRECEDING AND {1} PRECEDING', 'ROWS BETWEEN {1} FOLLOWING AND {n} FOLLOWING', 'ROWS {n} PRECEDING',
+  'ROWS BETWEEN CURRENT ROW AND {n} FOLLOWING'];
+const RANGE_FRAMES = ['RANGE BETWEEN {n} PRECEDING AND CURRENT ROW', 'RANGE BETWEEN {n} PRECEDING AND {1} FOLLOWING',
+  'RANGE BETWEEN {n} PRECEDING AND {1} PRECEDING', 'RANGE BETWEEN CURRENT ROW AND {n} FOLLOWING',
+  'RANGE BETWEEN {1} FOLLOWING AND {n} FOLLOWING', 'RANGE {n} PRECEDING',
+  'RANGE BETWEEN UNBOUNDED PRECEDING AND {n} PRECEDING', 'RANGE BETWEEN {n} FOLLOWING AND UNBOUNDED FOLLOWING'];
+
+const windowQuery = fc.tuple(
+  fc.constantFrom(...WINDOW_FUNCTIONS), fc.option(fc.constantFrom('host', 'v'), { freq: 2 }),
+  fc.constantFrom('id', 'v', 'd', 'ts'), fc.boolean(), fc.constantFrom('ROWS', 'RANGE'),
+  fc.integer({ min: 0, max: 4 }), fc.nat(), fc.option(predicateArb, { freq: 3 }),
+).map(([[fn, pgFn, approximate], partition, key, descending, unit, n, framePick, predicate]): Query => {
+  const direction = descending ? ' DESC' : '';
+  const pgDirection = descending ? ' DESC NULLS LAST' : ' NULLS FIRST';
+  const frames = unit === 'ROWS' ? ROW_FRAMES : RANGE_FRAMES;
+  const frame = frames[framePick % frames.length]!;
+  // ROWS frames need a total order to agree (the order of peers is neither's): ties broken by id.
+  const tieBreak = unit === 'ROWS' && key !== 'id' ? ', id' : '';
+  const offset = (side: 'ours' | 'pg', size: number) => {
+    if (key !== 'ts' || unit === 'ROWS') return String(size);
+    const [count, unitName, pgUnit] = n % 2 === 0 ? [size, 'MINUTE', 'minutes'] : [30 * size, 'SECOND', 'seconds'];
+    return side === 'ours' ? `(${count}, ${unitName})` : `interval '${count} ${pgUnit}'`;
+  };
+  const partitionText = partition === null ? '' : `PARTITION BY ${partition} `;
+  const over = (side: 'ours' | 'pg') => `OVER (${partitionText}ORDER BY ${key}${side === 'ours' ? direction : pgDirection}` +
+    `${tieBreak} ${frame.replaceAll('{n}', offset(side, n)).replaceAll('{1}', offset(side, 1))})`;
+  const where = (side: 0 | 1) => (predicate ? ` WHERE ${predicate[side]}` : '');
+  return {
+    ours: `SELECT id, ${fn} ${over('ours')} FROM t${where(0)} ORDER BY id`,
+    pg: `SELECT id, ${pgFn.replace('{over}', over('pg'))} FROM t${where(1)} ORDER BY id`,
+    approximate: approximate ? [1] : [],
+  };
+});
+
+/** A window over groups: the aggregate of each host's aggregate, hosts in order (C collation). */
+const groupedWindowQuery = fc.tuple(
+  fc.constantFrom<[string, string, boolean]>(['SUM(SUM(v))', 'sum(sum(v))', false], ['AVG(MAX(d))', 'avg(max(d))', true],
+    ['COUNT(*)', 'count(*)', false], ['MIN(AVG(d))', 'min(avg(d))', true], ['LAG(COUNT(v))', 'lag(count(v))', false],
+    ['MAX(MIN(v))', 'max(min(v))', false]),
+  fc.constantFrom('', ' ROWS BETWEEN 1 PRECEDING AND CURRENT ROW', ' ROWS BETWEEN CURRENT ROW AND 1 FOLLOWING'),
+  fc.boolean(), fc.option(fc.integer({ min: 0, max: 3 }), { freq: 3 }),
+).map(([[fn, pgFn, approximate], frame, descending, having]): Query => {
+  const shift = fn.startsWith('LAG');
+  const frameText = shift ? '' : frame;
+  const havingText = having === null ? '' : ` HAVING COUNT(*) > ${having}`;
+  const order = descending ? 'host DESC' : 'host';
+  const pgOrder = descending ? 'host COLLATE "C" DESC NULLS LAST' : 'host COLLATE "C" NULLS FIRST';
+  return {
+    ours: `SELECT host, COUNT(*), ${fn} OVER (ORDER BY ${order}${frameText}) FROM t GROUP BY host${havingText} ` +
+      'ORDER BY host',
+    pg: `SELECT host, count(*), ${pgFn} OVER (ORDER BY ${pgOrder}${frameText}) FROM t GROUP BY host${havingText} ` +
+      'ORDER BY host COLLATE "C" NULLS FIRST',
+    approximate: approximate ? [2] : [],
+  };
+});
+
+const queryArb = fc.oneof({ arbitrary: filterQuery, weight: 2 }, { arbitrary: groupQuery, weight: 2 },
+  { arbitrary: distinctQuery, weight: 1 }, { arbitrary: orderQuery, weight: 1 }, { arbitrary: windowQuery, weight: 4 },
+  { arbitrary: groupedWindowQuery, weight: 1 });
 
 function sameCell(ours: unknown, theirs: unknown, approximate: boolean): boolean {
   const a = typeof ours === 'bigint' ? Number(ours) : ours;
@@ -159,14 +247,15 @@ describe('SQL queries against PostgreSQL 15', { skip: skipReason }, () => {
       async (rows, queries) => {
         tableIndex++;
         await db.update('DROP TABLE IF EXISTS t');
-        await db.update('CREATE TABLE t (id INTEGER PRIMARY KEY, host STRING, v LONG, d DOUBLE)');
+        await db.update('CREATE TABLE t (id INTEGER PRIMARY KEY, host STRING, v LONG, d DOUBLE, ts TIMESTAMP)');
         await postgres.client.query('DROP TABLE IF EXISTS t');
-        await postgres.client.query('CREATE TABLE t (id int4 PRIMARY KEY, host text, v int8, d float8)');
+        await postgres.client.query('CREATE TABLE t (id int4 PRIMARY KEY, host text, v int8, d float8, ts timestamp)');
         if (rows.length > 0) {
-          const values = rows.map((row, i) => `(${i + 1}, ${row.host === null ? 'NULL' : lit(row.host)}, ` +
-            `${row.v ?? 'NULL'}, ${row.d ?? 'NULL'})`).join(', ');
-          await db.update(`INSERT INTO t VALUES ${values}`);
-          await postgres.client.query(`INSERT INTO t VALUES ${values}`);
+          const values = (side: 'ours' | 'pg') => rows.map((row, i) => `(${i + 1}, ` +
+            `${row.host === null ? 'NULL' : lit(row.host)}, ${row.v ?? 'NULL'}, ${row.d ?? 'NULL'}, ` +
+            `${timeLiteral(row.ts, side)})`).join(', ');
+          await db.update(`INSERT INTO t VALUES ${values('ours')}`);
+          await postgres.client.query(`INSERT INTO t VALUES ${values('pg')}`);
         }
         for (const query of queries) {
           const ours = await db.rows(query.ours);
