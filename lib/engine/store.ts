@@ -24,7 +24,8 @@ import {
   blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, EXPIRY_SWEEP_INTERVAL_MS_DEFAULT, SESSION_COUNT_MAX,
 } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
-import { backgroundScheduler, systemClock, type Clock } from '../io/clock.ts';
+import { backgroundScheduler } from '../io/background-scheduler.ts';
+import { systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
 import type { ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';

@@ -28,6 +28,31 @@ function layerOf(path: string): string | undefined {
 
 const libraryFiles = ['lib', 'wal', 'compaction'].flatMap(sourceFiles);
 
+/** The packages `entry` loads when it runs: its imports that are not `import type`, followed. */
+function runtimePackagesOf(entry: string): Map<string, string> {
+  const packages = new Map<string, string>(); // package -> the file importing it
+  const seen = new Set([entry]);
+  const queue = [entry];
+  while (queue.length > 0) {
+    const file = queue.shift()!;
+    const text = readFileSync(file, 'utf8');
+    for (const match of text.matchAll(/^(?:import|export)\s+(type\s+)?(?:[^;']*?\sfrom\s+)?'([^']+)'/gm)) {
+      if (match[1] !== undefined) continue;
+      const specifier = match[2]!;
+      if (!specifier.startsWith('.')) {
+        if (!specifier.startsWith('node:')) packages.set(specifier, file);
+        continue;
+      }
+      const target = relative('.', join(file, '..', specifier));
+      if (target.endsWith('.ts') && !seen.has(target)) {
+        seen.add(target);
+        queue.push(target);
+      }
+    }
+  }
+  return packages;
+}
+
 describe('tidy', () => {
   it('finds library files to check', () => {
     assert.ok(libraryFiles.length > 20);
@@ -67,5 +92,13 @@ describe('tidy', () => {
       }
     }
     assert.deepEqual(problems, []);
+  });
+
+  it('gs_export and gs_import load no rxjs: its hundreds of files were a third of their start', () => {
+    for (const entry of ['tools/gs_export.ts', 'tools/gs_import.ts']) {
+      const packages = runtimePackagesOf(entry);
+      assert.ok(packages.size > 0, `${entry}: no package found`);
+      assert.equal(packages.get('rxjs'), undefined, `${entry} loads rxjs`);
+    }
   });
 });

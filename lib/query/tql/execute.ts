@@ -27,11 +27,12 @@
 
 import { assert } from '../../base/assert.ts';
 import { StorageError } from '../../base/errors.ts';
-import { TQL_RESULT_ROW_COUNT_MAX } from '../../base/limits.ts';
+import { ENCODED_ROWS_CHUNK_BYTES, TQL_RESULT_ROW_COUNT_MAX } from '../../base/limits.ts';
 import type { ColumnType, Row, RowKey, TimePrecision } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import { EncodedRowsBuilder, type EncodedRows } from '../../encoding/encoded-rows.ts';
 import { rowCodec, type RowColumn } from '../../encoding/row-codec.ts';
+import { columnRangeOf } from '../../encoding/row-codec-column-range.ts';
 import { createAccumulator } from './aggregate.ts';
 import { explainTql } from './explain.ts';
 import type { AggregateFunction } from './functions.ts';
@@ -398,7 +399,8 @@ function allEncoded(
 ): EncodedRows | undefined {
   const { plan } = query;
   if (!plan.ordered || query.filter !== undefined || plan.index !== undefined) return undefined;
-  const builder = new EncodedRowsBuilder(rowCodec(query.schema, 'wire'));
+  const builder = new EncodedRowsBuilder(rowCodec(query.schema, 'wire'), ENCODED_ROWS_CHUNK_BYTES,
+    columnRangeOf(query.schema));
   if (plan.empty || query.limit === 0) return builder.finish();
   const batches = source.rowBatches?.(scanOf(query, undefined));
   if (batches === undefined) return undefined;
@@ -411,8 +413,10 @@ function allEncoded(
     offsetLeft -= skipped;
     const taken = Math.min(rowCount - skipped, limitLeft);
     if (builder.rowCount + taken > TQL_RESULT_ROW_COUNT_MAX) throw resultTooLarge();
-    for (let n = skipped; n < skipped + taken; n++) {
-      builder.add(columns, ascending ? n : rowCount - 1 - n);
+    if (ascending) {
+      builder.addRange(columns, skipped, taken);
+    } else {
+      for (let n = skipped; n < skipped + taken; n++) builder.add(columns, rowCount - 1 - n);
     }
     counter.scannedRowCount += skipped + taken;
     counter.selectedRowCount += skipped + taken;

@@ -7,11 +7,13 @@ import { Buffer } from 'node:buffer';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
+import { EncodedRowsBuilder, type EncodedRows } from '../../../lib/encoding/encoded-rows.ts';
 import { rowCodec } from '../../../lib/encoding/row-codec.ts';
+import { validateContainerDefinition } from '../../../lib/schema/schema-validate.ts';
 import type { Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { encodedOf, storeOf } from './encoded-rows-helpers.ts';
-import { rowsArbitrary, schemaArbitrary } from './row-arbitraries.ts';
+import { limits, rowsArbitrary, schemaArbitrary } from './row-arbitraries.ts';
 
 function rowBytesOf(schema: ContainerSchema, rows: readonly Row[]): Uint8Array {
   const writer = new ByteWriter(8);
@@ -82,5 +84,38 @@ describe('EncodedRows', () => {
       }
       assert.equal(next, rows.length);
     }), { numRuns: 200 });
+  });
+
+  it('builders alive at once never share the writer one of them is given', () => {
+    // A finished builder leaves its writer to the next; two unfinished ones must each keep their own.
+    const schema = validateContainerDefinition({
+      name: 'kept', type: 'TIME_SERIES', rowKey: 1,
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'DOUBLE' }],
+    }, limits);
+    const codec = rowCodec(schema, 'wire');
+    const rowsOf = (first: number) => Array.from({ length: 50 }, (_, i): Row => [first + i, first + i / 3]);
+    const storeA = storeOf(schema, rowsOf(0));
+    const storeB = storeOf(schema, rowsOf(1000));
+    new EncodedRowsBuilder(codec).finish(); // leaves a writer to be taken
+    const a = new EncodedRowsBuilder(codec);
+    const b = new EncodedRowsBuilder(codec);
+    const batchesA = [...storeA.scanBatches({ direction: 'asc' })];
+    const batchesB = [...storeB.scanBatches({ direction: 'asc' })];
+    for (let k = 0; k < Math.max(batchesA.length, batchesB.length); k++) {
+      const batchA = batchesA[k];
+      const batchB = batchesB[k];
+      for (let n = 0; n < (batchA?.rowCount ?? 0); n++) a.add(batchA!.columns, n);
+      for (let n = 0; n < (batchB?.rowCount ?? 0); n++) b.add(batchB!.columns, n);
+    }
+    const encodedA = a.finish();
+    const c = new EncodedRowsBuilder(codec); // takes a's writer while b's rows are still to seal
+    for (const batch of storeA.scanBatches({ direction: 'asc' })) c.addRange(batch.columns, 0, batch.rowCount);
+    const encodedB = b.finish();
+    const encodedC = c.finish();
+    const all = (encoded: EncodedRows) => new Uint8Array(Buffer.concat(
+      encoded.take(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).parts));
+    assert.deepStrictEqual(all(encodedA), rowBytesOf(schema, rowsOf(0)));
+    assert.deepStrictEqual(all(encodedB), rowBytesOf(schema, rowsOf(1000)));
+    assert.deepStrictEqual(all(encodedC), rowBytesOf(schema, rowsOf(0)));
   });
 });
