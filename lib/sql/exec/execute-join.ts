@@ -213,8 +213,13 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
       const key = keys[r]!;
       if (key === null) continue;
       const bound = (composite ? [key] : key) as RowKey;
+      const next = lookup.next;
       const request = lookup.index === undefined
-        ? { columnIndexes, from: bound, to: bound, rowCountMax: Infinity }
+        ? {
+          columnIndexes, rowCountMax: Infinity,
+          from: next?.from === undefined ? bound : [key, next.from] as RowKey,
+          to: next?.to === undefined ? bound : [key, next.to] as RowKey,
+        }
         : {
           columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
           index: { ...lookup.index, low: [key as never], high: [key as never] },
