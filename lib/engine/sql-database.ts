@@ -277,7 +277,8 @@ async function* scanPages(
 ): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
-  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
+  const sliced = request.slicedByCaller === true;
+  let pageRowCount = sliced ? SQL_BATCH_ROW_COUNT : SQL_SCAN_FIRST_PAGE_ROW_COUNT;
   for (;;) {
     const entry = entryOf(name);
     const page = readPage(entry, request, after, Math.min(left, pageRowCount));
@@ -288,7 +289,7 @@ async function* scanPages(
     if (page.last === undefined || left <= 0) return;
     after = page.last;
     pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
-    await options.yieldTurn();
+    if (!sliced) await options.yieldTurn();
   }
 }
 

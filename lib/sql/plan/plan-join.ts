@@ -18,7 +18,7 @@ import { normalizeName } from '../../schema/names.ts';
 import type { SqlHint } from '../ast.ts';
 import { mapBoundChildren, type SqlBoundExpression } from './bound-expression.ts';
 import type { SqlIndexRange, SqlJoinNode, SqlPlanNode } from './logical-plan.ts';
-import { conjunctsOf } from './plan-key-range.ts';
+import { conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 import { keyColumnRange } from './plan-scan.ts';
 import { scanWithRanges, type SqlPlanContext } from './plan-select.ts';
 
@@ -29,6 +29,11 @@ const INDEX_JOIN_ROW_RATIO_MIN = 8;
 /** The share of rows a filter is assumed to keep. */
 const FILTER_SELECTIVITY = 1 / 3;
 const INDEX_JOIN_KEY_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG', 'STRING']);
+/**
+ * Key column types whose range bounds are exact (plan-scan.ts' keyBound): a bound conjunct is
+ * decided. Not LONG: plan-key-range.ts picks the tighter of two bounds as doubles.
+ */
+const EXACT_BOUND_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER', 'TIMESTAMP']);
 
 export function optimizeJoins(node: SqlPlanNode, context: SqlPlanContext): SqlPlanNode {
   switch (node.kind) {
@@ -144,8 +149,10 @@ function indexLookup(left: SqlPlanNode, right: SqlPlanNode, keys: readonly { lef
     if (found === undefined) continue;
     const byKeyPrefix = found.index === undefined && schema.rowKeyColumnCount > 1 && filter !== undefined;
     const next = byKeyPrefix ? keyColumnRange(schema, conjunctsOf(filter), 1, context.evalContext) : undefined;
+    // The conjuncts the look-up's key range decides need no test per pair.
+    const kept = next === undefined || next.empty ? conjunctsOf(filter) : conjunctsOf(filter).filter((c) => !boundsKeyColumn(c, 1, context));
     return {
-      keyIndex: i, scan, filter,
+      keyIndex: i, scan, filter: andOf(kept),
       lookup: {
         table: scan.table, columnIndex: rightKey.index, index: found.index,
         ...(next === undefined || next.empty ? {} : { next: { from: next.from, to: next.to } }),
@@ -153,6 +160,21 @@ function indexLookup(left: SqlPlanNode, right: SqlPlanNode, keys: readonly { lef
     };
   }
   return undefined;
+}
+
+/**
+ * Whether a conjunct is `column op constant` (either way round, op one of < <= > >= =) on column
+ * `columnIndex` of a small integer or millisecond-timestamp type, the constant of the same type and
+ * not NULL: the key range plan-scan.ts takes from it holds exactly the values it accepts (NULL is no
+ * key value).
+ */
+function boundsKeyColumn(conjunct: SqlBoundExpression, columnIndex: number, context: SqlPlanContext): boolean {
+  if (conjunct.kind !== 'compare' || conjunct.operator === '!=') return false;
+  const [column, constant] = conjunct.left.kind === 'column' ? [conjunct.left, conjunct.right] : [conjunct.right, conjunct.left];
+  return column.kind === 'column' && column.index === columnIndex && EXACT_BOUND_TYPES.has(column.type) &&
+    constant.type === column.type && isStatementConstant(constant) &&
+    // A NULL bound bounds nothing, yet the conjunct rejects every row: it stays.
+    constantValue(constant, context.evalContext) !== null;
 }
 
 function lookupIndex(schema: ContainerSchema, columnIndex: number): { index: SqlIndexRange | undefined } | undefined {
