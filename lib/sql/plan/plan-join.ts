@@ -10,8 +10,8 @@
 //   rows (unless NoIndexJoin(l r))
 //   otherwise                                  hash, the smaller side built (a LEFT join: right)
 //
-// The join order is the order FROM names the tables (GridDB's rule-based order; Leading and
-// cost-based reordering are not done).
+// The order of a chain of 3+ INNER joins is chosen first (plan-join-order.ts: by cost, by a
+// Leading hint, or FROM's order with NoCostBasedJoin() or /sql/costBasedJoin=false).
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { normalizeName } from '../../schema/names.ts';
@@ -19,6 +19,7 @@ import type { SqlHint } from '../ast.ts';
 import { mapBoundChildren, type SqlBoundExpression } from './bound-expression.ts';
 import type { SqlIndexRange, SqlJoinNode, SqlPlanNode } from './logical-plan.ts';
 import { conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
+import { reorderJoins } from './plan-join-order.ts';
 import { keyColumnRange } from './plan-scan.ts';
 import { scanWithRanges, type SqlPlanContext } from './plan-select.ts';
 
@@ -76,6 +77,12 @@ function filterOverJoin(predicate: SqlBoundExpression, join: SqlJoinNode, contex
 }
 
 function planJoin(join: SqlJoinNode, context: SqlPlanContext): SqlPlanNode {
+  const reordered = reorderJoins(join, {
+    hints: context.hints, estimateRows: (node) => estimateRows(node, context), tablesOf, hasSubquery,
+    ...(context.costBasedJoin === undefined ? {} : { costBasedJoin: context.costBasedJoin }),
+  });
+  // The chain in its new order (each join marked: this does not come back here).
+  if (reordered !== undefined) return optimizeJoins(reordered.node, context);
   const width = join.left.columns.length;
   const leftOnly: SqlBoundExpression[] = [];
   const rightOnly: SqlBoundExpression[] = [];
