@@ -96,6 +96,13 @@ async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peer
       continue;
     }
     const schema = await peers.call({ kind: 'tableSchema', name, databaseId });
+    if (schema?.partitioning !== undefined) {
+      // Its rows lie in its data partitions, which the page-by-page read does not visit yet: a
+      // clear refusal, not an empty table.
+      throw new StorageError('NOT_SUPPORTED', `the partitioned table ${schema.name} lies in another ` +
+        'partition group than the statement\'s first table: name it first in FROM (a statement runs in ' +
+        'the group of the first table it names)');
+    }
     if (schema !== undefined) schemas.set(key, schema);
   }
   if (views.size === 0 && schemas.size === 0) return local; // all here, or no such table: planning says so

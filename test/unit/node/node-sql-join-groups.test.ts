@@ -129,6 +129,22 @@ describe('SQL: joins across engine threads', { timeout: 120_000 }, () => {
     assert.deepEqual(await rowsOf(store, sql), want.map((v) => ['s0', BigInt(v)]));
   });
 
+  it('a partitioned table joins when named first; named after a table of another group it is refused', async () => {
+    const parted = nameInGroupIn(LAYOUT, 'pt', 1);
+    await store.sql(`CREATE TABLE ${parted} (device INTEGER, ts TIMESTAMP, v LONG, PRIMARY KEY (device, ts)) ` +
+      'PARTITION BY HASH (device) PARTITIONS 4');
+    await store.sql(`INSERT INTO ${parted} SELECT device, ts, v FROM ${series}`);
+    for (const hint of ['', `/*+ IndexJoin(${parted} ${devices}) */`, `/*+ NoIndexJoin(${parted} ${devices}) */`]) {
+      const sql = `SELECT ${hint} d.site, COUNT(*), SUM(r.v) FROM ${parted} r JOIN ${devices} d ON r.device = d.id ` +
+        'GROUP BY d.site ORDER BY d.site';
+      assert.deepEqual(await rowsOf(store, sql), expectedBySite(), sql);
+    }
+    // Read page by page from its group, its data partitions would not be visited: refused, not empty.
+    await assert.rejects(rowsOf(store, `SELECT COUNT(*) FROM ${devices} d JOIN ${parted} r ON r.device = d.id`),
+      (error: unknown) => (error as { code?: string }).code === 'NOT_SUPPORTED' &&
+        /partitioned table .* another partition group/.test((error as Error).message));
+  });
+
   it('a cross join across the groups can be cancelled', async () => {
     const left = nameInGroupIn(LAYOUT, 'xa', 0);
     const right = nameInGroupIn(LAYOUT, 'xb', 1);
