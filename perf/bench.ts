@@ -48,6 +48,7 @@ import { scanRangeWorkload } from './workloads/scan-range.ts';
 import { swapWorkload } from './workloads/swap.ts';
 import { soakWorkload } from './workloads/soak.ts';
 import { spatialWorkload } from './workloads/spatial.ts';
+import { sqlJoinWorkload } from './workloads/sql-join.ts';
 import { sqlTsbsWorkload } from './workloads/sql-tsbs.ts';
 import { sqlWindowWorkload } from './workloads/sql-window.ts';
 import { tqlTimeSeriesWorkload } from './workloads/tql-timeseries.ts';
@@ -92,6 +93,7 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'expimp/tsbs-day', run: expimpWorkload },
   { name: 'sql/tsbs', run: sqlTsbsWorkload },
   { name: 'sql/window/moving-avg-10min', run: sqlWindowWorkload },
+  { name: 'sql/join/device-readings', run: sqlJoinWorkload },
   { name: 'pgwire', run: pgwireWorkload },
   { name: 'expiry/interval=1h/expire=2h', run: expiryWorkload },
   { name: 'engine/thread/ingest/logWriteMode=1/batch=5000', run: engineThreadIngestWorkload },

@@ -25,7 +25,8 @@ import { sqlTypeOfColumn, type SqlScanRequest, type SqlTable } from '../sql/exec
 import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 import type { ContainerEntry } from './catalog.ts';
-import { indexCandidates, indexPages } from './sql-index-scan.ts';
+import { indexCandidates, indexPage, indexPages } from './sql-index-scan.ts';
+import type { SqlIndexRange } from '../sql/plan/logical-plan.ts';
 import { partitionedSqlTable, partitionedTransaction } from './sql-partitioned-table.ts';
 import { dataPartitionEnsure, dataPartitionsDrop, dataPartitionsOf } from './table-partitions.ts';
 import { intervalOf } from '../schema/table-partitioning.ts';
@@ -236,14 +237,23 @@ export interface SqlScanPage {
  */
 export function storeSqlScanPage(store: Store, call: { table: string; databaseId?: DatabaseId;
   columnIndexes: readonly number[];
-  from: RowKey | undefined; to: RowKey | undefined; after: RowKey | undefined; rowCountMax: number }):
+  from: RowKey | undefined; to: RowKey | undefined; after: RowKey | undefined; rowCountMax: number;
+  index?: SqlIndexRange | undefined; descending?: boolean | undefined }):
   SqlScanPage {
   const key = containerKeyIn(call.databaseId ?? DATABASE_ID_PUBLIC, call.table);
   const entry = store.partitionFor(key).lookupOrThrow(key);
   const request: SqlScanRequest = {
     columnIndexes: call.columnIndexes, from: call.from, to: call.to, rowCountMax: call.rowCountMax,
   };
-  return readPage(entry, request, call.after, Math.min(call.rowCountMax, SQL_BATCH_ROW_COUNT));
+  const count = Math.min(call.rowCountMax, SQL_BATCH_ROW_COUNT);
+  if (call.descending === true) {
+    assert(call.index === undefined && entry.keys !== undefined);
+    return readPageDescending(entry, request, call.after, count);
+  }
+  // Through the index when it pays, as scan() does: each page takes the candidates again.
+  const candidates = call.index === undefined ? undefined : indexCandidates(entry, { ...request, index: call.index });
+  if (candidates !== undefined) return indexPage(entry, request, candidates, call.after, count);
+  return readPage(entry, request, call.after, count);
 }
 
 /** Through the index when the request names one and the index pays (sql-index-scan.ts), else pages of a scan. */
@@ -267,7 +277,8 @@ async function* scanPages(
 ): AsyncGenerator<SqlBatch> {
   let after: RowKey | undefined;
   let left = request.rowCountMax;
-  let pageRowCount = SQL_SCAN_FIRST_PAGE_ROW_COUNT;
+  const sliced = request.slicedByCaller === true;
+  let pageRowCount = sliced ? SQL_BATCH_ROW_COUNT : SQL_SCAN_FIRST_PAGE_ROW_COUNT;
   for (;;) {
     const entry = entryOf(name);
     const page = readPage(entry, request, after, Math.min(left, pageRowCount));
@@ -278,7 +289,7 @@ async function* scanPages(
     if (page.last === undefined || left <= 0) return;
     after = page.last;
     pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
-    await options.yieldTurn();
+    if (!sliced) await options.yieldTurn();
   }
 }
 

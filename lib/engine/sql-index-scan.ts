@@ -70,6 +70,35 @@ export async function* indexPages(
   }
 }
 
+/**
+ * One page of the candidates' committed rows after the key `after` (exclusive), for a statement in
+ * another engine thread (storeSqlScanPage): at most rowCountMax, and the last candidate read when
+ * more remain (undefined: no more).
+ */
+export function indexPage(entry: ContainerEntry, request: SqlScanRequest, candidates: readonly RowKey[],
+  after: RowKey | undefined, rowCountMax: number): { batch: SqlBatch; last: RowKey | undefined } {
+  const compare = rowKeyOps(entry.schema).compare;
+  // Candidates are sorted: the first past `after` by halving.
+  let low = 0;
+  let high = candidates.length;
+  while (after !== undefined && low < high) {
+    const middle = (low + high) >>> 1;
+    if (compare(candidates[middle]!, after) <= 0) low = middle + 1;
+    else high = middle;
+  }
+  const columns = request.columnIndexes.map((index) => entry.schema.columns[index]!);
+  const out: SqlValue[][] = columns.map(() => []);
+  let rowCount = 0;
+  let next = low;
+  for (; next < candidates.length && rowCount < rowCountMax; next++) {
+    const row = entry.rows.get(candidates[next]!);
+    if (row === undefined) continue;
+    columns.forEach((column, c) => out[c]!.push(sqlValueOf(column, row[request.columnIndexes[c]!])));
+    rowCount++;
+  }
+  return { batch: { rowCount, columns: out }, last: next < candidates.length ? candidates[next - 1] : undefined };
+}
+
 function sqlValueOf(column: ColumnSchema, value: unknown): SqlValue {
   if (value === null || value === undefined || sqlTypeOfColumn(column) === 'UNKNOWN') return null;
   if (column.type === 'BOOL') return value !== 0 && value !== false;

@@ -210,6 +210,7 @@ export class StoreNode implements SystemServiceNode {
       },
       sqlWorkMemoryLimitBytes: config.node.sql.workMemoryLimitBytes,
       sqlPartitioningRowkeyConstraint: config.node.sql.partitioningRowkeyConstraint,
+      sqlCostBasedJoin: config.cluster.sql.costBasedJoin,
       ...(this.options.faultAssertOnContainer === undefined
         ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       ...(this.options.testClockOffsetMs === undefined ? {} : { testClockOffsetMs: this.options.testClockOffsetMs }),

@@ -39,6 +39,7 @@ export const SQL_HANDLERS: readonly DispatchEntry[] = [
       parameters: request.parameters,
       workMemoryLimitBytes: context.sqlWorkMemoryLimitBytes ?? SQL_WORK_MEMORY_LIMIT_BYTES_DEFAULT,
       partitioningRowkeyConstraint: context.sqlPartitioningRowkeyConstraint ?? true,
+      costBasedJoin: context.sqlCostBasedJoin ?? true,
       timeoutMs: request.timeoutMs > 0 ? request.timeoutMs : SQL_STATEMENT_TIMEOUT_MS_DEFAULT,
       monotonicMs: () => store.clock.monotonicMs(),
       nowMs: store.clock.nowMs(),

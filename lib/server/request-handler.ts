@@ -38,6 +38,8 @@ export interface ConnectionContext {
   readonly sqlWorkMemoryLimitBytes?: number;
   /** GridDB's /sql/partitioningRowkeyConstraint; true when absent. */
   readonly sqlPartitioningRowkeyConstraint?: boolean;
+  /** GridDB's /sql/costBasedJoin; true when absent. */
+  readonly sqlCostBasedJoin?: boolean;
   /** Testing aid (LocalRunnerOptions.faultAssertOnContainer): puts into it fail an assertion. */
   readonly faultAssertOnContainer?: string;
 }

@@ -106,6 +106,8 @@ export interface LocalRunnerOptions {
   sqlWorkMemoryLimitBytes?: number;
   /** GridDB's /sql/partitioningRowkeyConstraint; true when absent. */
   sqlPartitioningRowkeyConstraint?: boolean;
+  /** GridDB's /sql/costBasedJoin; true when absent. */
+  sqlCostBasedJoin?: boolean;
   messageBytesMax: number;
   statementResultCountMax: number;
   statementResultCountPerClientMax: number;
@@ -181,6 +183,7 @@ export class LocalRequestRunner implements RequestRunner {
           ? {} : { sqlWorkMemoryLimitBytes: this.options.sqlWorkMemoryLimitBytes }),
         ...(this.options.sqlPartitioningRowkeyConstraint === undefined
           ? {} : { sqlPartitioningRowkeyConstraint: this.options.sqlPartitioningRowkeyConstraint }),
+        ...(this.options.sqlCostBasedJoin === undefined ? {} : { sqlCostBasedJoin: this.options.sqlCostBasedJoin }),
         ...(this.options.faultAssertOnContainer === undefined
           ? {} : { faultAssertOnContainer: this.options.faultAssertOnContainer }),
       },

@@ -30,7 +30,7 @@
 // its thread, which remembers its outcome; a split MULTI_PUT carries its statement id to each.
 
 import { assert } from '../base/assert.ts';
-import { isStorageError, StorageError } from '../base/errors.ts';
+import { isStorageError } from '../base/errors.ts';
 import { CONNECTION_RESULT_SET_COUNT_MAX } from '../base/limits.ts';
 import type { ByteWriter } from '../encoding/byte-writer.ts';
 import { encodeFrame } from '../protocol/frame.ts';
@@ -140,16 +140,10 @@ export class RoutingRequestRunner implements RequestRunner, GroupRoutes {
         return this.runIn(name === undefined ? 0 : this.groupOf(name), connectionId, frame);
       }
       case MessageType.SQL_EXECUTE: {
-        const tables = sqlRequestTableNames(frame);
-        const groups = [...new Set(tables.map((table) => this.groupOf(table)))];
-        if (groups.length > 1) {
-          // Each group's thread holds its own partitions: a join across them would need rows
-          // shipped between threads, which the engine does not do yet.
-          throw new StorageError('NOT_SUPPORTED', `the statement reads tables of ${groups.length} ` +
-            `partition groups (${tables.join(', ')}): a query across partition groups is not ` +
-            'supported yet (run the node with concurrency 1, or query the tables one at a time)');
-        }
-        return this.query(groups[0] ?? 0, connectionId, frame);
+        // A statement runs in the group of the first table it names; the tables of other groups
+        // it reads come page by page from theirs (sql-node-database.ts, sql-peers.ts).
+        const [first] = sqlRequestTableNames(frame);
+        return this.query(first === undefined ? 0 : this.groupOf(first), connectionId, frame);
       }
       case MessageType.SQL_CANCEL: return sqlCancelRouted(this, connectionId, frame);
       case MessageType.CONTAINER_LIST: return containerListRouted(this, connectionId, frame);

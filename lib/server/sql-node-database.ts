@@ -8,8 +8,11 @@
 //                engine thread sees every connection open and close (routing-request-runner.ts),
 //                so each holds the node's list already, and a gathered one would repeat it.
 //   a table      of another group that the statement reads (INSERT INTO a SELECT … FROM b, routed
-//                to a's group; SELECT … FROM v, routed to the view's group, v reading b): its
-//                schema, then its committed rows page by page from b's group. An insert holds
+//                to a's group; SELECT … FROM v, routed to the view's group, v reading b; a join,
+//                routed to its first table's group): its schema, then its committed rows page by
+//                page from b's group (each page one call: bounded, and the statement's cancel and
+//                deadline are checked between them), in either key order, through b's TREE index
+//                where the request names one (an index nested-loop join's look-ups). An insert holds
 //                every row until its one transaction on a commits (all or nothing), so the rows
 //                it fetches are charged to a work memory of their own: past
 //                /sql/workMemoryLimit the statement ends with LIMIT_EXCEEDED.
@@ -93,6 +96,13 @@ async function withOtherGroups(statement: SqlStatement, local: SqlDatabase, peer
       continue;
     }
     const schema = await peers.call({ kind: 'tableSchema', name, databaseId });
+    if (schema?.partitioning !== undefined) {
+      // Its rows lie in its data partitions, which the page-by-page read does not visit yet: a
+      // clear refusal, not an empty table.
+      throw new StorageError('NOT_SUPPORTED', `the partitioned table ${schema.name} lies in another ` +
+        'partition group than the statement\'s first table: name it first in FROM (a statement runs in ' +
+        'the group of the first table it names)');
+    }
     if (schema !== undefined) schemas.set(key, schema);
   }
   if (views.size === 0 && schemas.size === 0) return local; // all here, or no such table: planning says so
@@ -153,7 +163,7 @@ async function* peerPages(peers: SqlPeers, { table, databaseId }: { table: strin
   for (;;) {
     const page = await peers.call({
       kind: 'scanPage', databaseId, table, columnIndexes: request.columnIndexes, from: request.from, to: request.to,
-      after, rowCountMax: Math.min(left, SQL_BATCH_ROW_COUNT),
+      after, rowCountMax: Math.min(left, SQL_BATCH_ROW_COUNT), index: request.index, descending: request.descending,
     });
     if (page.batch.rowCount > 0) {
       memory?.charge(batchSizeBytes(page.batch), `rows read from table ${table} of another partition group`);

@@ -11,7 +11,9 @@
 //   tableSchema    the group of the table answers its schema, or undefined
 //   view           the group of the view's name answers its name and SELECT, or undefined
 //   scanPage       the group of the table answers up to rowCountMax committed rows after the key
-//                  `after` (exclusive), and where the next page starts (undefined: no more)
+//                  `after` (exclusive; before it when `descending`), and where the next page
+//                  starts (undefined: no more); with an `index` range, only the rows the index
+//                  names (when the index pays: sql-index-scan.ts), still in key order
 
 import { StorageError } from '../base/errors.ts';
 import { SQL_METATABLE_GROUP_ROW_COUNT_MAX } from '../base/limits.ts';
@@ -21,6 +23,7 @@ import type { ContainerSchema } from '../schema/container-schema.ts';
 import type { DatabaseId } from '../schema/database-names.ts';
 import type { RowKey } from '../schema/column-type.ts';
 import type { SqlMetatableName, SqlNodeActivity } from '../sql/meta/metatables.ts';
+import type { SqlIndexRange } from '../sql/plan/logical-plan.ts';
 import type { SqlView } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 
@@ -34,6 +37,7 @@ export type SqlPeerCall = { readonly databaseId?: DatabaseId } & (
     /** The key range the plan pushed down (inclusive). */
     readonly from: RowKey | undefined; readonly to: RowKey | undefined;
     readonly after: RowKey | undefined; readonly rowCountMax: number;
+    readonly index?: SqlIndexRange | undefined; readonly descending?: boolean | undefined;
   });
 
 /** The answers, by call. */

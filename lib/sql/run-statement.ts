@@ -35,6 +35,8 @@ export interface SqlRunOptions {
   readonly workMemoryLimitBytes: number;
   /** GridDB's /sql/partitioningRowkeyConstraint (true when absent). */
   readonly partitioningRowkeyConstraint?: boolean;
+  /** GridDB's /sql/costBasedJoin (true when absent): false orders joins as FROM names them. */
+  readonly costBasedJoin?: boolean;
   /** The statement ends with REQUEST_TIMEOUT this long after it began, fetches included. */
   readonly timeoutMs: number;
   readonly monotonicMs: () => number;
@@ -111,6 +113,7 @@ export async function runStatement(statement: SqlStatement, options: SqlRunOptio
     ...(options.dialect === undefined ? {} : { dialect: options.dialect }),
     tableSchema: (name) => options.database.tableSchema(name),
     tableRowCount: (name) => options.database.tableRowCount?.(name),
+    ...(options.costBasedJoin === undefined ? {} : { costBasedJoin: options.costBasedJoin }),
     evalContext,
     hints,
   };

@@ -124,6 +124,7 @@ export class EngineCore {
         ? {} : { sqlWorkMemoryLimitBytes: settings.sqlWorkMemoryLimitBytes }),
       ...(settings.sqlPartitioningRowkeyConstraint === undefined
         ? {} : { sqlPartitioningRowkeyConstraint: settings.sqlPartitioningRowkeyConstraint }),
+      ...(settings.sqlCostBasedJoin === undefined ? {} : { sqlCostBasedJoin: settings.sqlCostBasedJoin }),
       statementResultCountMax: STATEMENT_RESULT_COUNT_MAX,
       statementResultCountPerClientMax: STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,
       onFailure: (error) => this.events.failed(error),

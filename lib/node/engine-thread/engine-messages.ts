@@ -40,6 +40,8 @@ export interface EngineOpenSettings {
   sqlWorkMemoryLimitBytes?: number;
   /** GridDB's /sql/partitioningRowkeyConstraint (true when absent). */
   sqlPartitioningRowkeyConstraint?: boolean;
+  /** GridDB's /sql/costBasedJoin (true when absent). */
+  sqlCostBasedJoin?: boolean;
   /** The partition groups this engine serves; every group when absent. */
   groupIndexes?: number[];
   /** Shared by the node's engine threads: one checkpoint count for all (checkpoint-gate.ts). */

@@ -25,6 +25,12 @@ export interface SqlScanRequest {
    * columns past `to`'s prefix all have a greatest value (not STRING), so `to` pads to a whole key.
    */
   readonly descending?: boolean;
+  /**
+   * The caller counts what it reads as work and turns the event loop by its slices (work-slice.ts),
+   * as an index nested-loop join's look-ups do: pages come whole (no small first page for a LIMIT
+   * above a filter) and without a turn between them.
+   */
+  readonly slicedByCaller?: boolean;
 }
 
 export interface SqlTable {

@@ -69,7 +69,8 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
         ...(node.method === 'hash' ? { buildSide: node.buildSide } : {}),
         ...(node.lookup === undefined ? {} : {
           lookup: { table: node.lookup.table, column: node.right.columns[node.lookup.columnIndex]?.name,
-            by: node.lookup.index === undefined ? 'ROWKEY' : sqlIndexLabel(node.lookup.index, node.right.columns) },
+            by: node.lookup.index === undefined ? 'ROWKEY' : sqlIndexLabel(node.lookup.index, node.right.columns),
+            ...(node.lookup.next === undefined ? {} : { next: { from: text(node.lookup.next.from), to: text(node.lookup.next.to) } }) },
         }),
       };
     case 'setOperation': return { operation: node.operator };

@@ -10,7 +10,7 @@
 // then right's; subqueries are expressions holding their own plan (bound-expression.ts). Windows
 // (a later slice) will be one more node kind; nothing here assumes one table except `scan`.
 
-import type { RowKey, Value } from '../../schema/column-type.ts';
+import type { KeyValue, RowKey, Value } from '../../schema/column-type.ts';
 import type { SqlFillMethod } from '../ast.ts';
 import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlType } from '../value.ts';
@@ -176,8 +176,15 @@ export interface SqlJoinNode {
   readonly rightKeys: readonly SqlBoundExpression[];
   readonly buildSide: 'left' | 'right';
   readonly condition: SqlBoundExpression | undefined;
-  /** indexNestedLoop: the right table's column looked up and the index that holds it. */
-  readonly lookup?: { readonly table: string; readonly columnIndex: number; readonly index: SqlIndexRange | undefined };
+  /**
+   * indexNestedLoop: the right table's column looked up and the index that holds it; `next`, for
+   * a look-up by the first column of a composite row key, the bounds the right side's filter puts
+   * on the second key column (inclusive), so each look-up reads only that key range.
+   */
+  readonly lookup?: {
+    readonly table: string; readonly columnIndex: number; readonly index: SqlIndexRange | undefined;
+    readonly next?: { readonly from: KeyValue | undefined; readonly to: KeyValue | undefined } | undefined;
+  };
   readonly columns: readonly SqlPlanColumn[];
 }
 

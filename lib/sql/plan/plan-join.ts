@@ -10,15 +10,17 @@
 //   rows (unless NoIndexJoin(l r))
 //   otherwise                                  hash, the smaller side built (a LEFT join: right)
 //
-// The join order is the order FROM names the tables (GridDB's rule-based order; Leading and
-// cost-based reordering are not done).
+// The order of a chain of 3+ INNER joins is chosen first (plan-join-order.ts: by cost, by a
+// Leading hint, or FROM's order with NoCostBasedJoin() or /sql/costBasedJoin=false).
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { normalizeName } from '../../schema/names.ts';
 import type { SqlHint } from '../ast.ts';
 import { mapBoundChildren, type SqlBoundExpression } from './bound-expression.ts';
 import type { SqlIndexRange, SqlJoinNode, SqlPlanNode } from './logical-plan.ts';
-import { conjunctsOf } from './plan-key-range.ts';
+import { conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
+import { reorderJoins } from './plan-join-order.ts';
+import { keyColumnRange } from './plan-scan.ts';
 import { scanWithRanges, type SqlPlanContext } from './plan-select.ts';
 
 /** Rows assumed for a table whose count is unknown. */
@@ -28,6 +30,11 @@ const INDEX_JOIN_ROW_RATIO_MIN = 8;
 /** The share of rows a filter is assumed to keep. */
 const FILTER_SELECTIVITY = 1 / 3;
 const INDEX_JOIN_KEY_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG', 'STRING']);
+/**
+ * Key column types whose range bounds are exact (plan-scan.ts' keyBound): a bound conjunct is
+ * decided. Not LONG: plan-key-range.ts picks the tighter of two bounds as doubles.
+ */
+const EXACT_BOUND_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER', 'TIMESTAMP']);
 
 export function optimizeJoins(node: SqlPlanNode, context: SqlPlanContext): SqlPlanNode {
   switch (node.kind) {
@@ -70,6 +77,12 @@ function filterOverJoin(predicate: SqlBoundExpression, join: SqlJoinNode, contex
 }
 
 function planJoin(join: SqlJoinNode, context: SqlPlanContext): SqlPlanNode {
+  const reordered = reorderJoins(join, {
+    hints: context.hints, estimateRows: (node) => estimateRows(node, context), tablesOf, hasSubquery,
+    ...(context.costBasedJoin === undefined ? {} : { costBasedJoin: context.costBasedJoin }),
+  });
+  // The chain in its new order (each join marked: this does not come back here).
+  if (reordered !== undefined) return optimizeJoins(reordered.node, context);
   const width = join.left.columns.length;
   const leftOnly: SqlBoundExpression[] = [];
   const rightOnly: SqlBoundExpression[] = [];
@@ -98,36 +111,77 @@ function planJoin(join: SqlJoinNode, context: SqlPlanContext): SqlPlanNode {
   if (lookup !== undefined) {
     const others = keys.filter((_key, i) => i !== lookup.keyIndex)
       .map((key): SqlBoundExpression => ({ kind: 'compare', operator: '=', left: key.left, right: shiftColumns(key.right, width), type: 'BOOL' }));
+    // The right side's own filter is tested on each pair: the look-up reads the table, not the plan.
+    const filter = lookup.filter === undefined ? [] : [shiftColumns(lookup.filter, width)];
     return {
-      ...base, method: 'indexNestedLoop', leftKeys: [keys[lookup.keyIndex]!.left], rightKeys: [keys[lookup.keyIndex]!.right],
-      buildSide: 'right', condition: andOf([...others, ...rest]), lookup: lookup.lookup,
+      ...base, right: lookup.scan, method: 'indexNestedLoop', leftKeys: [keys[lookup.keyIndex]!.left],
+      rightKeys: [keys[lookup.keyIndex]!.right], buildSide: 'right', condition: andOf([...others, ...rest, ...filter]),
+      lookup: lookup.lookup,
     };
   }
   const buildSide = join.joinType === 'LEFT' || estimateRows(right, context) <= estimateRows(left, context) ? 'right' : 'left';
   return { ...base, method: 'hash', leftKeys: keys.map((k) => k.left), rightKeys: keys.map((k) => k.right), buildSide };
 }
 
-/** An index nested-loop lookup on the right table, when one is possible and pays (or a hint asks). */
+/**
+ * An index nested-loop lookup on the right table, when one is possible and pays (or a hint asks).
+ * The right side is a bare table or a filter over one (a WHERE on the right's columns): the filter
+ * moves into the join's condition, and when the look-up is by the first column of a composite row
+ * key, its bounds on the second key column narrow each look-up (`readings.ts BETWEEN …`).
+ */
 function indexLookup(left: SqlPlanNode, right: SqlPlanNode, keys: readonly { left: SqlBoundExpression; right: SqlBoundExpression }[],
-  context: SqlPlanContext): { keyIndex: number; lookup: NonNullable<SqlJoinNode['lookup']> } | undefined {
-  if (right.kind !== 'scan' || right.keyRange.from !== undefined || right.keyRange.to !== undefined || right.index !== undefined) {
+  context: SqlPlanContext): {
+    keyIndex: number; lookup: NonNullable<SqlJoinNode['lookup']>; scan: Extract<SqlPlanNode, { kind: 'scan' }>;
+    filter: SqlBoundExpression | undefined;
+  } | undefined {
+  const filtered = right.kind === 'filter' && right.input.kind === 'scan' && !hasSubquery(right.predicate);
+  const filter = filtered ? right.predicate : undefined;
+  const scan = filtered ? right.input : right;
+  if (scan.kind !== 'scan' || scan.keyRange.from !== undefined || scan.keyRange.to !== undefined || scan.keyRange.empty ||
+    scan.keyRanges !== undefined || scan.index !== undefined || scan.rowCountMax !== Infinity) {
     return undefined;
   }
-  const schema = context.tableSchema(right.table);
+  const schema = context.tableSchema(scan.table);
   if (schema === undefined) return undefined;
   const leftTables = tablesOf(left);
   const hinted = (name: string) => context.hints.some((hint) => hint.name.toUpperCase() === name &&
-    hintNames(hint).includes(normalizeName(right.table)) && leftTables.some((table) => hintNames(hint).includes(normalizeName(table))));
+    hintNames(hint).includes(normalizeName(scan.table)) && leftTables.some((table) => hintNames(hint).includes(normalizeName(table))));
   if (hinted('NOINDEXJOIN')) return undefined;
   const forced = hinted('INDEXJOIN');
-  if (!forced && estimateRows(left, context) * INDEX_JOIN_ROW_RATIO_MIN >= estimateRows(right, context)) return undefined;
+  if (!forced && estimateRows(left, context) * INDEX_JOIN_ROW_RATIO_MIN >= estimateRows(scan, context)) return undefined;
   for (let i = 0; i < keys.length; i++) {
     const { left: leftKey, right: rightKey } = keys[i]!;
     if (rightKey.kind !== 'column' || leftKey.type !== rightKey.type || !INDEX_JOIN_KEY_TYPES.has(rightKey.type)) continue;
     const found = lookupIndex(schema, rightKey.index);
-    if (found !== undefined) return { keyIndex: i, lookup: { table: right.table, columnIndex: rightKey.index, index: found.index } };
+    if (found === undefined) continue;
+    const byKeyPrefix = found.index === undefined && schema.rowKeyColumnCount > 1 && filter !== undefined;
+    const next = byKeyPrefix ? keyColumnRange(schema, conjunctsOf(filter), 1, context.evalContext) : undefined;
+    // The conjuncts the look-up's key range decides need no test per pair.
+    const kept = next === undefined || next.empty ? conjunctsOf(filter) : conjunctsOf(filter).filter((c) => !boundsKeyColumn(c, 1, context));
+    return {
+      keyIndex: i, scan, filter: andOf(kept),
+      lookup: {
+        table: scan.table, columnIndex: rightKey.index, index: found.index,
+        ...(next === undefined || next.empty ? {} : { next: { from: next.from, to: next.to } }),
+      },
+    };
   }
   return undefined;
+}
+
+/**
+ * Whether a conjunct is `column op constant` (either way round, op one of < <= > >= =) on column
+ * `columnIndex` of a small integer or millisecond-timestamp type, the constant of the same type and
+ * not NULL: the key range plan-scan.ts takes from it holds exactly the values it accepts (NULL is no
+ * key value).
+ */
+function boundsKeyColumn(conjunct: SqlBoundExpression, columnIndex: number, context: SqlPlanContext): boolean {
+  if (conjunct.kind !== 'compare' || conjunct.operator === '!=') return false;
+  const [column, constant] = conjunct.left.kind === 'column' ? [conjunct.left, conjunct.right] : [conjunct.right, conjunct.left];
+  return column.kind === 'column' && column.index === columnIndex && EXACT_BOUND_TYPES.has(column.type) &&
+    constant.type === column.type && isStatementConstant(constant) &&
+    // A NULL bound bounds nothing, yet the conjunct rejects every row: it stays.
+    constantValue(constant, context.evalContext) !== null;
 }
 
 function lookupIndex(schema: ContainerSchema, columnIndex: number): { index: SqlIndexRange | undefined } | undefined {

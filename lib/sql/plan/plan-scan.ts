@@ -94,6 +94,19 @@ function keyRangesOf(schema: ContainerSchema, conjuncts: readonly SqlBoundExpres
   });
 }
 
+/**
+ * The bounds the conjuncts put on key column `columnIndex` (> 0) once the columns before it are
+ * fixed, as an index nested-loop join's look-up fixes them; undefined: no bound (or a STRING column,
+ * whose code-point order is not the key's). `empty`: no row can match.
+ */
+export function keyColumnRange(schema: ContainerSchema, conjuncts: readonly SqlBoundExpression[], columnIndex: number,
+  context: SqlEvalContext): { from: KeyValue | undefined; to: KeyValue | undefined; empty: boolean } | undefined {
+  if (columnIndex >= schema.rowKeyColumnCount || schema.columns[columnIndex]!.type === 'STRING') return undefined;
+  const range = columnKeyRange(schema, conjuncts, columnIndex, context);
+  if (!range.empty && range.from === undefined && range.to === undefined) return undefined;
+  return { from: range.from as KeyValue | undefined, to: range.to as KeyValue | undefined, empty: range.empty };
+}
+
 /** The values an IN list (or several: their intersection) allows a key column, sorted; undefined: no list. */
 function columnPoints(schema: ContainerSchema, conjuncts: readonly SqlBoundExpression[], columnIndex: number,
   context: SqlEvalContext): KeyValue[] | undefined {

@@ -41,6 +41,8 @@ export interface SqlPlanContext extends SqlBindContext {
   readonly hints: readonly SqlHint[];
   /** Committed rows of a table, for the join's cost (TableRowCount hints come first). */
   readonly tableRowCount?: (name: string) => number | undefined;
+  /** /sql/costBasedJoin: false orders joins as FROM names them (plan-join-order.ts); true when absent. */
+  readonly costBasedJoin?: boolean;
   /** Inside a subquery: the enclosing query's names (plan-subquery.ts). */
   readonly outer?: SqlOuterReferences;
 }
