@@ -507,16 +507,7 @@ export const SQL_BATCH_ROW_COUNT = 256;
 export const SQL_WORK_SLICE_UNIT_COUNT = 16_384;
 assert(SQL_WORK_SLICE_UNIT_COUNT >= 4 * SQL_BATCH_ROW_COUNT); // a turn costs far less than a slice
 /**
- * Rows of a table scan's page at most (lib/engine/sql-database.ts); a scan waits one event-loop
- * turn after each. Each page costs a seek into the row store, a page object and a trip through
- * every operator above, so pages of 256 rows spent more on that than on the rows: 4,096 rows took
- * 20-45% less CPU for the TSBS queries that read many rows (docs/benchmarks.md, "Larger scan
- * pages"), and a page of 4,096 rows of 11 columns is copied in well under the 1-2 ms of a work slice.
- */
-export const SQL_SCAN_PAGE_ROW_COUNT = 4096;
-assert(SQL_SCAN_PAGE_ROW_COUNT <= SQL_WORK_SLICE_UNIT_COUNT / 4); // a page stays a fraction of a slice
-/**
- * Rows of a scan's first page; each next page doubles up to SQL_SCAN_PAGE_ROW_COUNT. A LIMIT 1 over
+ * Rows of a scan's first page; each next page doubles up to SQL_BATCH_ROW_COUNT. A LIMIT 1 over
  * a filter (`WHERE hostname = ? ORDER BY ts DESC LIMIT 1`) then copies 16 rows, not 256.
  */
 export const SQL_SCAN_FIRST_PAGE_ROW_COUNT = 16;

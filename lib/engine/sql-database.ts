@@ -5,14 +5,14 @@
 // turn and goes on from the row key after the page's last (before it, for a descending scan), as
 // the TQL pages do (partition-query.ts): commits run between pages, and a page never sees a block
 // change under it.
-// Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_SCAN_PAGE_ROW_COUNT, since a
+// Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
 // LIMIT above may need only a few. A scan with an index range reads the rows the index names
 // instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
 // table, committed together or aborted.
 
 import { assert } from '../base/assert.ts';
 import { isStorageError } from '../base/errors.ts';
-import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT, SQL_SCAN_PAGE_ROW_COUNT } from '../base/limits.ts';
+import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
@@ -277,7 +277,7 @@ async function* scanPages(
     }
     if (page.last === undefined || left <= 0) return;
     after = page.last;
-    pageRowCount = Math.min(2 * pageRowCount, SQL_SCAN_PAGE_ROW_COUNT);
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     await options.yieldTurn();
   }
 }
@@ -300,7 +300,7 @@ async function* scanPagesDescending(
     }
     if (page.last === undefined || left <= 0) return;
     before = page.last;
-    pageRowCount = Math.min(2 * pageRowCount, SQL_SCAN_PAGE_ROW_COUNT);
+    pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     await options.yieldTurn();
   }
 }

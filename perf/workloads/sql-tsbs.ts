@@ -446,7 +446,7 @@ async function measure(sides: { store: Side; influx: Side; postgres: Side }, que
   return { ...samples, storeCpuMs };
 }
 
-async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {
+export async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {
   const reader = getStore({ ...properties, applicationName: 'bench-sql-reader' });
   const writer = getStore({ ...properties, applicationName: 'bench-sql-writer' });
   try {
