@@ -152,7 +152,7 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
     }));
 }
 
-export const QUERY_NAMES = [
+const QUERY_NAMES = [
   'single-groupby-1-1-1', 'single-groupby-5-8-1', 'cpu-max-all-8', 'double-groupby-1',
   'high-cpu-1', 'lastpoint', 'groupby-orderby-limit',
 ] as const;
@@ -170,7 +170,7 @@ function storeRow(dataset: TsbsDataset, hostIndex: number, row: readonly unknown
   return [dataset.hosts[hostIndex]!.tags['hostname']!, ...row];
 }
 
-export async function loadStore(store: ClientStore, dataset: TsbsDataset): Promise<void> {
+async function loadStore(store: ClientStore, dataset: TsbsDataset): Promise<void> {
   const fields = TSBS_CPU_FIELDS.map((f) => `${f} DOUBLE`).join(', ');
   await store.sql(`CREATE TABLE cpu (hostname STRING, ts TIMESTAMP, ${fields}, ` +
     'PRIMARY KEY (hostname, ts))');
@@ -238,7 +238,7 @@ function randomWindow(dataset: TsbsDataset, prng: Prng, durationMs: number): [nu
   return [fromMs, fromMs + durationMs];
 }
 
-export function tsbsQuery(name: (typeof QUERY_NAMES)[number], dataset: TsbsDataset, prng: Prng): TsbsQuery {
+function tsbsQuery(name: (typeof QUERY_NAMES)[number], dataset: TsbsDataset, prng: Prng): TsbsQuery {
   const iso = (ms: number) => new Date(ms).toISOString();
   // The store's time bounds are `?` parameters bound to Dates, as an application sends them: a
   // TIMESTAMP('…') literal is evaluated again for every row today (see docs/benchmarks.md, SQL).
@@ -446,7 +446,7 @@ async function measure(sides: { store: Side; influx: Side; postgres: Side }, que
   return { ...samples, storeCpuMs };
 }
 
-export async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {
+async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {
   const reader = getStore({ ...properties, applicationName: 'bench-sql-reader' });
   const writer = getStore({ ...properties, applicationName: 'bench-sql-writer' });
   try {
