@@ -89,7 +89,7 @@ export class NodeProcess {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'),
       JSON.stringify(benchNodeJson(dataStore, checkpointIntervalMs)));
-    const args = [...cpuProfileArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
+    const args = [...cpuProfileArgs(), ...extraNodeArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'),
@@ -112,6 +112,15 @@ export class NodeProcess {
     // A profiled node writes its profile on a clean exit only.
     await this.owned.stop(cpuProfileArgs().length > 0 ? 'SIGTERM' : 'SIGKILL');
   }
+}
+
+/**
+ * BENCH_NODE_ARGS: more node / V8 flags for the node process, split at spaces (`--trace-gc`,
+ * `--max-semi-space-size=…`), to find where a workload's time goes; none by default.
+ */
+function extraNodeArgs(): string[] {
+  const text = process.env['BENCH_NODE_ARGS'] ?? '';
+  return text.split(' ').filter((arg) => arg !== '');
 }
 
 /** Runs body with a node on `home`; stops the node after, even on failure. */

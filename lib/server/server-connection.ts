@@ -46,6 +46,11 @@ import type { ResolvedServerOptions } from './server-options.ts';
 const CLOSE_LINGER_MS = 2000;
 /** A dropped reply this large has its memory released at once (releaseReply). */
 const REPLY_RELEASE_BYTES_MIN = 64 * 1024;
+/**
+ * Replies up to this size may wait in the corked socket for the rest of the turn's (coalesceWrites);
+ * below REPLY_RELEASE_BYTES_MIN, so a reply that is released when dropped is never held there.
+ */
+const REPLY_COALESCE_BYTES_MAX = 16 * 1024;
 
 /**
  * Frees the memory of a reply the socket dropped unsent, if the reply owns all of it (as the
@@ -85,6 +90,8 @@ export class ServerConnection implements ReplyHolder {
   /** Whether the runner knows this connection (from authentication until release). */
   private opened = false;
   private inFlight = 0;
+  /** Whether the socket holds this turn's replies for one write (coalesceWrites). */
+  private corked = false;
   private paused = false;
   private timer: ReturnType<typeof setTimeout>;
   private closeReason = 'the client closed the connection';
@@ -325,6 +332,7 @@ export class ServerConnection implements ReplyHolder {
         `queued past replyBufferHardLimit (${this.host.options.replyHardLimitBytes} bytes)`);
       return;
     }
+    this.coalesceWrites(bytes.byteLength);
     this.socket.write(bytes, (error) => {
       // Dropped (the connection was destroyed): nothing holds the bytes now.
       if (error !== undefined && error !== null) releaseReply(bytes);
@@ -335,6 +343,31 @@ export class ServerConnection implements ReplyHolder {
       this.pump();
     });
     this.account();
+  }
+
+  /**
+   * While other requests of this connection are in flight (a client pipelining, like 100 SQL
+   * statements sent at once), the replies of this event-loop turn go out in one write: the socket
+   * is corked until the turn's check phase. A reply with nothing else in flight (one request at a
+   * time, as a committing writer sends) is written at once, so its latency does not change. A
+   * large reply (a page of rows) first lets the held ones go and is written by itself, so that the
+   * kernel takes or leaves it whole and a dropped one is released (reply-buffers.ts).
+   */
+  private coalesceWrites(byteLength: number): void {
+    if (byteLength > REPLY_COALESCE_BYTES_MAX) {
+      this.uncork();
+      return;
+    }
+    if (this.corked || this.inFlight <= 1) return;
+    this.corked = true;
+    this.socket.cork();
+    setImmediate(() => this.uncork());
+  }
+
+  private uncork(): void {
+    if (!this.corked) return;
+    this.corked = false;
+    if (!this.socket.destroyed) this.socket.uncork();
   }
 
   /**

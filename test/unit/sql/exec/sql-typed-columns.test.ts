@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { createAccumulator } from '../../../../lib/sql/exec/aggregates.ts';
 import { evaluate, filterRows, selectRows, type SqlBatch } from '../../../../lib/sql/exec/evaluate.ts';
+import { keyChanges } from '../../../../lib/sql/exec/execute-plan.ts';
 import type { SqlEvalContext } from '../../../../lib/sql/functions/scalar-function.ts';
 import { TIMESTAMP_TRUNC } from '../../../../lib/sql/functions/time.ts';
 import type { SqlBoundExpression, SqlCompareOperator } from '../../../../lib/sql/plan/bound-expression.ts';
@@ -104,6 +105,23 @@ describe('SQL typed columns', () => {
         assert.deepEqual(got.columns.map(plain), want.columns.map(plain));
         if (got.rowCount > 0) assert.ok(got.columns[0] instanceof Float64Array, 'a typed column stays typed');
       }), { numRuns: 300 });
+  });
+
+  it('GROUP BY\'s runs over typed key columns are the runs over the same values as plain columns', () => {
+    // Runs of equal keys: few distinct values so that neighbours repeat; plain columns hold NULLs.
+    const few = fc.constantFrom(Number.NaN, 0, -0, Infinity, -Infinity, 1.5, 1_451_606_400_000);
+    const column = fc.oneof(
+      fc.array(few, { minLength: 40, maxLength: 40 }).map((values) => Float64Array.from(values)),
+      fc.array(fc.option(fc.oneof(few, fc.constantFrom('h1', 'h2'))), { minLength: 40, maxLength: 40 }),
+    );
+    fc.assert(fc.property(fc.array(column, { maxLength: 3 }), fc.integer({ min: 0, max: 40 }), (columns, rowCount) => {
+      const got = keyChanges(columns, rowCount);
+      // The row path: each row against the previous one, every column as an array of values.
+      const plain = columns.map((c) => Array.from(c as ArrayLike<SqlValue>));
+      const want = Array.from({ length: rowCount }, (_v, r) =>
+        (r === 0 || plain.some((values) => values[r] !== values[r - 1]) ? 1 : 0));
+      assert.deepEqual([...got], want);
+    }), { numRuns: 500 });
   });
 
   it('a scan hands out DOUBLE and TIMESTAMP pages without NULLs as Float64Arrays, copies of the rows', async () => {
