@@ -21,7 +21,9 @@ import { isStorageError, StorageError } from '../../base/errors.ts';
 import {
   WEBAPI_NODE_ANSWER_MARGIN_MS, WEBAPI_STORE_POOL_SIZE_MAX,
 } from '../../base/limits.ts';
-import { getStore, type ClientStore, type StoreProperties } from '../../client/store-factory.ts';
+import { ClientStore } from '../../client/client-store.ts';
+import type { ClientTransport } from '../../client/client-transport.ts';
+import type { StoreProperties } from '../../client/store-factory.ts';
 import { clusterLocator, type RepositoryCluster } from '../config/repository.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { WebApiError } from '../errors/webapi-error.ts';
@@ -31,6 +33,15 @@ export interface StoreTarget {
   cluster: RepositoryCluster;
   database: string;
   credentials: Credentials;
+}
+
+/**
+ * The cluster served by the process the web API runs in (lib/node/node-webapi.ts): its stores
+ * reach the node through `transport`, not TCP; the node checks them as it checks any client.
+ */
+export interface LocalCluster {
+  name: string;
+  transport: ClientTransport;
 }
 
 /** Errors after which a store is not kept: its credentials or its route are wrong. */
@@ -55,6 +66,7 @@ export class StorePool {
   constructor(
     private readonly settings: WebApiSettings,
     private readonly sizeMax = WEBAPI_STORE_POOL_SIZE_MAX,
+    private readonly local?: LocalCluster,
   ) {}
 
   get size(): number {
@@ -111,7 +123,9 @@ export class StorePool {
         'multicast discovery is not supported; list it as FIXED_LIST or PROVIDER in ' +
         'repository.json');
     }
-    const entry: PooledStore = { store: getStore(this.propertiesOf(target)), users: 0,
+    const transport = target.cluster.name === this.local?.name ? this.local.transport : undefined;
+    const entry: PooledStore = { store: new ClientStore(this.propertiesOf(target), transport),
+      users: 0,
       released: false, verified: false };
     while (this.stores.size >= this.sizeMax) {
       const [oldestKey, oldest] = this.stores.entries().next().value!;
