@@ -35,6 +35,8 @@ export interface NodeWebApi {
   server: WebApiServer;
   /** `http://address:port/<basePath>/v2/`, one per base path. */
   urls: string[];
+  /** Stops listening, lets requests under way finish, closes its stores; logged as store-webapi does. */
+  close(): Promise<void>;
 }
 
 export async function startNodeWebApi(options: {
@@ -67,5 +69,13 @@ export async function startNodeWebApi(options: {
     `http://${server.address}:${server.port}/${basePath}/v2/`);
   logger.info({ url: urls[0], urls, webApiHome: home.webApiHome, embedded: true,
     clusters: home.repository.clusters.map((cluster) => cluster.name) }, 'web API started');
-  return { server, urls };
+  return {
+    server, urls,
+    async close() {
+      logger.info('web API stopping');
+      await server.close();
+      logger.info('web API stopped');
+      logger.flush();
+    },
+  };
 }

@@ -405,7 +405,7 @@ export class StoreNode implements SystemServiceNode {
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     // First the web API: its requests under way finish against a node that still serves them.
-    await this.webApi?.server.close();
+    await this.webApi?.close();
     await this.pgServer?.close();
     await this.transactionServer?.close();
     // A running backup holds the checkpoints: the closing one waits for it, and so does this.
@@ -419,6 +419,11 @@ export class StoreNode implements SystemServiceNode {
   /** The embedded web API's URLs (node-webapi.ts); empty when it runs none. */
   get webApiUrls(): readonly string[] {
     return this.webApi?.urls ?? [];
+  }
+
+  /** The embedded web API (node-webapi.ts), when it runs one: for its status and tests. */
+  get embeddedWebApi(): NodeWebApi | undefined {
+    return this.webApi;
   }
 
   /** Where the engine runs, for the start line: "in 4 worker threads" or "in the main thread". */
@@ -440,7 +445,7 @@ export class StoreNode implements SystemServiceNode {
     events.nodeAbnormal(error, { while: what });
     this.transactionServer?.abort('the node stopped: ABNORMAL');
     void this.pgServer?.close();
-    void this.webApi?.server.close().catch(() => undefined);
+    void this.webApi?.close().catch(() => undefined);
     this.connectionLog?.close();
     events.close();
     (this.options.onFailStop ?? exitAbnormally)(error);
