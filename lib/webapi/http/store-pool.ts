@@ -7,6 +7,9 @@
 // go is closed when the last request using it is done: a request never sees its store closed
 // under it.
 //
+// In the node's own process (lib/node/node-webapi.ts) the stores of the node's cluster reach it
+// through in-process sockets (LocalCluster), under the node's checks as any client's.
+//
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
 //
@@ -82,7 +85,7 @@ export class StorePool {
       return await body(entry.store);
     } catch (error) {
       if (isStorageError(error) && EVICTING_CODES.has(error.code)) this.release(key, entry);
-      throw nodeErrorOf(target, error);
+      throw nodeErrorOf(target, error, target.cluster.name === this.local?.name);
     } finally {
       entry.users--;
       if (entry.released && entry.users === 0) await entry.store.close();
@@ -161,12 +164,13 @@ export class StorePool {
 }
 
 /** A node that could not be reached: 500, saying so and where (the client's error as cause). */
-function nodeErrorOf(target: StoreTarget, error: unknown): unknown {
+function nodeErrorOf(target: StoreTarget, error: unknown, inProcess: boolean): unknown {
   if (!isStorageError(error) || error.code !== 'CONNECTION_FAILED') return error;
   const locator = clusterLocator(target.cluster);
-  const where = locator.notificationMember ?? locator.notificationProvider ?? 'no address';
+  const where = inProcess ? 'in this process (it is stopping)'
+    : `at ${String(locator.notificationMember ?? locator.notificationProvider ?? 'no address')}`;
   return new WebApiError(500, `Failed to connect to cluster "${target.cluster.name}": the node ` +
-    `could not be reached at ${String(where)} [${error.errorNumber}:CONNECTION_FAILED] ` +
+    `could not be reached ${where} [${error.errorNumber}:CONNECTION_FAILED] ` +
     error.message, error.errorNumber, { cause: error });
 }
 
