@@ -7,7 +7,11 @@
 // and operating commands on host:port` and exits 3, having touched nothing. Writes
 // GS_HOME/conf/store.pid and conf/store.endpoints.json while it runs.
 //
-//   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
+//   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks] [--webapi]
+//
+// --webapi (or gs_node.json /webapi/embedded) serves the web API inside this process
+// (lib/node/node-webapi.ts), its JSON lines in store-webapi.log of the event log folder; it prints
+// `web API started in the node's process: <urls>` after the start line.
 //
 // STORE_ENGINE_THREAD picks where the engine runs: `worker` (one worker thread per partition
 // group), `main` (every group in the main thread) or `auto` (the default: workers only when the
