@@ -8,7 +8,7 @@
 // under it.
 //
 // In the node's own process (lib/node/node-webapi.ts) the stores of the node's cluster reach it
-// through in-process sockets (LocalCluster), under the node's checks as any client's.
+// through in-process sockets (LocalCluster), under the node's checks as a TCP client's are.
 //
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
