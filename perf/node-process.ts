@@ -6,7 +6,7 @@
 // The node runs with perf/orphan-guard.ts preloaded, so it also goes away if the benchmark dies.
 
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
@@ -20,6 +20,9 @@ const ORPHAN_GUARD_PATH = fileURLToPath(new URL('./orphan-guard.ts', import.meta
 const NODE_START_MS_MAX = 60_000;
 /** The line tools/store-node.ts prints once every service listens. */
 const NODE_STARTED_PATTERN = /^node started on .*: transaction ([^\s,]+):(\d+),/;
+
+/** The line tools/store-node.ts prints after the start line when it serves the web API too. */
+const WEB_API_STARTED_PATTERN = /^web API started in the node's process: /;
 
 /** gs_node.json members a workload sets, as the file spells them. */
 export interface NodeDataStoreSettings {
@@ -85,19 +88,32 @@ export class NodeProcess {
     dataStore: NodeDataStoreSettings,
     engineThread: EngineThreadChoice = 'auto',
     checkpointIntervalMs = CHECKPOINT_INTERVAL_MS_OFF,
+    /** Serve the web API in the node's process (--webapi) on this web API home. */
+    webApiHome?: string,
   ): Promise<NodeProcess> {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'),
       JSON.stringify(benchNodeJson(dataStore, checkpointIntervalMs)));
-    const args = [...cpuProfileArgs(), ...extraNodeArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, NODE_ENTRY_PATH];
+    const args = [...cpuProfileArgs(), ...extraNodeArgs(), '--import', 'tsx', '--import',
+      ORPHAN_GUARD_PATH, NODE_ENTRY_PATH, ...(webApiHome === undefined ? [] : ['--webapi'])];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'),
-        STORE_ENGINE_THREAD: engineThread },
+        STORE_ENGINE_THREAD: engineThread,
+        ...(webApiHome === undefined ? {} : { GS_WEBAPI_HOME: webApiHome }) },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
     const owned = new OwnedChild(child, 'the node process');
     try {
+      if (webApiHome !== undefined) {
+        // The web API's line comes last; the node's ports are in its endpoints file by then.
+        await firstMatchingLine(owned, child.stdout, WEB_API_STARTED_PATTERN, NODE_START_MS_MAX);
+        const endpoints = JSON.parse(readFileSync(join(home, 'conf', 'store.endpoints.json'), 'utf8')) as
+          { transaction: string; sql: string };
+        const [host, port] = endpoints.transaction.split(':');
+        return new NodeProcess(owned, { host: host!, port: Number(port) },
+          Number(endpoints.sql.split(':')[1]));
+      }
       const match = await firstMatchingLine(owned, child.stdout, NODE_STARTED_PATTERN,
         NODE_START_MS_MAX);
       return new NodeProcess(owned, nodeStartedEndpoint(match.input)!,
@@ -130,8 +146,10 @@ export async function withNodeProcess<T>(
   body: (node: NodeProcess) => Promise<T>,
   engineThread: EngineThreadChoice = 'auto',
   checkpointIntervalMs = CHECKPOINT_INTERVAL_MS_OFF,
+  webApiHome?: string,
 ): Promise<T> {
-  const node = await NodeProcess.start(home, dataStore, engineThread, checkpointIntervalMs);
+  const node = await NodeProcess.start(home, dataStore, engineThread, checkpointIntervalMs,
+    webApiHome);
   try {
     return await body(node);
   } finally {

@@ -1,17 +1,21 @@
-// `npm start`: the node in the foreground (tools/store-node.ts, on GS_HOME or ./var) and, once it
-// serves, the web API beside it (tools/store-webapi.ts, port 8081). Both are child processes in
-// process groups of their own, so a Ctrl-C reaches only this one, which forwards it as one
-// SIGTERM to each: the web API stops, and the node stops cleanly (a checkpoint). SIGTERM (a
-// service manager, a container runtime, npm forwarding its own) and SIGHUP (the terminal went
-// away) do the same. When the node stops by itself (gs_stopnode), the web API is stopped too. If
-// the web API exits by itself it is reported and the node keeps running.
+// `npm start`: the node in the foreground (tools/store-node.ts, on GS_HOME or ./var), serving the
+// web API inside its own process (store-node --webapi, port 8081: lib/node/node-webapi.ts), so a
+// web API request crosses one socket, not three more through a process of its own. With
+// `--webapi-process` the web API is instead tools/store-webapi.ts, started beside the node once it
+// serves (GridDB's layout). Each is a child process in a process group of its own, so a Ctrl-C
+// reaches only this one, which forwards it as one SIGTERM to each: the web API stops, and the
+// node stops cleanly (a checkpoint). SIGTERM (a service manager, a container runtime, npm
+// forwarding its own) and SIGHUP (the terminal went away) do the same. When the node stops by
+// itself (gs_stopnode), a web API process is stopped too. If a web API process exits by itself it
+// is reported and the node keeps running.
 //
 // What the terminal gets is for people: once both serve, where the data is, the client address,
 // the web API's URL, the default user (and that its password must be changed) and a first command
-// to try; then the node's own lines and the web API's warnings in words. The web API's JSON log
-// lines go to store-webapi.log in the node's event log folder (GS_LOG), beside the node's. When
-// the node dies without being asked to stop, that is said and the exit code is not 0; when another
-// node holds the home, the node's refusal (its pid and ports) is followed by what to do.
+// to try; then the node's own lines (and a web API process's warnings in words). The web API's
+// JSON log lines go to store-webapi.log in the node's event log folder (GS_LOG), beside the
+// node's. When the node dies without being asked to stop, that is said and the exit code is not
+// 0; when another node holds the home, the node's refusal (its pid and ports) is followed by what
+// to do.
 //
 // Exit code: 0 when the node stopped cleanly (its exit code 0: checkpoint done, every commit
 // synced) and the web API, if it was running, stopped with 0; else the node's code, or 1.
@@ -21,7 +25,7 @@
 // would see them, not a child in the middle of its stop. package.json runs this with `exec`, so
 // npm's shell is replaced by it and the signal npm forwards reaches it (dash would die of it).
 //
-//   node tools/bin/start.mjs [store-node options, e.g. --releaseUnusedFileBlocks]
+//   node tools/bin/start.mjs [--webapi-process] [store-node options, e.g. --releaseUnusedFileBlocks]
 //
 // tools/bin/start.mjs runs this compiled (dist/) when the build is up to date, else through tsx;
 // the children run in the same form (tools/tool-process.ts).
@@ -35,6 +39,10 @@ import { toolProcessArguments } from './tool-process.ts';
 /** The line tools/store-node.ts prints once every service listens. */
 const NODE_STARTED =
   /^node started on (.+) \(cluster (.*)\): transaction (\S+), system (\S+)(?:, sql \(PostgreSQL\) (\S+))?; event log in (.+); engine/m;
+/** The line tools/store-node.ts prints after NODE_STARTED when it serves the web API itself. */
+const WEB_API_EMBEDDED_STARTED = /^web API started in the node's process: (\S+)/;
+/** This tool's own option: the web API as a process of its own (store-webapi). */
+const WEB_API_PROCESS_OPTION = '--webapi-process';
 /** The node's exit code when another node holds the home (tools/store-node.ts). */
 const EXIT_HOME_IN_USE = 3;
 /** The signals that stop both, as Ctrl-C does. */
@@ -141,7 +149,10 @@ async function main(): Promise<void> {
   // A terminal that went away makes writes fail (EIO, EPIPE): the output is lost, the stop goes on.
   process.stdout.on('error', () => undefined);
   process.stderr.on('error', () => undefined);
-  const node = startTool('store-node', process.argv.slice(2));
+  const args = process.argv.slice(2);
+  const webApiProcess = args.includes(WEB_API_PROCESS_OPTION);
+  const node = startTool('store-node', webApiProcess
+    ? args.filter((arg) => arg !== WEB_API_PROCESS_OPTION) : [...args, '--webapi']);
   let nodeStarted: NodeStarted | undefined;
   let webApi: ChildProcess | undefined;
   let webApiRunning = false;
@@ -155,6 +166,11 @@ async function main(): Promise<void> {
   for (const name of STOP_SIGNALS) process.on(name, stopAll);
   node.stderr!.on('data', (chunk: Buffer) => process.stderr.write(chunk));
   eachLine(node.stdout!, (line) => {
+    const embedded = nodeStarted === undefined ? null : WEB_API_EMBEDDED_STARTED.exec(line);
+    if (embedded !== null) {
+      process.stdout.write(`${servingLines(nodeStarted!, embedded[1]!).join('\n')}\n`);
+      return;
+    }
     const match = NODE_STARTED.exec(line);
     if (match === null || nodeStarted !== undefined) {
       process.stdout.write(`${line}\n`);
@@ -162,7 +178,7 @@ async function main(): Promise<void> {
     }
     nodeStarted = { home: match[1]!, cluster: match[2]!, transaction: match[3]!,
       sql: match[5], logDirectory: match[6]! };
-    if (stopping) return;
+    if (stopping || !webApiProcess) return;
     webApi = startWebApi(nodeStarted);
     webApiRunning = true;
     void exited(webApi).then(({ code }) => {

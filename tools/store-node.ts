@@ -7,7 +7,11 @@
 // and operating commands on host:port` and exits 3, having touched nothing. Writes
 // GS_HOME/conf/store.pid and conf/store.endpoints.json while it runs.
 //
-//   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks]
+//   node --import tsx tools/store-node.ts [--releaseUnusedFileBlocks] [--webapi]
+//
+// --webapi (or gs_node.json /webapi/embedded) serves the web API inside this process
+// (lib/node/node-webapi.ts), its JSON lines in store-webapi.log of the event log folder; it prints
+// `web API started in the node's process: <urls>` after the start line.
 //
 // STORE_ENGINE_THREAD picks where the engine runs: `worker` (one worker thread per partition
 // group), `main` (every group in the main thread) or `auto` (the default: workers only when the
@@ -27,6 +31,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { pino } from 'pino';
 import { StorageError } from '../lib/base/errors.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
@@ -40,17 +45,21 @@ import { limitHeapGrowth } from './heap-growth.ts';
 
 limitHeapGrowth();
 
+/** In the event log folder: the embedded web API's JSON lines (the name npm start gives them). */
+const WEB_API_LOG_NAME = 'store-webapi.log';
 /** Exit code when another process holds the home's lock (gs_startnode's "already started" code). */
 const EXIT_HOME_IN_USE = 3;
 
 const HELP: CommandHelp = {
   name: 'store-node',
-  usage: ['[--releaseUnusedFileBlocks]'],
+  usage: ['[--releaseUnusedFileBlocks] [--webapi]'],
   summary: 'Runs the node of GS_HOME in the foreground (what npm start and gs_startnode run), ' +
     'until SIGTERM,\nSIGINT or SIGHUP, or gs_stopnode; then it stops cleanly.',
   options: [
     ['--releaseUnusedFileBlocks', 'give unused data file blocks back to the file system at ' +
       'start (default off)'],
+    ['--webapi', 'serve the web API inside the node\'s process, on the settings of ' +
+      'GS_HOME/webapi/conf\n(default: gs_node.json /webapi/embedded, false; npm start sets it)'],
   ],
   environment: [
     ['GS_HOME', 'the node\'s home (default ./var of a checkout, else /var/lib/store); default ' +
@@ -66,7 +75,7 @@ const HELP: CommandHelp = {
 };
 
 /** The options, or exit: 0 after --help / --version, 2 for bad usage. */
-function parseOptions(argv: string[]): { releaseUnusedFileBlocks?: boolean } {
+function parseOptions(argv: string[]): { releaseUnusedFileBlocks?: boolean; webapi?: boolean } {
   const answer = helpOrVersion(HELP, argv);
   if (answer !== undefined) {
     console.log(answer);
@@ -74,7 +83,8 @@ function parseOptions(argv: string[]): { releaseUnusedFileBlocks?: boolean } {
   }
   try {
     return parseArgs({
-      args: argv, options: { releaseUnusedFileBlocks: { type: 'boolean' } }, strict: true,
+      args: argv, options: { releaseUnusedFileBlocks: { type: 'boolean' },
+        webapi: { type: 'boolean' } }, strict: true,
     }).values;
   } catch (error) {
     console.error(`store-node: ${(error as Error).message}\n${usageHint('store-node')}`);
@@ -93,6 +103,13 @@ async function main(): Promise<void> {
     env: process.env, cwd: process.cwd(), toolsDirectory: import.meta.dirname,
     fileSystem: new NodeFileSystem(),
     releaseUnusedFileBlocks: values.releaseUnusedFileBlocks === true,
+    webApi: {
+      ...(values.webapi === true ? { embedded: true } : {}),
+      // Its JSON lines go to the event log folder, beside the node's, as npm start puts those of
+      // a store-webapi process; a few lines a start, so written synchronously.
+      logger: (logDirectory) => pino({ base: { service: 'store-webapi', pid: process.pid } },
+        pino.destination({ dest: join(logDirectory, WEB_API_LOG_NAME), sync: true, mkdir: true })),
+    },
     engineThread: engineThreadOf(process.env['STORE_ENGINE_THREAD']),
     ...faultAssertOf(process.env['STORE_FAULT_ASSERT_ON']),
     ...clockOffsetOf(process.env['STORE_TEST_CLOCK_OFFSET_MS']),
@@ -122,6 +139,10 @@ async function main(): Promise<void> {
     `transaction ${transaction.address}:${transaction.port}, system ${system.address}:${system.port}, ` +
     `sql (PostgreSQL) ${sql.address}:${sql.port}; ` +
     `event log in ${node.home.logDirectory}; engine ${node.engineThreadDescription}`);
+  if (node.webApiUrls.length > 0) {
+    console.log(`web API started in the node's process: ${node.webApiUrls.join(' ')}; ` +
+      `its log in ${join(node.home.logDirectory, WEB_API_LOG_NAME)}`);
+  }
   // `on`, not `once`: a service manager may signal every process of the group and `npm start`
   // forwards its own signal too, and a second signal with no handler would kill the node in the
   // middle of its checkpoint. stop() is idempotent.

@@ -101,16 +101,18 @@ export class ClientConnection {
   ): Promise<ClientConnection> {
     receiveBuffer ??= new Uint8Array(RECEIVE_BUFFER_BYTES);
     const buffer = receiveBuffer;
-    const socket = connect({
-      host: address.host, port: address.port,
-      onread: {
-        buffer,
-        callback: (sizeBytes) => {
-          connection.received(new Uint8Array(buffer.buffer, buffer.byteOffset, sizeBytes));
-          return true;
+    const socket = options.transport !== undefined
+      ? options.transport.connect(address, (bytes) => connection.received(bytes))
+      : connect({
+        host: address.host, port: address.port,
+        onread: {
+          buffer,
+          callback: (sizeBytes) => {
+            connection.received(new Uint8Array(buffer.buffer, buffer.byteOffset, sizeBytes));
+            return true;
+          },
         },
-      },
-    });
+      });
     const connection = new ClientConnection(address, socket, options.requestTimeoutMs);
     try {
       await connection.connected(Math.min(options.requestTimeoutMs, CONNECT_TIMEOUT_MS_MAX));

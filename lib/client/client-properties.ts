@@ -15,6 +15,7 @@
 
 import { StorageError } from '../base/errors.ts';
 import { CLIENT_CONNECTION_POOL_SIZE_MAX } from '../base/limits.ts';
+import type { ClientTransport } from './client-transport.ts';
 
 export interface StoreProperties {
   notificationMember?: string;
@@ -65,6 +66,8 @@ export interface ClientOptions {
   failoverTimeoutMs: number;
   requestTimeoutMs: number;
   connectionPoolSize: number;
+  /** Not TCP: how to reach the node (client-transport.ts); never from StoreProperties. */
+  transport?: ClientTransport;
 }
 
 export const DATABASE_DEFAULT = 'public';

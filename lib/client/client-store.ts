@@ -22,6 +22,7 @@ import { AUTO_COMMIT_SESSION_ID, type NameRef } from '../protocol/wire-refs.ts';
 import { KeyBatch, RowBatch } from '../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../protocol/wire-schema.ts';
 import { ClientContainer, type StoreLink } from './client-container.ts';
+import type { ClientTransport } from './client-transport.ts';
 import { ConnectionPool } from './client-pool.ts';
 import { ClientQuery } from './client-query.ts';
 import { clientCancelSql, clientSql, type SqlOptions, type SqlParameter, type SqlRowSet } from './client-sql.ts';
@@ -45,8 +46,10 @@ export class ClientStore implements StoreLink {
   /** Models of containers met, for the operations across containers. */
   private readonly models = new Map<string, ContainerModel>();
 
-  constructor(properties: StoreProperties) {
-    this.options = resolveClientOptions(properties);
+  /** `transport`: how to reach the node when not by TCP (client-transport.ts). */
+  constructor(properties: StoreProperties, transport?: ClientTransport) {
+    this.options = transport === undefined ? resolveClientOptions(properties)
+      : { ...resolveClientOptions(properties), transport };
     this.pool = new ConnectionPool(this.options);
   }
 

@@ -109,6 +109,14 @@ export interface NodeConfig {
     userCacheUpdateIntervalS: number;
   };
   tuning: NodeTuning;
+  webapi: {
+    /**
+     * The web API runs inside the node's process (lib/node/node-webapi.ts), on the settings of
+     * GS_HOME/webapi/conf, and reaches the node in-process; off, it is a process of its own
+     * (store-webapi). `npm start` turns it on (store-node --webapi).
+     */
+    embedded: boolean;
+  };
 }
 
 const CONNECTION_LIMIT = { min: CONNECTION_LIMIT_MIN, max: CONNECTION_LIMIT_MAX };
@@ -118,6 +126,7 @@ const ZONE_ID_TEXT = { lengthMax: 64 };
 export function readNodeConfig(read: OptionReader): NodeConfig {
   return {
     services: readNodeServices(read),
+    webapi: { embedded: read.boolean('node', '/webapi/embedded', false) },
     dataStore: readDataStore(read),
     cluster: {
       notificationInterfaceAddress: interfaceAddress(read, '/cluster/notificationInterfaceAddress'),

@@ -1,7 +1,8 @@
 // Loading the export's double formatter, lib/io/native/double-text/double_text.cc: the quoted
 // JavaScript text (String(x), -0 as -0.0) of a page's DOUBLE and FLOAT cells spliced into the rest
 // of the page in one native call, because String(x) takes V8's slow bignum path for many 17-digit
-// doubles (5.7 s of a 10.2 s export of the TSBS day). tools/expimp-page-printer.ts is its caller.
+// doubles (5.7 s of a 10.2 s export of the TSBS day). tools/expimp-page-printer.ts is its caller,
+// and the web API's answers of rows with DOUBLE columns (lib/webapi/codec/rows-double-splice.ts).
 //
 // Build: tools/build-native.mjs at `npm ci` (or `npm run build:native`), with a C++17 compiler
 // (g++); node-gyp's output is in lib/io/native/double-text/build-native.log. Without it (no g++,
@@ -22,6 +23,12 @@ export interface DoubleTextAddon {
    * byte `at[k]` for k < count, as a new Buffer; `at` is non-decreasing. Bad arguments throw.
    */
   spliceDoubles(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
+    count: number): Buffer;
+  /**
+   * The same with each value as the web API's JSON number (String(x) bare when finite, -0 as -0,
+   * `"NaN"`, `"Infinity"`, `"-Infinity"`); absent from an addon built before it.
+   */
+  spliceJsonDoubles?(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
     count: number): Buffer;
 }
 

@@ -48,6 +48,7 @@ import {
   openNodeEngine, resolveEngineThread, type EngineThreadChoice, type NodeEngine,
 } from './engine-thread/node-engine.ts';
 import { NodeBackup, type BackupProgress } from './node-backup.ts';
+import { startNodeWebApi, type NodeWebApi, type NodeWebApiChoice } from './node-webapi.ts';
 import { nodeStatusReport, type NodeEndpoint } from './node-status.ts';
 import { SystemServer, type SystemServiceNode } from './system-server.ts';
 
@@ -71,6 +72,11 @@ export interface StoreNodeOptions extends HomeEnvironment {
    * the node.
    */
   onFailStop?: (error: unknown) => void;
+  /**
+   * The web API in this process (node-webapi.ts), when gs_node.json's /webapi/embedded or
+   * `embedded` says so; absent, the node runs none.
+   */
+  webApi?: NodeWebApiChoice;
   /** Testing aid, inert when absent: LocalRunnerOptions.faultAssertOnContainer. */
   faultAssertOnContainer?: string;
   /** Testing aid, inert when absent: the engine's wall clock runs this many ms ahead (expiry). */
@@ -82,6 +88,8 @@ type NodeStatus = 'INACTIVE' | 'ACTIVE' | 'NORMAL_SHUTDOWN' | 'ABNORMAL';
 export class StoreNode implements SystemServiceNode {
   private engine: NodeEngine | undefined;
   private transactionServer: TransactionServer | undefined;
+  /** The web API in this process, when embedded (node-webapi.ts). */
+  private webApi: NodeWebApi | undefined;
   /** The PostgreSQL protocol on /sql/servicePort (lib/pgwire/). */
   private pgServer: PgServer | undefined;
   /** The event log's bounded lines about client connections. */
@@ -313,6 +321,13 @@ export class StoreNode implements SystemServiceNode {
     const pg = this.pgServer = this.startPgServer(runner, connectionLog);
     const pgListening = await pg.listen();
     this.sqlEndpoint = { address: pgListening.host, port: pgListening.port };
+    const webApiChoice = this.options.webApi;
+    if (webApiChoice !== undefined && (webApiChoice.embedded ?? config.node.webapi.embedded)) {
+      this.webApi = await startNodeWebApi({
+        environment: this.options, choice: webApiChoice, clusterName: config.cluster.clusterName,
+        logDirectory: this.home.logDirectory, transactionServer: server,
+      });
+    }
     this.status = 'ACTIVE';
     events.nodeStarted({
       systemPort: this.systemEndpoint.port, transactionPort: this.transactionEndpoint.port,
@@ -390,6 +405,8 @@ export class StoreNode implements SystemServiceNode {
   }
 
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
+    // First the web API: its requests under way finish against a node that still serves them.
+    await this.webApi?.close();
     await this.pgServer?.close();
     await this.transactionServer?.close();
     // A running backup holds the checkpoints: the closing one waits for it, and so does this.
@@ -398,6 +415,16 @@ export class StoreNode implements SystemServiceNode {
     // A failed engine is not closed: closing checkpoints, and its state may be half-applied.
     if (this.failure === undefined) await this.engine?.close(options);
     await this.systemServer.close();
+  }
+
+  /** The embedded web API's URLs (node-webapi.ts); empty when it runs none. */
+  get webApiUrls(): readonly string[] {
+    return this.webApi?.urls ?? [];
+  }
+
+  /** The embedded web API (node-webapi.ts), when it runs one: for its status and tests. */
+  get embeddedWebApi(): NodeWebApi | undefined {
+    return this.webApi;
   }
 
   /** Where the engine runs, for the start line: "in 4 worker threads" or "in the main thread". */
@@ -419,6 +446,7 @@ export class StoreNode implements SystemServiceNode {
     events.nodeAbnormal(error, { while: what });
     this.transactionServer?.abort('the node stopped: ABNORMAL');
     void this.pgServer?.close();
+    void this.webApi?.close().catch(() => undefined);
     this.connectionLog?.close();
     events.close();
     (this.options.onFailStop ?? exitAbnormally)(error);

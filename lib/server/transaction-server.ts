@@ -33,6 +33,7 @@ import { fixMallocMmapThreshold } from '../io/malloc-tuning.ts';
 import type { RequestRunner } from './request-runner.ts';
 import { ReplyBuffers } from './reply-buffers.ts';
 import { FirstBytesWait } from './first-bytes.ts';
+import { inProcessSocketPair } from './in-process-socket.ts';
 import { GriddbConnection, type GriddbConnectionHost } from './griddb/griddb-connection.ts';
 import { ServerConnection, type ConnectionHost } from './server-connection.ts';
 import { UnauthenticatedConnections } from './unauthenticated-connections.ts';
@@ -117,6 +118,17 @@ export class TransactionServer implements ConnectionHost, GriddbConnectionHost {
     this.state = 'listening';
     const address = this.server.address() as AddressInfo;
     return { host: address.address, port: address.port };
+  }
+
+  /**
+   * A connection from this process (in-process-socket.ts): the client end of a socket pair whose
+   * server end is taken as an accepted TCP connection is, under the same limits and handshake.
+   * Before listen() and after close() the connection is closed at once, as a refused one is.
+   */
+  connectInProcess(): Socket {
+    const { client, server } = inProcessSocketPair();
+    this.accepted(server);
+    return client;
   }
 
   /** Stops listening and closes every connection (their open transactions are aborted). */

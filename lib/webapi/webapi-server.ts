@@ -30,7 +30,7 @@ import { assert } from '../base/assert.ts';
 import type { Repository } from './config/repository.ts';
 import type { WebApiSettings } from './config/webapi-settings.ts';
 import {
-  WEBAPI_BUSY_RETRY_AFTER_S, WEBAPI_CLOSE_LINGER_MS, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
+  WEBAPI_BUSY_RETRY_AFTER_S, WEBAPI_CLOSE_LINGER_MS, WEBAPI_STORE_POOL_SIZE_MAX, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
 } from '../base/limits.ts';
 import { parseJsonBody } from './codec/json-body.ts';
 import { bodyTooLarge, readBodyText } from './codec/json-stream.ts';
@@ -45,7 +45,7 @@ import {
 } from './http/request-body-hold.ts';
 import { requestGuard, routeMissing } from './http/request-guard.ts';
 import { RouteTable, type RouteConfig } from './http/route-table.ts';
-import { StorePool } from './http/store-pool.ts';
+import { StorePool, type LocalCluster } from './http/store-pool.ts';
 import { mappingErrorMessage } from './routes/body-schemas.ts';
 import { checkConnectionRoutes } from './routes/check-connection.ts';
 import { containerRoutes } from './routes/containers.ts';
@@ -59,6 +59,8 @@ export interface WebApiServerOptions {
   repository: Repository;
   settings: WebApiSettings;
   logger: Logger;
+  /** The cluster of the node this web API runs inside, if it does (lib/node/node-webapi.ts). */
+  localCluster?: LocalCluster;
 }
 
 /** Longest path parameter (a container name); the node refuses longer names anyway. */
@@ -87,7 +89,7 @@ export class WebApiServer {
 
   static async start(options: WebApiServerOptions): Promise<WebApiServer> {
     const { settings, logger } = options;
-    const pool = new StorePool(settings);
+    const pool = new StorePool(settings, WEBAPI_STORE_POOL_SIZE_MAX, options.localCluster);
     const bodyBudget = new BodyBudget({
       totalBytes: settings.totalRequestBodySizeBytesMax,
       queueLengthMax: settings.queuedRequestCountMax,

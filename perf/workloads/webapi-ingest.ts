@@ -1,7 +1,8 @@
 // webapi/ingest/tsbs/batch=5000/connections=2: the TSBS cpu-only load through the web API, rows/s.
 //
-// Store: a real node process (logWriteMode 0, as in client/ingest) and a real web API process
-// (tools/store-webapi.ts, perf/webapi-process.ts) in front of it. Two HTTP writers, each on a
+// Store: a real node process (logWriteMode 0, as in client/ingest) serving the web API in its own
+// process (npm start's mode), or with BENCH_WEBAPI_MODE=process a real web API process
+// (tools/store-webapi.ts) in front of it (perf/webapi-process.ts). Two HTTP writers, each on a
 // keep-alive connection of its own (an http.Agent with one socket each), take the next batch of
 // the interleaved stream (5000 rows of one host) and send it as one
 // `PUT /store/v2/myCluster/dbs/public/containers/<host>/rows` with a JSON body of rows
@@ -21,7 +22,6 @@
 // The issue's target is 1× InfluxDB.
 
 import { Agent, request } from 'node:http';
-import { join } from 'node:path';
 import { assert } from '../../lib/base/assert.ts';
 import { getStore } from '../../lib/client/store-factory.ts';
 import { settleHeap } from '../bench-engines.ts';
@@ -30,11 +30,13 @@ import type { WorkloadReport } from '../bench-result.ts';
 import { clientBenchConfig } from '../client-bench-config.ts';
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
 import { influxComparedIngest } from '../influx-load.ts';
-import { withNodeProcess, type NodeProcess } from '../node-process.ts';
+import type { NodeProcess } from '../node-process.ts';
 import { timeAsyncMs } from '../stats.ts';
 import { checkAndDropHostContainers } from '../tsbs-containers.ts';
 import { TSBS_CPU_FIELDS, type TsbsBatch, type TsbsDataset } from '../tsbs.ts';
-import { WebApiProcess } from '../webapi-process.ts';
+import {
+  webApiMode, webApiModeText, withNodeWebApi, type WebApiEndpoint,
+} from '../webapi-process.ts';
 
 /** The issue's target (13): at least 2.5× InfluxDB's rows/s. */
 const INFLUX_RATIO_MIN = 2.5;
@@ -46,23 +48,18 @@ export async function webApiIngestWorkload(config: BenchConfig): Promise<Workloa
     clientBenchConfig(config);
   const bodies = new Map(dataset.batches.map((batch) =>
     [batch, Buffer.from(webApiBatchBody(batch), 'utf8')]));
+  const mode = webApiMode();
   return influxComparedIngest({
     name: `webapi/ingest/tsbs/batch=${dataset.config.batchRowCountMax}/` +
       `connections=${connectionCount}`,
     homeLabel: 'webapi-ingest', dataset, repeatCount, connectionCount,
     ratioMin: INFLUX_RATIO_MIN, databasePrefix: 'webapi_run',
-    storeMethod: `node process (logWriteMode 0) behind a web API process, ${connectionCount} ` +
-      'HTTP writers on keep-alive connections of their own, PUT .../containers/<host>/rows ' +
-      'with a JSON body per batch, bodies built before timing',
-    withStore: (root, use) => withNodeProcess(join(root, 'node'), { logWriteMode: 0 },
-      async (node) => {
-        const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint);
-        try {
-          await use((run) => storeRun(node, webApi, dataset, { run, connectionCount, bodies }));
-        } finally {
-          await webApi.stop();
-        }
-      }),
+    storeMethod: `${webApiModeText(mode)} (BENCH_WEBAPI_MODE=${mode}, logWriteMode 0), ` +
+      `${connectionCount} HTTP writers on keep-alive connections of their own, ` +
+      'PUT .../containers/<host>/rows with a JSON body per batch, bodies built before timing',
+    withStore: (root, use) => withNodeWebApi(root, { mode, dataStore: { logWriteMode: 0 } },
+      (node, webApi) =>
+        use((run) => storeRun(node, webApi, dataset, { run, connectionCount, bodies }))),
   });
 }
 
@@ -116,7 +113,7 @@ export function httpCall(
 /** One timed load through the web API into fresh containers; returns milliseconds. */
 async function storeRun(
   node: NodeProcess,
-  webApi: WebApiProcess,
+  webApi: WebApiEndpoint,
   dataset: TsbsDataset,
   settings: { run: number; connectionCount: number; bodies: ReadonlyMap<TsbsBatch, Buffer> },
 ): Promise<number> {

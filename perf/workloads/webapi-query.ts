@@ -1,8 +1,9 @@
 // webapi/query/*: simple TSBS queries through the web API against InfluxDB's HTTP query API, the
 // latency of one request from the bench process, median and p95.
 //
-// Both sides hold the same TSBS day: the store through a real node process and a web API process
-// in front of it (rows PUT through the web API, one container per host), InfluxDB through its line
+// Both sides hold the same TSBS day: the store through a real node process serving the web API
+// itself (npm start's mode; BENCH_WEBAPI_MODE=process puts a web API process in front of the
+// node instead, GridDB's layout) (rows PUT through the web API, one container per host), InfluxDB through its line
 // protocol (measurement `cpu`, the host a tag). Untimed. Then each query is sent over one
 // keep-alive connection per side (an http.Agent with one socket), a store request and an
 // InfluxDB request in turn, so both see the same machine; time is from the request's start to
@@ -35,10 +36,11 @@ import { latencyResult, type BenchResult, type WorkloadReport } from '../bench-r
 import { loadBatchesByWriter } from '../concurrent-callers.ts';
 import { INFLUX_MEASUREMENT, influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
 import { InfluxPeer, influxdPath } from '../influx-peer.ts';
-import { withNodeProcess } from '../node-process.ts';
 import { median, percentile } from '../stats.ts';
 import { TSBS_CPU_FIELDS, type TsbsDataset } from '../tsbs.ts';
-import { WebApiProcess } from '../webapi-process.ts';
+import {
+  webApiMode, webApiModeText, withNodeWebApi, type WebApiEndpoint,
+} from '../webapi-process.ts';
 import { httpCall, webApiBatchBody, webApiContainerBody } from './webapi-ingest.ts';
 
 const HOUR_MS = 3_600_000;
@@ -70,42 +72,41 @@ export async function webApiQueryWorkload(config: BenchConfig): Promise<Workload
   }
   const cases = queryCases(dataset);
   const report: WorkloadReport = { results: [], details: [] };
-  await withTempHome('webapi-query', (root) => withNodeProcess(join(root, 'node'),
-    { logWriteMode: 1 }, async (node) => {
-      const webApi = await WebApiProcess.start(join(root, 'webapi'), node.endpoint,
-        [`maxQueryNum=${Math.max(10, dataset.hosts.length)}`]);
-      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
-      const peer = influxd === undefined ? undefined
-        : await InfluxPeer.start(influxd, join(root, 'influxdb'), 1);
-      try {
-        await storeLoad(webApi, agent, dataset);
-        if (peer !== undefined) await influxLoad(peer, dataset);
-        const storeQuery = async (body: unknown[]) => {
-          const answer = await httpCall({ port: webApi.port, agent }, { method: 'POST',
-            path: `${webApi.basePath}/tql`, body: Buffer.from(JSON.stringify(body)) });
-          assert(answer.status === 200, `/tql: ${answer.status} ${answer.text.slice(0, 500)}`);
-          return answer.text;
-        };
-        for (const query of cases) {
-          const count = config.quick ? Math.ceil(query.sampleCount / 5) : query.sampleCount;
-          const one = await timeCase(query, count, storeQuery,
-            peer === undefined ? undefined : (q) => peer.queryText(INFLUX_DATABASE, q));
-          report.results.push(...one.results);
-          report.details.push({
-            name: query.name, storeSamples: one.storeSamples, peerSamples: one.peerSamples,
-            method: `${dataset.rowCount} TSBS rows, ${dataset.hosts.length} hosts; ${count} ` +
-              `requests a side after ${WARM_UP_COUNT} warm-up, store and InfluxDB in turn, one ` +
-              'keep-alive connection each, request start to last byte; every answer checked ' +
-              'against the dataset; store: node process behind a web API process, POST /tql; ' +
-              `InfluxDB: ${influxd ?? 'skipped'} GET /query epoch=ms`,
-          });
-        }
-      } finally {
-        agent.destroy();
-        await peer?.stop();
-        await webApi.stop();
+  const mode = webApiMode();
+  await withTempHome('webapi-query', (root) => withNodeWebApi(root, { mode,
+    dataStore: { logWriteMode: 1 }, settings: [`maxQueryNum=${Math.max(10, dataset.hosts.length)}`] },
+  async (_node, webApi) => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const peer = influxd === undefined ? undefined
+      : await InfluxPeer.start(influxd, join(root, 'influxdb'), 1);
+    try {
+      await storeLoad(webApi, agent, dataset);
+      if (peer !== undefined) await influxLoad(peer, dataset);
+      const storeQuery = async (body: unknown[]) => {
+        const answer = await httpCall({ port: webApi.port, agent }, { method: 'POST',
+          path: `${webApi.basePath}/tql`, body: Buffer.from(JSON.stringify(body)) });
+        assert(answer.status === 200, `/tql: ${answer.status} ${answer.text.slice(0, 500)}`);
+        return answer.text;
+      };
+      for (const query of cases) {
+        const count = config.quick ? Math.ceil(query.sampleCount / 5) : query.sampleCount;
+        const one = await timeCase(query, count, storeQuery,
+          peer === undefined ? undefined : (q) => peer.queryText(INFLUX_DATABASE, q));
+        report.results.push(...one.results);
+        report.details.push({
+          name: query.name, storeSamples: one.storeSamples, peerSamples: one.peerSamples,
+          method: `${dataset.rowCount} TSBS rows, ${dataset.hosts.length} hosts; ${count} ` +
+            `requests a side after ${WARM_UP_COUNT} warm-up, store and InfluxDB in turn, one ` +
+            'keep-alive connection each, request start to last byte; every answer checked ' +
+            `against the dataset; store: ${webApiModeText(mode)} (BENCH_WEBAPI_MODE=${mode}), ` +
+            `POST /tql; InfluxDB: ${influxd ?? 'skipped'} GET /query epoch=ms`,
+        });
       }
-    }));
+    } finally {
+      agent.destroy();
+      await peer?.stop();
+    }
+  }));
   return report;
 }
 
@@ -149,7 +150,7 @@ async function timeCase(
 }
 
 /** The dataset through the web API: a container per host, then every batch as a row PUT. */
-async function storeLoad(webApi: WebApiProcess, agent: Agent, dataset: TsbsDataset):
+async function storeLoad(webApi: WebApiEndpoint, agent: Agent, dataset: TsbsDataset):
   Promise<void> {
   const target = { port: webApi.port, agent };
   for (const host of dataset.hosts) {

@@ -7,6 +7,9 @@
 // go is closed when the last request using it is done: a request never sees its store closed
 // under it.
 //
+// In the node's own process (lib/node/node-webapi.ts) the stores of the node's cluster reach it
+// through in-process sockets (LocalCluster), under the node's checks as a TCP client's are.
+//
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
 //
@@ -21,7 +24,9 @@ import { isStorageError, StorageError } from '../../base/errors.ts';
 import {
   WEBAPI_NODE_ANSWER_MARGIN_MS, WEBAPI_STORE_POOL_SIZE_MAX,
 } from '../../base/limits.ts';
-import { getStore, type ClientStore, type StoreProperties } from '../../client/store-factory.ts';
+import { ClientStore } from '../../client/client-store.ts';
+import type { ClientTransport } from '../../client/client-transport.ts';
+import type { StoreProperties } from '../../client/store-factory.ts';
 import { clusterLocator, type RepositoryCluster } from '../config/repository.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { WebApiError } from '../errors/webapi-error.ts';
@@ -31,6 +36,15 @@ export interface StoreTarget {
   cluster: RepositoryCluster;
   database: string;
   credentials: Credentials;
+}
+
+/**
+ * The cluster served by the process the web API runs in (lib/node/node-webapi.ts): its stores
+ * reach the node through `transport`, not TCP; the node checks them as it checks any client.
+ */
+export interface LocalCluster {
+  name: string;
+  transport: ClientTransport;
 }
 
 /** Errors after which a store is not kept: its credentials or its route are wrong. */
@@ -55,6 +69,7 @@ export class StorePool {
   constructor(
     private readonly settings: WebApiSettings,
     private readonly sizeMax = WEBAPI_STORE_POOL_SIZE_MAX,
+    private readonly local?: LocalCluster,
   ) {}
 
   get size(): number {
@@ -70,7 +85,7 @@ export class StorePool {
       return await body(entry.store);
     } catch (error) {
       if (isStorageError(error) && EVICTING_CODES.has(error.code)) this.release(key, entry);
-      throw nodeErrorOf(target, error);
+      throw nodeErrorOf(target, error, target.cluster.name === this.local?.name);
     } finally {
       entry.users--;
       if (entry.released && entry.users === 0) await entry.store.close();
@@ -111,7 +126,9 @@ export class StorePool {
         'multicast discovery is not supported; list it as FIXED_LIST or PROVIDER in ' +
         'repository.json');
     }
-    const entry: PooledStore = { store: getStore(this.propertiesOf(target)), users: 0,
+    const transport = target.cluster.name === this.local?.name ? this.local.transport : undefined;
+    const entry: PooledStore = { store: new ClientStore(this.propertiesOf(target), transport),
+      users: 0,
       released: false, verified: false };
     while (this.stores.size >= this.sizeMax) {
       const [oldestKey, oldest] = this.stores.entries().next().value!;
@@ -147,12 +164,13 @@ export class StorePool {
 }
 
 /** A node that could not be reached: 500, saying so and where (the client's error as cause). */
-function nodeErrorOf(target: StoreTarget, error: unknown): unknown {
+function nodeErrorOf(target: StoreTarget, error: unknown, inProcess: boolean): unknown {
   if (!isStorageError(error) || error.code !== 'CONNECTION_FAILED') return error;
   const locator = clusterLocator(target.cluster);
-  const where = locator.notificationMember ?? locator.notificationProvider ?? 'no address';
+  const where = inProcess ? 'in this process (it is stopping)'
+    : `at ${String(locator.notificationMember ?? locator.notificationProvider ?? 'no address')}`;
   return new WebApiError(500, `Failed to connect to cluster "${target.cluster.name}": the node ` +
-    `could not be reached at ${String(where)} [${error.errorNumber}:CONNECTION_FAILED] ` +
+    `could not be reached ${where} [${error.errorNumber}:CONNECTION_FAILED] ` +
     error.message, error.errorNumber, { cause: error });
 }
 

@@ -109,17 +109,19 @@ async function start(how: 'npm' | 'node'): Promise<Launched & { nodePid: number;
   const { output } = launched;
   const webApiPidOf = () => Number(/"service":"store-webapi","pid":(\d+)/.exec(webApiLog(home))?.[1] ?? 0);
   await until('the web API', () => webApiPidOf() > 0, READY_TIMEOUT_MS, output);
-  const nodePid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
-  const webApiPid = webApiPidOf();
-  pids.push(nodePid, webApiPid);
   const http = new HttpCaller(launched.webApiPort);
   await until('checkConnection', async () => {
     const answer = await http.call('GET', '/store/v2/myCluster/dbs/public/checkConnection')
       .catch(() => undefined);
     return answer?.status === 200;
   }, READY_TIMEOUT_MS, output);
+  // The node writes its pid file before its start line, and the words follow that line; the web
+  // API's log may come first (it runs inside the node: npm start's default).
   await until('the lines in words', () => /Ctrl-C stops both/.test(output()), READY_TIMEOUT_MS,
     output);
+  const nodePid = Number(readFileSync(join(home, 'conf', 'store.pid'), 'utf8'));
+  const webApiPid = webApiPidOf();
+  pids.push(nodePid, webApiPid);
   return { ...launched, nodePid, webApiPid };
 }
 

@@ -10,6 +10,8 @@
  *   -6 < n <= 0       "0.", -n zeros, digits                        0.000125
  *   otherwise         d1, '.' and the rest if k > 1, 'e', sign, n-1 1.25e+21, 5e-324
  * and as the export writes a cell: in double quotes, -0 as "-0.0", NaN, Infinity, -Infinity.
+ * Or as the web API writes a JSON number (lib/webapi/codec/value-encode.ts): finite values bare,
+ * -0 as -0, and "NaN", "Infinity", "-Infinity" in double quotes.
  *
  *   spliceDoubles(text, textBytes, at, values, count) -> Buffer
  *     text: Uint8Array, the page printed without its DOUBLE and FLOAT cells; textBytes of it used.
@@ -17,6 +19,8 @@
  *       byte at[k] of text (non-decreasing, at most textBytes).
  *     Returns a new Buffer: text with each quoted value inserted at its place. Bad arguments throw
  *     a TypeError or RangeError and change nothing.
+ *   spliceJsonDoubles(text, textBytes, at, values, count) -> Buffer
+ *     The same, each value as the web API's JSON number.
  */
 #include <charconv>
 #include <cmath>
@@ -30,9 +34,14 @@ namespace {
 /** Bytes one cell takes at most: "-1.2345678901234567e-308" with quotes, and room to spare. */
 constexpr size_t CELL_BYTES_MAX = 32;
 
-/** Writes the quoted JavaScript text of `value` at `out`; returns the byte after it. */
-char *write_cell(char *out, double value) {
-  *out++ = '"';
+/** How a value is written: the export's quoted cell, or the web API's JSON number. */
+enum class Layout { EXPORT_CELL, JSON_NUMBER };
+
+/** Writes the text of `value` at `out` as `layout` says; returns the byte after it. */
+char *write_cell(char *out, double value, Layout layout) {
+  const bool json = layout == Layout::JSON_NUMBER;
+  const bool quoted = !json || !std::isfinite(value);
+  if (quoted) *out++ = '"';
   if (std::isnan(value)) {
     std::memcpy(out, "NaN", 3);
     out += 3;
@@ -41,7 +50,10 @@ char *write_cell(char *out, double value) {
     std::memcpy(out, "Infinity", 8);
     out += 8;
   } else if (value == 0) {
-    if (std::signbit(value)) {
+    if (std::signbit(value) && json) {
+      std::memcpy(out, "-0", 2);
+      out += 2;
+    } else if (std::signbit(value)) {
       std::memcpy(out, "-0.0", 4);
       out += 4;
     } else {
@@ -107,7 +119,7 @@ char *write_cell(char *out, double value) {
       while (count > 0) *out++ = reversed[--count];
     }
   }
-  *out++ = '"';
+  if (quoted) *out++ = '"';
   return out;
 }
 
@@ -138,7 +150,7 @@ bool count_argument(napi_env env, napi_value value, size_t *count) {
   return true;
 }
 
-napi_value splice_doubles(napi_env env, napi_callback_info info) {
+napi_value splice(napi_env env, napi_callback_info info, Layout layout) {
   size_t argc = 5;
   napi_value argv[5];
   napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
@@ -174,7 +186,7 @@ napi_value splice_doubles(napi_env env, napi_callback_info info) {
     std::memcpy(out, text + from, gap);
     out += gap;
     from = at[i];
-    out = write_cell(out, values[i]);
+    out = write_cell(out, values[i], layout);
   }
   std::memcpy(out, text + from, text_bytes - from);
   out += text_bytes - from;
@@ -185,11 +197,23 @@ napi_value splice_doubles(napi_env env, napi_callback_info info) {
   return result;
 }
 
+napi_value splice_doubles(napi_env env, napi_callback_info info) {
+  return splice(env, info, Layout::EXPORT_CELL);
+}
+
+napi_value splice_json_doubles(napi_env env, napi_callback_info info) {
+  return splice(env, info, Layout::JSON_NUMBER);
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
   napi_value fn;
   napi_create_function(env, "spliceDoubles", NAPI_AUTO_LENGTH, splice_doubles, nullptr, &fn);
   napi_set_named_property(env, exports, "spliceDoubles", fn);
+  napi_value json;
+  napi_create_function(env, "spliceJsonDoubles", NAPI_AUTO_LENGTH, splice_json_doubles, nullptr,
+                       &json);
+  napi_set_named_property(env, exports, "spliceJsonDoubles", json);
   return exports;
 }
