@@ -40,6 +40,7 @@ import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
+import { griddbRowsTranscode } from './griddb-rows-transcode.ts';
 import {
   GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
 } from './griddb-sessions.ts';
@@ -179,6 +180,18 @@ export function griddbKeyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
   return checked(() => keyValidator(schema)(key));
 }
 
+/**
+ * `count` GridDB rows of a put as the engine's batch: transcoded byte to byte when
+ * griddb-rows-transcode.ts takes them, else decoded and validated (every refusal's own error).
+ */
+function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, count: number): RowBatch {
+  const transcoded = griddbRowsTranscode(bytes, schema, count);
+  if (transcoded !== undefined) return RowBatch.encoded(count, transcoded);
+  const decoded = griddbDecode(() => griddbRowsRead(bytes, schema.columns, count));
+  return RowBatch.of(schema,
+    decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS))));
+}
+
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
@@ -189,25 +202,21 @@ export async function rowStatementRun(context: RowStatementContext, type: number
   const statement = () => context.sessions.statement(head.session, sessionId);
   switch (type) {
     case GriddbStatement.PUT_ROW: {
-      const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
-      const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
       const existed = await context.engine.call(ROW_PUT_EXISTED,
-        { statement: statement(), ref, rows: RowBatch.of(schema, [row]) });
+        { statement: statement(), ref, rows: griddbRowBatchOf(schema, head.part, 1) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }
     case GriddbStatement.PUT_MULTIPLE_ROWS: {
-      const decoded = griddbDecode(() => {
+      const { count, rowBytes } = griddbDecode(() => {
         const reader = new ByteReader(head.part);
-        const count = reader.i64();
-        if (count < 1n || count > BigInt(head.part.byteLength)) {
-          throw new GriddbFrameError(`row count ${count} is outside 1..${head.part.byteLength}`);
+        const rowCount = reader.i64();
+        if (rowCount < 1n || rowCount > BigInt(head.part.byteLength)) {
+          throw new GriddbFrameError(`row count ${rowCount} is outside 1..${head.part.byteLength}`);
         }
-        return griddbRowsRead(head.part.subarray(reader.offsetBytes), schema.columns,
-          Number(count));
+        return { count: Number(rowCount), rowBytes: head.part.subarray(reader.offsetBytes) };
       });
-      const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
       await context.engine.call(ROW_PUT,
-        { statement: statement(), ref, rows: RowBatch.of(schema, rows) });
+        { statement: statement(), ref, rows: griddbRowBatchOf(schema, rowBytes, count) });
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
