@@ -12,10 +12,11 @@
  *   ingest  sends the batches i of the rows file with i % <writer count> == <writer>, each as one
  *           gsPutMultipleRows into container <prefix>cpu_host_<host>, rows made with
  *           gsCreateRowByContainer and set field by field (the application's work, as store's
- *           client validates and encodes its rows inside its timing); prints "done <rows>".
+ *           client validates and encodes its rows inside its timing); prints
+ *           "done <rows> <CPU ms>" (this process's user and system CPU over the load).
  *   put     puts one row at a time (gsPutRow, auto-commit) and waits for each acknowledgement,
  *           starting new puts for <duration ms>; row i has timestamp 2016-01-01 + i × 10 s;
- *           prints "done <puts> <elapsed ms>".
+ *           prints "done <puts> <elapsed ms> <CPU ms>".
  * Any failure prints the client's error stack on stderr and exits 1.
  *
  * The rows file, written by griddb-client.ts, little-endian, batch after batch:
@@ -29,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include "gridstore.h"
 
@@ -55,6 +57,14 @@ static double nowMs(void) {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double) now.tv_sec * 1000.0 + (double) now.tv_nsec / 1e6;
+}
+
+/* This process's user and system CPU so far. */
+static double cpuMs(void) {
+	struct rusage usage;
+	getrusage(RUSAGE_SELF, &usage);
+	return (double) (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0 +
+		(double) (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
 }
 
 static void waitForGo(void) {
@@ -96,6 +106,7 @@ static int ingest(GSGridStore *store, const char *path, const char *prefix, uint
 	static unsigned char values[BATCH_ROWS_MAX * (8 + FIELD_COUNT * 8)];
 	static GSRow *rows[BATCH_ROWS_MAX];
 	waitForGo();
+	const double cpuStartMs = cpuMs();
 	uint64_t rowTotal = 0;
 	for (uint64_t batch = 0; fread(header, sizeof(header), 1, file) == 1; batch++) {
 		const size_t rowBytes = 8 + FIELD_COUNT * 8;
@@ -118,7 +129,7 @@ static int ingest(GSGridStore *store, const char *path, const char *prefix, uint
 		for (uint32_t r = 0; r < header[1]; r++) gsCloseRow(&rows[r]);
 		rowTotal += header[1];
 	}
-	printf("done %llu\n", (unsigned long long) rowTotal);
+	printf("done %llu %.3f\n", (unsigned long long) rowTotal, cpuMs() - cpuStartMs);
 	fclose(file);
 	for (uint32_t h = 0; h < containerCount; h++) gsCloseContainer(&containers[h], GS_TRUE);
 	free(containers);
@@ -133,6 +144,7 @@ static int put(GSGridStore *store, const char *name, double durationMs, int64_t 
 	CHECK(gsCreateRowByContainer(container, &row), container);
 	waitForGo();
 	const double startMs = nowMs();
+	const double cpuStartMs = cpuMs();
 	int64_t index = firstIndex;
 	while (nowMs() - startMs < durationMs) {
 		double fields[FIELD_COUNT];
@@ -141,7 +153,8 @@ static int put(GSGridStore *store, const char *name, double durationMs, int64_t 
 		CHECK(gsPutRow(container, NULL, row, NULL), container);
 		index++;
 	}
-	printf("done %lld %.3f\n", (long long) (index - firstIndex), nowMs() - startMs);
+	printf("done %lld %.3f %.3f\n", (long long) (index - firstIndex), nowMs() - startMs,
+		cpuMs() - cpuStartMs);
 	gsCloseRow(&row);
 	gsCloseContainer(&container, GS_TRUE);
 	return 0;

@@ -49,11 +49,14 @@ export function writeRowsFile(path: string, batches: readonly TsbsBatch[]): void
 /**
  * Starts one process per argument list, waits until all are ready, starts them together and
  * returns each one's "done" line (split on spaces, without "done") and the ms from the start to
- * the last done. A writer that fails stops the others and throws with its stderr.
+ * the last done; `around` is called just before the start and just after the last done (the
+ * caller's measures of the load alone). A writer that fails stops the others and throws with
+ * its stderr.
  */
 export async function runWritersTogether(
   program: string,
   argumentLists: readonly (readonly string[])[],
+  around: { started(): void; done(): void } = { started: () => undefined, done: () => undefined },
 ): Promise<{ elapsedMs: number; done: string[][] }> {
   const writers = argumentLists.map((args, w) => {
     const child = spawn(program, args, { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -64,12 +67,14 @@ export async function runWritersTogether(
   try {
     await Promise.all(writers.map((w) =>
       firstMatchingLine(w.owned, w.owned.child.stdout!, /^ready$/, READY_MS_MAX)));
-    const startMs = performance.now();
     const doneLines = writers.map((w) =>
       firstMatchingLine(w.owned, w.owned.child.stdout!, /^done (.*)$/, DONE_MS_MAX));
+    around.started();
+    const startMs = performance.now();
     for (const w of writers) w.owned.child.stdin!.write('go\n');
     const done = await Promise.all(doneLines);
     const elapsedMs = performance.now() - startMs;
+    around.done();
     await Promise.all(writers.map((w) => w.owned.whenExited()));
     for (const w of writers) {
       assert(w.owned.child.exitCode === 0, `${w.owned.name} exit ${w.owned.child.exitCode}`);
