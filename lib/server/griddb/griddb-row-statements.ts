@@ -18,7 +18,8 @@
 // (one row of griddb-rows.ts's encoding).
 //
 // A row statement names its container by id (in its frame's partition) only, so the node keeps
-// the names of the containers GridDB clients have been told about (GriddbContainerNames); the
+// the names of the containers GridDB clients have been told about (GriddbContainerNames; an id
+// unknown since the node started is looked up: griddb-container-ids.ts); the
 // schema version must be the container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
 // the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
@@ -41,6 +42,7 @@ import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
 import { griddbRowsTranscode } from './griddb-rows-transcode.ts';
+import { griddbContainerNameOf } from './griddb-container-ids.ts';
 import {
   GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
 } from './griddb-sessions.ts';
@@ -59,14 +61,30 @@ export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
  */
 export class GriddbContainerNames {
   private readonly names = new Map<string, string>();
+  /** Partitions whose containers were all looked up since (griddb-container-ids.ts). */
+  private readonly scanned = new Set<number>();
+
+  /** `partitionNum`: the node's, by which a name's partition is found. */
+  constructor(readonly partitionNum: number) {}
 
   remember(partitionId: number, containerId: number, name: string): void {
     const key = `${partitionId}/${containerId}`;
     this.names.delete(key);
     this.names.set(key, name);
     if (this.names.size > GRIDDB_CONTAINER_NAMES_MAX) {
-      this.names.delete(this.names.keys().next().value!);
+      const oldest = this.names.keys().next().value!;
+      this.names.delete(oldest);
+      // An id of that partition is unknown again: a look-up must find it.
+      this.scanned.delete(Number(oldest.slice(0, oldest.indexOf('/'))));
     }
+  }
+
+  isScanned(partitionId: number): boolean {
+    return this.scanned.has(partitionId);
+  }
+
+  markScanned(partitionId: number): void {
+    this.scanned.add(partitionId);
   }
 
   nameOf(partitionId: number, containerId: number): string | undefined {
@@ -131,7 +149,7 @@ export async function containerOf(context: Omit<RowStatementContext, 'sessions'>
   head: { containerId: number; schemaVersion?: number }):
   Promise<{ info: ContainerInfo; schema: ContainerSchema; ref: {
     partitionId: number; name: string; containerId: number; schemaVersion: number; }; }> {
-  const name = context.names.nameOf(context.partitionId, head.containerId);
+  const name = await griddbContainerNameOf(context, head.containerId);
   const info = name === undefined ? undefined : await context.engine.call(CONTAINER_INFO,
     { partitionId: context.partitionOf(name), name });
   if (info === undefined || info.containerId !== head.containerId) {
