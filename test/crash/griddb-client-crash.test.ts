@@ -8,14 +8,15 @@
 // acknowledged to a C program must be in the node, read back through store's own client.
 //
 // Bounded: the writers stop by themselves after WRITER_SECONDS_MAX and are SIGKILLed by pid at
-// the end; each wait has its own limit. STORE_CRASH_GRIDDB_LOG_WRITE_MODE (default 0) runs the
-// node with another logWriteMode: with 1 (an acknowledgement before the xlog reaches the file)
-// acknowledged rows are lost and the test goes red.
+// the end, and a node left running by a failure is SIGKILLed by its pid; each wait has its own
+// limit. Seen red: a node that answered one PUT_ROW in 50 without writing it ("writer 0 lost 9 of
+// 4820 acknowledged rows"), and one that forgot container ids at a restart (the writers' retries
+// failed with TXN_CONTAINER_NOT_FOUND).
 // Skips with the reason where the C client cannot be built (no source or build tools).
 
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,7 +35,6 @@ const WRITER_SECONDS_MAX = 240;
 /** How long a writer may take to acknowledge its next row after a (re)start of the node. */
 const PROGRESS_MS_MAX = 60_000;
 const SEED = Number(process.env['STORE_CRASH_SEED'] ?? 20261126);
-const LOG_WRITE_MODE = Number(process.env['STORE_CRASH_GRIDDB_LOG_WRITE_MODE'] ?? 0);
 /** Writer w's rows are seq w × SEQ_SPAN onwards, in container griddb_crash_<w>. */
 const SEQ_SPAN = 10_000_000;
 
@@ -110,8 +110,16 @@ async function verify(client: ClientStore, writers: readonly Writer[]): Promise<
 describe('crash under GridDB\'s C client', { timeout: 480_000 }, () => {
   const home = newNodeHome();
   const writers: Writer[] = [];
+  /** Set once gs_stopnode has stopped the node: after that its pid may be anyone's. */
+  let nodeStopped = false;
   after(async () => {
     for (const writer of writers) await writer.kill();
+    const pidPath = join(home, 'conf', 'store.pid');
+    if (!nodeStopped && existsSync(pidPath)) {
+      const pid = Number(readFileSync(pidPath, 'utf8'));
+      if (processAlive(pid)) process.kill(pid, 'SIGKILL');
+      await waitGone(pid);
+    }
     removeHome(home);
   });
 
@@ -122,7 +130,7 @@ describe('crash under GridDB\'s C client', { timeout: 480_000 }, () => {
     const program = await compileProgram(client, WRITER_C);
     const [system, transaction, sql, clusterPort, sync] = await freePorts(5);
     writeFileSync(join(home, 'conf', 'gs_node.json'), JSON.stringify({
-      dataStore: { logWriteMode: LOG_WRITE_MODE }, checkpoint: { checkpointInterval: '1s' },
+      dataStore: { logWriteMode: 0 }, checkpoint: { checkpointInterval: '1s' },
       system: { servicePort: system }, transaction: { servicePort: transaction },
       sql: { servicePort: sql }, cluster: { servicePort: clusterPort }, sync: { servicePort: sync },
     }));
@@ -162,5 +170,6 @@ describe('crash under GridDB\'s C client', { timeout: 480_000 }, () => {
     const total = writers.reduce((sum, writer) => sum + writer.acknowledged.size, 0);
     assert.ok(total > 100, `only ${total} rows were acknowledged: the test wrote too little`);
     await tool('gs_stopnode.ts', ['-u', 'admin/admin', '-s', `127.0.0.1:${system}`, '-w', '60'], env);
+    nodeStopped = true;
   });
 });
