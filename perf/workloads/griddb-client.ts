@@ -158,8 +158,8 @@ export async function griddbIngestWorkload(config: BenchConfig): Promise<Workloa
     });
   });
   return report(name, `node process, logWriteMode 0; GridDB C client 5.8: ${connectionCount} ` +
-    'processes of one connection, gsPutMultipleRows per batch, rows made with ' +
-    'gsCreateRowByContainer in the timing; store client: ClientContainer.multiPut per batch, ' +
+    'processes of one connection, gsPutMultipleRows per batch, rows set field by field in the ' +
+    'timing on GSRows made once; store client: ClientContainer.multiPut per batch, ' +
     `${connectionCount} client stores of one connection; 1 warm-up + ${repeatCount} runs ` +
     'alternating, median of runs', samples);
 }
