@@ -88,7 +88,12 @@ export class GriddbAnnouncer {
     socket.setMulticastTTL(MULTICAST_TTL);
     socket.setMulticastLoopback(true);
     if (isIPv4(options.master.host) && options.master.host !== ANY_ADDRESS) {
-      socket.setMulticastInterface(options.master.host);
+      try {
+        socket.setMulticastInterface(options.master.host);
+      } catch (error) {
+        // The routing table then chooses; the node serves on either way.
+        options.onSendFailed(error as Error);
+      }
     }
     const announcer = new GriddbAnnouncer(socket, options,
       griddbAnnouncement({ host, port: options.master.port }, options.partitionNum));
