@@ -35,6 +35,7 @@ import { checkpointWorkload } from './workloads/checkpoint.ts';
 import { checkpointCommitLatencyWorkload } from './workloads/checkpoint-commit-latency.ts';
 import { clientIngestWorkload } from './workloads/client-ingest.ts';
 import { clientPutWorkload } from './workloads/client-put.ts';
+import { griddbIngestWorkload, griddbPutWorkload } from './workloads/griddb-client.ts';
 import { expimpWorkload } from './workloads/expimp.ts';
 import { expiryWorkload } from './workloads/expiry.ts';
 import { engineThreadIngestWorkload, engineThreadPutWorkload } from './workloads/engine-thread.ts';
@@ -85,6 +86,9 @@ const WORKLOADS: readonly Workload[] = [
   { name: 'client/put/durable/clients=1', run: (config) => clientPutWorkload(config, 1) },
   { name: 'client/put/durable/clients=8', run: (config) => clientPutWorkload(config, 8) },
   { name: 'client/put/durable/clients=64', run: (config) => clientPutWorkload(config, 64) },
+  { name: 'griddb/ingest/tsbs/batch=5000/connections=2', run: griddbIngestWorkload },
+  { name: 'griddb/put/durable/clients=1', run: (config) => griddbPutWorkload(config, 1) },
+  { name: 'griddb/put/durable/clients=8', run: (config) => griddbPutWorkload(config, 8) },
   { name: 'node/thread/ingest/tsbs/batch=5000/connections=2', run: nodeThreadIngestWorkload },
   { name: 'node/thread/put/durable/clients=1', run: (config) => nodeThreadPutWorkload(config, 1) },
   { name: 'node/thread/put/durable/clients=64', run: (config) => nodeThreadPutWorkload(config, 64) },

@@ -33,6 +33,7 @@ import type { ComponentLog, EventLogLevel } from '../io/event-log.ts';
 import { homeLocker, type HomeLock, type HomeLocker } from '../io/home-lock.ts';
 import { PROTOCOL_MESSAGE_BYTES_MAX } from '../base/limits.ts';
 import { TransactionServer } from '../server/transaction-server.ts';
+import { GriddbAnnouncer } from '../server/griddb/griddb-announcer.ts';
 import { PgServer } from '../pgwire/pg-server.ts';
 import { runnerSqlBackend } from '../pgwire/pg-sql-backend.ts';
 import { readConfigText } from '../config/definition-file.ts';
@@ -90,6 +91,8 @@ export class StoreNode implements SystemServiceNode {
   private transactionServer: TransactionServer | undefined;
   /** The web API in this process, when embedded (node-webapi.ts). */
   private webApi: NodeWebApi | undefined;
+  /** GridDB's multicast announcement, in MULTICAST notification mode. */
+  private announcer: GriddbAnnouncer | undefined;
   /** The PostgreSQL protocol on /sql/servicePort (lib/pgwire/). */
   private pgServer: PgServer | undefined;
   /** The event log's bounded lines about client connections. */
@@ -314,6 +317,18 @@ export class StoreNode implements SystemServiceNode {
     });
     const listening = await server.listen();
     this.transactionEndpoint = { address: listening.host, port: listening.port };
+    if (config.cluster.notification.mode === 'MULTICAST') {
+      // GridDB clients given notificationAddress find this node (griddb-announcer.ts).
+      this.announcer = await GriddbAnnouncer.start({
+        group: config.cluster.transaction.notification,
+        master: { host: listening.host, port: listening.port },
+        partitionNum: this.partitionNum,
+        onSendFailed: (error) => events.component('transactionService').warning(
+          'multicast announcement not sent', { group: `${
+            config.cluster.transaction.notification.address}:${
+            config.cluster.transaction.notification.port}`, reason: error.message }),
+      });
+    }
     if (server.mallocThresholdUnsetReason !== undefined) {
       events.component('transactionService').warning('malloc mmap threshold not fixed: large ' +
         `replies may leave RSS behind (${server.mallocThresholdUnsetReason})`);
@@ -407,6 +422,7 @@ export class StoreNode implements SystemServiceNode {
   private async shutdownServices(options: { abandon?: boolean } = {}): Promise<void> {
     // First the web API: its requests under way finish against a node that still serves them.
     await this.webApi?.close();
+    await this.announcer?.close();
     await this.pgServer?.close();
     await this.transactionServer?.close();
     // A running backup holds the checkpoints: the closing one waits for it, and so does this.
@@ -445,6 +461,7 @@ export class StoreNode implements SystemServiceNode {
     const events = this.home.eventLog;
     events.nodeAbnormal(error, { while: what });
     this.transactionServer?.abort('the node stopped: ABNORMAL');
+    void this.announcer?.close();
     void this.pgServer?.close();
     void this.webApi?.close().catch(() => undefined);
     this.connectionLog?.close();

@@ -66,7 +66,8 @@ const sharedByHost = new WeakMap<GriddbConnectionHost, HostShared>();
 function sharedOf(host: GriddbConnectionHost): HostShared {
   let shared = sharedByHost.get(host);
   if (shared === undefined) {
-    shared = { names: new GriddbContainerNames(), statementIds: new GriddbStatementIds() };
+    shared = { names: new GriddbContainerNames(host.options.partitionNum),
+      statementIds: new GriddbStatementIds() };
     sharedByHost.set(host, shared);
   }
   return shared;

@@ -58,6 +58,12 @@ export function isGriddbCheckCode(firstBytes: Uint8Array): boolean {
 export class GriddbFrameReader {
   private chunks: Buffer[] = [];
   private bufferedBytes = 0;
+  /**
+   * The frame whose head has been read, head and body, until all of it is buffered: the chunks
+   * are joined once, when it is whole. (Joining at every chunk copied a 445 KB frame of 64 KB
+   * chunks seven times over, 1.8 MB, and the garbage was a third of the node's GC under a load.)
+   */
+  private frameBytes: number | undefined;
 
   /** `bodyBytesMax` may be changed between frames (it grows after the login). */
   constructor(public bodyBytesMax: number) {
@@ -72,27 +78,34 @@ export class GriddbFrameReader {
   /** The next whole frame, undefined until one has arrived; a malformed head throws. */
   next(): GriddbRequest | undefined {
     if (this.bufferedBytes < GRIDDB_HEAD_BYTES) return undefined;
+    this.frameBytes ??= this.headRead();
+    if (this.bufferedBytes < this.frameBytes) return undefined;
     const joined = this.join();
-    if (joined.readInt32LE(0) !== GRIDDB_CHECK_CODE) {
-      throw new GriddbFrameError(`check code 0x${(joined.readInt32LE(0) >>> 0).toString(16)} ` +
-        `is not GridDB's 0x${GRIDDB_CHECK_CODE.toString(16)}`);
-    }
-    const bodyBytes = joined.readInt32LE(BODY_LENGTH_OFFSET);
-    if (bodyBytes < BODY_BYTES_MIN || bodyBytes > this.bodyBytesMax) {
-      throw new GriddbFrameError(`body length ${bodyBytes} is outside ` +
-        `${BODY_BYTES_MIN}..${this.bodyBytesMax} bytes`);
-    }
-    const frameBytes = GRIDDB_HEAD_BYTES + bodyBytes;
-    if (joined.byteLength < frameBytes) return undefined;
-    const body = joined.subarray(GRIDDB_HEAD_BYTES, frameBytes);
-    const rest = joined.subarray(frameBytes);
+    const body = joined.subarray(GRIDDB_HEAD_BYTES, this.frameBytes);
+    const rest = joined.subarray(this.frameBytes);
     this.chunks = rest.byteLength > 0 ? [rest] : [];
     this.bufferedBytes = rest.byteLength;
+    this.frameBytes = undefined;
     return {
       statementType: body.readInt32LE(0),
       partitionId: body.readInt32LE(4),
       body: body.subarray(BODY_BYTES_MIN),
     };
+  }
+
+  /** Checks the head (buffered) and returns the frame's size. */
+  private headRead(): number {
+    const head = this.chunks[0]!.byteLength >= GRIDDB_HEAD_BYTES ? this.chunks[0]! : this.join();
+    if (head.readInt32LE(0) !== GRIDDB_CHECK_CODE) {
+      throw new GriddbFrameError(`check code 0x${(head.readInt32LE(0) >>> 0).toString(16)} ` +
+        `is not GridDB's 0x${GRIDDB_CHECK_CODE.toString(16)}`);
+    }
+    const bodyBytes = head.readInt32LE(BODY_LENGTH_OFFSET);
+    if (bodyBytes < BODY_BYTES_MIN || bodyBytes > this.bodyBytesMax) {
+      throw new GriddbFrameError(`body length ${bodyBytes} is outside ` +
+        `${BODY_BYTES_MIN}..${this.bodyBytesMax} bytes`);
+    }
+    return GRIDDB_HEAD_BYTES + bodyBytes;
   }
 
   private join(): Buffer {

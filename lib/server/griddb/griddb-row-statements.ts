@@ -18,7 +18,8 @@
 // (one row of griddb-rows.ts's encoding).
 //
 // A row statement names its container by id (in its frame's partition) only, so the node keeps
-// the names of the containers GridDB clients have been told about (GriddbContainerNames); the
+// the names of the containers GridDB clients have been told about (GriddbContainerNames; an id
+// unknown since the node started is looked up: griddb-container-ids.ts); the
 // schema version must be the container's (else TXN_CONTAINER_SCHEMA_UNMATCH, as GridDB). PUT_ROW's "existed" is decided by
 // the engine with the put, after any lock wait (ROW_PUT_EXISTED).
 
@@ -40,6 +41,8 @@ import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
+import { griddbRowsTranscode } from './griddb-rows-transcode.ts';
+import { griddbContainerNameOf } from './griddb-container-ids.ts';
 import {
   GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
 } from './griddb-sessions.ts';
@@ -58,14 +61,30 @@ export const GRIDDB_CONTAINER_NAMES_MAX = 100_000;
  */
 export class GriddbContainerNames {
   private readonly names = new Map<string, string>();
+  /** Partitions whose containers were all looked up since (griddb-container-ids.ts). */
+  private readonly scanned = new Set<number>();
+
+  /** `partitionNum`: the node's, by which a name's partition is found. */
+  constructor(readonly partitionNum: number) {}
 
   remember(partitionId: number, containerId: number, name: string): void {
     const key = `${partitionId}/${containerId}`;
     this.names.delete(key);
     this.names.set(key, name);
     if (this.names.size > GRIDDB_CONTAINER_NAMES_MAX) {
-      this.names.delete(this.names.keys().next().value!);
+      const oldest = this.names.keys().next().value!;
+      this.names.delete(oldest);
+      // An id of that partition is unknown again: a look-up must find it.
+      this.scanned.delete(Number(oldest.slice(0, oldest.indexOf('/'))));
     }
+  }
+
+  isScanned(partitionId: number): boolean {
+    return this.scanned.has(partitionId);
+  }
+
+  markScanned(partitionId: number): void {
+    this.scanned.add(partitionId);
   }
 
   nameOf(partitionId: number, containerId: number): string | undefined {
@@ -130,7 +149,7 @@ export async function containerOf(context: Omit<RowStatementContext, 'sessions'>
   head: { containerId: number; schemaVersion?: number }):
   Promise<{ info: ContainerInfo; schema: ContainerSchema; ref: {
     partitionId: number; name: string; containerId: number; schemaVersion: number; }; }> {
-  const name = context.names.nameOf(context.partitionId, head.containerId);
+  const name = await griddbContainerNameOf(context, head.containerId);
   const info = name === undefined ? undefined : await context.engine.call(CONTAINER_INFO,
     { partitionId: context.partitionOf(name), name });
   if (info === undefined || info.containerId !== head.containerId) {
@@ -179,6 +198,18 @@ export function griddbKeyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
   return checked(() => keyValidator(schema)(key));
 }
 
+/**
+ * `count` GridDB rows of a put as the engine's batch: transcoded byte to byte when
+ * griddb-rows-transcode.ts takes them, else decoded and validated (every refusal's own error).
+ */
+function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, count: number): RowBatch {
+  const transcoded = griddbRowsTranscode(bytes, schema, count);
+  if (transcoded !== undefined) return RowBatch.encoded(count, transcoded);
+  const decoded = griddbDecode(() => griddbRowsRead(bytes, schema.columns, count));
+  return RowBatch.of(schema,
+    decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS))));
+}
+
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
@@ -189,25 +220,21 @@ export async function rowStatementRun(context: RowStatementContext, type: number
   const statement = () => context.sessions.statement(head.session, sessionId);
   switch (type) {
     case GriddbStatement.PUT_ROW: {
-      const [decoded] = griddbDecode(() => griddbRowsRead(head.part, schema.columns, 1));
-      const row = checked(() => validateRow(schema, decoded, VALUE_LIMITS));
       const existed = await context.engine.call(ROW_PUT_EXISTED,
-        { statement: statement(), ref, rows: RowBatch.of(schema, [row]) });
+        { statement: statement(), ref, rows: griddbRowBatchOf(schema, head.part, 1) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }
     case GriddbStatement.PUT_MULTIPLE_ROWS: {
-      const decoded = griddbDecode(() => {
+      const { count, rowBytes } = griddbDecode(() => {
         const reader = new ByteReader(head.part);
-        const count = reader.i64();
-        if (count < 1n || count > BigInt(head.part.byteLength)) {
-          throw new GriddbFrameError(`row count ${count} is outside 1..${head.part.byteLength}`);
+        const rowCount = reader.i64();
+        if (rowCount < 1n || rowCount > BigInt(head.part.byteLength)) {
+          throw new GriddbFrameError(`row count ${rowCount} is outside 1..${head.part.byteLength}`);
         }
-        return griddbRowsRead(head.part.subarray(reader.offsetBytes), schema.columns,
-          Number(count));
+        return { count: Number(rowCount), rowBytes: head.part.subarray(reader.offsetBytes) };
       });
-      const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
       await context.engine.call(ROW_PUT,
-        { statement: statement(), ref, rows: RowBatch.of(schema, rows) });
+        { statement: statement(), ref, rows: griddbRowBatchOf(schema, rowBytes, count) });
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {
