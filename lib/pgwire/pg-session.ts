@@ -639,6 +639,9 @@ export class PgSession {
               if (columns.kind !== 'rows') return [];
               await columns.rows.close();
               return columns.columns;
+            }, keys: async () => {
+              const info = await backend.containerInfo(connectionId, name);
+              return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [] };
             } });
           }
           if (page.done) return tables;
