@@ -255,7 +255,7 @@ export class PgSession {
             'in auto-commit, so ROLLBACK could not undo it', hint: 'run it outside BEGIN … COMMIT' });
       }
       this.copyIn = await PgCopyIn.open(backend, connectionId, statement);
-      writeCopyResponse(out, 'G', this.copyIn.columnCount);
+      writeCopyResponse(out, 'G', this.copyIn.columnCount, statement.options.format === 'binary' ? 1 : 0);
       return true;
     }
     const result = await backend.execute(connectionId, {
