@@ -255,10 +255,13 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
   switch (relation) {
     case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables': {
       const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
-      if (kinds !== undefined && !kinds.includes('\'r\'')) return [];
+      // An index is a pg_class row where the kinds asked for name 'i' (psql's \di).
+      const indexes = relation === 'pg_catalog.pg_class' && kinds?.includes('\'i\'') === true
+        ? (await indexEntries(source, '')).map((entry) => pgIndexClassRow(entry, source.user)) : [];
+      if (kinds !== undefined && !kinds.includes('\'r\'')) return filterIndexRows(indexes, text);
       const jdbcTypes = pgJdbcAsksForTables(text);
       if (jdbcTypes === false || (jdbcTypes === undefined && /relkind\s*=\s*'([^r])'/i.test(text))) return [];
-      let rows = await tableRows(source);
+      let rows = [...await tableRows(source), ...indexes];
       if (relation === 'pg_catalog.pg_class') rows = rows.map((row) => ({ ...row, table_type: 'TABLE' }));
       const name = nameFilter(text, '(?:c\\.)?relname');
       if (name !== undefined) rows = rows.filter((row) => name.test(row.relname as string));
@@ -330,6 +333,19 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
     default:
       return [];
   }
+}
+
+/** An index's pg_class row, with what psql's \di reads of it (`"Type"`, `"Table"`, `"Owner"`). */
+function pgIndexClassRow(entry: PgIndexEntry, owner: string): ViewRow {
+  return { ...pgIndexRow(entry), nspname: 'public', schema: 'public', name: entry.name, type: 'index',
+    owner, table: entry.table, relowner: 10, relhasindex: 'f', relpersistence: 'p', relispartition: 'f',
+    relisshared: 'f', reltype: 0, relnatts: entry.columns.length };
+}
+
+/** psql's name pattern on relname for the index rows alone (a \di pattern). */
+function filterIndexRows(rows: ViewRow[], text: string): ViewRow[] {
+  const name = nameFilter(text, '(?:c\\.)?relname');
+  return name === undefined ? rows : rows.filter((row) => name.test(row.relname as string));
 }
 
 /**
