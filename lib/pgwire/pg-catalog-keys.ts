@@ -15,6 +15,8 @@ import type { PgColumn } from './pg-sql-backend.ts';
 /** What the engine says of a table's keys (its ContainerInfo). */
 export interface PgTableKeys {
   rowKeyColumnCount: number;
+  /** Each column's NOT NULL, in column order (a row key column always is). */
+  notNull: readonly boolean[];
   indexes: readonly { name: string; columnIndexes: readonly number[]; type: string }[];
 }
 

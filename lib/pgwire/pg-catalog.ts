@@ -191,20 +191,21 @@ async function columnRows(tables: PgCatalogTable[]): Promise<ViewRow[]> {
   const rows: ViewRow[] = [];
   for (const table of tables) {
     const columns = await table.columns();
-    columns.forEach((column, index) => rows.push(columnRow(table.name, column, index)));
+    const { notNull } = await table.keys();
+    columns.forEach((column, index) => rows.push(columnRow(table.name, column, index, notNull[index] === true)));
   }
   return rows;
 }
 
-function columnRow(table: string, column: PgColumn, index: number): ViewRow {
+function columnRow(table: string, column: PgColumn, index: number, notNull: boolean): ViewRow {
   const type: SqlType = column.type;
   return {
     attrelid: tableOid(table), attname: column.name, attnum: index + 1, atttypid: pgTypeOf(type).oid,
-    atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: 'f', attidentity: '',
+    atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: notNull ? 't' : 'f', attidentity: '',
     attgenerated: '', attisdropped: 'f', attstorage: pgTypeOf(type).sizeBytes < 0 ? 'x' : 'p',
     attcollation: null, table_catalog: 'public', table_schema: 'public', table_name: table,
     column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type).replace(/\(\d\)/, ''),
-    is_nullable: 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
+    is_nullable: notNull ? 'NO' : 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
     current_database: 'public', nspname: 'public', relname: table, attlen: pgTypeOf(type).sizeBytes,
     attstattarget: -1, attndims: 0, attcacheoff: -1, attbyval: pgTypeOf(type).sizeBytes > 0 &&
       pgTypeOf(type).sizeBytes <= 8 ? 't' : 'f', attalign: 'd', attcompression: '', atthasdef: 'f',

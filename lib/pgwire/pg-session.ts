@@ -641,7 +641,8 @@ export class PgSession {
               return columns.columns;
             }, keys: async () => {
               const info = await backend.containerInfo(connectionId, name);
-              return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [] };
+              return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [],
+                notNull: info?.columns.map((column) => column.notNull) ?? [] };
             } });
           }
           if (page.done) return tables;

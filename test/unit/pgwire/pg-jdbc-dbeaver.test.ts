@@ -155,7 +155,7 @@ describe('pgJDBC and DBeaver: their catalog queries on a real node', { timeout: 
     const rows = await prepared(JDBC_GET_COLUMNS, ['public', 'cpu', '%']);
     assert.deepEqual(rows.map((row) => [row.current_database, row.nspname, row.relname, row.attname, row.atttypid,
       row.atttypmod, row.attnum, row.attnotnull, row.typtype]), [
-      ['public', 'public', 'cpu', 'ts', '1184', '3', '1', 'f', 'b'],
+      ['public', 'public', 'cpu', 'ts', '1184', '3', '1', 't', 'b'], // the row key is NOT NULL
       ['public', 'public', 'cpu', 'host', '25', '-1', '2', 'f', 'b'],
       ['public', 'public', 'cpu', 'usage', '701', '-1', '3', 'f', 'b'],
     ]);
@@ -188,7 +188,7 @@ describe('pgJDBC and DBeaver: their catalog queries on a real node', { timeout: 
     assert.deepEqual(await prepared(DBEAVER_TABLES, [99]), []);
     const columns = await prepared(`${DBEAVER_COLUMNS} AND c.oid=$1 ORDER BY a.attnum`, [tableOid('meter')]);
     assert.deepEqual(columns.map((row) => [row.relname, row.attname, row.atttypid, row.attnum, row.attnotnull]),
-      [['meter', 'ts', '1184', '1'], ['meter', 'kwh', '700', '2']].map((row) => [...row, 'f']));
+      [['meter', 'ts', '1184', '1', 't'], ['meter', 'kwh', '700', '2', 'f']]);
     const all = await prepared(`${DBEAVER_COLUMNS} AND c.relnamespace=$1 AND c.relkind not in ('i','c') ORDER BY a.attnum`,
       [2200]);
     assert.equal(all.length, 10);

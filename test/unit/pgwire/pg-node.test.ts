@@ -66,6 +66,7 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
     assert.match(run.stdout, /public \| cpu\s+\| table \| admin/);
     assert.match(run.stdout, /Table "public\.cpu"[\s\S]*ts\s+\| timestamp\(3\) with time zone[\s\S]*host\s+\| text[\s\S]*usage\s+\| double precision/);
     assert.doesNotMatch(run.stdout, /Inherits|child tables/);
+    assert.match(run.stdout, /ts\s+\| timestamp\(3\) with time zone \|\s+\| not null \|/, run.stdout);
     // The row key is the primary key; psql reads both from pg_index and pg_constraint.
     assert.match(run.stdout, /Indexes:\n {4}"cpu_pkey" PRIMARY KEY, btree \(ts\)\n {4}"cpu_host" btree \(host\)\n/,
       run.stdout);
