@@ -17,6 +17,13 @@ export const PG_STAR_COLUMNS: Readonly<Record<string, readonly string[]>> = {
     'attndims', 'attcacheoff', 'atttypmod', 'attbyval', 'attalign', 'attstorage', 'attcompression',
     'attnotnull', 'atthasdef', 'atthasmissing', 'attidentity', 'attgenerated', 'attisdropped', 'attislocal',
     'attinhcount', 'attcollation', 'attacl', 'attoptions', 'attfdwoptions', 'attmissingval'],
+  'pg_catalog.pg_index': ['indexrelid', 'indrelid', 'indnatts', 'indnkeyatts', 'indisunique', 'indnullsnotdistinct',
+    'indisprimary', 'indisexclusion', 'indimmediate', 'indisclustered', 'indisvalid', 'indcheckxmin', 'indisready',
+    'indislive', 'indisreplident', 'indkey', 'indcollation', 'indclass', 'indoption', 'indexprs', 'indpred'],
+  'pg_catalog.pg_constraint': ['oid', 'conname', 'connamespace', 'contype', 'condeferrable', 'condeferred',
+    'convalidated', 'conrelid', 'contypid', 'conindid', 'conparentid', 'confrelid', 'confupdtype', 'confdeltype',
+    'confmatchtype', 'conislocal', 'coninhcount', 'connoinherit', 'conkey', 'confkey', 'conpfeqop', 'conppeqop',
+    'conffeqop', 'confdelsetcols', 'conexclop', 'conbin'],
   'pg_catalog.pg_database': ['oid', 'datname', 'datdba', 'encoding', 'datlocprovider', 'datistemplate',
     'datallowconn', 'datconnlimit', 'datfrozenxid', 'datminmxid', 'dattablespace', 'datcollate', 'datctype',
     'daticulocale', 'datcollversion', 'datacl'],
@@ -24,6 +31,7 @@ export const PG_STAR_COLUMNS: Readonly<Record<string, readonly string[]>> = {
 
 /** How much of the catalog one row of a relation stands for: the query reads the highest joined. */
 const RELATION_DETAIL: Readonly<Record<string, number>> = {
+  'pg_catalog.pg_index': 4, 'pg_catalog.pg_constraint': 4,
   'pg_catalog.pg_attribute': 3, 'information_schema.columns': 3,
   'pg_catalog.pg_class': 2, 'information_schema.tables': 2, 'pg_catalog.pg_tables': 2,
 };

@@ -10,9 +10,11 @@
 // and filled from the view's row (`alias.*` with the relation's columns); the relation read is the
 // most detailed one joined (pg-catalog-relations.ts); the filters these tools use are applied (a
 // relname regular expression, an oid, attrelid, relnamespace, table_name, quote_ident(table_name),
-// pgJDBC's LIKE patterns and table types, a parameter of the extended protocol written in); any
-// other relation of pg_catalog (pg_index, pg_policy, pg_inherits, ...) is empty, as nothing in the
-// store is one of them. Table oids are a hash of the name, so they stay the same between a tool's
+// pgJDBC's LIKE patterns and table types, a parameter of the extended protocol written in).
+// pg_index, pg_constraint and pg_am hold each table's row key as its primary key and the store's
+// indexes (pg-catalog-keys.ts); pgJDBC's getPrimaryKeys and getIndexInfo, which expand indkey and
+// conkey into a row per key column, are answered from the same. Any other relation of pg_catalog
+// (pg_policy, pg_inherits, ...) is empty, as nothing in the store is one of them. Table oids are a hash of the name, so they stay the same between a tool's
 // queries. The texts these answers are checked against are Grafana's, pgJDBC's and DBeaver's
 // (test/unit/pgwire/pg-grafana.test.ts, pg-jdbc-dbeaver.test.ts) and psql's (pg-node.test.ts).
 
@@ -22,6 +24,9 @@ import {
   PG_STAR_COLUMNS, pgFromRelations, pgJdbcAsksForTables, pgLikeFilter, pgNumberFilter, pgPrimaryRelation,
   type PgFromRelation,
 } from './pg-catalog-relations.ts';
+import {
+  PG_ACCESS_METHODS, pgConstraintRow, pgIndexEntries, pgIndexRow, pgKeyColumnRows, type PgIndexEntry, type PgTableKeys,
+} from './pg-catalog-keys.ts';
 import { pgTypeName, pgTypeOf } from './pg-types.ts';
 
 export interface PgLocalResult {
@@ -36,6 +41,8 @@ export interface PgCatalogTable {
   /** TIMESERIES or COLLECTION. */
   kind: string;
   columns: () => Promise<PgColumn[]>;
+  /** Its row key's column count and its indexes (the engine's ContainerInfo). */
+  keys: () => Promise<PgTableKeys>;
 }
 
 export interface PgCatalogSource {
@@ -99,7 +106,8 @@ function* topLevelPositions(text: string, from: number): Generator<number> {
 /** Index of the top-level keyword `word` at or after `from`; -1 when none. */
 function topLevelIndex(text: string, word: RegExp, from: number): number {
   for (const i of topLevelPositions(text, from)) {
-    if (/\s/.test(text[i - 1] ?? ' ') && word.test(text.slice(i, i + 12))) return i;
+    // pgJDBC writes `"PK_NAME"FROM (`: a keyword may follow a quoted name or a parenthesis directly.
+    if (/[\s"')]/.test(text[i - 1] ?? ' ') && word.test(text.slice(i, i + 12))) return i;
   }
   return -1;
 }
@@ -156,10 +164,14 @@ type ViewRow = Record<string, SqlValue>;
 
 async function tableRows(source: PgCatalogSource): Promise<ViewRow[]> {
   const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return tables.map((table) => ({
+  const keyed = await Promise.all(tables.map(async (table) => {
+    const keys = await table.keys();
+    return keys.rowKeyColumnCount > 0 || keys.indexes.length > 0;
+  }));
+  return tables.map((table, t) => ({
     oid: tableOid(table.name), relname: table.name, nspname: 'public', schema: 'public', name: table.name,
     type: 'table', owner: source.user, relkind: 'r', relnamespace: 2200, relowner: 10, relchecks: 0,
-    relhasindex: 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f', relforcerowsecurity: 'f',
+    relhasindex: keyed[t] ? 't' : 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f', relforcerowsecurity: 'f',
     relhasoids: 'f', relispartition: 'f', reltablespace: 0, reloftype: '', relpersistence: 'p',
     relreplident: 'd', amname: 'heap', table_catalog: 'public', table_schema: 'public',
     table_name: table.name, table_type: 'BASE TABLE', description: null, 'literal:\'\'': '',
@@ -179,20 +191,21 @@ async function columnRows(tables: PgCatalogTable[]): Promise<ViewRow[]> {
   const rows: ViewRow[] = [];
   for (const table of tables) {
     const columns = await table.columns();
-    columns.forEach((column, index) => rows.push(columnRow(table.name, column, index)));
+    const { notNull } = await table.keys();
+    columns.forEach((column, index) => rows.push(columnRow(table.name, column, index, notNull[index] === true)));
   }
   return rows;
 }
 
-function columnRow(table: string, column: PgColumn, index: number): ViewRow {
+function columnRow(table: string, column: PgColumn, index: number, notNull: boolean): ViewRow {
   const type: SqlType = column.type;
   return {
     attrelid: tableOid(table), attname: column.name, attnum: index + 1, atttypid: pgTypeOf(type).oid,
-    atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: 'f', attidentity: '',
+    atttypmod: pgTypeOf(type).typmod, format_type: pgTypeName(type), attnotnull: notNull ? 't' : 'f', attidentity: '',
     attgenerated: '', attisdropped: 'f', attstorage: pgTypeOf(type).sizeBytes < 0 ? 'x' : 'p',
     attcollation: null, table_catalog: 'public', table_schema: 'public', table_name: table,
     column_name: column.name, ordinal_position: index + 1, data_type: pgTypeName(type).replace(/\(\d\)/, ''),
-    is_nullable: 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
+    is_nullable: notNull ? 'NO' : 'YES', udt_name: pgTypeName(type), column: quoteIdent(column.name),
     current_database: 'public', nspname: 'public', relname: table, attlen: pgTypeOf(type).sizeBytes,
     attstattarget: -1, attndims: 0, attcacheoff: -1, attbyval: pgTypeOf(type).sizeBytes > 0 &&
       pgTypeOf(type).sizeBytes <= 8 ? 't' : 'f', attalign: 'd', attcompression: '', atthasdef: 'f',
@@ -243,10 +256,13 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
   switch (relation) {
     case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables': {
       const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
-      if (kinds !== undefined && !kinds.includes('\'r\'')) return [];
+      // An index is a pg_class row where the kinds asked for name 'i' (psql's \di).
+      const indexes = relation === 'pg_catalog.pg_class' && kinds?.includes('\'i\'') === true
+        ? (await indexEntries(source, '')).map((entry) => pgIndexClassRow(entry, source.user)) : [];
+      if (kinds !== undefined && !kinds.includes('\'r\'')) return filterIndexRows(indexes, text);
       const jdbcTypes = pgJdbcAsksForTables(text);
       if (jdbcTypes === false || (jdbcTypes === undefined && /relkind\s*=\s*'([^r])'/i.test(text))) return [];
-      let rows = await tableRows(source);
+      let rows = [...await tableRows(source), ...indexes];
       if (relation === 'pg_catalog.pg_class') rows = rows.map((row) => ({ ...row, table_type: 'TABLE' }));
       const name = nameFilter(text, '(?:c\\.)?relname');
       if (name !== undefined) rows = rows.filter((row) => name.test(row.relname as string));
@@ -288,6 +304,28 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
         datlocprovider: 'c', datistemplate: 'f', datallowconn: 't', datconnlimit: -1, dattablespace: 1663,
         datacl: null, description: null }];
     }
+    case 'pg_catalog.pg_index': {
+      // DBeaver's `i.indrelid=?`, psql's `c.oid = '...'` (\d table), pgJDBC's table name.
+      const table = pgNumberFilter(text, '(?:\\w+\\.)?indrelid') ?? pgNumberFilter(text, '(?:c\\.)?oid');
+      const entries = (await indexEntries(source, text)).filter((entry) =>
+        table === undefined || String(entry.tableOid) === table);
+      // DBeaver orders by the index's name; psql's \d by indisprimary DESC first, then the name.
+      const primaryFirst = /\border\s+by\s+i\.indisprimary\s+desc\b/i.test(text);
+      return entries.sort((a, b) => (primaryFirst && a.primary !== b.primary ? (a.primary ? -1 : 1)
+        : a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map(pgIndexRow);
+    }
+    case 'pg_catalog.pg_constraint': {
+      const table = pgNumberFilter(text, '(?:\\w+\\.)?conrelid');
+      const kind = /\bcontype\s*=\s*'(\w)'/i.exec(text)?.[1];
+      if (kind !== undefined && kind !== 'p') return [];
+      const entries = (await indexEntries(source, text)).filter((entry) => entry.primary &&
+        (table === undefined || String(entry.tableOid) === table));
+      return entries.map(pgConstraintRow).sort((a, b) => Number(a.oid) - Number(b.oid));
+    }
+    case 'pg_catalog.pg_am': {
+      const name = equalsFilter(text, '(?:\\w+\\.)?amname');
+      return PG_ACCESS_METHODS.filter((am) => name === undefined || am.amname === name).map((am) => ({ ...am }));
+    }
     case 'pg_catalog.pg_settings': {
       const name = equalsFilter(text, 'name');
       const value = name === undefined ? undefined : source.setting(name);
@@ -298,8 +336,71 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
   }
 }
 
+/** An index's pg_class row, with what psql's \di reads of it (`"Type"`, `"Table"`, `"Owner"`). */
+function pgIndexClassRow(entry: PgIndexEntry, owner: string): ViewRow {
+  return { ...pgIndexRow(entry), nspname: 'public', schema: 'public', name: entry.name, type: 'index',
+    owner, table: entry.table, relowner: 10, relhasindex: 'f', relpersistence: 'p', relispartition: 'f',
+    relisshared: 'f', reltype: 0, relnatts: entry.columns.length };
+}
+
+/** psql's name pattern on relname for the index rows alone (a \di pattern). */
+function filterIndexRows(rows: ViewRow[], text: string): ViewRow[] {
+  const name = nameFilter(text, '(?:c\\.)?relname');
+  return name === undefined ? rows : rows.filter((row) => name.test(row.relname as string));
+}
+
+/**
+ * The primary keys and indexes of the tables a query's table filters leave (`ct.relname = '...'`,
+ * pgJDBC's; a LIKE pattern on relname), in table order.
+ */
+async function indexEntries(source: PgCatalogSource, text: string): Promise<PgIndexEntry[]> {
+  const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const name = equalsFilter(text, '(?<![\\w.])(?:ct\\.|tc\\.|t\\.)relname');
+  const like = pgLikeFilter(text, '(?:ct\\.)?relname');
+  const entries: PgIndexEntry[] = [];
+  for (const table of tables) {
+    if ((name !== undefined && table.name !== name) || (like !== undefined && !like.test(table.name))) continue;
+    entries.push(...pgIndexEntries(tableOid, table.name, await table.columns(), await table.keys()));
+  }
+  return entries;
+}
+
+/**
+ * pgJDBC's getPrimaryKeys and getIndexInfo: `SELECT alias.X AS "X", ... FROM (SELECT ...,
+ * information_schema._pg_expandarray(con.conkey | i.indkey) ... FROM pg_constraint | pg_index
+ * ...) alias WHERE ... ORDER BY ...`: a row per key column of each primary key (getPrimaryKeys)
+ * or index (getIndexInfo; only the unique ones for `i.indisunique`), filtered by schema and table
+ * and sorted as each orders them.
+ */
+async function keyColumnQuery(source: PgCatalogSource, text: string): Promise<PgLocalResult> {
+  const primaryKeys = /\bpg_catalog\.pg_constraint\b/i.test(text);
+  const schema = equalsFilter(text, '(?:\\w+\\.)?nspname');
+  let entries = schema !== undefined && schema !== 'public' ? [] : await indexEntries(source, text);
+  if (primaryKeys || /\band\s+i\.indisunique\b/i.test(text)) entries = entries.filter((entry) => entry.primary);
+  const rows = entries.flatMap(pgKeyColumnRows);
+  const order = primaryKeys ? ['table_name', 'pk_name', 'key_seq'] : ['non_unique', 'type', 'index_name', 'ordinal_position'];
+  rows.sort((a, b) => {
+    for (const key of order) {
+      const x = a[key]!;
+      const y = b[key]!;
+      if (x !== y) return x < y ? -1 : 1;
+    }
+    return 0;
+  });
+  const items = selectItems(text, []);
+  return {
+    columns: items.map((item) => ({ name: item.name, type: 'STRING' as const })),
+    rows: rows.map((row) => items.map((item) => {
+      const key = item.keys.find((candidate) => Object.hasOwn(row, candidate));
+      const value = key === undefined ? null : row[key]!;
+      return value === null ? null : String(value);
+    })),
+  };
+}
+
 /** The relations that hold rows here; an inner join with any other (all empty) is empty. */
-const VIEWS_WITH_ROWS = new Set(['pg_class', 'pg_namespace', 'pg_attribute', 'pg_database', 'pg_am',
+const VIEWS_WITH_ROWS = new Set(['pg_class', 'pg_namespace', 'pg_attribute', 'pg_database', 'pg_am', 'pg_index',
+  'pg_constraint',
   'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata', 'pg_type']);
 
 /** Whether the top-level FROM joins (comma or inner JOIN) a relation that has no rows here. */
@@ -309,6 +410,7 @@ function joinsEmptyRelation(relations: readonly PgFromRelation[]): boolean {
 
 /** Answers a pg_catalog or information_schema query (isCatalogQuery). */
 export async function catalogQuery(source: PgCatalogSource, query: string): Promise<PgLocalResult> {
+  if (/\binformation_schema\s*\.\s*_pg_expandarray\s*\(/i.test(query)) return keyColumnQuery(source, query);
   const text = unwrapDerived(query);
   const relations = pgFromRelations(topFromClause(text));
   const items = selectItems(text, relations);

@@ -2,12 +2,13 @@
 // `COPY table [(columns)] TO STDOUT` and `COPY (query) TO STDOUT`, with PostgreSQL's options in
 // either spelling: `WITH (FORMAT csv, DELIMITER ';', NULL '', HEADER, QUOTE '"', ESCAPE '"')` or
 // the older `WITH CSV HEADER DELIMITER AS ';' NULL AS ''` that psql's \copy passes on. Files on
-// the server (FROM 'file', TO 'file', PROGRAM) and the binary format are refused (0A000).
+// the server (FROM 'file', TO 'file', PROGRAM) are refused (0A000). `FORMAT binary` (or the old
+// `BINARY`) takes no other option but FREEZE and ENCODING, as in PostgreSQL (pg-copy-binary.ts).
 
 import { PgError, pgError } from './pg-errors.ts';
 
 export interface PgCopyOptions {
-  format: 'text' | 'csv';
+  format: 'text' | 'csv' | 'binary';
   delimiter: string;
   nullText: string;
   header: boolean;
@@ -164,8 +165,9 @@ export function parseCopyStatement(text: string): PgCopyStatement {
     switch (upper) {
       case 'FORMAT': {
         const format = (value ?? '').replace(/^'(.*)'$/, '$1').toLowerCase();
-        if (format === 'binary') throw new PgError(pgError('0A000', 'COPY FORMAT binary is not supported (text or csv)'));
-        if (format !== 'text' && format !== 'csv') throw syntax(`COPY format "${format}" not recognized`);
+        if (format !== 'text' && format !== 'csv' && format !== 'binary') {
+          throw syntax(`COPY format "${format}" not recognized`);
+        }
         options.format = format;
         return;
       }
@@ -209,7 +211,11 @@ export function parseCopyStatement(text: string): PgCopyStatement {
     }
   }
   if (!tokens.done) throw syntax('unexpected text after the options');
-  if (options.format === 'csv') {
+  if (options.format === 'binary') {
+    for (const option of ['DELIMITER', 'NULL', 'HEADER', 'QUOTE', 'ESCAPE']) {
+      if (given.has(option)) throw syntax(`cannot specify ${option} in BINARY mode`);
+    }
+  } else if (options.format === 'csv') {
     if (!delimiterGiven) options.delimiter = ',';
     if (!nullGiven) options.nullText = '';
     if (!given.has('ESCAPE')) options.escape = options.quote;

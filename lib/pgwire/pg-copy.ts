@@ -13,6 +13,9 @@
 // engine error, a lost connection) stay written, the failing batch and everything after it are
 // not. The error's DETAIL says how many rows were written.
 //
+// In binary format (pg-copy-binary.ts) the same holds with tuples for records: a tuple's number
+// is its `line` in errors, and the unfinished tuple is bounded like a record.
+//
 // COPY TO STDOUT: the query's rows page by page (PG_PAGE_ROW_COUNT), one CopyData per row as
 // PostgreSQL sends them, flushed after each page; cancel and the statement timeout are checked
 // between pages.
@@ -26,6 +29,10 @@ import {
   copyFields, copyFormatError, copyHeader, copyLine, copyValueReader, PgCopyRecordSplitter, type PgCopyRecord,
   type PgCopyValueReader,
 } from './pg-copy-text.ts';
+import {
+  copyBinaryReader, PgCopyBinaryTuples, writeCopyBinaryHeader, writeCopyBinaryTrailer, writeCopyBinaryTuple,
+  type PgBinaryTuple, type PgCopyBinaryReader,
+} from './pg-copy-binary.ts';
 import { PgError, pgError, pgErrorFieldsOf } from './pg-errors.ts';
 import type { PgBackendWriter } from './pg-frames.ts';
 import type { PgColumn, PgRowSource, PgSqlBackend } from './pg-sql-backend.ts';
@@ -41,6 +48,8 @@ export class PgCopyIn {
   /** Rows the engine has applied. */
   rowCount = 0;
   private readonly splitter: PgCopyRecordSplitter;
+  /** FORMAT binary: the tuple reader and each field's reader, by the field's place in a tuple. */
+  private binary: { tuples: PgCopyBinaryTuples; readers: PgCopyBinaryReader[] } | undefined;
   private readonly schema: ContainerSchema;
   /** The schema index each field of a record goes to. */
   private readonly targets: number[];
@@ -77,6 +86,11 @@ export class PgCopyIn {
     this.readers = PgCopyIn.readersOf(this.schema, this.targets);
   }
 
+  private startBinary(): void {
+    this.binary = { tuples: new PgCopyBinaryTuples(this.targets.length),
+      readers: this.targets.map((index) => copyBinaryReader(this.schema.columns[index]!)) };
+  }
+
   private static readersOf(schema: ContainerSchema, targets: readonly number[]): PgCopyValueReader[] {
     return targets.map((index) => copyValueReader(schema.columns[index]!));
   }
@@ -86,6 +100,7 @@ export class PgCopyIn {
     const info = await backend.containerInfo(connectionId, statement.table);
     if (info === undefined) throw new PgError(pgError('42P01', `relation "${statement.table}" does not exist`));
     const copy = new PgCopyIn(backend, connectionId, info, statement.columns, statement.options);
+    if (statement.options.format === 'binary') copy.startBinary();
     const arrays = copy.targets.filter((index) => copy.schema.columns[index]!.array);
     if (arrays.length > 0) {
       throw new PgError(pgError('0A000', `COPY FROM into array column "${copy.schema.columns[arrays[0]!]!.name}" is not supported`));
@@ -99,6 +114,15 @@ export class PgCopyIn {
 
   async data(bytes: Buffer): Promise<void> {
     try {
+      if (this.binary !== undefined) {
+        const tuples: PgBinaryTuple[] = [];
+        this.binary.tuples.push(bytes, tuples);
+        if (this.binary.tuples.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
+          throw new PgError(pgError('54000', `a COPY tuple is longer than ${PG_COPY_RECORD_CHARS_MAX} bytes`));
+        }
+        await this.takeTuples(tuples);
+        return;
+      }
       const records: PgCopyRecord[] = [];
       this.splitter.push(bytes, records);
       if (this.splitter.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
@@ -113,9 +137,13 @@ export class PgCopyIn {
   /** CopyDone: the last record and batch; resolves with the rows written. */
   async done(): Promise<number> {
     try {
-      const records: PgCopyRecord[] = [];
-      this.splitter.end(records);
-      await this.take(records);
+      if (this.binary !== undefined) {
+        this.binary.tuples.end();
+      } else {
+        const records: PgCopyRecord[] = [];
+        this.splitter.end(records);
+        await this.take(records);
+      }
       await this.write();
       await this.settle();
       if (this.failure !== undefined) throw this.failure.error;
@@ -164,6 +192,22 @@ export class PgCopyIn {
     }
   }
 
+  private async takeTuples(tuples: PgBinaryTuple[]): Promise<void> {
+    const readers = this.binary!.readers;
+    const columns = this.schema.columns;
+    for (const { tuple, fields, byteCount } of tuples) {
+      const row: Row = new Array<Row[number]>(columns.length).fill(null);
+      for (let i = 0; i < fields.length; i++) {
+        const field = fields[i]!;
+        if (field !== null) row[this.targets[i]!] = readers[i]!(field, tuple);
+      }
+      this.push(row, tuple, byteCount);
+      if (this.batch.length >= PG_COPY_BATCH_ROW_COUNT || this.batchChars >= PG_COPY_BATCH_CHARS_MAX) {
+        await this.write();
+      }
+    }
+  }
+
   private add(record: PgCopyRecord): void {
     const fields = copyFields(record, this.options);
     const columns = this.schema.columns;
@@ -179,16 +223,21 @@ export class PgCopyIn {
       const field = fields[i]!;
       if (field !== null) row[this.targets[i]!] = this.readers[i]!(field, record.line);
     }
+    this.push(row, record.line, record.text.length);
+  }
+
+  /** A row read from line (or tuple) `line` of `size` input characters (bytes), checked, into the batch. */
+  private push(row: Row, line: number, size: number): void {
     let valid: Row;
     try {
       valid = this.validate(row);
     } catch (error) {
       if (!isStorageError(error)) throw error;
-      throw new PgError({ ...pgErrorFieldsOf(error), where: `COPY ${this.info.name}, line ${record.line}` });
+      throw new PgError({ ...pgErrorFieldsOf(error), where: `COPY ${this.info.name}, line ${line}` });
     }
-    if (this.batch.length === 0) this.batchFirstLine = record.line;
+    if (this.batch.length === 0) this.batchFirstLine = line;
     this.batch.push(valid);
-    this.batchChars += record.text.length;
+    this.batchChars += size;
   }
 
   /**
@@ -215,11 +264,11 @@ export class PgCopyIn {
   }
 }
 
-/** CopyInResponse / CopyOutResponse: text format for the whole and every column. */
-export function writeCopyResponse(out: PgBackendWriter, type: 'G' | 'H', columnCount: number): void {
+/** CopyInResponse / CopyOutResponse: text (0) or binary (1) format for the whole and every column. */
+export function writeCopyResponse(out: PgBackendWriter, type: 'G' | 'H', columnCount: number, format: 0 | 1 = 0): void {
   out.message(type, (writer) => {
-    writer.byte(0).int16(columnCount);
-    for (let i = 0; i < columnCount; i++) writer.int16(0);
+    writer.byte(format).int16(columnCount);
+    for (let i = 0; i < columnCount; i++) writer.int16(format);
   });
 }
 
@@ -242,14 +291,17 @@ export interface PgCopyOutHost {
 export async function copyOut(host: PgCopyOutHost, columns: readonly PgColumn[], source: PgRowSource,
   options: PgCopyOptions, pageRowCount: number): Promise<number> {
   const { out } = host;
-  writeCopyResponse(out, 'H', columns.length);
+  const binary = options.format === 'binary';
+  writeCopyResponse(out, 'H', columns.length, binary ? 1 : 0);
+  if (binary) writeCopyBinaryHeader(out);
   if (options.header) out.begin('d').text(copyHeader(columns.map((column) => column.name), options)).end();
   const types = columns.map((column) => column.type);
   let rowCount = 0;
   try {
     for (;;) {
       const page = await source.next(pageRowCount);
-      for (const row of page.rows) out.begin('d').text(copyLine(types, row, options)).end();
+      if (binary) for (const row of page.rows) writeCopyBinaryTuple(out, types, row);
+      else for (const row of page.rows) out.begin('d').text(copyLine(types, row, options)).end();
       rowCount += page.rows.length;
       await host.flush();
       if (page.done) break;
@@ -259,6 +311,7 @@ export async function copyOut(host: PgCopyOutHost, columns: readonly PgColumn[],
     await source.close();
     throw error;
   }
+  if (binary) writeCopyBinaryTrailer(out);
   out.message('c');
   return rowCount;
 }

@@ -228,6 +228,19 @@ export class PgBackendWriter {
     return this;
   }
 
+  /** A DataRow cell of bytes[from, to) (text formatted elsewhere), with its int32 length. */
+  lengthSlice(bytes: Uint8Array, from: number, to: number): this {
+    const length = to - from;
+    this.ensure(4 + length);
+    const buffer = this.buffer;
+    let at = this.offset;
+    buffer.writeInt32BE(length, at);
+    at += 4;
+    for (let i = 0; i < length; i++) buffer[at + i] = bytes[from + i]!;
+    this.offset = at + length;
+    return this;
+  }
+
   bytes(bytes: Uint8Array): this {
     this.ensure(bytes.byteLength);
     this.buffer.set(bytes, this.offset);

@@ -7,6 +7,7 @@ import type { Row } from '../schema/column-type.ts';
 import type { PgLocalResult } from './pg-catalog.ts';
 import type { PgBackendWriter } from './pg-frames.ts';
 import type { PgColumn, PgRowSource, PgSqlResult } from './pg-sql-backend.ts';
+import { pgDoubleCells } from './pg-double-cells.ts';
 import { pgBinaryOf, pgTextOf, pgTypeOf } from './pg-types.ts';
 
 export type PgStarted =
@@ -70,12 +71,19 @@ export function writeDataRows(out: PgBackendWriter, columns: readonly PgColumn[]
   const types = columns.map((column) => column.type);
   /** 1: text that may be beyond ASCII (STRING and what is shown as text); numbers, times, hex are ASCII. */
   const utf8 = Uint8Array.from(types, (type) => (ASCII_TEXT_TYPES.has(type) ? 0 : 1));
-  for (const row of rows) {
+  // A text DOUBLE column's cells of the whole page, formatted at once (pg-double-cells.ts).
+  const doubles = types.map((type, i) => (type === 'DOUBLE' && formats[i] !== 1
+    ? pgDoubleCells(rows.map((row) => row[i]), rows.length) : undefined));
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
     out.begin('D').int16(columnCount);
     for (let i = 0; i < columnCount; i++) {
       const value = row[i];
+      const cells = doubles[i];
       if (value === null || value === undefined) {
         out.int32(-1);
+      } else if (cells !== undefined) {
+        out.lengthSlice(cells.bytes, cells.starts[r]!, cells.ends[r]!);
       } else if (formats[i] === 1) {
         const bytes = pgBinaryOf(types[i]!, value);
         out.int32(bytes.byteLength).bytes(bytes);

@@ -255,7 +255,7 @@ export class PgSession {
             'in auto-commit, so ROLLBACK could not undo it', hint: 'run it outside BEGIN … COMMIT' });
       }
       this.copyIn = await PgCopyIn.open(backend, connectionId, statement);
-      writeCopyResponse(out, 'G', this.copyIn.columnCount);
+      writeCopyResponse(out, 'G', this.copyIn.columnCount, statement.options.format === 'binary' ? 1 : 0);
       return true;
     }
     const result = await backend.execute(connectionId, {
@@ -639,6 +639,10 @@ export class PgSession {
               if (columns.kind !== 'rows') return [];
               await columns.rows.close();
               return columns.columns;
+            }, keys: async () => {
+              const info = await backend.containerInfo(connectionId, name);
+              return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [],
+                notNull: info?.columns.map((column) => column.notNull) ?? [] };
             } });
           }
           if (page.done) return tables;

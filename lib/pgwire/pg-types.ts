@@ -73,8 +73,36 @@ function floorDivision(a: bigint, b: bigint): bigint {
   return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
 }
 
+const MS_PER_DAY = 86_400_000;
+/** '00' … '99': the time of day's fields without padding per value. */
+const TWO_DIGITS = Array.from({ length: 100 }, (_v, i) => String(i).padStart(2, '0'));
+/** A millisecond fraction as PostgreSQL shows it: '.5', '.25', '.125'; '' for none. */
+const MS_FRACTIONS = Array.from({ length: 1000 }, (_v, i) =>
+  (i === 0 ? '' : `.${String(i).padStart(3, '0').replace(/0+$/, '')}`));
+/** The last day a ms timestamp was shown on, and its date text: a scan's rows mostly share days. */
+let shownDay = Number.NaN;
+let shownDate = '';
+
+/** A TIMESTAMP (ms) as `YYYY-MM-DD hh:mm:ss[.fff]+00`, the date made once per day met. */
+function msTimestampText(ms: number): string {
+  const day = Math.floor(ms / MS_PER_DAY);
+  if (day !== shownDay) {
+    shownDate = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
+    shownDay = day;
+  }
+  let rest = ms - day * MS_PER_DAY;
+  const milli = rest % 1000;
+  rest = (rest - milli) / 1000;
+  const second = rest % 60;
+  rest = (rest - second) / 60;
+  const minute = rest % 60;
+  return `${shownDate} ${TWO_DIGITS[(rest - minute) / 60]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}` +
+    `${MS_FRACTIONS[milli]}+00`;
+}
+
 function timestampText(type: SqlType, value: unknown): string {
   if (type === 'TIMESTAMP') { // ms: no BigInt on the common path
+    if (Number.isInteger(value)) return msTimestampText(value as number);
     const iso = new Date(value as number).toISOString();
     const fraction = iso.slice(20, 23).replace(/0+$/, '');
     return `${iso.slice(0, 10)} ${iso.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`}+00`;

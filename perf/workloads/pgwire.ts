@@ -25,6 +25,7 @@ import { withTempHome } from '../bench-files.ts';
 import { loadAverage1m } from '../bench-meta.ts';
 import { latencyResult, throughputResult, type BenchDetail, type BenchResult, type WorkloadReport } from '../bench-result.ts';
 import { withNodeProcess } from '../node-process.ts';
+import { processCpuMs } from '../process-cpu.ts';
 import { median, timeAsyncMs } from '../stats.ts';
 import { TSBS_CPU_FIELDS, type TsbsDataset } from '../tsbs.ts';
 import { startPostgresCluster } from '../../test/support/postgres-cluster.ts';
@@ -158,13 +159,21 @@ export async function pgwireWorkload(config: BenchConfig): Promise<WorkloadRepor
       for (const [name, text] of queries) {
         const pgSamples: number[] = [];
         const storeSamples: number[] = [];
+        // The node's own CPU per query (every thread; 10 ms ticks), apart from the client's parsing.
+        const pgNodeCpuSamples: number[] = [];
+        const storeNodeCpuSamples: number[] = [];
+        const nodeCpuMs = () => processCpuMs(node.pid) ?? Number.NaN;
         let pgRows = 0;
         let storeRows = 0;
         await db.query(text);
         await (await store.sql(text)).toArray();
         for (let i = 0; i < QUERY_RUN_COUNT; i++) {
+          let cpuBefore = nodeCpuMs();
           pgSamples.push(await timeAsyncMs(async () => { pgRows = (await db.query(text)).rows.length; }));
+          pgNodeCpuSamples.push(nodeCpuMs() - cpuBefore);
+          cpuBefore = nodeCpuMs();
           storeSamples.push(await timeAsyncMs(async () => { storeRows = (await (await store.sql(text)).toArray()).length; }));
+          storeNodeCpuSamples.push(nodeCpuMs() - cpuBefore);
         }
         assert(pgRows === storeRows, `${name}: pg ${pgRows} rows, store client ${storeRows}`);
         const pgMs = median(pgSamples);
@@ -175,7 +184,9 @@ export async function pgwireWorkload(config: BenchConfig): Promise<WorkloadRepor
           method: `${text}; ${pgRows} rows; through pg (value) vs the store client (peer), ${QUERY_RUN_COUNT} ` +
             `runs each alternating after one untimed run, medians; load average ${loadAverage1m().toFixed(1)}` });
         console.log(`    ${name}: pg ${pgMs.toFixed(1)} ms, store client ${storeMs.toFixed(1)} ms ` +
-          `(${pgRows} rows, overhead ${((pgMs / storeMs - 1) * 100).toFixed(0)}%, load ${loadAverage1m().toFixed(1)})`);
+          `(${pgRows} rows, overhead ${((pgMs / storeMs - 1) * 100).toFixed(0)}%, load ${loadAverage1m().toFixed(1)}); ` +
+          `node CPU a query: ${median(pgNodeCpuSamples).toFixed(0)} ms via pg, ` +
+          `${median(storeNodeCpuSamples).toFixed(0)} ms via the store client`);
       }
       return { results, details };
     } finally {

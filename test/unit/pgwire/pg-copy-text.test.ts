@@ -44,7 +44,7 @@ describe('COPY text and CSV', () => {
       ['My T', ['a', 'B'], true, '-', ',']);
     const out = parseCopyStatement('COPY (SELECT a, \'x)\' FROM t) TO STDOUT CSV HEADER');
     assert.equal(out.direction === 'out' ? out.query : undefined, "SELECT a, 'x)' FROM t");
-    for (const [text, state] of [["COPY t FROM '/etc/passwd'", '0A000'], ['COPY t FROM STDIN (FORMAT binary)', '0A000'],
+    for (const [text, state] of [["COPY t FROM '/etc/passwd'", '0A000'], ['COPY t FROM STDIN (FORMAT binary, HEADER)', '42601'],
       ['COPY t TO STDIN', '0A000'], ['COPY t FROM STDIN (HEADER)', '0A000'], ['COPY t SIDEWAYS STDIN', '42601'],
       ["COPY t FROM STDIN (FORMAT csv, DELIMITER ',,')", '22023']] as const) {
       assert.throws(() => parseCopyStatement(text), (error: unknown) =>

@@ -57,8 +57,8 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
       '-c', 'CREATE TABLE cpu (ts TIMESTAMP PRIMARY KEY, host STRING, usage DOUBLE)',
       '-c', "INSERT INTO cpu VALUES (TIMESTAMP('2024-01-01T00:00:00Z'), 'h1', 0.5), " +
         "(TIMESTAMP('2024-01-01T00:00:01.250Z'), 'h2', 1.25)",
-      '-c', 'SELECT host, usage, ts FROM cpu ORDER BY ts',
-      '-c', '\\dt', '-c', '\\d cpu', '-c', '\\l', '-c', '\\conninfo']);
+      '-c', 'SELECT host, usage, ts FROM cpu ORDER BY ts', '-c', 'CREATE INDEX cpu_host ON cpu (host)',
+      '-c', '\\dt', '-c', '\\d cpu', '-c', '\\l', '-c', '\\conninfo', '-c', '\\di']);
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /INSERT 0 2/);
     assert.match(run.stdout, /h1\s+\|\s+0\.5\s+\|\s+2024-01-01 00:00:00\+00/);
@@ -66,6 +66,12 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
     assert.match(run.stdout, /public \| cpu\s+\| table \| admin/);
     assert.match(run.stdout, /Table "public\.cpu"[\s\S]*ts\s+\| timestamp\(3\) with time zone[\s\S]*host\s+\| text[\s\S]*usage\s+\| double precision/);
     assert.doesNotMatch(run.stdout, /Inherits|child tables/);
+    assert.match(run.stdout, /ts\s+\| timestamp\(3\) with time zone \|\s+\| not null \|/, run.stdout);
+    // The row key is the primary key; psql reads both from pg_index and pg_constraint.
+    assert.match(run.stdout, /Indexes:\n {4}"cpu_pkey" PRIMARY KEY, btree \(ts\)\n {4}"cpu_host" btree \(host\)\n/,
+      run.stdout);
+    assert.match(run.stdout, /public \| cpu_host\s+\| index \| admin \| cpu\n public \| cpu_pkey \| index \| admin \| cpu\n/,
+      run.stdout);
     assert.match(run.stdout, /public \| admin \| UTF8/);
     assert.match(run.stdout, /connected to database "public" as user "admin"/);
   });

@@ -25,6 +25,23 @@ describe('pg-types', () => {
     assert.equal(pgTextOf('TIMESTAMP(9)', -1n), '1969-12-31 23:59:59.999999999+00');
   });
 
+  it('writes a TIMESTAMP (ms) as toISOString gives it, the date made once per day', () => {
+    const iso = (ms: number) => {
+      const text = new Date(ms).toISOString();
+      const fraction = text.slice(20, 23).replace(/0+$/, '');
+      return `${text.slice(0, 10)} ${text.slice(11, 19)}${fraction === '' ? '' : `.${fraction}`}+00`;
+    };
+    fc.assert(fc.property(fc.integer({ min: 0, max: 253_402_300_799_999 }), fc.integer({ min: 0, max: 3 }),
+      (ms, nearby) => {
+        for (const value of [ms, ms + nearby, ms - nearby * 86_400_000].filter((v) => v >= 0)) {
+          assert.equal(pgTextOf('TIMESTAMP', value), iso(value));
+        }
+      }));
+    assert.equal(pgTextOf('TIMESTAMP', 253_402_300_799_999), '9999-12-31 23:59:59.999+00');
+    assert.equal(pgTextOf('TIMESTAMP', 0), '1970-01-01 00:00:00+00');
+    assert.equal(pgTextOf('TIMESTAMP', 86_399_990), '1970-01-01 23:59:59.99+00');
+  });
+
   it('writes binary: integers big-endian, floats IEEE, times as µs since 2000', () => {
     assert.equal(pgBinaryOf('LONG', -2n).readBigInt64BE(0), -2n);
     assert.equal(pgBinaryOf('SHORT', -3).readInt16BE(0), -3);
