@@ -15,6 +15,7 @@ import type { ContainerDefinition, ContainerSchema } from '../schema/container-s
 import { normalizeName } from '../schema/names.ts';
 import { partitionGroupOf, partitionGroupRange } from '../schema/partition-hash.ts';
 import {
+  keyUnitsPerMs as columnKeyUnitsPerMs,
   TABLE_DATA_PARTITION_COUNT_MAX, dataContainerName, dataContainerPart,
   dataPartitionKeyOfPart, dataPartitionPart, type DataPartitionKey, type TablePartitioning,
 } from '../schema/table-partitioning.ts';
@@ -108,9 +109,7 @@ export async function dataPartitionsDrop(store: Store, table: ContainerSchema,
 
 /** Key values of a TIMESTAMP column per millisecond (1 for ms, 1000 for µs, 10^6 for ns). */
 export function keyUnitsPerMs(table: ContainerSchema, partitioning: TablePartitioning): bigint {
-  const column = table.columns[partitioning.columnIndex]!;
-  if (column.type !== 'TIMESTAMP') return 1n;
-  return column.timePrecision === 'MICROSECOND' ? 1000n : column.timePrecision === 'NANOSECOND' ? 1_000_000n : 1n;
+  return columnKeyUnitsPerMs(table.columns[partitioning.columnIndex]!);
 }
 
 /**

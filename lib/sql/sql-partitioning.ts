@@ -2,8 +2,8 @@
 // (lib/schema/table-partitioning.ts). Every rule is an error at the clause that breaks it:
 //
 //   HASH           any key type but BLOB; PARTITIONS 1…1024
-//   INTERVAL       BYTE 1…2^7−1, SHORT 1…2^15−1, INTEGER 1…2^31−1, LONG ≥ 1000, TIMESTAMP ≥ 1 with
-//                  DAY or HOUR (required for TIMESTAMP, refused for the others)
+//   INTERVAL       BYTE 1…2^7−1, SHORT 1…2^15−1, INTEGER 1…2^31−1, LONG ≥ 1000, TIMESTAMP[(3|6|9)] ≥ 1
+//                  with DAY or HOUR (required for TIMESTAMP, refused for the others)
 //   INTERVAL_HASH  as INTERVAL, SUBPARTITIONS 1…1024; a LONG interval ≥ 1000 × SUBPARTITIONS
 //   key rule       with /sql/partitioningRowkeyConstraint (on by default) a partitioning column of
 //                  a table with a primary key must be one of its columns
@@ -31,6 +31,7 @@ const INTERVAL_RANGES: Readonly<Partial<Record<ColumnSchema['type'], readonly [b
   LONG: [1000n, 2n ** 63n - 1n], TIMESTAMP: [1n, 2n ** 31n - 1n],
 };
 const UNIT_MS = { DAY: 86_400_000n, HOUR: 3_600_000n } as const;
+const KEY_UNITS_PER_MS = { MILLISECOND: 1n, MICROSECOND: 1000n, NANOSECOND: 1_000_000n } as const;
 
 type CreateTable = Extract<SqlStatement, { kind: 'createTable' }>;
 
@@ -60,9 +61,6 @@ export function sqlTablePartitioning(statement: CreateTable, columns: readonly C
     throw invalid(`an interval partitioning key must be BYTE, SHORT, INTEGER, LONG or TIMESTAMP, not ` +
       `${column.type}`, spec.column.position);
   }
-  if (column.type === 'TIMESTAMP' && column.timePrecision !== undefined && column.timePrecision !== 'MILLISECOND') {
-    throw sqlNotSupported('interval partitioning on TIMESTAMP(6) or TIMESTAMP(9)', spec.column.position);
-  }
   if (column.type === 'TIMESTAMP' && spec.unit === undefined) {
     throw invalid('EVERY on a TIMESTAMP key needs a unit: EVERY (n, DAY) or EVERY (n, HOUR)', spec.position);
   }
@@ -73,7 +71,9 @@ export function sqlTablePartitioning(statement: CreateTable, columns: readonly C
     throw invalid(`the interval of a ${column.type} key must be ${range[0]}…${range[1]}, not ${spec.interval}`,
       spec.position);
   }
-  const interval = spec.unit === undefined ? spec.interval : spec.interval * UNIT_MS[spec.unit];
+  // A TIMESTAMP(6)/(9) key is stored in µs/ns, so its interval is kept in the key's own units.
+  const interval = spec.unit === undefined ? spec.interval
+    : spec.interval * UNIT_MS[spec.unit] * KEY_UNITS_PER_MS[column.timePrecision ?? 'MILLISECOND'];
   const base = {
     columnIndex, interval: String(interval), ...(spec.unit === undefined ? {} : { intervalUnit: spec.unit }),
     ...expiration(expiryOptions, column, columnIndex, spec.position),
