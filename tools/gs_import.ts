@@ -68,7 +68,7 @@ const HELP: CommandHelp = {
     ['--replace', 'drop an existing container and create it again'],
     ['--schemaCheckSkip', 'with --append: do not compare the schemas'],
     ['--force', 'go on with the next container after an error'],
-    ['--acl', 'with --all or --db: also gs_export_acl.json (checked first; general users cannot be created here)'],
+    ['--acl', 'with --all or --db: also gs_export_acl.json (checked first; missing general users are made from their SHA-256)'],
     ['--prefixdb DB', 'with -c or --containerregex: the database of the containers (default public)'],
     ['--progress ROWS', 'a progress line every ROWS rows when not on a terminal (default 100000)'],
     ['-l, --list', 'list the containers of the export and exit'],

@@ -391,14 +391,15 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
     const grantAgain = await store.sql('GRANT ALL ON db1 TO user1').then(() => 'ok', (error: { code?: string }) => error.code);
     assert.equal(grantAgain, 'TXN_OTHER_PRIVILEGE_EXISTS', 'the READ grant came back with db1');
-    // A file naming a user this node does not have: refused before any container is touched.
+    // A user this node does not have is made from its SHA-256; one without a SHA-256 to make it
+    // from is refused before any container is touched.
     await store.dropContainer('aclc');
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
       user: [{ isRole: false, username: 'user2', password: 'x' }],
       database: [{ name: 'db2', acl: [{ username: 'user2', role: 'READ' }] }] }));
     result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: the general users user2 do not exist here/);
+    assert.match(result.stderr, /D0023B: .*gs_export_acl\.json: user\[0\] "user2" is not on this node and its "password" is not a SHA-256/);
     assert.equal(await store.getContainerInfo('aclc'), undefined);
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [],
       database: [{ name: 'public', acl: [{ username: 'user1', role: 'READ' }] }] }));
