@@ -17,7 +17,7 @@ import { partitionGroupOf, partitionGroupRange } from '../schema/partition-hash.
 import {
   keyUnitsPerMs as columnKeyUnitsPerMs,
   TABLE_DATA_PARTITION_COUNT_MAX, dataContainerName, dataContainerPart,
-  dataPartitionKeyOfPart, dataPartitionPart, type DataPartitionKey, type TablePartitioning,
+  dataPartitionKeyOfPart, dataPartitionPart, intervalDropped, type DataPartitionKey, type TablePartitioning,
 } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
 
@@ -70,6 +70,10 @@ export async function dataPartitionEnsure(store: Store, table: ContainerSchema, 
   existingCount: () => number): Promise<string> {
   const name = dataPartitionName(store, table.name, key);
   if (store.partitionFor(name).catalog.lookup(name) !== undefined) return name;
+  if (key.interval !== undefined && intervalDropped(table.partitioning!, key.interval)) {
+    throw new StorageError('SQL_TABLE_PARTITION_ALREADY_REMOVED', `Target partition is already ` +
+      `removed, name=${table.name}: ALTER TABLE … DROP PARTITION FOR dropped the interval of this row`);
+  }
   if (existingCount() >= TABLE_DATA_PARTITION_COUNT_MAX) {
     throw new StorageError('LIMIT_EXCEEDED', `table ${table.name} has ${TABLE_DATA_PARTITION_COUNT_MAX} ` +
       'data partitions, the most one table may have');

@@ -40,6 +40,11 @@ export interface TablePartitioning {
   /** INTERVAL_HASH: the hash sub-key's column position. */
   readonly subColumnIndex?: number;
   readonly expiration?: TableExpiration;
+  /**
+   * Interval numbers (decimal) DROP PARTITION FOR removed: no data partition is made for them
+   * again (GridDB's DROP status; at most TABLE_DATA_PARTITION_COUNT_MAX).
+   */
+  readonly droppedIntervals?: readonly string[];
 }
 
 /** Data partitions one table may have (GridDB's limit; reaching it is an error). */
@@ -101,6 +106,11 @@ function valueText(value: Value | undefined): string {
 export function keyUnitsPerMs(column: ColumnSchema): bigint {
   if (column.type !== 'TIMESTAMP') return 1n;
   return column.timePrecision === 'MICROSECOND' ? 1000n : column.timePrecision === 'NANOSECOND' ? 1_000_000n : 1n;
+}
+
+/** Whether DROP PARTITION FOR removed the interval (no data partition is made for it again). */
+export function intervalDropped(partitioning: TablePartitioning, interval: bigint): boolean {
+  return partitioning.droppedIntervals?.includes(String(interval)) ?? false;
 }
 
 export function dataPartitionPart(key: DataPartitionKey): string {
