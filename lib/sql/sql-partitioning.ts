@@ -9,8 +9,9 @@
 //                  a table with a primary key must be one of its columns
 //   expiry         interval kinds on a TIMESTAMP key that is the table's first column;
 //                  expiration_time required (a positive INTEGER), expiration_time_unit DAY (default),
-//                  HOUR, MINUTE, SECOND, MILLISECOND; expiration_division_count 1…160 (default 8);
-//                  expiration_type PARTITION only (ROW is NOT_SUPPORTED)
+//                  HOUR, MINUTE, SECOND, MILLISECOND; expiration_type PARTITION only (ROW is
+//                  NOT_SUPPORTED, as GridDB CE's row expiry); expiration_division_count refused
+//                  (GridDB takes it with ROW only), "#tables" shows its default 8
 
 import type { Value } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
@@ -22,9 +23,8 @@ import type { SqlExpression, SqlName, SqlStatement } from './ast.ts';
 import type { SqlTableOption } from './ast-statements.ts';
 import { SqlError, sqlNotSupported, type SqlPosition } from './errors.ts';
 
-/** Default and most of expiration_division_count (GridDB's). */
+/** expiration_division_count as "#tables" shows it: GridDB's default (EXPIRE_DIVIDE_DEFAULT_NUM). */
 export const EXPIRATION_DIVISION_COUNT_DEFAULT = 8;
-export const EXPIRATION_DIVISION_COUNT_MAX = 160;
 
 const INTERVAL_RANGES: Readonly<Partial<Record<ColumnSchema['type'], readonly [bigint, bigint]>>> = {
   BYTE: [1n, 2n ** 7n - 1n], SHORT: [1n, 2n ** 15n - 1n], INTEGER: [1n, 2n ** 31n - 1n],
@@ -142,9 +142,15 @@ function expiration(options: readonly SqlTableOption[], column: ColumnSchema, co
     throw invalid('expiration_time_unit must be DAY, HOUR, MINUTE, SECOND or MILLISECOND', unitOption!.key.position);
   }
   const unit = unitText as TableExpiration['unit'];
+  // GridDB refuses a division count with PARTITION expiry (nosql_command.cpp: "Division Count must
+  // be row expiration"): it splits a ROW expiry period, and a whole data partition has no parts.
+  // "#tables" shows GridDB's default, 8.
   const division = byKey.get('expiration_division_count');
-  const divisionCount = division === undefined ? EXPIRATION_DIVISION_COUNT_DEFAULT
-    : integerOption(division, 1, EXPIRATION_DIVISION_COUNT_MAX);
+  if (division !== undefined) {
+    throw invalid('expiration_division_count is for expiration_type=ROW only (GridDB: "Division Count must ' +
+      'be row expiration"); PARTITION expiry drops whole data partitions', division.key.position);
+  }
+  const divisionCount = EXPIRATION_DIVISION_COUNT_DEFAULT;
   return { expiration: { time: timeValue, unit, timeMs: timeValue * EXPIRATION_UNIT_MS[unit], divisionCount } };
 }
 

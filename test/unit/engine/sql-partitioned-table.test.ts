@@ -132,6 +132,11 @@ describe('partitioned tables', () => {
       'INVALID_SCHEMA', /TIMESTAMP partitioning key/);
     await rejects(create("(ts TIMESTAMP PRIMARY KEY) WITH (expiration_type='ROW', expiration_time=1) " +
       'PARTITION BY RANGE (ts) EVERY (1, DAY)'), 'NOT_SUPPORTED', /expiration_type=ROW/);
+    await rejects(create("(ts TIMESTAMP PRIMARY KEY) USING TIMESERIES WITH (expiration_type='ROW', " +
+      'expiration_time=1) PARTITION BY RANGE (ts) EVERY (1, DAY)'), 'NOT_SUPPORTED', /expiration_type=ROW/);
+    // GridDB: "Division Count must be row expiration".
+    await rejects(create('(ts TIMESTAMP PRIMARY KEY) WITH (expiration_time=1, expiration_division_count=8) ' +
+      'PARTITION BY RANGE (ts) EVERY (1, DAY)'), 'INVALID_SCHEMA', /expiration_division_count is for expiration_type=ROW only/);
     await rejects(create('(ts TIMESTAMP PRIMARY KEY) WITH (expiration_time_unit=\'DAY\') ' +
       'PARTITION BY RANGE (ts) EVERY (1, DAY)'), 'INVALID_SCHEMA', /needs expiration_time/);
     await rejects(create('(ts TIMESTAMP PRIMARY KEY) WITH (expiration_time=1)'), 'INVALID_SCHEMA',
