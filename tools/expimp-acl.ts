@@ -8,11 +8,11 @@
 //
 // gs_export --acl (administrators only, as in GridDB) writes the general users, databases and
 // grants of the node of GS_HOME (its dbPath's gs_access.json, lib/access/access-file.ts).
-// gs_import --acl creates the databases and grants of the file through SQL (CREATE DATABASE,
-// GRANT), so the node's own rules apply. A general user is created from its password, which the
-// file does not hold (only its SHA-256), so every user the file names must exist on the target
-// already (CREATE USER … IDENTIFIED BY …): one that does not is refused, with the list of them,
-// before anything is imported. Roles (LDAP) are refused.
+// gs_import --acl creates the users, databases and grants of the file through SQL (CREATE USER …
+// IDENTIFIED BY SHA256 '<digest>', CREATE DATABASE, GRANT), so the node's own rules apply. A user
+// the node has already is kept as it is (its password too). A user made from the file has only
+// the SHA-256 of its password, so it logs in by every protocol that checks that, and on the
+// PostgreSQL port only after a SET PASSWORD makes its SCRAM verifier. Roles (LDAP) are refused.
 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +33,9 @@ export interface AclFile {
   user: Array<{ isRole: boolean; username: string; password?: string }>;
   database: Array<{ name: string; acl: Array<{ username: string; role: string }> }>;
 }
+
+/** The file as read, with the users of it this node does not have yet (made by importAcl). */
+export type AclImport = AclFile & { usersToCreate: Array<{ username: string; sha256Hex: string }> };
 
 /** The options as GridDB's commands check them: --acl with --all or --db, --prefixdb with -c or --containerregex. */
 export function aclOptionsCheck(values: {
@@ -90,7 +93,7 @@ export function writeAclFile(directory: string, access: { catalog: AccessCatalog
  * than READ or ALL, or rights on public. Returns what it holds.
  */
 export function readAclFile(directory: string, access: { catalog: AccessCatalog; admin: boolean },
-  user: string): AclFile {
+  user: string): AclImport {
   requireAdministrator(access.admin, user);
   const path = join(directory, EXPORT_ACL_FILE);
   let text: string;
@@ -110,7 +113,7 @@ export function readAclFile(directory: string, access: { catalog: AccessCatalog;
   if (!Array.isArray(users) || !Array.isArray(databases)) {
     throw new CommandError(`D0023B: ${path}: "user" and "database" must be arrays`);
   }
-  const missing: string[] = [];
+  const usersToCreate: AclImport['usersToCreate'] = [];
   users.forEach((entry, i) => {
     const name = typeof entry?.username === 'string' ? entry.username : undefined;
     if (name === undefined) throw new CommandError(`D0023B: ${path}: user[${i}] needs "username"`);
@@ -118,13 +121,13 @@ export function readAclFile(directory: string, access: { catalog: AccessCatalog;
       throw new CommandError(`D00238: ${path}: user[${i}] "${name}" is a role (LDAP): not in store; ` +
         'nothing was imported');
     }
-    if (access.catalog.user(name) === undefined) missing.push(name);
+    if (access.catalog.user(name) !== undefined) return;
+    if (typeof entry.password !== 'string' || !/^[0-9a-fA-F]{64}$/.test(entry.password)) {
+      throw new CommandError(`D0023B: ${path}: user[${i}] "${name}" is not on this node and its ` +
+        '"password" is not a SHA-256 (64 hexadecimal digits) to make it from; nothing was imported');
+    }
+    usersToCreate.push({ username: name, sha256Hex: entry.password });
   });
-  if (missing.length > 0) {
-    throw new CommandError(`D00238: ${path}: the general users ${missing.join(', ')} do not exist here ` +
-      'and cannot be made from the file (it holds no password): create them first with CREATE USER ' +
-      '… IDENTIFIED BY …; nothing was imported');
-  }
   databases.forEach((database, i) => {
     const name = typeof database?.name === 'string' ? database.name : undefined;
     if (name === undefined) throw new CommandError(`D0023B: ${path}: database[${i}] needs "name"`);
@@ -140,12 +143,15 @@ export function readAclFile(directory: string, access: { catalog: AccessCatalog;
       }
     });
   });
-  return { version: String(json.version ?? ''), user: users, database: databases };
+  return { version: String(json.version ?? ''), user: users, database: databases, usersToCreate };
 }
 
-/** Creates the file's databases and grants on the node, as SQL statements (CREATE DATABASE, GRANT). */
-export async function importAcl(store: ClientStore, acl: AclFile): Promise<void> {
+/** Creates the file's users, databases and grants on the node, as SQL statements. */
+export async function importAcl(store: ClientStore, acl: AclImport): Promise<void> {
   const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+  for (const user of acl.usersToCreate) {
+    await store.sql(`CREATE USER ${quoted(user.username)} IDENTIFIED BY SHA256 '${user.sha256Hex}'`);
+  }
   for (const database of acl.database) {
     if (database.name.toLowerCase() === DATABASE_PUBLIC) continue;
     await store.sql(`CREATE DATABASE ${quoted(database.name)}`);

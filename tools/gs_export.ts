@@ -18,6 +18,7 @@ import {
   type ConnectionValues,
 } from './expimp-common.ts';
 import { aclOptionsCheck, homeAccessCatalog, writeAclFile } from './expimp-acl.ts';
+import { viewsOf, writeViewFile } from './expimp-views.ts';
 import { exportCsv } from './expimp-csv-mode.ts';
 import {
   DATABASE_PUBLIC, EXPORT_EXECUTION_FILE, EXPORT_FORMAT_VERSION, fileStemOf, metadataOf,
@@ -101,6 +102,7 @@ async function main(): Promise<number> {
     const databases = values.all === true ? await databasesOf(store)
       : values.db ?? [values.prefixdb ?? DATABASE_PUBLIC];
     const targets: Array<{ database: string; store: ClientStore; name: string }> = [];
+    const viewDatabases: Array<{ database: string; store: ClientStore }> = [];
     for (const database of databases) {
       let databaseStore: ClientStore;
       try {
@@ -110,6 +112,7 @@ async function main(): Promise<number> {
         if (values.all === true && /authentication failed/i.test((error as Error).message)) continue;
         throw error;
       }
+      viewDatabases.push({ database, store: databaseStore });
       for (const name of selectNames(await databaseStore.getContainerNames(), values)) {
         targets.push({ database, store: databaseStore, name });
       }
@@ -156,10 +159,15 @@ async function main(): Promise<number> {
     };
     writeFileSync(join(directory, EXPORT_EXECUTION_FILE), JSON.stringify(execution, null, 2) + '\n');
     if (values.acl === true) writeAclFile(directory, homeAccessCatalog(environment.home, user), user);
+    // Views go with --all and --db only, as GridDB's: their definitions, in gs_export_view.json.
+    const views = values.all === true || values.db !== undefined ? await viewsOf(viewDatabases) : undefined;
+    if (views !== undefined) writeViewFile(directory, views);
     const summary = `Number of target container:${names.length} ( Success:${names.length - failureCount} ` +
       `Failure:${failureCount} )`;
     log.info('main', summary);
-    if (values.silent !== true) console.log(`${summary}\nExport Completed.`);
+    // Printed only when there were views, as GridDB's (commandProgressStatus).
+    const viewLine = (views?.length ?? 0) === 0 ? '' : `\nThe number of target views : ${views!.length}`;
+    if (values.silent !== true) console.log(`${summary}${viewLine}\nExport Completed.`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
     await stores.closeAll();

@@ -30,6 +30,7 @@ import {
   type ConnectionValues,
 } from './expimp-common.ts';
 import { aclOptionsCheck, homeAccessCatalog, importAcl, readAclFile } from './expimp-acl.ts';
+import { importView, readViewFile } from './expimp-views.ts';
 import { importCsv } from './expimp-csv-mode.ts';
 import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
@@ -67,7 +68,7 @@ const HELP: CommandHelp = {
     ['--replace', 'drop an existing container and create it again'],
     ['--schemaCheckSkip', 'with --append: do not compare the schemas'],
     ['--force', 'go on with the next container after an error'],
-    ['--acl', 'with --all or --db: also gs_export_acl.json (checked first; general users cannot be created here)'],
+    ['--acl', 'with --all or --db: also gs_export_acl.json (checked first; missing general users are made from their SHA-256)'],
     ['--prefixdb DB', 'with -c or --containerregex: the database of the containers (default public)'],
     ['--progress ROWS', 'a progress line every ROWS rows when not on a terminal (default 100000)'],
     ['-l, --list', 'list the containers of the export and exit'],
@@ -150,6 +151,9 @@ async function main(): Promise<number> {
   const aclUser = parseCredentials(values.user).user;
   const acl = values.acl === true
     ? readAclFile(directory, homeAccessCatalog(environment.home, aclUser), aclUser) : undefined;
+  // Views with --all or --db, as GridDB's: read (and checked) now, made after the containers.
+  const views = values.all === true ? readViewFile(directory, () => true)
+    : values.db !== undefined ? readViewFile(directory, (db) => values.db!.includes(db)) : [];
   const mode = values.replace === true ? 'replace' : values.append === true ? 'append' : 'create';
   const log = new CommandLog(environment, NAME);
   log.info('main', `start: ${maskedArgs(args)}`);
@@ -199,6 +203,20 @@ async function main(): Promise<number> {
     }
     abandon.stop = true;
     await next?.catch(() => undefined);
+    for (const view of failureCount > 0 && values.force !== true ? [] : views) {
+      const label = `${view.database}.${view.name}`;
+      try {
+        const done = await importView(await stores.of(view.database), view,
+          { replace: mode === 'replace', force: values.force === true });
+        log.info('importView', `${label}: ${done}`);
+        if (!silent && done === 'skipped') console.log(`D0024F: The view ${label} already exists: skipped`);
+      } catch (error) {
+        failureCount++;
+        log.error('importView', `${label}: ${(error as Error).message}`);
+        console.error(`D00251: Import of the view ${label} failed: ${(error as Error).message}`);
+        if (values.force !== true) break;
+      }
+    }
     const summary = `Success:${successCount} Failure:${failureCount}`;
     log.info('main', summary);
     if (!silent) console.log(`Import completed\n${summary}`);

@@ -22,8 +22,11 @@ export interface GeneralUser {
   readonly name: string;
   /** Lower-case hex SHA-256 of the password: what the GridDB client sends at LOGIN. */
   readonly passwordSha256Hex: string;
-  /** PostgreSQL's SCRAM-SHA-256 verifier text (lib/config/scram-verifiers.ts). */
-  readonly scramVerifier: string;
+  /**
+   * PostgreSQL's SCRAM-SHA-256 verifier text (lib/config/scram-verifiers.ts); absent for a user
+   * made from a SHA-256 digest alone (GridDB's PUT_USER, gs_import --acl) until SET PASSWORD.
+   */
+  readonly scramVerifier?: string;
 }
 
 export interface Grant {

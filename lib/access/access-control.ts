@@ -86,11 +86,11 @@ function nextCatalog(catalog: AccessCatalog, statement: AccessStatement, actor: 
     case 'createUser':
       requireAdmin(actor, 'CREATE USER');
       return catalog.createUser(actor,
-        { name: statement.name.text, ...passwordOf(statement.password) });
+        { name: statement.name.text, ...passwordOf(statement.password, statement.digest) });
     case 'dropUser': return catalog.dropUser(actor, statement.name.text);
     case 'setPassword':
       return catalog.setPassword(actor, statement.user?.text ?? actor.user,
-        passwordOf(statement.password));
+        passwordOf(statement.password, statement.digest));
     case 'grant': case 'revoke': {
       const grant = { database: statement.database.text, user: statement.grantee.text,
         privilege: statement.privilege === 'SELECT' ? 'READ' as const : 'ALL' as const };
@@ -100,8 +100,19 @@ function nextCatalog(catalog: AccessCatalog, statement: AccessStatement, actor: 
   }
 }
 
-/** The two digests a password is kept as: GridDB's SHA-256 and PostgreSQL's SCRAM verifier. */
-function passwordOf(password: string): Omit<GeneralUser, 'name'> {
+/**
+ * The two digests a password is kept as: GridDB's SHA-256 and PostgreSQL's SCRAM verifier. Given
+ * only the SHA-256 (`SHA256 'hex'`), no SCRAM verifier can be made: the user logs in wherever
+ * the SHA-256 is checked, and on the PostgreSQL port only after a SET PASSWORD.
+ */
+function passwordOf(password: string, digest: true | undefined): Omit<GeneralUser, 'name'> {
+  if (digest === true) {
+    if (!/^[0-9a-fA-F]{64}$/.test(password)) {
+      throw new StorageError('USER_INVALID', 'SHA256 \'…\' takes the SHA-256 digest of a password: ' +
+        `64 hexadecimal digits, not ${password.length} characters`);
+    }
+    return { passwordSha256Hex: password.toLowerCase() };
+  }
   generalPasswordCheck(password);
   return { passwordSha256Hex: sha256Hex(password), scramVerifier: scramVerifierText(password) };
 }

@@ -4,7 +4,7 @@
 // change is acknowledged, so a crash leaves the old catalog or the new one, never a part.
 //
 //   { "version": 1, "nextDatabaseId": n,
-//     "users":     [[name, sha256Hex, scramVerifier], ...],
+//     "users":     [[name, sha256Hex, scramVerifier | null], ...],   (null: made from a SHA-256 alone)
 //     "databases": [[name, id, [[user, "ALL"|"READ"], ...]], ...] }
 //
 // Bump ACCESS_FILE_VERSION to change it. Every field is checked on read: a file this node did
@@ -31,7 +31,7 @@ export function accessFileText(catalog: AccessCatalog): string {
   return `${JSON.stringify({
     version: ACCESS_FILE_VERSION,
     nextDatabaseId: catalog.nextDatabaseId,
-    users: catalog.users.map((user) => [user.name, user.passwordSha256Hex, user.scramVerifier]),
+    users: catalog.users.map((user) => [user.name, user.passwordSha256Hex, user.scramVerifier ?? null]),
     databases: catalog.databases.map((database) => [database.name, database.id,
       database.grants.map((grant) => [grant.user, grant.privilege])]),
   })}\n`;
@@ -87,10 +87,10 @@ function accessCatalogOf(value: unknown): AccessCatalog {
   const users = file.users.map((entry: unknown): GeneralUser => {
     const [name, passwordSha256Hex, scramVerifier] = tuple(entry, 3);
     if (typeof name !== 'string' || typeof passwordSha256Hex !== 'string' ||
-      !SHA256_HEX.test(passwordSha256Hex) || typeof scramVerifier !== 'string') {
+      !SHA256_HEX.test(passwordSha256Hex) || (typeof scramVerifier !== 'string' && scramVerifier !== null)) {
       throw new Error('a user entry');
     }
-    return { name, passwordSha256Hex, scramVerifier };
+    return { name, passwordSha256Hex, ...(scramVerifier === null ? {} : { scramVerifier }) };
   });
   const databases = file.databases.map((entry: unknown): DatabaseEntry => {
     const [name, id, grants] = tuple(entry, 3);

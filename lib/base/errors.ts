@@ -64,6 +64,11 @@ export const STORAGE_ERROR_NUMBERS = {
   TXN_DB_ACCESS_INVALID: 10099,
   /** DROP DATABASE of a database that still has containers (GridDB's sql_common.h, 280004). */
   SQL_DDL_DATABASE_NOT_EMPTY: 280004,
+  /**
+   * A row for an interval whose data partition DROP PARTITION FOR removed (GridDB's sql_common.h
+   * GS_ERROR_SQL_TABLE_PARTITION_ALREADY_REMOVED, 280025, thrown by nosql_command.cpp).
+   */
+  SQL_TABLE_PARTITION_ALREADY_REMOVED: 280025,
   // client protocol and connections
   /** The cluster name a client gave is not this node's (GridDB's TXN_CLUSTER_NAME_INVALID). */
   CLUSTER_NAME_INVALID: 10053,

@@ -107,7 +107,10 @@ export class Catalog {
     this.byName.delete(normalizeName(entry.schema.name));
   }
 
-  /** Applies a schema change: a column added at the end, or a column renamed. */
+  /**
+   * Applies a schema change: a column added at the end, a column renamed, or (same columns) a
+   * partitioned table's partitioning, which holds no rows.
+   */
   alter(id: ContainerId, schema: ContainerSchema): void {
     const entry = this.byId.get(id);
     assert(entry !== undefined);

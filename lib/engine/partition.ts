@@ -15,6 +15,7 @@ import type { PartitionCheckpointer } from '../../compaction/checkpoint.ts';
 import type { ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { Row, RowKey } from '../schema/column-type.ts';
+import type { TablePartitioning } from '../schema/table-partitioning.ts';
 import { normalizeName, validateContainerName } from '../schema/names.ts';
 import {
   schemasEqual, validateAddColumn, validateAddIndex, validateContainerDefinition,
@@ -172,6 +173,17 @@ export class Partition {
   async addColumn(name: string, column: ColumnSchema, timeoutMs: number): Promise<ContainerInfo> {
     return this.alter(name, timeoutMs, (entry) =>
       validateAddColumn(entry.schema, column, this.context.limits));
+  }
+
+  /** A partitioned table's partitioning, replaced (DROP PARTITION FOR records its interval). */
+  async setPartitioning(name: string, partitioning: TablePartitioning, timeoutMs: number):
+    Promise<ContainerInfo> {
+    return this.alter(name, timeoutMs, (entry) => {
+      assert(entry.schema.partitioning !== undefined);
+      assert(entry.schema.partitioning.kind === partitioning.kind);
+      // A schema change of a container without rows: the version moves, no block is rewritten.
+      return { ...entry.schema, schemaVersion: entry.schema.schemaVersion + 1, partitioning };
+    });
   }
 
   async renameColumn(

@@ -11,7 +11,7 @@
 // table, committed together or aborted.
 
 import { assert } from '../base/assert.ts';
-import { isStorageError } from '../base/errors.ts';
+import { StorageError, isStorageError } from '../base/errors.ts';
 import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT } from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
@@ -29,7 +29,7 @@ import { indexCandidates, indexPage, indexPages } from './sql-index-scan.ts';
 import type { SqlIndexRange } from '../sql/plan/logical-plan.ts';
 import { partitionedSqlTable, partitionedTransaction } from './sql-partitioned-table.ts';
 import { dataPartitionEnsure, dataPartitionsDrop, dataPartitionsOf } from './table-partitions.ts';
-import { intervalOf } from '../schema/table-partitioning.ts';
+import { TABLE_DATA_PARTITION_COUNT_MAX, intervalOf } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
 import {
   DATABASE_ID_PUBLIC, containerDatabaseId, containerKeyIn, schemaShownAs, type DatabaseId,
@@ -170,7 +170,19 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       const partitioning = schema.partitioning;
       assert(partitioning !== undefined && partitioning.kind !== 'HASH');
       const interval = intervalOf(partitioning, value);
-      return dataPartitionsDrop(store, schema, (part) => part.key.interval === interval);
+      const count = await dataPartitionsDrop(store, schema, (part) => part.key.interval === interval);
+      // Then the interval is closed (GridDB refuses its rows from now on). Dropped first: a crash
+      // between leaves it open, and DROP PARTITION FOR again closes it.
+      const dropped = partitioning.droppedIntervals ?? [];
+      if (!dropped.includes(String(interval))) {
+        if (dropped.length >= TABLE_DATA_PARTITION_COUNT_MAX) {
+          throw new StorageError('LIMIT_EXCEEDED', `table ${schema.name} has ${dropped.length} ` +
+            'dropped intervals, the most one table records');
+        }
+        await store.setPartitioning(schema.name, { ...partitioning, droppedIntervals: [...dropped,
+          String(interval)] });
+      }
+      return count;
     },
     async transaction(table, change) {
       const session = store.session();

@@ -29,6 +29,7 @@ import { systemClock, type Clock } from '../io/clock.ts';
 import { makeDirectoryDurable, type FileSystem } from '../io/file-system.ts';
 import { NodeFileSystem } from '../io/node-file-system.ts';
 import type { ContainerDefinition, ContainerSchema } from '../schema/container-schema.ts';
+import type { TablePartitioning } from '../schema/table-partitioning.ts';
 import type {
   ColumnSchema, IndexDefinition, IndexSelector,
 } from '../schema/container-schema.ts';
@@ -234,6 +235,10 @@ export class Store {
 
   async addColumn(name: string, column: ColumnSchema): Promise<ContainerInfo> {
     return this.partitionFor(name).addColumn(name, column, this.options.transactionTimeoutLimitMs);
+  }
+
+  async setPartitioning(name: string, partitioning: TablePartitioning): Promise<ContainerInfo> {
+    return this.partitionFor(name).setPartitioning(name, partitioning, this.options.transactionTimeoutLimitMs);
   }
 
   async renameColumn(name: string, columns: { fromName: string; toName: string }) {

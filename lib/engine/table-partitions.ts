@@ -15,8 +15,9 @@ import type { ContainerDefinition, ContainerSchema } from '../schema/container-s
 import { normalizeName } from '../schema/names.ts';
 import { partitionGroupOf, partitionGroupRange } from '../schema/partition-hash.ts';
 import {
+  keyUnitsPerMs as columnKeyUnitsPerMs,
   TABLE_DATA_PARTITION_COUNT_MAX, dataContainerName, dataContainerPart,
-  dataPartitionKeyOfPart, dataPartitionPart, type DataPartitionKey, type TablePartitioning,
+  dataPartitionKeyOfPart, dataPartitionPart, intervalDropped, type DataPartitionKey, type TablePartitioning,
 } from '../schema/table-partitioning.ts';
 import type { Store } from './store.ts';
 
@@ -69,6 +70,10 @@ export async function dataPartitionEnsure(store: Store, table: ContainerSchema, 
   existingCount: () => number): Promise<string> {
   const name = dataPartitionName(store, table.name, key);
   if (store.partitionFor(name).catalog.lookup(name) !== undefined) return name;
+  if (key.interval !== undefined && intervalDropped(table.partitioning!, key.interval)) {
+    throw new StorageError('SQL_TABLE_PARTITION_ALREADY_REMOVED', `Target partition is already ` +
+      `removed, name=${table.name}: ALTER TABLE … DROP PARTITION FOR dropped the interval of this row`);
+  }
   if (existingCount() >= TABLE_DATA_PARTITION_COUNT_MAX) {
     throw new StorageError('LIMIT_EXCEEDED', `table ${table.name} has ${TABLE_DATA_PARTITION_COUNT_MAX} ` +
       'data partitions, the most one table may have');
@@ -108,9 +113,7 @@ export async function dataPartitionsDrop(store: Store, table: ContainerSchema,
 
 /** Key values of a TIMESTAMP column per millisecond (1 for ms, 1000 for µs, 10^6 for ns). */
 export function keyUnitsPerMs(table: ContainerSchema, partitioning: TablePartitioning): bigint {
-  const column = table.columns[partitioning.columnIndex]!;
-  if (column.type !== 'TIMESTAMP') return 1n;
-  return column.timePrecision === 'MICROSECOND' ? 1000n : column.timePrecision === 'NANOSECOND' ? 1_000_000n : 1n;
+  return columnKeyUnitsPerMs(table.columns[partitioning.columnIndex]!);
 }
 
 /**

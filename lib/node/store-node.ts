@@ -375,6 +375,11 @@ export class StoreNode implements SystemServiceNode {
       credentials: (user) => {
         const general = this.access?.catalog.user(user);
         if (general !== undefined && !this.users.current().has(user)) {
+          if (general.scramVerifier === undefined) {
+            return { verifier: undefined, checkPassword: () => false, refusalHint: 'the user was made ' +
+              'from a SHA-256 digest and has no SCRAM verifier yet: SET PASSWORD first (as the user, ' +
+              'or an administrator) through store\'s client, gs_sh or the web API' };
+          }
           return { verifier: parseScramVerifier(general.scramVerifier),
             checkPassword: (password) => timingSafeEqual(Buffer.from(sha256Hex(password), 'hex'),
               Buffer.from(general.passwordSha256Hex, 'hex')) };

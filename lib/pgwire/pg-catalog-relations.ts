@@ -34,6 +34,7 @@ const RELATION_DETAIL: Readonly<Record<string, number>> = {
   'pg_catalog.pg_index': 4, 'pg_catalog.pg_constraint': 4,
   'pg_catalog.pg_attribute': 3, 'information_schema.columns': 3,
   'pg_catalog.pg_class': 2, 'information_schema.tables': 2, 'pg_catalog.pg_tables': 2,
+  'pg_catalog.pg_views': 2, 'information_schema.views': 2,
 };
 
 export interface PgFromRelation {
@@ -95,14 +96,17 @@ function escapeRegExp(c: string): string {
 
 /**
  * pgJDBC's getTables(types): `AND (false OR ( clause ) OR ( clause ) ...)`, one clause a type. A
- * store table is a TABLE: it is asked for when a clause takes relkind 'r' outside the system
- * schemas (TABLE's clause; SYSTEM TABLE's names nspname = 'pg_catalog'). Undefined: no such list.
+ * store table is a TABLE, a view a VIEW: each is asked for when a clause takes its relkind ('r',
+ * 'v') outside the system schemas (SYSTEM TABLE's and SYSTEM VIEW's name nspname = 'pg_catalog').
+ * Undefined: no such list.
  */
-export function pgJdbcAsksForTables(text: string): boolean | undefined {
+export function pgJdbcAskedRelkinds(text: string): Set<string> | undefined {
   const start = /\band\s+\(\s*false\b/i.exec(text);
   if (start === null) return undefined;
   const clauses = text.slice(start.index + start[0].length).split(/\bor\s+\(\s*/i).slice(1);
-  return clauses.some((clause) => /\brelkind\s*=\s*'r'/i.test(clause) && !/\bnspname\s*=\s*'/i.test(clause));
+  const asked = clauses.filter((clause) => !/\bnspname\s*=\s*'/i.test(clause))
+    .map((clause) => /\brelkind\s*=\s*'(\w)'/i.exec(clause)?.[1]);
+  return new Set(['r', 'v'].filter((kind) => asked.includes(kind)));
 }
 
 /** The number a filter compares `column` with (`c.oid=16384`, `relnamespace = '2200'`); the first of several. */

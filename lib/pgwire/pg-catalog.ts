@@ -21,7 +21,7 @@
 import type { SqlType, SqlValue } from '../sql/value.ts';
 import type { PgColumn } from './pg-sql-backend.ts';
 import {
-  PG_STAR_COLUMNS, pgFromRelations, pgJdbcAsksForTables, pgLikeFilter, pgNumberFilter, pgPrimaryRelation,
+  PG_STAR_COLUMNS, pgFromRelations, pgJdbcAskedRelkinds, pgLikeFilter, pgNumberFilter, pgPrimaryRelation,
   type PgFromRelation,
 } from './pg-catalog-relations.ts';
 import {
@@ -38,8 +38,10 @@ export interface PgLocalResult {
 
 export interface PgCatalogTable {
   name: string;
-  /** TIMESERIES or COLLECTION. */
+  /** TIMESERIES, COLLECTION or VIEW. */
   kind: string;
+  /** A view's SELECT as written after AS ("#views"' VIEW_DEFINITION). */
+  definition?: string;
   columns: () => Promise<PgColumn[]>;
   /** Its row key's column count and its indexes (the engine's ContainerInfo). */
   keys: () => Promise<PgTableKeys>;
@@ -63,7 +65,7 @@ export function tableOid(name: string): number {
 /** Whether the statement reads pg_catalog or information_schema (and is answered here). */
 export function isCatalogQuery(text: string): boolean {
   return isSessionFunctionList(text) || /\b(pg_catalog|information_schema)\s*\./i.test(text) ||
-    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|proc|extension)\b/i.test(text);
+    /\bfrom\s+pg_(class|namespace|attribute|type|database|settings|index|roles|user|tables|views|proc|extension)\b/i.test(text);
 }
 
 const SESSION_FUNCTION_ITEM =
@@ -163,23 +165,36 @@ function topFromClause(text: string): string {
 type ViewRow = Record<string, SqlValue>;
 
 async function tableRows(source: PgCatalogSource): Promise<ViewRow[]> {
-  const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  // Tables before views, each by name: pgJDBC's getTables orders by its TABLE_TYPE first.
+  const tables = (await source.tables()).sort((a, b) => (isView(a) !== isView(b) ? (isView(a) ? 1 : -1)
+    : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const keyed = await Promise.all(tables.map(async (table) => {
     const keys = await table.keys();
     return keys.rowKeyColumnCount > 0 || keys.indexes.length > 0;
   }));
   return tables.map((table, t) => ({
     oid: tableOid(table.name), relname: table.name, nspname: 'public', schema: 'public', name: table.name,
-    type: 'table', owner: source.user, relkind: 'r', relnamespace: 2200, relowner: 10, relchecks: 0,
-    relhasindex: keyed[t] ? 't' : 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f', relforcerowsecurity: 'f',
+    type: isView(table) ? 'view' : 'table', owner: source.user, relkind: isView(table) ? 'v' : 'r',
+    relnamespace: 2200, relowner: 10, relchecks: 0,
+    relhasindex: keyed[t] ? 't' : 'f', relhasrules: 'f', relhastriggers: 'f', relrowsecurity: 'f',
+    relforcerowsecurity: 'f',
     relhasoids: 'f', relispartition: 'f', reltablespace: 0, reloftype: '', relpersistence: 'p',
     relreplident: 'd', amname: 'heap', table_catalog: 'public', table_schema: 'public',
-    table_name: table.name, table_type: 'BASE TABLE', description: null, 'literal:\'\'': '',
+    table_name: table.name, table_type: isView(table) ? 'VIEW' : 'BASE TABLE', description: null, 'literal:\'\'': '',
     store_kind: table.kind, table: quoteIdent(table.name), current_database: 'public', table_cat: 'public',
     table_schem: 'public', reltype: 0, relam: 2, relfilenode: 0, relpages: 0, reltuples: -1, relallvisible: 0,
     reltoastrelid: 0, relisshared: 'f', relhassubclass: 'f', relispopulated: 't', relrewrite: 0,
     relfrozenxid: 0, relminmxid: 0, relacl: null, reloptions: null, relpartbound: null,
+    // pg_views and information_schema.views
+    schemaname: 'public', viewname: table.name, viewowner: source.user, definition: table.definition ?? null,
+    view_definition: table.definition ?? null, check_option: 'NONE', is_updatable: 'NO',
+    is_insertable_into: isView(table) ? 'NO' : 'YES', is_trigger_updatable: 'NO', is_trigger_deletable: 'NO',
+    is_trigger_insertable_into: 'NO',
   }));
+}
+
+function isView(table: PgCatalogTable): boolean {
+  return table.kind === 'VIEW';
 }
 
 /** PostgreSQL's quote_ident(): the name as it is when it needs no quotes, else in double quotes. */
@@ -245,6 +260,25 @@ function namesTable(written: string, name: string): boolean {
   return unqualified === name || unqualified === quoteIdent(name);
 }
 
+/**
+ * The relkinds ('r' table, 'v' view) a query of a table relation asks for: pg_tables only tables,
+ * pg_views and information_schema.views only views; else those a `relkind IN (…)`, a `relkind =`
+ * or pgJDBC's getTables types name, all when none does.
+ */
+function askedRelkinds(relation: string, text: string): Set<string> {
+  if (relation === 'pg_catalog.pg_tables') return new Set(['r']);
+  if (relation.endsWith('views')) return new Set(['v']);
+  const jdbc = pgJdbcAskedRelkinds(text);
+  if (jdbc !== undefined) return jdbc;
+  const listed = /relkind\s+(not\s+)?in\s*\(([^)]*)\)/i.exec(text);
+  if (listed !== null) {
+    const names = new Set([...listed[2]!.matchAll(/'(\w)'/g)].map((match) => match[1]!));
+    return new Set(['r', 'v'].filter((kind) => names.has(kind) !== (listed[1] !== undefined)));
+  }
+  const equal = /relkind\s*=\s*'(\w)'/i.exec(text)?.[1];
+  return equal === undefined ? new Set(['r', 'v']) : new Set([equal]);
+}
+
 /** Rows of the relation the query reads, with the filters these tools use applied. */
 async function relationRows(source: PgCatalogSource, relation: string, text: string): Promise<ViewRow[]> {
   // One schema, public (oid 2200): a filter on another leaves nothing.
@@ -254,16 +288,20 @@ async function relationRows(source: PgCatalogSource, relation: string, text: str
   if (schemaLike !== undefined && !schemaLike.test('public')) return [];
   const tableLike = pgLikeFilter(text, '(?:\\w+\\.)?relname');
   switch (relation) {
-    case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables': {
-      const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
+    case 'pg_catalog.pg_class': case 'information_schema.tables': case 'pg_catalog.pg_tables':
+    case 'pg_catalog.pg_views': case 'information_schema.views': {
       // An index is a pg_class row where the kinds asked for name 'i' (psql's \di).
+      const kinds = /relkind\s+in\s*\(([^)]*)\)/i.exec(text)?.[1];
       const indexes = relation === 'pg_catalog.pg_class' && kinds?.includes('\'i\'') === true
         ? (await indexEntries(source, '')).map((entry) => pgIndexClassRow(entry, source.user)) : [];
-      if (kinds !== undefined && !kinds.includes('\'r\'')) return filterIndexRows(indexes, text);
-      const jdbcTypes = pgJdbcAsksForTables(text);
-      if (jdbcTypes === false || (jdbcTypes === undefined && /relkind\s*=\s*'([^r])'/i.test(text))) return [];
-      let rows = [...await tableRows(source), ...indexes];
-      if (relation === 'pg_catalog.pg_class') rows = rows.map((row) => ({ ...row, table_type: 'TABLE' }));
+      const asked = askedRelkinds(relation, text);
+      let rows = (await tableRows(source)).filter((row) => asked.has(row.relkind as string));
+      if (relation === 'pg_catalog.pg_class') {
+        rows = rows.map((row) => ({ ...row, table_type: row.relkind === 'v' ? 'VIEW' : 'TABLE' }));
+      }
+      rows = [...rows, ...indexes];
+      const viewName = equalsFilter(text, '(?:\\w+\\.)?viewname');
+      if (viewName !== undefined) rows = rows.filter((row) => row.viewname === viewName);
       const name = nameFilter(text, '(?:c\\.)?relname');
       if (name !== undefined) rows = rows.filter((row) => name.test(row.relname as string));
       if (tableLike !== undefined) rows = rows.filter((row) => tableLike.test(row.relname as string));
@@ -343,18 +381,12 @@ function pgIndexClassRow(entry: PgIndexEntry, owner: string): ViewRow {
     relisshared: 'f', reltype: 0, relnatts: entry.columns.length };
 }
 
-/** psql's name pattern on relname for the index rows alone (a \di pattern). */
-function filterIndexRows(rows: ViewRow[], text: string): ViewRow[] {
-  const name = nameFilter(text, '(?:c\\.)?relname');
-  return name === undefined ? rows : rows.filter((row) => name.test(row.relname as string));
-}
-
 /**
  * The primary keys and indexes of the tables a query's table filters leave (`ct.relname = '...'`,
  * pgJDBC's; a LIKE pattern on relname), in table order.
  */
 async function indexEntries(source: PgCatalogSource, text: string): Promise<PgIndexEntry[]> {
-  const tables = (await source.tables()).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const tables = (await source.tables()).filter((table) => !isView(table)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const name = equalsFilter(text, '(?<![\\w.])(?:ct\\.|tc\\.|t\\.)relname');
   const like = pgLikeFilter(text, '(?:ct\\.)?relname');
   const entries: PgIndexEntry[] = [];
@@ -400,8 +432,7 @@ async function keyColumnQuery(source: PgCatalogSource, text: string): Promise<Pg
 
 /** The relations that hold rows here; an inner join with any other (all empty) is empty. */
 const VIEWS_WITH_ROWS = new Set(['pg_class', 'pg_namespace', 'pg_attribute', 'pg_database', 'pg_am', 'pg_index',
-  'pg_constraint',
-  'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata', 'pg_type']);
+  'pg_constraint', 'pg_settings', 'pg_tables', 'tables', 'columns', 'schemata', 'pg_type', 'pg_views', 'views']);
 
 /** Whether the top-level FROM joins (comma or inner JOIN) a relation that has no rows here. */
 function joinsEmptyRelation(relations: readonly PgFromRelation[]): boolean {

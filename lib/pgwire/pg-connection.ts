@@ -42,8 +42,13 @@ export interface PgConnectionHost {
   readonly statementTimeoutMs: number;
   readonly serverVersion: string;
   readonly tls: SecureContext | undefined;
-  /** The user's SCRAM verifier, and whether a cleartext password is theirs (TLS only). */
-  credentials(user: string): { verifier: ScramVerifier | undefined; checkPassword: (password: string) => boolean };
+  /**
+   * The user's SCRAM verifier, and whether a cleartext password is theirs (TLS only). With a
+   * refusalHint the user cannot log in here at all, and the 28P01 that refuses it says why.
+   */
+  credentials(user: string): {
+    verifier: ScramVerifier | undefined; checkPassword: (password: string) => boolean; refusalHint?: string;
+  };
   /** Who the user is in the database (lib/access/); without it everyone is an administrator in public. */
   readonly loginCheck?: LoginCheck | undefined;
   /** A CancelRequest's target: signals it when the key is right. */
@@ -63,6 +68,8 @@ export class PgConnection {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private session: PgSession | undefined;
   private scram: ScramExchange | undefined;
+  /** Why this user can never log in here (credentials().refusalHint), said when refused. */
+  private refusalHint: string | undefined;
   private user = '';
   private database = 'public';
   private applicationName = '';
@@ -228,8 +235,9 @@ export class PgConnection {
       // A newer minor version: say which one this server speaks (NegotiateProtocolVersion).
       this.out.message('v', (out) => out.int32(PG_PROTOCOL_3_0).int32(0));
     }
-    const { verifier } = this.host.credentials(this.user);
-    if (verifier === undefined && this.tlsUsed) {
+    const { verifier, refusalHint } = this.host.credentials(this.user);
+    this.refusalHint = refusalHint;
+    if (verifier === undefined && this.tlsUsed && refusalHint === undefined) {
       this.phase = 'cleartext';
       this.out.message('R', (out) => out.int32(3));
     } else {
@@ -273,7 +281,8 @@ export class PgConnection {
   }
 
   private refuse(): never {
-    throw new PgError(pgError('28P01', `password authentication failed for user "${this.user}"`, 'FATAL'));
+    const hint = this.refusalHint === undefined ? '' : `: ${this.refusalHint}`;
+    throw new PgError(pgError('28P01', `password authentication failed for user "${this.user}"${hint}`, 'FATAL'));
   }
 
   /** The login's principal, or the FATAL error that refuses it (after the password is proven). */

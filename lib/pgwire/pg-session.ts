@@ -623,30 +623,38 @@ export class PgSession {
       serverVersion: this.host.serverVersion,
       setting: (name) => this.settings.get(name),
       async tables(): Promise<PgCatalogTable[]> {
-        const result = await backend.execute(connectionId, {
-          sql: 'SELECT TABLE_NAME, TABLE_OPTIONAL_TYPE FROM "#tables"', parameters: [], fetchSize: 1000, timeoutMs: 0,
-        });
-        if (result.kind !== 'rows') return [];
+        const columnsOf = (name: string) => async () => {
+          const columns = await backend.execute(connectionId, {
+            sql: `SELECT * FROM "${name.replace(/"/g, '""')}" LIMIT 0`, parameters: [], fetchSize: 1, timeoutMs: 0,
+          });
+          if (columns.kind !== 'rows') return [];
+          await columns.rows.close();
+          return columns.columns;
+        };
         const tables: PgCatalogTable[] = [];
-        for (;;) {
-          const page = await result.rows.next(1000);
-          for (const row of page.rows) {
-            const name = String(row[0]);
-            tables.push({ name, kind: String(row[1]), columns: async () => {
-              const columns = await backend.execute(connectionId, {
-                sql: `SELECT * FROM "${name.replace(/"/g, '""')}" LIMIT 0`, parameters: [], fetchSize: 1, timeoutMs: 0,
-              });
-              if (columns.kind !== 'rows') return [];
-              await columns.rows.close();
-              return columns.columns;
-            }, keys: async () => {
-              const info = await backend.containerInfo(connectionId, name);
-              return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [],
-                notNull: info?.columns.map((column) => column.notNull) ?? [] };
-            } });
+        const keysOf = (name: string) => async () => {
+          const info = await backend.containerInfo(connectionId, name);
+          return { rowKeyColumnCount: info?.rowKeyColumnCount ?? 0, indexes: info?.indexes ?? [],
+            notNull: info?.columns.map((column) => column.notNull) ?? [] };
+        };
+        // Tables, then views ("#views": a view is a relation of kind 'v' to these tools, keyless).
+        for (const sql of ['SELECT TABLE_NAME, TABLE_OPTIONAL_TYPE FROM "#tables"',
+          'SELECT VIEW_NAME, \'VIEW\', VIEW_DEFINITION FROM "#views"']) {
+          const result = await backend.execute(connectionId, { sql, parameters: [], fetchSize: 1000, timeoutMs: 0 });
+          if (result.kind !== 'rows') continue;
+          for (let done = false; !done;) {
+            const page = await result.rows.next(1000);
+            for (const row of page.rows) {
+              const name = String(row[0]);
+              const view = row[2] !== undefined && row[2] !== null;
+              tables.push({ name, kind: String(row[1]), columns: columnsOf(name),
+                keys: view ? async () => ({ rowKeyColumnCount: 0, indexes: [], notNull: [] }) : keysOf(name),
+                ...(view ? { definition: String(row[2]) } : {}) });
+            }
+            done = page.done;
           }
-          if (page.done) return tables;
         }
+        return tables;
       },
     };
   }

@@ -14,7 +14,7 @@
 import { crc32 } from 'node:zlib';
 import { assert } from '../base/assert.ts';
 import type { Value } from './column-type.ts';
-import type { ContainerSchema } from './container-schema.ts';
+import type { ColumnSchema, ContainerSchema } from './container-schema.ts';
 
 export type TablePartitioningKind = 'HASH' | 'INTERVAL' | 'INTERVAL_HASH';
 
@@ -40,6 +40,11 @@ export interface TablePartitioning {
   /** INTERVAL_HASH: the hash sub-key's column position. */
   readonly subColumnIndex?: number;
   readonly expiration?: TableExpiration;
+  /**
+   * Interval numbers (decimal) DROP PARTITION FOR removed: no data partition is made for them
+   * again (GridDB's DROP status; at most TABLE_DATA_PARTITION_COUNT_MAX).
+   */
+  readonly droppedIntervals?: readonly string[];
 }
 
 /** Data partitions one table may have (GridDB's limit; reaching it is an error). */
@@ -97,6 +102,17 @@ function valueText(value: Value | undefined): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/** Key values of a TIMESTAMP column per millisecond (1 for ms, 1000 for µs, 10^6 for ns). */
+export function keyUnitsPerMs(column: ColumnSchema): bigint {
+  if (column.type !== 'TIMESTAMP') return 1n;
+  return column.timePrecision === 'MICROSECOND' ? 1000n : column.timePrecision === 'NANOSECOND' ? 1_000_000n : 1n;
+}
+
+/** Whether DROP PARTITION FOR removed the interval (no data partition is made for it again). */
+export function intervalDropped(partitioning: TablePartitioning, interval: bigint): boolean {
+  return partitioning.droppedIntervals?.includes(String(interval)) ?? false;
+}
+
 export function dataPartitionPart(key: DataPartitionKey): string {
   return (key.interval === undefined ? '' : `i${key.interval}`) + (key.hash === undefined ? '' : `h${key.hash}`);
 }
@@ -129,6 +145,7 @@ export function partitionBoundaryText(schema: ContainerSchema, key: DataPartitio
   if (key.interval === undefined) return String(key.hash);
   const start = intervalStart(partitioning, key.interval);
   const column = schema.columns[partitioning.columnIndex]!;
-  const text = column.type === 'TIMESTAMP' ? new Date(Number(start)).toISOString() : String(start);
+  const text = column.type === 'TIMESTAMP' ? new Date(Number(start / keyUnitsPerMs(column))).toISOString()
+    : String(start);
   return key.hash === undefined ? text : `${text}/${key.hash}`;
 }

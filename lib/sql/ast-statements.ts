@@ -107,10 +107,13 @@ export type SqlAdministrationStatement =
   }
   | {
     readonly kind: 'createUser'; readonly name: SqlName; readonly password: string;
+    /** `IDENTIFIED BY SHA256 'hex'` (store's): password is GridDB's SHA-256 digest of it. */
+    readonly digest?: true;
     readonly position: SqlPosition;
   }
   | {
     readonly kind: 'setPassword'; readonly user: SqlName | undefined; readonly password: string;
+    readonly digest?: true;
     readonly position: SqlPosition;
   }
   | {

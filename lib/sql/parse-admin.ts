@@ -21,8 +21,9 @@ export function parseCreateAdministration(cursor: SqlCursor, position: SqlPositi
     const name = cursor.expectName('a user name');
     cursor.expectKeyword('IDENTIFIED');
     cursor.expectKeyword('BY');
-    const password = cursor.expectString('a password string');
-    return { kind: 'createUser', name, password, position };
+    const digest = cursor.acceptKeyword('SHA256');
+    const password = cursor.expectString(digest ? 'a SHA-256 hex string' : 'a password string');
+    return { kind: 'createUser', name, password, ...(digest ? { digest } : {}), position };
   }
   const force = cursor.acceptKeyword('FORCE');
   if (force && !cursor.isKeyword('VIEW')) cursor.fail('VIEW');
@@ -62,11 +63,12 @@ export function parseGrantRest(cursor: SqlCursor, kind: 'grant' | 'revoke', posi
   return { kind, privilege, database, grantee, position };
 }
 
-/** SET PASSWORD [FOR user] = 'pw'. */
+/** SET PASSWORD [FOR user] = [SHA256] 'pw'. */
 export function parseSetPasswordRest(cursor: SqlCursor, position: SqlPosition): SqlStatement {
   cursor.expectKeyword('PASSWORD');
   const user = cursor.acceptKeyword('FOR') ? cursor.expectName('a user name') : undefined;
   cursor.expectOperator('=');
-  const password = cursor.expectString('a password string');
-  return { kind: 'setPassword', user, password, position };
+  const digest = cursor.acceptKeyword('SHA256');
+  const password = cursor.expectString(digest ? 'a SHA-256 hex string' : 'a password string');
+  return { kind: 'setPassword', user, password, ...(digest ? { digest } : {}), position };
 }

@@ -88,10 +88,10 @@ export function printSqlStatement(statement: SqlStatement): string {
     case 'dropUser': return `DROP USER ${printSqlName(statement.name)}`;
     case 'createUser':
       return `CREATE USER ${printSqlName(statement.name)} IDENTIFIED BY ` +
-        quoteSqlString(statement.password);
+        `${statement.digest ? 'SHA256 ' : ''}${quoteSqlString(statement.password)}`;
     case 'setPassword': {
       const user = statement.user === undefined ? '' : ` FOR ${printSqlName(statement.user)}`;
-      return `SET PASSWORD${user} = ${quoteSqlString(statement.password)}`;
+      return `SET PASSWORD${user} = ${statement.digest ? 'SHA256 ' : ''}${quoteSqlString(statement.password)}`;
     }
     case 'grant':
     case 'revoke':

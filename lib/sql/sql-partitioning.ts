@@ -2,15 +2,16 @@
 // (lib/schema/table-partitioning.ts). Every rule is an error at the clause that breaks it:
 //
 //   HASH           any key type but BLOB; PARTITIONS 1…1024
-//   INTERVAL       BYTE 1…2^7−1, SHORT 1…2^15−1, INTEGER 1…2^31−1, LONG ≥ 1000, TIMESTAMP ≥ 1 with
-//                  DAY or HOUR (required for TIMESTAMP, refused for the others)
+//   INTERVAL       BYTE 1…2^7−1, SHORT 1…2^15−1, INTEGER 1…2^31−1, LONG ≥ 1000, TIMESTAMP[(3|6|9)] ≥ 1
+//                  with DAY or HOUR (required for TIMESTAMP, refused for the others)
 //   INTERVAL_HASH  as INTERVAL, SUBPARTITIONS 1…1024; a LONG interval ≥ 1000 × SUBPARTITIONS
 //   key rule       with /sql/partitioningRowkeyConstraint (on by default) a partitioning column of
 //                  a table with a primary key must be one of its columns
 //   expiry         interval kinds on a TIMESTAMP key that is the table's first column;
 //                  expiration_time required (a positive INTEGER), expiration_time_unit DAY (default),
-//                  HOUR, MINUTE, SECOND, MILLISECOND; expiration_division_count 1…160 (default 8);
-//                  expiration_type PARTITION only (ROW is NOT_SUPPORTED)
+//                  HOUR, MINUTE, SECOND, MILLISECOND; expiration_type PARTITION only (ROW is
+//                  NOT_SUPPORTED, as GridDB CE's row expiry); expiration_division_count refused
+//                  (GridDB takes it with ROW only), "#tables" shows its default 8
 
 import type { Value } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
@@ -22,15 +23,15 @@ import type { SqlExpression, SqlName, SqlStatement } from './ast.ts';
 import type { SqlTableOption } from './ast-statements.ts';
 import { SqlError, sqlNotSupported, type SqlPosition } from './errors.ts';
 
-/** Default and most of expiration_division_count (GridDB's). */
+/** expiration_division_count as "#tables" shows it: GridDB's default (EXPIRE_DIVIDE_DEFAULT_NUM). */
 export const EXPIRATION_DIVISION_COUNT_DEFAULT = 8;
-export const EXPIRATION_DIVISION_COUNT_MAX = 160;
 
 const INTERVAL_RANGES: Readonly<Partial<Record<ColumnSchema['type'], readonly [bigint, bigint]>>> = {
   BYTE: [1n, 2n ** 7n - 1n], SHORT: [1n, 2n ** 15n - 1n], INTEGER: [1n, 2n ** 31n - 1n],
   LONG: [1000n, 2n ** 63n - 1n], TIMESTAMP: [1n, 2n ** 31n - 1n],
 };
 const UNIT_MS = { DAY: 86_400_000n, HOUR: 3_600_000n } as const;
+const KEY_UNITS_PER_MS = { MILLISECOND: 1n, MICROSECOND: 1000n, NANOSECOND: 1_000_000n } as const;
 
 type CreateTable = Extract<SqlStatement, { kind: 'createTable' }>;
 
@@ -60,9 +61,6 @@ export function sqlTablePartitioning(statement: CreateTable, columns: readonly C
     throw invalid(`an interval partitioning key must be BYTE, SHORT, INTEGER, LONG or TIMESTAMP, not ` +
       `${column.type}`, spec.column.position);
   }
-  if (column.type === 'TIMESTAMP' && column.timePrecision !== undefined && column.timePrecision !== 'MILLISECOND') {
-    throw sqlNotSupported('interval partitioning on TIMESTAMP(6) or TIMESTAMP(9)', spec.column.position);
-  }
   if (column.type === 'TIMESTAMP' && spec.unit === undefined) {
     throw invalid('EVERY on a TIMESTAMP key needs a unit: EVERY (n, DAY) or EVERY (n, HOUR)', spec.position);
   }
@@ -73,7 +71,9 @@ export function sqlTablePartitioning(statement: CreateTable, columns: readonly C
     throw invalid(`the interval of a ${column.type} key must be ${range[0]}…${range[1]}, not ${spec.interval}`,
       spec.position);
   }
-  const interval = spec.unit === undefined ? spec.interval : spec.interval * UNIT_MS[spec.unit];
+  // A TIMESTAMP(6)/(9) key is stored in µs/ns, so its interval is kept in the key's own units.
+  const interval = spec.unit === undefined ? spec.interval
+    : spec.interval * UNIT_MS[spec.unit] * KEY_UNITS_PER_MS[column.timePrecision ?? 'MILLISECOND'];
   const base = {
     columnIndex, interval: String(interval), ...(spec.unit === undefined ? {} : { intervalUnit: spec.unit }),
     ...expiration(expiryOptions, column, columnIndex, spec.position),
@@ -142,9 +142,15 @@ function expiration(options: readonly SqlTableOption[], column: ColumnSchema, co
     throw invalid('expiration_time_unit must be DAY, HOUR, MINUTE, SECOND or MILLISECOND', unitOption!.key.position);
   }
   const unit = unitText as TableExpiration['unit'];
+  // GridDB refuses a division count with PARTITION expiry (nosql_command.cpp: "Division Count must
+  // be row expiration"): it splits a ROW expiry period, and a whole data partition has no parts.
+  // "#tables" shows GridDB's default, 8.
   const division = byKey.get('expiration_division_count');
-  const divisionCount = division === undefined ? EXPIRATION_DIVISION_COUNT_DEFAULT
-    : integerOption(division, 1, EXPIRATION_DIVISION_COUNT_MAX);
+  if (division !== undefined) {
+    throw invalid('expiration_division_count is for expiration_type=ROW only (GridDB: "Division Count must ' +
+      'be row expiration"); PARTITION expiry drops whole data partitions', division.key.position);
+  }
+  const divisionCount = EXPIRATION_DIVISION_COUNT_DEFAULT;
   return { expiration: { time: timeValue, unit, timeMs: timeValue * EXPIRATION_UNIT_MS[unit], divisionCount } };
 }
 

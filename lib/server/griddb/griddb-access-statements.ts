@@ -1,12 +1,15 @@
 // GridDB's statements that change users, databases and privileges (the C client has no call that
-// sends them; they are read as GridDB's server reads them): DROP_USER 156, PUT_DATABASE 158,
-// DROP_DATABASE 159, PUT_PRIVILEGE 160, DROP_PRIVILEGE 161. Each runs as the store SQL statement
-// that does the same (CREATE DATABASE, DROP USER, DROP DATABASE, GRANT, REVOKE), sent through the
+// sends them; they are read as GridDB's server reads them): PUT_USER 155, DROP_USER 156,
+// PUT_DATABASE 158, DROP_DATABASE 159, PUT_PRIVILEGE 160, DROP_PRIVILEGE 161. Each runs as the
+// store SQL statement that does the same (CREATE USER / SET PASSWORD … SHA256 'digest', CREATE
+// DATABASE, DROP USER, DROP DATABASE, GRANT, REVOKE), sent through the
 // connection's engine, so the access runner (lib/server/access-runner.ts) applies it with the
 // checks, limits and GridDB error codes of store's own SQL (docs/operations.md). Bodies after
 // the statement id (GridDB's server/transaction_service.h InMessage of each handler,
 // user_management.cpp decodeDatabaseInfo):
 //
+//   PUT_USER        | optional request | userName str | property i8 | withDigest i8 |
+//                     (digest str if withDigest) | modifiable i8 |
 //   DROP_USER       | optional request | userName str |
 //   DROP_DATABASE   | optional request | dbName str |
 //   PUT_DATABASE    | optional request | database | modifiable i8 (must be 0) |
@@ -21,9 +24,12 @@
 // privilege, else TXN_MESSAGE_INVALID. A name that is no SQL identifier is refused here with
 // GridDB's name code before any SQL is made of it.
 //
-// PUT_USER (155), GET_USERS (154) and GET_DATABASES (157) are not answered (10013): PUT_USER sends
-// only a SHA-256 digest of the password, from which store cannot make the SCRAM verifier its
-// PostgreSQL port checks, and store has no listing of its users to answer the GET statements.
+// PUT_USER's digest is the SHA-256 hex of the password (GridDB's clients send nothing else):
+// modifiable 0 creates the user (CREATE USER u IDENTIFIED BY SHA256 'digest'), 1 changes its
+// password (SET PASSWORD FOR u = SHA256 'digest'); without a digest it is TXN_MESSAGE_INVALID. A
+// user made so has no SCRAM verifier until a SET PASSWORD with the password itself, so the
+// PostgreSQL port refuses it until then (docs/operations.md). GET_USERS (154) and GET_DATABASES
+// (157) are not answered (10013): store has no listing of its users to answer them.
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import { SQL_EXECUTE } from '../../protocol/messages-sql.ts';
@@ -40,6 +46,7 @@ const SQL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const PRIVILEGE_SQL = new Map([['ALL', 'ALL'], ['READ', 'SELECT']]);
 
 export type GriddbAccessStatement =
+  | { kind: 'putUser'; user: string; digest: string; modifiable: boolean }
   | { kind: 'dropUser'; user: string }
   | { kind: 'dropDatabase'; database: string }
   | { kind: 'putDatabase'; database: string }
@@ -52,6 +59,18 @@ export function griddbAccessStatementDecode(type: number, body: Uint8Array):
     griddbOptionalRequestSkip(reader);
     let statement: GriddbAccessStatement;
     switch (type) {
+      case GriddbStatement.PUT_USER: {
+        const user = griddbStringRead(reader, 'user name');
+        reader.i8(); // property: GridDB's, unused
+        const digest = reader.i8() !== 0 ? griddbStringRead(reader, 'digest') : undefined;
+        const modifiable = reader.i8() !== 0;
+        if (digest === undefined) {
+          throw new GriddbError(GriddbErrorCode.TXN_MESSAGE_INVALID, `PUT_USER of "${user}" ` +
+            'without a password digest: store keeps users only with one');
+        }
+        statement = { kind: 'putUser', user, digest, modifiable };
+        break;
+      }
       case GriddbStatement.DROP_USER:
         statement = { kind: 'dropUser', user: griddbStringRead(reader, 'user name') };
         break;
@@ -111,6 +130,14 @@ export function griddbAccessSql(statement: GriddbAccessStatement): string {
   const database = (name: string): string =>
     sqlName(name, GriddbErrorCode.TXN_DATABASE_NAME_INVALID);
   switch (statement.kind) {
+    case 'putUser': {
+      if (!/^[0-9a-fA-F]{64}$/.test(statement.digest)) {
+        throw new GriddbError(GriddbErrorCode.TXN_MESSAGE_INVALID, `PUT_USER of "${statement.user}": ` +
+          'the digest is not 64 hexadecimal digits (a SHA-256)');
+      }
+      return statement.modifiable ? `SET PASSWORD FOR ${user(statement.user)} = SHA256 '${statement.digest}'`
+        : `CREATE USER ${user(statement.user)} IDENTIFIED BY SHA256 '${statement.digest}'`;
+    }
     case 'dropUser': return `DROP USER ${user(statement.user)}`;
     case 'dropDatabase': return `DROP DATABASE ${database(statement.database)}`;
     case 'putDatabase': return `CREATE DATABASE ${database(statement.database)}`;

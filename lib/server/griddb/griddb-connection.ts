@@ -436,6 +436,7 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       }
+      case GriddbStatement.PUT_USER:
       case GriddbStatement.DROP_USER:
       case GriddbStatement.PUT_DATABASE:
       case GriddbStatement.DROP_DATABASE:

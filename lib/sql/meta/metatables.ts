@@ -5,7 +5,7 @@
 // Columns about things this store does not have (partitioning, expiration, jobs, event counts) are NULL.
 
 import type { ContainerSchema } from '../../schema/container-schema.ts';
-import { partitionBoundaryText, type DataPartitionKey } from '../../schema/table-partitioning.ts';
+import { keyUnitsPerMs, partitionBoundaryText, type DataPartitionKey } from '../../schema/table-partitioning.ts';
 import type { SqlPlanColumn } from '../plan/logical-plan.ts';
 import type { SqlType, SqlValue } from '../value.ts';
 
@@ -106,7 +106,8 @@ function partitioningColumns(schema: ContainerSchema): SqlValue[] {
   if (p === undefined) return new Array<null>(14).fill(null);
   const column = (index: number | undefined) => (index === undefined ? null : schema.columns[index]!.name);
   const unitMs = p.intervalUnit === 'DAY' ? 86_400_000n : p.intervalUnit === 'HOUR' ? 3_600_000n : 1n;
-  const interval = p.interval === undefined ? null : String(BigInt(p.interval) / unitMs);
+  const unitKeys = unitMs * keyUnitsPerMs(schema.columns[p.columnIndex]!);
+  const interval = p.interval === undefined ? null : String(BigInt(p.interval) / unitKeys);
   const e = p.expiration;
   return [
     e?.time ?? null, e?.unit ?? null, e?.divisionCount ?? null,

@@ -28,6 +28,11 @@ describe('a partitioned table through the NoSQL interface', () => {
     assert.ok(count.kind === 'aggregate' && count.value === 24n);
     await rejects(handle.query('SELECT MAX(id)'), 'NOT_SUPPORTED', /WHERE only/);
     await rejects(handle.query('SELECT * ORDER BY id DESC'), 'NOT_SUPPORTED', /ORDER BY/);
+    // A dropped interval refuses a NoSQL put as it refuses SQL (GridDB's 280025).
+    await db.update('ALTER TABLE n DROP PARTITION FOR (15)');
+    await rejects(handle.put([12, 'again']), 'SQL_TABLE_PARTITION_ALREADY_REMOVED', /already removed/);
+    assert.equal(await handle.get(12), undefined);
+    await handle.put([40, 'v40']);
     await db.test.store.close();
   });
 

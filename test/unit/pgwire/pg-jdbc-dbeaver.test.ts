@@ -254,4 +254,48 @@ describe('pgJDBC and DBeaver: their catalog queries on a real node', { timeout: 
       ['cpu_host', 'cpu_host_usage', 'cpu_pkey', 'cpx_pkey', 'meter_pkey', 'site_pkey']);
     assert.deepEqual(schema.find((row) => row.relname === 'site_pkey')!.indkey, '1 2');
   });
+
+  it('views: relkind \'v\' in pg_class, pg_views, information_schema (VIEW), pgJDBC\'s VIEW type, psql\'s \\dv',
+    async () => {
+      await suite.db.query('CREATE VIEW cpv AS SELECT host, usage FROM cpu WHERE usage > 50');
+      try {
+        const jdbc = await prepared(JDBC_GET_TABLES + JDBC_TYPES_TABLE_VIEW + JDBC_TABLES_ORDER, ['public', 'cp%']);
+        assert.deepEqual(jdbc.map((row) => [row.TABLE_NAME, row.TABLE_TYPE]),
+          [['cpu', 'TABLE'], ['cpx', 'TABLE'], ['cpv', 'VIEW']]);
+        const tablesOnly = JDBC_TYPES_TABLE_VIEW.replace(/ OR \( c\.relkind = 'v'[^)]*\)/, '');
+        assert.deepEqual((await prepared(JDBC_GET_TABLES + tablesOnly + JDBC_TABLES_ORDER, ['public', 'cp%']))
+          .map((row) => row.TABLE_NAME), ['cpu', 'cpx']);
+        const dv = (await suite.db.query(PSQL_DV)).rows;
+        assert.deepEqual(dv, [{ Schema: 'public', Name: 'cpv', Type: 'view', Owner: 'admin' }]);
+        const dt = (await suite.db.query(PSQL_DV.replace('(\'v\',\'\')', '(\'r\',\'p\',\'\')'))).rows;
+        assert.deepEqual(dt.map((row) => row.Name), ['cpu', 'cpx', 'meter', 'site']);
+        assert.deepEqual((await suite.db.query('SELECT schemaname, viewname, definition FROM pg_catalog.pg_views ' +
+          'WHERE schemaname = \'public\'')).rows,
+        [{ schemaname: 'public', viewname: 'cpv', definition: 'SELECT host, usage FROM cpu WHERE usage > 50' }]);
+        assert.deepEqual((await suite.db.query('SELECT table_name, table_type FROM information_schema.tables ' +
+          'WHERE table_schema = \'public\' ORDER BY 1')).rows.map((row) => [row.table_name, row.table_type]),
+        [['cpu', 'BASE TABLE'], ['cpv', 'VIEW'], ['cpx', 'BASE TABLE'], ['meter', 'BASE TABLE'],
+          ['site', 'BASE TABLE']]);
+        assert.deepEqual((await suite.db.query('SELECT table_name, view_definition FROM information_schema.views ' +
+          'WHERE table_name = \'cpv\'')).rows,
+        [{ table_name: 'cpv', view_definition: 'SELECT host, usage FROM cpu WHERE usage > 50' }]);
+        const columns = await prepared(JDBC_GET_COLUMNS, ['public', 'cpv', '%']);
+        assert.deepEqual(columns.map((row) => [row.attname, row.atttypid]), [['host', '25'], ['usage', '701']]);
+        assert.deepEqual((await prepared(DBEAVER_TABLES, [2200])).map((row) => [row.relname, row.relkind]),
+          [['cpu', 'r'], ['cpx', 'r'], ['meter', 'r'], ['site', 'r'], ['cpv', 'v']]);
+      } finally {
+        await suite.db.query('DROP VIEW cpv');
+      }
+    });
 });
+
+/** psql 15's \\dv (describeTableDetails' listTables with 'v'). */
+const PSQL_DV = 'SELECT n.nspname as "Schema",\n  c.relname as "Name",\n  CASE c.relkind WHEN \'r\' THEN ' +
+  '\'table\' WHEN \'v\' THEN \'view\' WHEN \'m\' THEN \'materialized view\' WHEN \'i\' THEN \'index\' WHEN ' +
+  '\'S\' THEN \'sequence\' WHEN \'t\' THEN \'TOAST table\' WHEN \'f\' THEN \'foreign table\' WHEN \'p\' ' +
+  'THEN \'partitioned table\' WHEN \'I\' THEN \'partitioned index\' END as "Type",\n  ' +
+  'pg_catalog.pg_get_userbyid(c.relowner) as "Owner"\nFROM pg_catalog.pg_class c\n     LEFT JOIN ' +
+  'pg_catalog.pg_namespace n ON n.oid = c.relnamespace\n     LEFT JOIN pg_catalog.pg_am am ON am.oid = ' +
+  'c.relam\nWHERE c.relkind IN (\'v\',\'\')\n      AND n.nspname <> \'pg_catalog\'\n      AND n.nspname !~ ' +
+  '\'^pg_toast\'\n      AND n.nspname <> \'information_schema\'\n  AND pg_catalog.pg_table_is_visible(c.oid)\n' +
+  'ORDER BY 1,2;';

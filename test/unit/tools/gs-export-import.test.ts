@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -391,14 +391,15 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
     const grantAgain = await store.sql('GRANT ALL ON db1 TO user1').then(() => 'ok', (error: { code?: string }) => error.code);
     assert.equal(grantAgain, 'TXN_OTHER_PRIVILEGE_EXISTS', 'the READ grant came back with db1');
-    // A file naming a user this node does not have: refused before any container is touched.
+    // A user this node does not have is made from its SHA-256; one without a SHA-256 to make it
+    // from is refused before any container is touched.
     await store.dropContainer('aclc');
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
       user: [{ isRole: false, username: 'user2', password: 'x' }],
       database: [{ name: 'db2', acl: [{ username: 'user2', role: 'READ' }] }] }));
     result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
     assert.equal(result.code, 1);
-    assert.match(result.stderr, /D00238: .*gs_export_acl\.json: the general users user2 do not exist here/);
+    assert.match(result.stderr, /D0023B: .*gs_export_acl\.json: user\[0\] "user2" is not on this node and its "password" is not a SHA-256/);
     assert.equal(await store.getContainerInfo('aclc'), undefined);
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [],
       database: [{ name: 'public', acl: [{ username: 'user1', role: 'READ' }] }] }));
@@ -470,6 +471,56 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
       await db2.close();
     }
     await store.sql('DROP DATABASE db2');
+  });
+
+  it('views: --all and --db write their definitions to gs_export_view.json; gs_import makes them again', async () => {
+    const definition: ContainerDefinition = { name: 'vt', type: 'COLLECTION', rowKey: 1,
+      columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
+    await store.sql('CREATE DATABASE db3');
+    const db3 = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+      username: 'admin', password: 'admin', database: 'db3' });
+    const viewRows = async (on: ClientStore) => (await (await on.sql(
+      'SELECT VIEW_NAME, VIEW_DEFINITION FROM "#views"')).toArray()).map((row) => row.join(' = '));
+    try {
+      await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+      await store.sql('CREATE VIEW "vt.big" AS SELECT k FROM vt WHERE k > 1');
+      await db3.sql('CREATE FORCE VIEW v3 AS SELECT * FROM later');
+      const before = [await viewRows(store), await viewRows(db3)];
+      const directory = newDirectory();
+      let result = await runTool('gs_export.ts', [...args.filter((arg) => arg !== '--silent'), '--all', '-d',
+        directory], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, /The number of target views : 2\n/);
+      assert.deepStrictEqual(JSON.parse(readFileSync(join(directory, 'gs_export_view.json'), 'utf8')), {
+        version: '5.8.0', view: [
+          { database: 'public', name: 'vt.big', definition: 'SELECT k FROM vt WHERE k > 1' },
+          { database: 'db3', name: 'v3', definition: 'SELECT * FROM later' }] });
+      await store.sql('DROP VIEW "vt.big"');
+      await db3.sql('DROP VIEW v3');
+      await store.dropContainer('vt');
+      result = await runTool('gs_import.ts', [...args, '--db', 'public', '-d', directory], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepStrictEqual([await viewRows(store), await viewRows(db3)], [before[0], []], '--db: its views only');
+      assert.deepStrictEqual(await (await store.sql('SELECT * FROM "vt.big"')).toArray(), [[2]]);
+      await store.dropContainer('vt');
+      result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+      assert.equal(result.code, 1, 'a view already there is an error');
+      assert.match(result.stderr, /D00251: Import of the view public\.vt\.big failed: .*already exists/);
+      result = await runTool('gs_import.ts', [...args, '--all', '--replace', '-d', directory], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.deepStrictEqual([await viewRows(store), await viewRows(db3)], before);
+      // -c and --containerregex leave views out, as GridDB's.
+      const some = newDirectory();
+      result = await runTool('gs_export.ts', [...args, '-c', 'vt', '-d', some], node.env);
+      assert.equal(result.code, 0, result.stderr);
+      assert.equal(existsSync(join(some, 'gs_export_view.json')), false);
+      await store.sql('DROP VIEW "vt.big"');
+      await db3.sql('DROP VIEW v3');
+      await store.dropContainer('vt');
+    } finally {
+      await db3.close();
+    }
+    await store.sql('DROP DATABASE db3');
   });
 
   it('answers --help and --version, and logs with the password masked', async () => {
