@@ -389,6 +389,10 @@ export const TQL_SCAN_PAGE_ROW_COUNT = 1024;
 export const TQL_PREPARED_CACHE_SIZE = 1024;
 /** Longer statement texts are prepared afresh each time, not kept. */
 export const TQL_PREPARED_CACHE_TEXT_LENGTH_MAX = 4096;
+/** Parsed SQL statements a process keeps for reuse (lib/sql/parse-cache.ts). */
+export const SQL_PARSED_CACHE_SIZE = 1024;
+/** Longer SQL texts (an INSERT of many VALUES rows) are parsed afresh each time, not kept. */
+export const SQL_PARSED_CACHE_TEXT_LENGTH_MAX = 4096;
 
 assert(TQL_SCAN_PAGE_ROW_COUNT <= SCAN_ROW_COUNT_MAX);
 assert(TQL_IN_LIST_LENGTH_MAX * 4 <= TQL_TEXT_LENGTH_MAX);

@@ -25,7 +25,7 @@ import { errorDecode } from '../protocol/wire-error.ts';
 import { decodeBody } from '../protocol/message-codec.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import { SQL_EXECUTE } from '../protocol/messages-sql.ts';
-import { parseSqlStatement } from '../sql/parser.ts';
+import { parseSqlStatementCached } from '../sql/parse-cache.ts';
 import { errorFrame, replyHeader, type RequestFrame } from './reply-frames.ts';
 import type { ConnectionSetup, EngineInfo, RequestRunner, RunOutcome } from './request-runner.ts';
 
@@ -106,7 +106,7 @@ export class AccessRunner implements RequestRunner {
     }
     let statement;
     try {
-      statement = parseSqlStatement(sql).statement;
+      statement = parseSqlStatementCached(sql).statement;
     } catch {
       return { kind: 'operation', operation: undefined };
     }

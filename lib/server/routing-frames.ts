@@ -19,7 +19,7 @@ import { ByteWriter } from '../encoding/byte-writer.ts';
 import { FRAME_HEADER_BYTES, FrameStatus } from '../protocol/frame.ts';
 import { MessageType } from '../protocol/message-types.ts';
 import type { SqlStatement } from '../sql/ast.ts';
-import { parseSqlStatement } from '../sql/parser.ts';
+import { parseSqlStatementCached } from '../sql/parse-cache.ts';
 import { sqlQueryTables } from '../sql/query-tables.ts';
 import type { RequestFrame } from './reply-frames.ts';
 import type { RunOutcome } from './request-runner.ts';
@@ -151,7 +151,7 @@ export function sqlRequestTableName(frame: RequestFrame): string | undefined {
  */
 export function sqlRequestTableNames(frame: RequestFrame): string[] {
   try {
-    const statement = parseSqlStatement(new ByteReader(frame.body).string()).statement;
+    const statement = parseSqlStatementCached(new ByteReader(frame.body).string()).statement;
     const query = statement.kind === 'select' ? statement.query
       : statement.kind === 'explain' && statement.statement.kind === 'select' ? statement.statement.query : undefined;
     if (query !== undefined) return sqlQueryTables(query).filter((name) => !name.startsWith('#'));

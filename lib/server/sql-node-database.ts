@@ -28,7 +28,7 @@ import type { SqlScanRequest, SqlTable } from '../sql/exec/table-source.ts';
 import { valueSizeBytes } from '../sql/exec/value-ops.ts';
 import { SqlWorkMemory } from '../sql/exec/work-memory.ts';
 import { sqlMetatableOf, type SqlMetatableName } from '../sql/meta/metatables.ts';
-import { parseSqlStatement } from '../sql/parser.ts';
+import { parseSqlStatementCached } from '../sql/parse-cache.ts';
 import type { SqlDatabase, SqlView } from '../sql/sql-database.ts';
 import { sqlQueryTables } from '../sql/query-tables.ts';
 import { StorageError } from '../base/errors.ts';
@@ -50,7 +50,7 @@ export async function sqlNodeDatabase(text: string, local: SqlDatabase, peers: S
   workMemoryLimitBytes: number, databaseId: DatabaseId): Promise<SqlDatabase> {
   let statement: SqlStatement;
   try {
-    statement = parseSqlStatement(text).statement;
+    statement = parseSqlStatementCached(text).statement;
   } catch {
     return local; // the statement's own run reports the error
   }
@@ -131,7 +131,7 @@ function statementTables(statement: SqlStatement): string[] {
 }
 
 function definitionTables(definition: string): string[] {
-  const parsed = parseSqlStatement(definition).statement;
+  const parsed = parseSqlStatementCached(definition).statement;
   return parsed.kind === 'select' ? withoutMetatables(sqlQueryTables(parsed.query)) : [];
 }
 

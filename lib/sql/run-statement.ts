@@ -21,7 +21,7 @@ import { explainPlan } from './plan/explain-plan.ts';
 import type { SqlDialect, SqlTypedValue } from './plan/bind-expression.ts';
 import type { SqlPlanColumn, SqlPlanNode } from './plan/logical-plan.ts';
 import { planQuery, type SqlPlanContext } from './plan/plan-select.ts';
-import { parseSqlStatement } from './parser.ts';
+import { parseSqlStatementCached } from './parse-cache.ts';
 import { runDdl } from './run-ddl.ts';
 import { refuseViewTarget, runCreateView, runDropView, sqlExpandViews } from './run-view.ts';
 import { constantForColumn, runDml } from './run-dml.ts';
@@ -91,7 +91,7 @@ async function guarded<T>(run: () => Promise<T>): Promise<T> {
 }
 
 async function runParsed(text: string, options: SqlRunOptions): Promise<SqlResult> {
-  const parsed = parseSqlStatement(text);
+  const parsed = parseSqlStatementCached(text);
   const parameters = options.parameters ?? [];
   if (parameters.length !== parsed.parameterCount) {
     throw new StorageError('ROW_INVALID', `the statement has ${parsed.parameterCount} parameters, ` +

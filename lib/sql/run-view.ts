@@ -20,7 +20,7 @@ import { normalizeName } from '../schema/names.ts';
 import type { SqlQuery, SqlStatement, SqlTableReference } from './ast.ts';
 import { SqlError, type SqlPosition } from './errors.ts';
 import { sqlMetatableOf } from './meta/metatables.ts';
-import { parseSqlStatement } from './parser.ts';
+import { parseSqlStatementCached } from './parse-cache.ts';
 import { printSqlQuery } from './print.ts';
 import type { SqlDatabase } from './sql-database.ts';
 
@@ -188,7 +188,7 @@ function expandTable(reference: Extract<SqlTableReference, { kind: 'table' }>, e
   if (expansion.stack.length >= SQL_VIEW_DEPTH_MAX) {
     throw new SqlError('LIMIT_EXCEEDED', `views read through more than ${SQL_VIEW_DEPTH_MAX} views`, at);
   }
-  const parsed = parseSqlStatement(view.definition).statement;
+  const parsed = parseSqlStatementCached(view.definition).statement;
   assert(parsed.kind === 'select', 'a view keeps a SELECT');
   const query = expandNode(parsed.query, { ...expansion, stack: [...expansion.stack, key], at }) as SqlQuery;
   return { kind: 'derived', query, alias: reference.alias ?? name, position: reference.position };
