@@ -243,7 +243,12 @@ async function* hashJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenera
   }
 }
 
-/** For each left row, the right table's rows with that key, read by row key or TREE index. */
+/**
+ * For each left row, the right table's rows with that key, read by row key or TREE index. Without
+ * a remaining condition, a row-key look-up's pages are the output batches themselves (directBatch):
+ * the right columns as the engine copied them (a DOUBLE column stays a Float64Array for the
+ * aggregate above), the left row's values repeated; no pair is copied value by value.
+ */
 async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
   const lookup = node.lookup;
   assert(lookup !== undefined && node.right.kind === 'scan');
@@ -251,6 +256,7 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
   const width = node.right.columns.length;
   const columnIndexes = Array.from({ length: width }, (_, i) => i);
   const composite = table.schema.rowKeyColumnCount > 1;
+  const direct = node.condition === undefined && lookup.index === undefined;
   const writer = new PairWriter(node, env);
   let leftId = 0;
   for await (const batch of runPlan(node.left, env)) {
@@ -274,6 +280,23 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
         };
       // A look-up that finds nothing gives no batch: it counts here.
       if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
+      if (direct) {
+        // Pages come whole and synchronously where the table can (table-source.ts' lookUp).
+        for (const read of table.lookUp?.(request) ?? []) {
+          matched?.add(leftId);
+          env.work.spend(read.rowCount);
+          yield directBatch(batch.columns, r, read);
+        }
+        if (table.lookUp === undefined) {
+          for await (const read of table.scan(request)) {
+            matched?.add(leftId);
+            env.work.spend(read.rowCount);
+            yield directBatch(batch.columns, r, read);
+          }
+        }
+        env.control.check();
+        continue;
+      }
       for await (const read of table.scan(request)) {
         const looked = lookup.index === undefined ? read : sameKeyRows(read, lookup.columnIndex, key);
         for (let start = 0; start < looked.rowCount;) {
@@ -288,6 +311,20 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
     if (writer.size > 0) yield writer.take(matched);
     if (matched !== undefined) yield* unmatchedRows(rowsOf(batch), firstId, matched, writer);
   }
+}
+
+/**
+ * Left row `r` paired with every row of a look-up's page: the page's columns as they are, each left
+ * column its value repeated (a column the scan did not read stays empty: nothing refers to it).
+ */
+function directBatch(lefts: readonly SqlColumn[], r: number, page: SqlBatch): SqlBatch {
+  assert(page.rowCount <= SQL_BATCH_ROW_COUNT);
+  const columns: SqlColumn[] = [];
+  for (const column of lefts) {
+    columns.push(column.length === 0 ? column : new Array<SqlValue>(page.rowCount).fill(column[r]!));
+  }
+  for (const column of page.columns) columns.push(column);
+  return { rowCount: page.rowCount, columns };
 }
 
 /** The rows of a batch whose column holds `key`: the index may hand out a superset (the engine scans instead). */
