@@ -10,6 +10,7 @@ import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import type { SqlJoinNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
+import type { SqlScanRequest } from './table-source.ts';
 import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import { valueKey, valueSizeBytes } from './value-ops.ts';
@@ -23,6 +24,11 @@ const ROW_OVERHEAD_BYTES = 32;
  * two integers and a short string); sql-join-memory.test.ts holds it to that under a capped heap.
  */
 const HASH_ENTRY_BYTES = 80;
+/**
+ * Look-up pages handed on together (lookUpPageGroups): one promise per group instead of one per
+ * page; at most 16,384 rows held.
+ */
+const LOOKUP_GROUP_PAGE_COUNT = 64;
 /** Work units of one index or row-key look-up of an index nested-loop join (a tree descent). */
 const INDEX_LOOKUP_UNITS = 8;
 
@@ -245,18 +251,19 @@ async function* hashJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenera
 
 /**
  * For each left row, the right table's rows with that key, read by row key or TREE index. Without
- * a remaining condition, a row-key look-up's pages are the output batches themselves (directBatch):
- * the right columns as the engine copied them (a DOUBLE column stays a Float64Array for the
- * aggregate above), the left row's values repeated; no pair is copied value by value.
+ * a remaining condition, a row-key look-up's pages are the output batches themselves
+ * (lookUpPageGroups).
  */
 async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  if (isPageLookUp(node)) {
+    for await (const group of lookUpPageGroups(node, env)) yield* group;
+    return;
+  }
   const lookup = node.lookup;
   assert(lookup !== undefined && node.right.kind === 'scan');
   const table = env.table(lookup.table);
-  const width = node.right.columns.length;
-  const columnIndexes = Array.from({ length: width }, (_, i) => i);
+  const columnIndexes = Array.from({ length: node.right.columns.length }, (_, i) => i);
   const composite = table.schema.rowKeyColumnCount > 1;
-  const direct = node.condition === undefined && lookup.index === undefined;
   const writer = new PairWriter(node, env);
   let leftId = 0;
   for await (const batch of runPlan(node.left, env)) {
@@ -266,38 +273,9 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
     for (let r = 0; r < batch.rowCount; r++, leftId++) {
       const key = keys[r]!;
       if (key === null) continue;
-      const bound = (composite ? [key] : key) as RowKey;
-      const next = lookup.next;
-      const request = lookup.index === undefined
-        ? {
-          columnIndexes, rowCountMax: Infinity, slicedByCaller: true,
-          from: next?.from === undefined ? bound : [key, next.from] as RowKey,
-          to: next?.to === undefined ? bound : [key, next.to] as RowKey,
-        }
-        : {
-          columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
-          index: { ...lookup.index, low: [key as never], high: [key as never] },
-        };
       // A look-up that finds nothing gives no batch: it counts here.
       if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
-      if (direct) {
-        // Pages come whole and synchronously where the table can (table-source.ts' lookUp).
-        for (const read of table.lookUp?.(request) ?? []) {
-          matched?.add(leftId);
-          env.work.spend(read.rowCount);
-          yield directBatch(batch.columns, r, read);
-        }
-        if (table.lookUp === undefined) {
-          for await (const read of table.scan(request)) {
-            matched?.add(leftId);
-            env.work.spend(read.rowCount);
-            yield directBatch(batch.columns, r, read);
-          }
-        }
-        env.control.check();
-        continue;
-      }
-      for await (const read of table.scan(request)) {
+      for await (const read of table.scan(lookUpRequest(node, columnIndexes, composite, key))) {
         const looked = lookup.index === undefined ? read : sameKeyRows(read, lookup.columnIndex, key);
         for (let start = 0; start < looked.rowCount;) {
           const end = Math.min(looked.rowCount, start + Math.max(1, writer.room));
@@ -311,6 +289,83 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
     if (writer.size > 0) yield writer.take(matched);
     if (matched !== undefined) yield* unmatchedRows(rowsOf(batch), firstId, matched, writer);
   }
+}
+
+function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], composite: boolean, key: SqlValue):
+  SqlScanRequest {
+  const lookup = node.lookup!;
+  if (lookup.index !== undefined) {
+    return {
+      columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
+      index: { ...lookup.index, low: [key as never], high: [key as never] },
+    };
+  }
+  const bound = (composite ? [key] : key) as RowKey;
+  const next = lookup.next;
+  return {
+    columnIndexes, rowCountMax: Infinity, slicedByCaller: true,
+    from: next?.from === undefined ? bound : [key, next.from] as RowKey,
+    to: next?.to === undefined ? bound : [key, next.to] as RowKey,
+  };
+}
+
+/** An index nested-loop join by row key with no condition left per pair: its pages go on whole. */
+export function isPageLookUp(node: SqlJoinNode): boolean {
+  return node.method === 'indexNestedLoop' && node.condition === undefined && node.lookup !== undefined &&
+    node.lookup.index === undefined;
+}
+
+/**
+ * isPageLookUp's output: each page a look-up reads (≤ SQL_BATCH_ROW_COUNT rows) is an output batch
+ * (directBatch: the right columns as the engine copied them, so a DOUBLE column stays a
+ * Float64Array for the aggregate above; no pair copied value by value), handed on in groups of
+ * up to LOOKUP_GROUP_PAGE_COUNT pages, one promise a group: an aggregate over the join takes a
+ * group at a time (execute-plan.ts: batchGroups). The pages come synchronously where the table
+ * can (table-source.ts: lookUp). A LEFT join's unmatched left rows follow their left batch's pages.
+ */
+export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch[]> {
+  assert(isPageLookUp(node) && node.right.kind === 'scan');
+  const table = env.table(node.lookup!.table);
+  const columnIndexes = Array.from({ length: node.right.columns.length }, (_, i) => i);
+  const composite = table.schema.rowKeyColumnCount > 1;
+  let group: SqlBatch[] = [];
+  for await (const batch of runPlan(node.left, env)) {
+    const keys = evaluate(node.leftKeys[0]!, batch, env.context);
+    const matched: boolean[] | undefined = node.joinType === 'LEFT' ? [] : undefined;
+    for (let r = 0; r < batch.rowCount; r++) {
+      const key = keys[r]!;
+      if (key === null) continue;
+      // A look-up that finds nothing gives no batch: it counts here.
+      if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
+      const request = lookUpRequest(node, columnIndexes, composite, key);
+      const pages = table.lookUp === undefined ? table.scan(request) : table.lookUp(request);
+      for await (const read of pages) {
+        if (matched !== undefined) matched[r] = true;
+        env.work.spend(read.rowCount);
+        group.push(directBatch(batch.columns, r, read));
+        if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
+          yield group;
+          group = [];
+        }
+      }
+      env.control.check();
+    }
+    if (matched === undefined) continue;
+    const unmatched: number[] = [];
+    for (let r = 0; r < batch.rowCount; r++) if (matched[r] !== true) unmatched.push(r);
+    if (unmatched.length === 0) continue;
+    const rightCount = node.right.columns.length;
+    group.push({
+      rowCount: unmatched.length,
+      columns: [...batch.columns.map((column) => (column.length === 0 ? column : unmatched.map((r) => column[r]!))),
+        ...Array.from({ length: rightCount }, () => new Array<SqlValue>(unmatched.length).fill(null))],
+    });
+    if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length > 0) yield group;
 }
 
 /**
