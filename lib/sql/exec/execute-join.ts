@@ -29,6 +29,8 @@ const HASH_ENTRY_BYTES = 80;
  * page; at most 16,384 rows held.
  */
 const LOOKUP_GROUP_PAGE_COUNT = 64;
+/** Key column types whose SQL values are JS numbers, whatever side they come from. */
+const SMALL_INTEGER_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER']);
 /** Work units of one index or row-key look-up of an index nested-loop join (a tree descent). */
 const INDEX_LOOKUP_UNITS = 8;
 
@@ -326,7 +328,12 @@ export function isPageLookUp(node: SqlJoinNode): boolean {
 export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch[]> {
   assert(isPageLookUp(node) && node.right.kind === 'scan');
   const table = env.table(node.lookup!.table);
-  const columnIndexes = Array.from({ length: node.right.columns.length }, (_, i) => i);
+  const width = node.right.columns.length;
+  // Every row a look-up finds holds its key in the key column: a small integer (a JS number on
+  // both sides, keys of equal types) is repeated from the left instead of copied from the blocks.
+  const keyColumn = node.lookup!.columnIndex;
+  const keyRepeated = SMALL_INTEGER_TYPES.has(table.schema.columns[keyColumn]!.type);
+  const columnIndexes = Array.from({ length: width }, (_, i) => i).filter((i) => !keyRepeated || i !== keyColumn);
   const composite = table.schema.rowKeyColumnCount > 1;
   let group: SqlBatch[] = [];
   for await (const batch of runPlan(node.left, env)) {
@@ -342,7 +349,7 @@ export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironmen
       for await (const read of pages) {
         if (matched !== undefined) matched[r] = true;
         env.work.spend(read.rowCount);
-        group.push(directBatch(batch.columns, r, read));
+        group.push(directBatch(batch.columns, r, read, keyRepeated ? keyColumn : -1, key));
         if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
           yield group;
           group = [];
@@ -370,16 +377,21 @@ export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironmen
 
 /**
  * Left row `r` paired with every row of a look-up's page: the page's columns as they are, each left
- * column its value repeated (a column the scan did not read stays empty: nothing refers to it).
+ * column its value repeated (a column the scan did not read stays empty: nothing refers to it), and
+ * the right column `keyColumn` (≥ 0: the page lacks it) the look-up's key repeated.
  */
-function directBatch(lefts: readonly SqlColumn[], r: number, page: SqlBatch): SqlBatch {
-  assert(page.rowCount <= SQL_BATCH_ROW_COUNT);
+function directBatch(lefts: readonly SqlColumn[], r: number, page: SqlBatch, keyColumn: number, key: SqlValue):
+  SqlBatch {
+  const n = page.rowCount;
+  assert(n <= SQL_BATCH_ROW_COUNT);
   const columns: SqlColumn[] = [];
-  for (const column of lefts) {
-    columns.push(column.length === 0 ? column : new Array<SqlValue>(page.rowCount).fill(column[r]!));
+  for (const column of lefts) columns.push(column.length === 0 ? column : new Array<SqlValue>(n).fill(column[r]!));
+  let read = 0;
+  const width = page.columns.length + (keyColumn >= 0 ? 1 : 0);
+  for (let c = 0; c < width; c++) {
+    columns.push(c === keyColumn ? new Array<SqlValue>(n).fill(key) : page.columns[read++]!);
   }
-  for (const column of page.columns) columns.push(column);
-  return { rowCount: page.rowCount, columns };
+  return { rowCount: n, columns };
 }
 
 /** The rows of a batch whose column holds `key`: the index may hand out a superset (the engine scans instead). */

@@ -64,11 +64,11 @@ describe('sql join look-up pages as output batches', () => {
       ];
       const where = conjuncts.length === 0 ? '' : ` WHERE ${conjuncts.join(' AND ')}`;
       const join = c.left ? 'LEFT JOIN' : 'JOIN';
-      const rows = (hint: string) => `SELECT /*+ ${hint}(dev rd) */ d.id, d.site, r.ts, r.v ` +
-        `FROM dev d ${join} rd r ON r.device = d.id${where} ORDER BY 1, 3`;
+      const rows = (hint: string) => `SELECT /*+ ${hint}(dev rd) */ d.id, d.site, r.device, r.ts, r.v ` +
+        `FROM dev d ${join} rd r ON r.device = d.id${where} ORDER BY 1, 4`;
       // Values are integers: sums are exact in any order.
       const groups = (hint: string) => `SELECT /*+ ${hint}(dev rd) */ d.site, COUNT(*), COUNT(r.v), SUM(r.v), ` +
-        `AVG(r.v), MIN(r.v), MAX(r.v), MAX(r.ts) FROM dev d ${join} rd r ON r.device = d.id${where} ` +
+        `AVG(r.v), MIN(r.v), MAX(r.v), MAX(r.ts), SUM(r.device) FROM dev d ${join} rd r ON r.device = d.id${where} ` +
         'GROUP BY d.site ORDER BY 1';
       for (const query of [rows, groups]) {
         const explain = (await db.rows(`EXPLAIN ${query('IndexJoin')}`)).map((row) => JSON.parse(row[0] as string) as
