@@ -70,7 +70,10 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
   const nowMs = () => store.clock.nowMs();
   const plainTable = (name: string): SqlTable => {
     const entry = entryOf(name);
-    return { schema: entry.schema, scan: (request) => scan(name, entryOf, request, options) };
+    return {
+      schema: entry.schema, scan: (request) => scan(name, entryOf, request, options),
+      lookUp: (request) => lookUpPages(name, entryOf, request),
+    };
   };
   /** Runs `each` on a partitioned table's data partitions after the table itself. */
   const alsoOnDataPartitions = async (table: string, each: (name: string) => Promise<unknown>) => {
@@ -302,6 +305,27 @@ async function* scanPages(
     after = page.last;
     pageRowCount = Math.min(2 * pageRowCount, SQL_BATCH_ROW_COUNT);
     if (!sliced) await options.yieldTurn();
+  }
+}
+
+/**
+ * A look-up's pages (an index nested-loop join by row key): scanPages' whole pages without a
+ * promise between them. Each page is read afresh from the key after the last one's, so what
+ * commits between two pages do is seen as scanPages sees it.
+ */
+function* lookUpPages(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest):
+  Generator<SqlBatch> {
+  assert(request.index === undefined && request.descending !== true);
+  let after: RowKey | undefined;
+  let left = request.rowCountMax;
+  for (;;) {
+    const page = readPage(entryOf(name), request, after, Math.min(left, SQL_BATCH_ROW_COUNT));
+    if (page.batch.rowCount > 0) {
+      left -= page.batch.rowCount;
+      yield page.batch;
+    }
+    if (page.last === undefined || left <= 0) return;
+    after = page.last;
   }
 }
 

@@ -10,6 +10,7 @@ import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import type { SqlJoinNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
+import type { SqlScanRequest } from './table-source.ts';
 import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import { valueKey, valueSizeBytes } from './value-ops.ts';
@@ -23,6 +24,13 @@ const ROW_OVERHEAD_BYTES = 32;
  * two integers and a short string); sql-join-memory.test.ts holds it to that under a capped heap.
  */
 const HASH_ENTRY_BYTES = 80;
+/**
+ * Look-up pages handed on together (lookUpPageGroups): one promise per group instead of one per
+ * page; at most 16,384 rows held.
+ */
+const LOOKUP_GROUP_PAGE_COUNT = 64;
+/** Key column types whose SQL values are JS numbers, whatever side they come from. */
+const SMALL_INTEGER_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER']);
 /** Work units of one index or row-key look-up of an index nested-loop join (a tree descent). */
 const INDEX_LOOKUP_UNITS = 8;
 
@@ -243,13 +251,20 @@ async function* hashJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenera
   }
 }
 
-/** For each left row, the right table's rows with that key, read by row key or TREE index. */
+/**
+ * For each left row, the right table's rows with that key, read by row key or TREE index. Without
+ * a remaining condition, a row-key look-up's pages are the output batches themselves
+ * (lookUpPageGroups).
+ */
 async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch> {
+  if (isPageLookUp(node)) {
+    for await (const group of lookUpPageGroups(node, env)) yield* group;
+    return;
+  }
   const lookup = node.lookup;
   assert(lookup !== undefined && node.right.kind === 'scan');
   const table = env.table(lookup.table);
-  const width = node.right.columns.length;
-  const columnIndexes = Array.from({ length: width }, (_, i) => i);
+  const columnIndexes = Array.from({ length: node.right.columns.length }, (_, i) => i);
   const composite = table.schema.rowKeyColumnCount > 1;
   const writer = new PairWriter(node, env);
   let leftId = 0;
@@ -260,21 +275,9 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
     for (let r = 0; r < batch.rowCount; r++, leftId++) {
       const key = keys[r]!;
       if (key === null) continue;
-      const bound = (composite ? [key] : key) as RowKey;
-      const next = lookup.next;
-      const request = lookup.index === undefined
-        ? {
-          columnIndexes, rowCountMax: Infinity, slicedByCaller: true,
-          from: next?.from === undefined ? bound : [key, next.from] as RowKey,
-          to: next?.to === undefined ? bound : [key, next.to] as RowKey,
-        }
-        : {
-          columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
-          index: { ...lookup.index, low: [key as never], high: [key as never] },
-        };
       // A look-up that finds nothing gives no batch: it counts here.
       if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
-      for await (const read of table.scan(request)) {
+      for await (const read of table.scan(lookUpRequest(node, columnIndexes, composite, key))) {
         const looked = lookup.index === undefined ? read : sameKeyRows(read, lookup.columnIndex, key);
         for (let start = 0; start < looked.rowCount;) {
           const end = Math.min(looked.rowCount, start + Math.max(1, writer.room));
@@ -288,6 +291,107 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
     if (writer.size > 0) yield writer.take(matched);
     if (matched !== undefined) yield* unmatchedRows(rowsOf(batch), firstId, matched, writer);
   }
+}
+
+function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], composite: boolean, key: SqlValue):
+  SqlScanRequest {
+  const lookup = node.lookup!;
+  if (lookup.index !== undefined) {
+    return {
+      columnIndexes, from: undefined, to: undefined, rowCountMax: Infinity,
+      index: { ...lookup.index, low: [key as never], high: [key as never] },
+    };
+  }
+  const bound = (composite ? [key] : key) as RowKey;
+  const next = lookup.next;
+  return {
+    columnIndexes, rowCountMax: Infinity, slicedByCaller: true,
+    from: next?.from === undefined ? bound : [key, next.from] as RowKey,
+    to: next?.to === undefined ? bound : [key, next.to] as RowKey,
+  };
+}
+
+/** An index nested-loop join by row key with no condition left per pair: its pages go on whole. */
+export function isPageLookUp(node: SqlJoinNode): boolean {
+  return node.method === 'indexNestedLoop' && node.condition === undefined && node.lookup !== undefined &&
+    node.lookup.index === undefined;
+}
+
+/**
+ * isPageLookUp's output: each page a look-up reads (≤ SQL_BATCH_ROW_COUNT rows) is an output batch
+ * (directBatch: the right columns as the engine copied them, so a DOUBLE column stays a
+ * Float64Array for the aggregate above; no pair copied value by value), handed on in groups of
+ * up to LOOKUP_GROUP_PAGE_COUNT pages, one promise a group: an aggregate over the join takes a
+ * group at a time (execute-plan.ts: batchGroups). The pages come synchronously where the table
+ * can (table-source.ts: lookUp). A LEFT join's unmatched left rows follow their left batch's pages.
+ */
+export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironment): AsyncGenerator<SqlBatch[]> {
+  assert(isPageLookUp(node) && node.right.kind === 'scan');
+  const table = env.table(node.lookup!.table);
+  const width = node.right.columns.length;
+  // Every row a look-up finds holds its key in the key column: a small integer (a JS number on
+  // both sides, keys of equal types) is repeated from the left instead of copied from the blocks.
+  const keyColumn = node.lookup!.columnIndex;
+  const keyRepeated = SMALL_INTEGER_TYPES.has(table.schema.columns[keyColumn]!.type);
+  const columnIndexes = Array.from({ length: width }, (_, i) => i).filter((i) => !keyRepeated || i !== keyColumn);
+  const composite = table.schema.rowKeyColumnCount > 1;
+  let group: SqlBatch[] = [];
+  for await (const batch of runPlan(node.left, env)) {
+    const keys = evaluate(node.leftKeys[0]!, batch, env.context);
+    const matched: boolean[] | undefined = node.joinType === 'LEFT' ? [] : undefined;
+    for (let r = 0; r < batch.rowCount; r++) {
+      const key = keys[r]!;
+      if (key === null) continue;
+      // A look-up that finds nothing gives no batch: it counts here.
+      if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
+      const request = lookUpRequest(node, columnIndexes, composite, key);
+      const pages = table.lookUp === undefined ? table.scan(request) : table.lookUp(request);
+      for await (const read of pages) {
+        if (matched !== undefined) matched[r] = true;
+        env.work.spend(read.rowCount);
+        group.push(directBatch(batch.columns, r, read, keyRepeated ? keyColumn : -1, key));
+        if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
+          yield group;
+          group = [];
+        }
+      }
+      env.control.check();
+    }
+    if (matched === undefined) continue;
+    const unmatched: number[] = [];
+    for (let r = 0; r < batch.rowCount; r++) if (matched[r] !== true) unmatched.push(r);
+    if (unmatched.length === 0) continue;
+    const rightCount = node.right.columns.length;
+    group.push({
+      rowCount: unmatched.length,
+      columns: [...batch.columns.map((column) => (column.length === 0 ? column : unmatched.map((r) => column[r]!))),
+        ...Array.from({ length: rightCount }, () => new Array<SqlValue>(unmatched.length).fill(null))],
+    });
+    if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
+      yield group;
+      group = [];
+    }
+  }
+  if (group.length > 0) yield group;
+}
+
+/**
+ * Left row `r` paired with every row of a look-up's page: the page's columns as they are, each left
+ * column its value repeated (a column the scan did not read stays empty: nothing refers to it), and
+ * the right column `keyColumn` (≥ 0: the page lacks it) the look-up's key repeated.
+ */
+function directBatch(lefts: readonly SqlColumn[], r: number, page: SqlBatch, keyColumn: number, key: SqlValue):
+  SqlBatch {
+  const n = page.rowCount;
+  assert(n <= SQL_BATCH_ROW_COUNT);
+  const columns: SqlColumn[] = [];
+  for (const column of lefts) columns.push(column.length === 0 ? column : new Array<SqlValue>(n).fill(column[r]!));
+  let read = 0;
+  const width = page.columns.length + (keyColumn >= 0 ? 1 : 0);
+  for (let c = 0; c < width; c++) {
+    columns.push(c === keyColumn ? new Array<SqlValue>(n).fill(key) : page.columns[read++]!);
+  }
+  return { rowCount: n, columns };
 }
 
 /** The rows of a batch whose column holds `key`: the index may hand out a superset (the engine scans instead). */

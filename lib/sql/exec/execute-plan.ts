@@ -17,7 +17,7 @@ import type { SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
 import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
 import { evaluate, filterRows, type SqlBatch, type SqlColumn } from './evaluate.ts';
-import { runJoin } from './execute-join.ts';
+import { isPageLookUp, lookUpPageGroups, runJoin } from './execute-join.ts';
 import { runMatchRecognize } from './execute-match-recognize.ts';
 import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
@@ -56,6 +56,29 @@ export async function* runPlan(node: SqlPlanNode, env: SqlRunEnvironment): Async
     if (batch.rowCount === 0) continue;
     if (env.rowCounts !== undefined) env.rowCounts.set(node, (env.rowCounts.get(node) ?? 0) + batch.rowCount);
     yield batch;
+  }
+}
+
+/**
+ * runPlan's batches in groups, for a consumer that takes a group with one await (hashAggregate):
+ * an index nested-loop join's look-up pages come in groups of many (execute-join.ts:
+ * lookUpPageGroups), other inputs a batch a group. Each batch counts as runPlan counts it.
+ */
+async function* batchGroups(node: SqlPlanNode, env: SqlRunEnvironment): AsyncGenerator<readonly SqlBatch[]> {
+  if (node.kind !== 'join' || !isPageLookUp(node)) {
+    for await (const batch of runPlan(node, env)) yield [batch];
+    return;
+  }
+  for await (const group of lookUpPageGroups(node, env)) {
+    let pause = false;
+    let rowCount = 0;
+    for (const batch of group) {
+      if (env.work.spend(batch.rowCount + 1)) pause = true;
+      rowCount += batch.rowCount;
+    }
+    if (env.rowCounts !== undefined) env.rowCounts.set(node, (env.rowCounts.get(node) ?? 0) + rowCount);
+    if (pause) await env.work.pause();
+    yield group;
   }
 }
 
@@ -169,7 +192,8 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
   };
   const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];
   const subqueries = hasSubqueries(inputs);
-  for await (const batch of runPlan(node.input, env)) {
+  for await (const group of batchGroups(node.input, env)) for (const batch of group) {
+    if (batch.rowCount === 0) continue;
     const context = subqueries ? await subqueryContext(inputs, batch, env) : env.context;
     const keyColumns = node.keys.map((key) => evaluate(key, batch, context));
     const argColumns = node.aggregates.map((call) =>

@@ -36,6 +36,13 @@ export interface SqlScanRequest {
 export interface SqlTable {
   readonly schema: ContainerSchema;
   scan(request: SqlScanRequest): AsyncIterable<SqlBatch>;
+  /**
+   * A row-key range's rows as whole pages (≤ SQL_BATCH_ROW_COUNT rows), synchronously: an index
+   * nested-loop join's look-up by row key, which counts its work itself (as `slicedByCaller`) and
+   * so needs no turn, nor a promise, between pages. Never with `index` or `descending`. Tables
+   * read from another thread or made of data partitions lack it (their look-ups go through scan).
+   */
+  lookUp?(request: SqlScanRequest): Iterable<SqlBatch>;
   /** What EXPLAIN adds to a scan of this table (a partitioned table: the data partitions read). */
   explain?(request: Pick<SqlScanRequest, 'from' | 'to'>): Record<string, unknown>;
 }
