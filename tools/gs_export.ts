@@ -2,16 +2,18 @@
 // [--filterfile FILE] [--schemaOnly] [--acl] [--prefixdb DB] [-s HOST:PORT] [--cluster NAME] [--silent]:
 // containers to a directory in GridDB's export format (spec/surface.md §7.5–7.6, tools/expimp-*.ts):
 // gs_export.json, one `<stem>_properties.json` and one `<stem>.csv` per container, BLOBs as files,
-// and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a
-// page at a time (the next one fetched meanwhile) and written in chunks of lines with the stream's
-// backpressure, so memory does not grow with the data. A page of columns the page printer knows
-// (expimp-page-printer.ts: numbers, BOOL, STRING, TIMESTAMP(3)) is printed from the bytes the node
-// sent, into one Buffer; other pages are decoded to rows and printed a row at a time.
+// and with --acl gs_export_acl.json (expimp-acl.ts). Rows are read a page at a time (the next one
+// fetched meanwhile), so memory does not grow with the data. A page of columns the page printer
+// knows (expimp-page-printer.ts: numbers, BOOL, STRING, TIMESTAMP(3)) goes as the bytes the node
+// sent to the print thread (expimp-print-thread.ts), which prints and writes it while this thread
+// fetches the next; other pages are decoded to rows and printed here a row at a time. A container
+// whose export fails leaves neither its row file nor its metadata file, and is not in gs_export.json.
 
 import { once } from 'node:events';
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { ClientStore } from '../lib/client/store-factory.ts';
+import type { ClientStore, RowSet } from '../lib/client/store-factory.ts';
+import type { ColumnSchema } from '../lib/schema/container-schema.ts';
 import type { CommandHelp } from './command-help.ts';
 import {
   CONNECTION_OPTIONS, SELECTION_OPTIONS, CommandLog, DatabaseStores, connectStore, maskedArgs, Progress,
@@ -25,7 +27,8 @@ import {
   type ExportEntry, type ExportExecution,
 } from './expimp-metadata.ts';
 import { rowFileHeader } from './expimp-row-file.ts';
-import { pagePrinterOf, pagePrintable } from './expimp-page-printer.ts';
+import { pagePrintable } from './expimp-page-printer.ts';
+import { PrintThread, type PrintedFile } from './expimp-print-thread.ts';
 import { rowPrinterOf } from './expimp-row-printer.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
@@ -97,6 +100,7 @@ async function main(): Promise<number> {
   log.info('main', `start: ${maskedArgs(args)}`);
   const { store, address, user } = await connectStore(values, environment);
   const stores = new DatabaseStores(values, environment);
+  const printThread = new PrintThread();
   try {
     // --all: every database the user may log in to; --db: those; -c, --containerregex: --prefixdb's.
     const databases = values.all === true ? await databasesOf(store)
@@ -137,7 +141,7 @@ async function main(): Promise<number> {
         try {
           const rowCount = await exportContainer(databaseStore, {
             database, name, sequence, directory, user, startTime, tql: filter,
-            schemaOnly: values.schemaOnly === true,
+            schemaOnly: values.schemaOnly === true, printThread,
             onRows: (count) => progress.update('export', (doneRows += count)),
           }, entries);
           log.info('exportContainer', `${database}.${name}: ${rowCount} rows`);
@@ -170,6 +174,7 @@ async function main(): Promise<number> {
     if (values.silent !== true) console.log(`${summary}${viewLine}\nExport Completed.`);
     return failureCount === 0 ? EXIT_OK : EXIT_ERROR;
   } finally {
+    await printThread.stop();
     await stores.closeAll();
     await store.close();
   }
@@ -217,6 +222,7 @@ interface ExportJob {
   schemaOnly: boolean;
   /** Rows written since the last call. */
   onRows: (count: number) => void;
+  printThread: PrintThread;
 }
 
 /** One container: its metadata file, then its rows, streamed. Returns the row count. */
@@ -232,55 +238,95 @@ async function exportContainer(
   const rowFile = `${stem}.csv`;
   const info = container.info;
   writeFileSync(join(job.directory, metafile), JSON.stringify(metadataOf(info, rowFile, job.database), null, 2) + '\n');
-  const out = createWriteStream(join(job.directory, rowFile));
-  const failed = new Promise<never>((_, reject) => out.once('error', reject));
-  failed.catch(() => undefined);
+  const header = rowFileHeader({
+    startIso: job.startTime, user: job.user, metafile, containerLabel: `${job.database}.${info.name}`,
+  });
+  const rowPath = join(job.directory, rowFile);
   let rowIndex = 0;
   try {
-    out.write(rowFileHeader({
-      startIso: job.startTime, user: job.user, metafile, containerLabel: `${job.database}.${info.name}`,
-    }));
-    if (!job.schemaOnly) {
+    if (job.schemaOnly) {
+      writeFileSync(rowPath, header);
+    } else {
       const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', FETCH_ROWS_PER_PAGE);
       const rows = await query.fetch();
-      const place = { directory: job.directory, stem, rowIndex: 0 };
-      if (pagePrintable(info.columns, rows.columns)) {
-        // Every column printable from the bytes the node sent: one Buffer per page, no rows made.
-        const printPage = pagePrinterOf(info.columns, place);
-        for (let page = await rows.nextPageEncoded(); page !== undefined; page = await rows.nextPageEncoded()) {
-          const lines = printPage(page.bytes, page.count, rowIndex);
-          rowIndex += page.count;
-          if (!out.write(lines)) await Promise.race([once(out, 'drain'), failed]);
-          job.onRows(page.count);
-        }
-      } else {
-        const printRow = rowPrinterOf(info.columns);
-        // A page at a time (the next one is on its way meanwhile), its lines joined into chunks of
-        // WRITE_CHUNK_CHARS_MIN characters or more: one stream write per chunk, not per line.
-        for (let page = await rows.nextPage(); page.length > 0; page = await rows.nextPage()) {
-          let chunk = '';
-          for (const row of page) {
-            place.rowIndex = rowIndex++;
-            chunk += printRow(row, place);
-            if (chunk.length >= WRITE_CHUNK_CHARS_MIN) {
-              if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-              chunk = '';
-            }
-          }
-          if (chunk !== '' && !out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
-          job.onRows(page.length);
-        }
+      try {
+        const target = { path: rowPath, header, columns: info.columns, directory: job.directory, stem };
+        rowIndex = pagePrintable(info.columns, rows.columns)
+          ? await printPages(rows, job.printThread.open({ ...target, onRows: job.onRows }))
+          : await printRows(rows, target, job.onRows);
+      } catch (error) {
+        await rows.close().catch(() => undefined);
+        throw error;
       }
     }
-  } finally {
-    out.end();
-    await Promise.race([once(out, 'finish'), failed]);
+  } catch (error) {
+    // Nothing of a failed container stays to be taken for a complete one.
+    rmSync(join(job.directory, metafile), { force: true });
+    rmSync(rowPath, { force: true });
+    throw error;
   }
   const entry: ExportEntry & { sequence: number } = {
     database: job.database, name: info.name, metafile, sequence: job.sequence,
   };
   if (job.tql !== undefined) entry.filterCondition = job.tql;
   entries.push(entry);
+  return rowIndex;
+}
+
+/**
+ * Every column printable from the bytes the node sent: each page goes to the print thread
+ * (expimp-print-thread.ts), which prints and writes it while this thread fetches the next.
+ */
+async function printPages(rows: RowSet, file: PrintedFile): Promise<number> {
+  let rowIndex = 0;
+  try {
+    for (let page = await rows.nextPageEncoded(); page !== undefined; page = await rows.nextPageEncoded()) {
+      await file.page(page.bytes, page.count, rowIndex);
+      rowIndex += page.count;
+    }
+  } catch (error) {
+    await file.close().catch(() => undefined);
+    throw error;
+  }
+  await file.close();
+  return rowIndex;
+}
+
+/**
+ * Other columns: rows decoded and printed here, a page at a time (the next one is on its way
+ * meanwhile), their lines joined into chunks of WRITE_CHUNK_CHARS_MIN characters or more: one
+ * stream write per chunk, not per line.
+ */
+async function printRows(
+  rows: RowSet,
+  target: { path: string; header: string; columns: readonly ColumnSchema[]; directory: string; stem: string },
+  onRows: (count: number) => void,
+): Promise<number> {
+  const out = createWriteStream(target.path);
+  const failed = new Promise<never>((_, reject) => out.once('error', reject));
+  failed.catch(() => undefined);
+  const printRow = rowPrinterOf(target.columns);
+  const place = { directory: target.directory, stem: target.stem, rowIndex: 0 };
+  let rowIndex = 0;
+  try {
+    out.write(target.header);
+    for (let page = await rows.nextPage(); page.length > 0; page = await rows.nextPage()) {
+      let chunk = '';
+      for (const row of page) {
+        place.rowIndex = rowIndex++;
+        chunk += printRow(row, place);
+        if (chunk.length >= WRITE_CHUNK_CHARS_MIN) {
+          if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+          chunk = '';
+        }
+      }
+      if (chunk !== '' && !out.write(chunk)) await Promise.race([once(out, 'drain'), failed]);
+      onRows(page.length);
+    }
+  } finally {
+    out.end();
+    await Promise.race([once(out, 'finish'), failed]);
+  }
   return rowIndex;
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -295,6 +295,27 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     assert.equal(await store.getContainer('force2'), undefined);
     assert.equal((await rowsOf(store, 'force3')).length, 1500);
     for (const name of ['force1', 'force3']) await store.dropContainer(name);
+  });
+
+  it('a row file that fails mid-write fails its container alone: its path in the error, neither of its files left, not listed', async () => {
+    const names = ['full1', 'full2'];
+    for (const name of names) {
+      const container = await store.putContainer({ name, type: 'COLLECTION', rowKey: true,
+        columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE' }] });
+      await container.multiPut(Array.from({ length: 5000 }, (_, i) => [i, i / 3]));
+    }
+    const directory = newDirectory();
+    // Every write to /dev/full fails with ENOSPC: full1's rows go nowhere, as on a full disk.
+    symlinkSync('/dev/full', join(directory, 'public.full1.csv'));
+    const result = await runTool('gs_export.ts', [...args, '-c', 'full1', '-c', 'full2', '-d', directory], node.env);
+    assert.equal(result.code, 1, result.stderr);
+    assert.match(result.stderr, /D00D01: Export of public\.full1 failed: \S*public\.full1\.csv: ENOSPC/);
+    assert.equal(existsSync(join(directory, 'public.full1.csv')), false, 'no row file of full1');
+    assert.equal(existsSync(join(directory, 'public.full1_properties.json')), false, 'no metadata file of full1');
+    const listed = JSON.parse(readFileSync(join(directory, 'gs_export.json'), 'utf8')).container;
+    assert.deepStrictEqual(listed.map((entry: { name: string }) => entry.name), ['full2']);
+    assert.equal(readFileSync(join(directory, 'public.full2.csv'), 'utf8').split('\n').length, 4 + 5000 + 1);
+    for (const name of names) await store.dropContainer(name);
   });
 
   it('an interrupted import says exactly how many rows it wrote; --append finishes it', async () => {

@@ -1,0 +1,168 @@
+// gs_export's print thread, the main thread's side: row files whose pages are printed and written
+// on one worker thread (expimp-print-worker.ts) while the main thread fetches the next pages from
+// the node. Memory stays bounded: a file has at most PAGES_IN_FLIGHT_MAX pages sent and not yet
+// written (page() waits for room), each a copy of the page's bytes handed to the thread. Pages
+// of a file are written in the order sent. A failure (a malformed page, a write error, the thread
+// gone) makes that file's next page() or close() throw it, naming the file; the caller then
+// treats the file as incomplete (gs_export removes it and does not list the container).
+
+import { Worker } from 'node:worker_threads';
+import { assert } from '../lib/base/assert.ts';
+import type { ColumnSchema } from '../lib/schema/container-schema.ts';
+import type { PrintReply, PrintRequest } from './expimp-print-messages.ts';
+
+/**
+ * Pages of one file sent to the thread and not yet written: one is printed while the next waits,
+ * and the client fetches one more ahead (lib/client/client-query.ts), so about 3 pages a file.
+ */
+export const PAGES_IN_FLIGHT_MAX = 2;
+
+const WORKER_URL = import.meta.url.endsWith('.js')
+  ? new URL('./expimp-print-worker.js', import.meta.url)
+  : new URL('./expimp-print-worker-boot.mjs', import.meta.url);
+
+export interface PrintedFileOptions {
+  path: string;
+  /** Written first (the row file's header lines). */
+  header: string;
+  columns: readonly ColumnSchema[];
+  /** Where cells printed to files go (expimp-row-file.ts). */
+  directory: string;
+  stem: string;
+  /** Rows written since the last call. */
+  onRows?: (count: number) => void;
+}
+
+export class PrintThread {
+  private worker: Worker | undefined;
+  private readonly files = new Map<number, PrintedFile>();
+  private nextFile = 0;
+  /** Why the thread is gone, once it is. */
+  private stopped: Error | undefined;
+
+  /** A row file written by the thread; pages go through its page(), then close(). */
+  open(options: PrintedFileOptions): PrintedFile {
+    if (this.stopped !== undefined) throw this.stopped;
+    const worker = this.started();
+    const id = this.nextFile++;
+    const file = new PrintedFile(id, options, (request, transfer) => worker.postMessage(request, transfer),
+      () => this.forget(id));
+    this.files.set(id, file);
+    if (this.files.size === 1) worker.ref();
+    worker.postMessage({
+      kind: 'open', file: id, path: options.path, header: options.header, columns: options.columns,
+      directory: options.directory, stem: options.stem,
+    } satisfies PrintRequest);
+    return file;
+  }
+
+  /** Ends the thread; files still open fail. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    this.stopped ??= new Error('the print thread was stopped');
+    if (worker !== undefined) await worker.terminate();
+  }
+
+  private started(): Worker {
+    if (this.worker !== undefined) return this.worker;
+    // Not the main thread's --import hooks: the boot file registers the loader it needs.
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
+    worker.on('message', (reply: PrintReply) => this.files.get(reply.file)?.answer(reply));
+    const gone = (why: Error) => {
+      this.stopped ??= why;
+      for (const file of [...this.files.values()]) file.fail(`the print thread stopped: ${why.message}`);
+    };
+    worker.on('error', gone);
+    worker.on('exit', (code) => gone(new Error(`it exited with code ${code}`)));
+    worker.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private forget(id: number): void {
+    this.files.delete(id);
+    if (this.files.size === 0) this.worker?.unref();
+  }
+}
+
+export class PrintedFile {
+  private inFlight = 0;
+  /** The most pages ever in flight at once (tests check the bound). */
+  inFlightPeak = 0;
+  private failure: Error | undefined;
+  private closing = false;
+  /** Woken by every answer of the thread. */
+  private wake: (() => void) | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly id: number,
+    private readonly options: PrintedFileOptions,
+    private readonly post: (request: PrintRequest, transfer: ArrayBuffer[]) => void,
+    private readonly forget: () => void,
+  ) {}
+
+  /**
+   * Sends `count` rows encoded in `bytes` (the row codec's 'wire' form); `bytes` is copied, the
+   * caller may reuse it. Waits while PAGES_IN_FLIGHT_MAX pages of this file are unwritten.
+   */
+  async page(bytes: Uint8Array, count: number, firstRowIndex: number): Promise<void> {
+    assert(!this.closing, 'page() after close()');
+    this.throwFailure();
+    const copy = new Uint8Array(bytes); // its own ArrayBuffer (a Buffer's slice() would share)
+    this.post({ kind: 'page', file: this.id, bytes: copy, count, firstRowIndex }, [copy.buffer]);
+    this.inFlight++;
+    this.inFlightPeak = Math.max(this.inFlightPeak, this.inFlight);
+    while (this.inFlight >= PAGES_IN_FLIGHT_MAX && this.failure === undefined) await this.answered();
+    this.throwFailure();
+  }
+
+  /** Waits until every page is written and the file is closed; throws the file's failure. */
+  async close(): Promise<void> {
+    if (!this.closing) {
+      this.closing = true;
+      this.post({ kind: 'close', file: this.id }, []);
+    }
+    while (!this.closed && this.failure === undefined) await this.answered();
+    this.forget();
+    this.throwFailure();
+  }
+
+  /** From the thread. */
+  answer(reply: PrintReply): void {
+    switch (reply.kind) {
+      case 'printed':
+        this.inFlight--;
+        assert(this.inFlight >= 0);
+        this.options.onRows?.(reply.count);
+        break;
+      case 'closed':
+        this.closed = true;
+        break;
+      case 'failed':
+        this.failure ??= new Error(reply.message);
+        break;
+    }
+    this.wakeUp();
+  }
+
+  fail(message: string): void {
+    this.failure ??= new Error(`${this.options.path}: ${message}`);
+    this.wakeUp();
+  }
+
+  private answered(): Promise<void> {
+    return new Promise((resolve) => { this.wake = resolve; });
+  }
+
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = undefined;
+    wake?.();
+  }
+
+  private throwFailure(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+}
