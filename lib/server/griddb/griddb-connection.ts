@@ -99,6 +99,7 @@ import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query
 import { multiPutRun } from './griddb-multi-put.ts';
 import { multiGetRun } from './griddb-multi-get.ts';
 import { griddbGetDatabasesRun, griddbGetUsersRun } from './griddb-access-lists.ts';
+import { GriddbContainerCache } from './griddb-container-cache.ts';
 import { griddbAccessStatementRun } from './griddb-access-statements.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
@@ -132,6 +133,8 @@ export class GriddbConnection {
   private sessions: GriddbSessions | undefined;
   /** Who logged in (the user, whether an administrator, the database): GET_USERS and GET_DATABASES. */
   private principal: Principal | undefined;
+  /** The row statements' container look-ups (griddb-container-cache.ts); cleared at LOGIN. */
+  private readonly containers = new GriddbContainerCache();
   /** The row sets this connection holds for FETCH_ROW_SET, and the row ids it sent. */
   private readonly rowSets = new GriddbRowSets();
 
@@ -256,6 +259,7 @@ export class GriddbConnection {
       const principal = await loginCheck(login, this.host.options);
       if (this.phase === 'closing') return;
       this.principal = principal;
+      this.containers.clear();
       if (!this.authenticated) {
         const refusal = this.host.connectionAuthenticated(this);
         if (refusal !== undefined) throw refusal;
@@ -469,6 +473,7 @@ export class GriddbConnection {
       engine: this.engineOf(), names: containerNamesOf(this.host),
       partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
+      containers: this.containers,
     };
   }
 
