@@ -21,9 +21,9 @@
 // privilege, else TXN_MESSAGE_INVALID. A name that is no SQL identifier is refused here with
 // GridDB's name code before any SQL is made of it.
 //
-// PUT_USER (155), GET_USERS (154) and GET_DATABASES (157) are not answered (10013): PUT_USER sends
-// only a SHA-256 digest of the password, from which store cannot make the SCRAM verifier its
-// PostgreSQL port checks, and store has no listing of its users to answer the GET statements.
+// PUT_USER (155) is not answered (10013): it sends only a SHA-256 digest of the password, from
+// which store cannot make the SCRAM verifier its PostgreSQL port checks. GET_USERS (154) and
+// GET_DATABASES (157) are answered from the access catalog (griddb-access-lists.ts).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import { SQL_EXECUTE } from '../../protocol/messages-sql.ts';
