@@ -292,6 +292,7 @@ export class StoreNode implements SystemServiceNode {
       partitionNum: this.partitionNum,
       lookupPasswordDigest: (user) => this.passwordDigestHex(user),
       loginCheck: (login) => this.principalOf(login),
+      accessCatalog: () => access.catalog,
       connectionLimit: config.node.transaction.connectionLimit,
       unauthenticatedConnectionLimit: config.node.transaction.unauthenticatedConnectionLimit,
       unauthenticatedConnectionLimitPerAddress:

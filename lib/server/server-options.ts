@@ -17,7 +17,7 @@ import {
 } from '../base/limits.ts';
 import { Store } from '../engine/store.ts';
 import { AUTH_NONCE_BYTES } from '../protocol/auth-proof.ts';
-import type { Principal } from '../access/access-catalog.ts';
+import { AccessCatalog, type Principal } from '../access/access-catalog.ts';
 import type { QueryHandler } from './query-handler.ts';
 import { LocalRequestRunner, type RequestRunner } from './request-runner.ts';
 import { tqlQueryHandler } from './tql-query-handler.ts';
@@ -62,6 +62,11 @@ export interface TransactionServerOptions {
   clusterName: string;
   lookupPasswordDigest: PasswordDigestLookup;
   loginCheck?: LoginCheck;
+  /**
+   * The node's access catalog as it is now (lib/access/), which GridDB's GET_USERS and
+   * GET_DATABASES list; without one, no general users and no created databases.
+   */
+  accessCatalog?: () => AccessCatalog;
   /** Runs queries; TQL on the engine (tql-query-handler.ts) unless another is given (Store only). */
   queryHandler?: QueryHandler;
   /**
@@ -134,6 +139,7 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     clusterName: options.clusterName,
     lookupPasswordDigest: options.lookupPasswordDigest,
     ...(options.loginCheck === undefined ? {} : { loginCheck: options.loginCheck }),
+    accessCatalog: options.accessCatalog ?? (() => AccessCatalog.EMPTY),
     queryHandler: options.queryHandler ?? tqlQueryHandler,
     connectionLimit: options.connectionLimit ?? CONNECTION_LIMIT_DEFAULT,
     unauthenticatedConnectionLimit: options.unauthenticatedConnectionLimit ??

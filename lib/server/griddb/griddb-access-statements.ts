@@ -29,7 +29,7 @@
 // password (SET PASSWORD FOR u = SHA256 'digest'); without a digest it is TXN_MESSAGE_INVALID. A
 // user made so has no SCRAM verifier until a SET PASSWORD with the password itself, so the
 // PostgreSQL port refuses it until then (docs/operations.md). GET_USERS (154) and GET_DATABASES
-// (157) are not answered (10013): store has no listing of its users to answer them.
+// (157) are answered from the access catalog (griddb-access-lists.ts).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import { SQL_EXECUTE } from '../../protocol/messages-sql.ts';

@@ -22,7 +22,8 @@
 // CREATE/DROP_INDEX_DETAIL (griddb-index.ts) and GET_PARTITION_CONTAINER_NAMES
 // (griddb-partition-names.ts), which run in the engine as store's own requests (griddb-engine.ts),
 // and DROP_USER, PUT/DROP_DATABASE and PUT/DROP_PRIVILEGE, which run as store's SQL access
-// statements (griddb-access-statements.ts). Any other statement is answered with GridDB's
+// statements (griddb-access-statements.ts), and GET_USERS and GET_DATABASES, answered from the
+// access catalog (griddb-access-lists.ts). Any other statement is answered with GridDB's
 // STATEMENT_ERROR and the connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
@@ -39,6 +40,7 @@ import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import type { StorageError } from '../../base/errors.ts';
 import type { ResolvedServerOptions } from '../server-options.ts';
 import type { RequestRunner } from '../request-runner.ts';
+import type { Principal } from '../../access/access-catalog.ts';
 import { CONTAINER_DROP, CONTAINER_INFO, CONTAINER_PUT } from '../../protocol/messages-container.ts';
 import { containerPartitionId } from '../../schema/partition-hash.ts';
 import {
@@ -96,6 +98,8 @@ import { GriddbRowSets } from './griddb-row-sets.ts';
 import { createMultipleSessionsRun, multiQueriesRun } from './griddb-multi-query.ts';
 import { multiPutRun } from './griddb-multi-put.ts';
 import { multiGetRun } from './griddb-multi-get.ts';
+import { griddbGetDatabasesRun, griddbGetUsersRun } from './griddb-access-lists.ts';
+import { GriddbContainerCache } from './griddb-container-cache.ts';
 import { griddbAccessStatementRun } from './griddb-access-statements.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
@@ -127,6 +131,10 @@ export class GriddbConnection {
   private engine: GriddbEngine | undefined;
   /** Set with the engine: this connection's GridDB sessions. */
   private sessions: GriddbSessions | undefined;
+  /** Who logged in (the user, whether an administrator, the database): GET_USERS and GET_DATABASES. */
+  private principal: Principal | undefined;
+  /** The row statements' container look-ups (griddb-container-cache.ts); cleared at LOGIN. */
+  private readonly containers = new GriddbContainerCache();
   /** The row sets this connection holds for FETCH_ROW_SET, and the row ids it sent. */
   private readonly rowSets = new GriddbRowSets();
 
@@ -250,6 +258,8 @@ export class GriddbConnection {
       const login = loginDecode(body);
       const principal = await loginCheck(login, this.host.options);
       if (this.phase === 'closing') return;
+      this.principal = principal;
+      this.containers.clear();
       if (!this.authenticated) {
         const refusal = this.host.connectionAuthenticated(this);
         if (refusal !== undefined) throw refusal;
@@ -436,6 +446,14 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       }
+      case GriddbStatement.GET_USERS:
+        reply(GriddbResult.SUCCESS, griddbGetUsersRun(this.host.options.accessCatalog(),
+          this.principalOf(), request.partitionId, body));
+        return;
+      case GriddbStatement.GET_DATABASES:
+        reply(GriddbResult.SUCCESS, griddbGetDatabasesRun(this.host.options.accessCatalog(),
+          this.principalOf(), request.partitionId, body));
+        return;
       case GriddbStatement.PUT_USER:
       case GriddbStatement.DROP_USER:
       case GriddbStatement.PUT_DATABASE:
@@ -456,11 +474,17 @@ export class GriddbConnection {
       engine: this.engineOf(), names: containerNamesOf(this.host),
       partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
+      containers: this.containers,
     };
   }
 
   private queryContext(request: GriddbRequest): QueryStatementContext {
     return { ...this.rowContext(request), rowSets: this.rowSets };
+  }
+
+  private principalOf(): Principal {
+    assert(this.principal !== undefined, 'a logged-in GridDB connection has its principal');
+    return this.principal;
   }
 
   private sessionsOf(): GriddbSessions {

@@ -43,6 +43,12 @@ export const GriddbErrorCode = {
   TXN_DATABASE_NAME_INVALID: { code: 10081, name: 'TXN_DATABASE_NAME_INVALID' },
   /** A users or databases statement with fields GridDB refuses (privilege count, modifiable). */
   TXN_MESSAGE_INVALID: { code: 10089, name: 'TXN_MESSAGE_INVALID' },
+  /** GET_USERS of a general user no longer in the access catalog (GetUsersHandler). */
+  TXN_CURRENT_USER_REMOVED: { code: 10084, name: 'TXN_CURRENT_USER_REMOVED' },
+  /** GET_DATABASES of the connection's database, dropped since its login (GetDatabasesHandler). */
+  TXN_CURRENT_DATABASE_REMOVED: { code: 10085, name: 'TXN_CURRENT_DATABASE_REMOVED' },
+  /** GET_DATABASES answering a client older than GridDB 4.3 what it cannot read. */
+  DS_CON_ACCESS_INVALID: { code: 60153, name: 'DS_CON_ACCESS_INVALID' },
   /** A container statement sent to another partition than its container's. */
   TXN_PARTITION_ID_INVALID: { code: 10065, name: 'TXN_PARTITION_ID_INVALID' },
   /** A container schema the node refuses (a type, a key, a column name). */

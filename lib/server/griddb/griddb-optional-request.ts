@@ -10,7 +10,7 @@
 // entries (griddb-handshake.ts).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
-import { GriddbFrameError } from './griddb-frame.ts';
+import { GriddbFrameError, griddbStringRead } from './griddb-frame.ts';
 
 const OPTION_LEGACY_VERSION_BLOCK = 0;
 const OPTION_TRANSACTION_TIMEOUT = 1;
@@ -42,4 +42,44 @@ export function griddbOptionalRequestRead(reader: ByteReader): { forUpdate: bool
     }
   }
   return { forUpdate };
+}
+
+/** The later types, their value sizes (client.h OptionalRequest; DB_NAME is a string). */
+const OPTION_VALUE_BYTES = new Map([[0, 1], [1, 4], [2, 1], [3, 1], [4, 1], [6, 4], [7, 4],
+  [10001, 4], [10002, 8], [10003, 8], [11001, 8 + 16], [11002, 4], [11004, 4]]);
+const OPTION_DB_NAME = 5;
+const OPTION_ACCEPTABLE_FEATURE_VERSION = 11005;
+/** Types above this come in ranges: | rangeType i16 (a multiple of 1000) | size i32 | entries |. */
+const OPTION_RANGE_BYTES = 1000;
+const OPTION_RANGE_START = 11 * OPTION_RANGE_BYTES;
+/** GridDB's server takes an absent ACCEPTABLE_FEATURE_VERSION as 0 (before 4.3). */
+const FEATURE_VERSION_ABSENT = 0;
+
+/**
+ * Reads the block and gives its ACCEPTABLE_FEATURE_VERSION (11005: what the client can read of
+ * a reply; the C client 5.8 sends 5), 0 when absent. An entry of a type not known here ends the
+ * walk (its size is unknown) and counts as absent.
+ */
+export function griddbOptionalRequestFeatureVersion(reader: ByteReader): number {
+  const sizeBytes = reader.i32();
+  if (sizeBytes < 0 || sizeBytes > reader.remainingBytes) {
+    throw new GriddbFrameError(`optional request size ${sizeBytes} is outside ` +
+      `0..${reader.remainingBytes} bytes`);
+  }
+  const entries = new ByteReader(reader.bytes(sizeBytes));
+  while (entries.remainingBytes > 0) {
+    const type = entries.i16();
+    if (type >= OPTION_RANGE_START && type % OPTION_RANGE_BYTES === 0) {
+      entries.i32(); // the range's size: its entries are read on in the same walk
+    } else if (type === OPTION_ACCEPTABLE_FEATURE_VERSION) {
+      return entries.i32();
+    } else if (type === OPTION_DB_NAME) {
+      griddbStringRead(entries, 'database name option');
+    } else {
+      const valueBytes = OPTION_VALUE_BYTES.get(type);
+      if (valueBytes === undefined) break;
+      entries.bytes(valueBytes);
+    }
+  }
+  return FEATURE_VERSION_ABSENT;
 }

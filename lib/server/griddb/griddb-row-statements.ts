@@ -33,6 +33,7 @@ import { CONTAINER_INFO } from '../../protocol/messages-container.ts';
 import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../../protocol/wire-schema.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
+import type { GriddbContainerCache, GriddbContainerFound } from './griddb-container-cache.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import { keyValidator, validateRow } from '../../schema/row-validate.ts';
 import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
@@ -143,6 +144,8 @@ export interface RowStatementContext {
   partitionId: number;
   partitionOf(name: string): number;
   sessions: GriddbSessions;
+  /** The connection's container look-ups of row statements (griddb-container-cache.ts). */
+  containers?: GriddbContainerCache;
 }
 
 export async function containerOf(context: Omit<RowStatementContext, 'sessions'>,
@@ -214,7 +217,30 @@ function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, count: num
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
   const head = griddbRowHeadDecode(statementId, body);
-  const { schema, ref } = await containerOf(context, head);
+  const cache = context.containers;
+  const cached = cache?.get(context.partitionId, head.containerId, head.schemaVersion);
+  if (cached === undefined) {
+    const found = await containerOf(context, head);
+    cache?.set(context.partitionId, head.containerId, found);
+    return rowStatementOn(context, type, head, found);
+  }
+  try {
+    return await rowStatementOn(context, type, head, cached);
+  } catch (error) {
+    if (error instanceof GriddbError && (error.error === GriddbErrorCode.TXN_CONTAINER_NOT_FOUND ||
+      error.error === GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH)) {
+      // The engine refused the entry's schema ref: the container changed since it was cached.
+      // Nothing was applied; answer what the container is now (the statement is not run again).
+      cache?.delete(context.partitionId, head.containerId);
+      await containerOf(context, head);
+    }
+    throw error;
+  }
+}
+
+async function rowStatementOn(context: RowStatementContext, type: number,
+  head: ReturnType<typeof griddbRowHeadDecode>, { schema, ref }: GriddbContainerFound):
+  Promise<(writer: ByteWriter) => void> {
   const sessionId = await context.sessions.sessionFor(head.session, head.transactionMode,
     { partitionId: ref.partitionId, name: ref.name });
   const statement = () => context.sessions.statement(head.session, sessionId);
