@@ -10,7 +10,9 @@ import { WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX } from '../../base/limits.ts';
 import type { ClientStore, RowSet } from '../../client/store-factory.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { Row, Value } from '../../schema/column-type.ts';
+import { doubleText } from '../../io/double-text.ts';
 import { columnJson } from '../codec/column-json.ts';
+import { rowsWireJson, rowsWireJsonFits, type WirePage } from '../codec/rows-wire-json.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
 import { badRequest, containerNotExisted } from '../errors/webapi-error.ts';
 import {
@@ -101,14 +103,30 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   // Handled now: it may fail before the query does (on another connection), and is awaited later.
   early?.catch(() => undefined);
   let rowSet: RowSet;
-  let rows: Row[];
+  let rows: Row[] = [];
+  let pages: WirePage[] | undefined;
+  let rowCount = 0;
   let total: number;
   try {
     rowSet = await query.fetch();
-    rows = rowSet.kind === 'AGGREGATION' ? [] : await rowSet.toArray();
+    if (rowSet.kind !== 'AGGREGATION') {
+      // Every column, in pages the node's bytes can be written from: no row arrays at all.
+      if (item.columns === undefined && rowsWireJsonFits(rowSet.columns, settings.timeZone,
+        doubleText)) {
+        pages = [];
+        for (let page = await rowSet.nextPageEncoded(); page !== undefined;
+          page = await rowSet.nextPageEncoded()) {
+          pages.push(page);
+          rowCount += page.count;
+        }
+      } else {
+        rows = await rowSet.toArray();
+        rowCount = rows.length;
+      }
+    }
     total = counting === undefined ? (AGGREGATE.test(item.stmt) ? 1 : -1)
       : early !== undefined ? await early
-        : offset === 0 && rows.length < limit && !item.partialExecution ? rows.length
+        : offset === 0 && rowCount < limit && !item.partialExecution ? rowCount
           : await countOf(store, item.name, counting);
   } catch (error) {
     if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw containerNotExisted(item.name);
@@ -116,13 +134,23 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   }
   const encoder = new ValueEncoder(settings.timeZone);
   if (rowSet.kind === 'AGGREGATION') return aggregationText(rowSet, encoder);
-  const { columns, rowsOut } = selectColumns(rowSet.columns, rows, item.columns);
-  const rowsText = encoder.rows(columns, rowsOut);
-  responseSizeCheck(encoder.sizeBytes, settings.maxResponseSizeBytes);
+  let columns: readonly ColumnSchema[];
+  let rowsText: string;
+  let sizeBytes: number;
+  if (pages !== undefined) {
+    columns = rowSet.columns;
+    ({ text: rowsText, sizeBytes } = rowsWireJson(columns, pages, doubleText!));
+  } else {
+    const selected = selectColumns(rowSet.columns, rows, item.columns);
+    columns = selected.columns;
+    rowsText = encoder.rows(columns, selected.rowsOut);
+    sizeBytes = encoder.sizeBytes;
+  }
+  responseSizeCheck(sizeBytes, settings.maxResponseSizeBytes);
   const text = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},` +
     `"results":${rowsText},"offset":${offset},"limit":${limit},"total":${total},` +
-    `"responseSizeByte":${encoder.sizeBytes}}`;
-  return { text, sizeBytes: encoder.sizeBytes };
+    `"responseSizeByte":${sizeBytes}}`;
+  return { text, sizeBytes };
 }
 
 /** The statement as run, with the limit and offset the answer reports. */
