@@ -11,8 +11,10 @@
 // as RowBatch.decode says for them.
 
 import { Buffer } from 'node:buffer';
+import { assert } from '../../base/assert.ts';
 import type { DoubleTextAddon } from '../../io/double-text.ts';
 import { protocolError } from '../../protocol/frame.ts';
+import { TIMESTAMP_MS_MAX } from '../../schema/column-type.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { TimeZone } from '../config/time-zone.ts';
 import { isoTextOfMs } from './timestamp-text.ts';
@@ -61,24 +63,43 @@ export function rowsWireJsonFits(
   return doubleColumnCount > 0;
 }
 
-/** The rows of `pages`, in order, as one JSON array text, and its estimated size. */
+/** The longest text of a value of each type taken (a DOUBLE's text is spliced in later). */
+const TEXT_BYTES_MAX: Readonly<Record<string, number>> = {
+  BOOL: 5, BYTE: 4, SHORT: 6, INTEGER: 11, DOUBLE: 0, TIMESTAMP: 26,
+};
+const NULL_TEXT_BYTES = 4;
+const C_COMMA = 0x2c;
+const C_OPEN = 0x5b;
+const C_CLOSE = 0x5d;
+const C_QUOTE = 0x22;
+
+/**
+ * The rows of `pages`, in order, as one JSON array (ASCII, so also its UTF-8), and its estimated
+ * size. The text is written as bytes into one buffer sized for the longest rows, with no string
+ * in between: a range scan's text went through a 0.9 MB string, then its latin1 bytes, then back.
+ */
 export function rowsWireJson(
   columns: readonly ColumnSchema[],
   pages: readonly WirePage[],
   addon: DoubleTextAddon,
-): { text: string; sizeBytes: number } {
+): { bytes: Buffer; sizeBytes: number } {
   const columnCount = columns.length;
   const types = columns.map((column) => TYPE_CODES[column.type]!);
   const doubleColumnCount = types.filter((type) => type === TYPE_DOUBLE).length;
   const bitmapBytes = (columnCount + 7) >> 3;
+  let rowTextBytesMax = 2 + columnCount - 1;
+  for (const column of columns) {
+    rowTextBytesMax += Math.max(TEXT_BYTES_MAX[column.type]!, NULL_TEXT_BYTES);
+  }
   let rowCount = 0;
   for (const page of pages) rowCount += page.count;
   const at = new Uint32Array(rowCount * doubleColumnCount);
   const values = new Float64Array(rowCount * doubleColumnCount);
+  const out = Buffer.allocUnsafe(2 + rowCount * (rowTextBytesMax + 1));
   let count = 0;
   let sizeBytes = 0;
-  let text = '[';
-  let first = true;
+  let length = 0;
+  out[length++] = C_OPEN;
   for (const page of pages) {
     const { bytes } = page;
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -87,12 +108,12 @@ export function rowsWireJson(
       if (offset + bitmapBytes > bytes.length) throw malformed('a row past the page end');
       const bitmapAt = offset;
       offset += bitmapBytes;
-      text += first ? '[' : ',[';
-      first = false;
+      if (length > 1) out[length++] = C_COMMA;
+      out[length++] = C_OPEN;
       for (let c = 0; c < columnCount; c++) {
-        if (c > 0) text += ',';
+        if (c > 0) out[length++] = C_COMMA;
         if ((bytes[bitmapAt + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-          text += 'null';
+          length += out.write('null', length, 'latin1');
           continue;
         }
         const type = types[c]!;
@@ -105,48 +126,47 @@ export function rowsWireJson(
           case TYPE_BOOL: {
             const value = bytes[offset]!;
             if (value > 1) throw malformed(`a BOOL of ${value}`);
-            text += value === 1 ? 'true' : 'false';
+            length += out.write(value === 1 ? 'true' : 'false', length, 'latin1');
             offset += 1;
             break;
           }
           case TYPE_BYTE:
-            text += String(view.getInt8(offset));
+            length += out.write(String(view.getInt8(offset)), length, 'latin1');
             offset += 1;
             break;
           case TYPE_SHORT:
-            text += String(view.getInt16(offset, true));
+            length += out.write(String(view.getInt16(offset, true)), length, 'latin1');
             offset += 2;
             break;
           case TYPE_INTEGER:
-            text += String(view.getInt32(offset, true));
+            length += out.write(String(view.getInt32(offset, true)), length, 'latin1');
             offset += 4;
             break;
           case TYPE_DOUBLE:
-            at[count] = text.length;
+            at[count] = length;
             values[count++] = view.getFloat64(offset, true);
             offset += 8;
             break;
           default: {
-            // TIMESTAMP(ms): a u64 of ms, at most 9999-12-31 (below 2^53: exact as a number).
+            // TIMESTAMP(ms): a u64 of ms, at most 9999-12-31 (below 2^53: exact as a number, 24
+            // characters of text).
             const ms = view.getUint32(offset, true) + view.getUint32(offset + 4, true) * 2 ** 32;
-            if (!Number.isSafeInteger(ms)) throw malformed(`a TIMESTAMP of ${ms} ms`);
-            text += `"${isoTextOfMs(ms)}"`;
+            if (ms > TIMESTAMP_MS_MAX) throw malformed(`a TIMESTAMP of ${ms} ms`);
+            out[length++] = C_QUOTE;
+            length += out.write(isoTextOfMs(ms), length, 'latin1');
+            out[length++] = C_QUOTE;
             offset += 8;
           }
         }
       }
-      text += ']';
+      out[length++] = C_CLOSE;
     }
     if (offset !== bytes.length) throw malformed(`${bytes.length - offset} bytes after the rows`);
   }
-  text += ']';
-  if (count === 0) return { text, sizeBytes };
-  const textBytes = Buffer.from(text, 'latin1');
-  return {
-    text: addon.spliceJsonDoubles!(textBytes, textBytes.length, at, values, count)
-      .toString('latin1'),
-    sizeBytes,
-  };
+  out[length++] = C_CLOSE;
+  assert(length <= out.length);
+  if (count === 0) return { bytes: out.subarray(0, length), sizeBytes };
+  return { bytes: addon.spliceJsonDoubles!(out, length, at, values, count), sizeBytes };
 }
 
 function malformed(what: string) {

@@ -5,6 +5,7 @@
 // removed), 1 for aggregates, -1 for the rest (TIME_SAMPLING, ...). An aggregate answers one
 // column `aggregationResult`, numeric results as DOUBLE, MAX/MIN of a TIMESTAMP as TIMESTAMP.
 
+import { Buffer } from 'node:buffer';
 import { isStorageError } from '../../base/errors.ts';
 import { WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX } from '../../base/limits.ts';
 import type { ClientStore, RowSet } from '../../client/store-factory.ts';
@@ -41,7 +42,7 @@ export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     const context = requestContext(request, dependencies);
     const items = tqlItemsOf(request.body as TqlBody | undefined, context.settings);
     const text = await context.use(async (store) => {
-      const parts: string[] = [];
+      const parts: Array<string | Buffer> = [];
       let totalSizeBytes = 0;
       // The statements of a window go to the node together, so their round trips overlap; their
       // answers are taken in request order, so the first failure (or the size limit) is the answer,
@@ -57,10 +58,22 @@ export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
           parts.push(outcome.value.text);
         }
       }
-      return `[${parts.join(',')}]`;
+      return answerOf(parts);
     });
     return sendJsonText(reply, 200, text);
   }, { body: TqlBody });
+}
+
+/** `[part,part,...]`: one string, or the bytes when a part is (rows written from page bytes). */
+function answerOf(parts: ReadonlyArray<string | Buffer>): string | Buffer {
+  if (parts.every((part) => typeof part === 'string')) return `[${parts.join(',')}]`;
+  const pieces: Buffer[] = [];
+  parts.forEach((part, i) => {
+    const text = `${i === 0 ? '[' : ','}`;
+    pieces.push(Buffer.from(text), typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
+  });
+  pieces.push(Buffer.from(']'));
+  return Buffer.concat(pieces);
 }
 
 function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlItem[] {
@@ -93,7 +106,7 @@ function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlIte
  * A statement with its own LIMIT or OFFSET likely needs the count, so it goes with the query.
  */
 async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSettings):
-  Promise<{ text: string; sizeBytes: number }> {
+  Promise<{ text: string | Buffer; sizeBytes: number }> {
   const { statement, limit, offset } = limitedStatement(item.stmt, settings.maxLimit);
   const counting = countingStatement(item.stmt);
   const query = await store.queryByName(item.name, statement);
@@ -134,23 +147,26 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   }
   const encoder = new ValueEncoder(settings.timeZone);
   if (rowSet.kind === 'AGGREGATION') return aggregationText(rowSet, encoder);
-  let columns: readonly ColumnSchema[];
-  let rowsText: string;
-  let sizeBytes: number;
   if (pages !== undefined) {
-    columns = rowSet.columns;
-    ({ text: rowsText, sizeBytes } = rowsWireJson(columns, pages, doubleText!));
-  } else {
-    const selected = selectColumns(rowSet.columns, rows, item.columns);
-    columns = selected.columns;
-    rowsText = encoder.rows(columns, selected.rowsOut);
-    sizeBytes = encoder.sizeBytes;
+    // The rows' bytes go into the answer as they are (ASCII), the rest of it around them.
+    const { columns } = rowSet;
+    const written = rowsWireJson(columns, pages, doubleText!);
+    responseSizeCheck(written.sizeBytes, settings.maxResponseSizeBytes);
+    const head = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},"results":`;
+    const tail = `,"offset":${offset},"limit":${limit},"total":${total},` +
+      `"responseSizeByte":${written.sizeBytes}}`;
+    return {
+      text: Buffer.concat([Buffer.from(head, 'utf8'), written.bytes, Buffer.from(tail)]),
+      sizeBytes: written.sizeBytes,
+    };
   }
-  responseSizeCheck(sizeBytes, settings.maxResponseSizeBytes);
+  const { columns, rowsOut } = selectColumns(rowSet.columns, rows, item.columns);
+  const rowsText = encoder.rows(columns, rowsOut);
+  responseSizeCheck(encoder.sizeBytes, settings.maxResponseSizeBytes);
   const text = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},` +
     `"results":${rowsText},"offset":${offset},"limit":${limit},"total":${total},` +
-    `"responseSizeByte":${sizeBytes}}`;
-  return { text, sizeBytes };
+    `"responseSizeByte":${encoder.sizeBytes}}`;
+  return { text, sizeBytes: encoder.sizeBytes };
 }
 
 /** The statement as run, with the limit and offset the answer reports. */
