@@ -69,8 +69,7 @@ function answerOf(parts: ReadonlyArray<string | Buffer>): string | Buffer {
   if (parts.every((part) => typeof part === 'string')) return `[${parts.join(',')}]`;
   const pieces: Buffer[] = [];
   parts.forEach((part, i) => {
-    const text = `${i === 0 ? '[' : ','}`;
-    pieces.push(Buffer.from(text), typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
+    pieces.push(Buffer.from(i === 0 ? '[' : ','), typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
   });
   pieces.push(Buffer.from(']'));
   return Buffer.concat(pieces);
