@@ -7,7 +7,8 @@ import { errorBody, type WebApiError } from '../errors/webapi-error.ts';
 
 export const JSON_CONTENT_TYPE = 'application/json;charset=UTF-8';
 
-export function sendJsonText(reply: FastifyReply, status: number, text: string): FastifyReply {
+export function sendJsonText(reply: FastifyReply, status: number, text: string | Buffer):
+  FastifyReply {
   return reply.code(status).type(JSON_CONTENT_TYPE).send(text);
 }
 

@@ -5,12 +5,15 @@
 // removed), 1 for aggregates, -1 for the rest (TIME_SAMPLING, ...). An aggregate answers one
 // column `aggregationResult`, numeric results as DOUBLE, MAX/MIN of a TIMESTAMP as TIMESTAMP.
 
+import { Buffer } from 'node:buffer';
 import { isStorageError } from '../../base/errors.ts';
 import { WEBAPI_TQL_STATEMENTS_IN_FLIGHT_MAX } from '../../base/limits.ts';
 import type { ClientStore, RowSet } from '../../client/store-factory.ts';
 import type { ColumnSchema } from '../../schema/container-schema.ts';
 import type { Row, Value } from '../../schema/column-type.ts';
+import { doubleText } from '../../io/double-text.ts';
 import { columnJson } from '../codec/column-json.ts';
+import { rowsWireJson, rowsWireJsonFits, type WirePage } from '../codec/rows-wire-json.ts';
 import { ValueEncoder } from '../codec/value-encode.ts';
 import { badRequest, containerNotExisted } from '../errors/webapi-error.ts';
 import {
@@ -39,7 +42,7 @@ export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     const context = requestContext(request, dependencies);
     const items = tqlItemsOf(request.body as TqlBody | undefined, context.settings);
     const text = await context.use(async (store) => {
-      const parts: string[] = [];
+      const parts: Array<string | Buffer> = [];
       let totalSizeBytes = 0;
       // The statements of a window go to the node together, so their round trips overlap; their
       // answers are taken in request order, so the first failure (or the size limit) is the answer,
@@ -55,10 +58,21 @@ export function tqlRoutes(table: RouteTable, dependencies: WebApiDependencies): 
           parts.push(outcome.value.text);
         }
       }
-      return `[${parts.join(',')}]`;
+      return answerOf(parts);
     });
     return sendJsonText(reply, 200, text);
   }, { body: TqlBody });
+}
+
+/** `[part,part,...]`: one string, or the bytes when a part is (rows written from page bytes). */
+function answerOf(parts: ReadonlyArray<string | Buffer>): string | Buffer {
+  if (parts.every((part) => typeof part === 'string')) return `[${parts.join(',')}]`;
+  const pieces: Buffer[] = [];
+  parts.forEach((part, i) => {
+    pieces.push(Buffer.from(i === 0 ? '[' : ','), typeof part === 'string' ? Buffer.from(part, 'utf8') : part);
+  });
+  pieces.push(Buffer.from(']'));
+  return Buffer.concat(pieces);
 }
 
 function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlItem[] {
@@ -91,7 +105,7 @@ function tqlItemsOf(body: TqlBody | undefined, settings: WebApiSettings): TqlIte
  * A statement with its own LIMIT or OFFSET likely needs the count, so it goes with the query.
  */
 async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSettings):
-  Promise<{ text: string; sizeBytes: number }> {
+  Promise<{ text: string | Buffer; sizeBytes: number }> {
   const { statement, limit, offset } = limitedStatement(item.stmt, settings.maxLimit);
   const counting = countingStatement(item.stmt);
   const query = await store.queryByName(item.name, statement);
@@ -101,14 +115,30 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   // Handled now: it may fail before the query does (on another connection), and is awaited later.
   early?.catch(() => undefined);
   let rowSet: RowSet;
-  let rows: Row[];
+  let rows: Row[] = [];
+  let pages: WirePage[] | undefined;
+  let rowCount = 0;
   let total: number;
   try {
     rowSet = await query.fetch();
-    rows = rowSet.kind === 'AGGREGATION' ? [] : await rowSet.toArray();
+    if (rowSet.kind !== 'AGGREGATION') {
+      // Every column, in pages the node's bytes can be written from: no row arrays at all.
+      if (item.columns === undefined && rowsWireJsonFits(rowSet.columns, settings.timeZone,
+        doubleText)) {
+        pages = [];
+        for (let page = await rowSet.nextPageEncoded(); page !== undefined;
+          page = await rowSet.nextPageEncoded()) {
+          pages.push(page);
+          rowCount += page.count;
+        }
+      } else {
+        rows = await rowSet.toArray();
+        rowCount = rows.length;
+      }
+    }
     total = counting === undefined ? (AGGREGATE.test(item.stmt) ? 1 : -1)
       : early !== undefined ? await early
-        : offset === 0 && rows.length < limit && !item.partialExecution ? rows.length
+        : offset === 0 && rowCount < limit && !item.partialExecution ? rowCount
           : await countOf(store, item.name, counting);
   } catch (error) {
     if (isStorageError(error, 'CONTAINER_NOT_FOUND')) throw containerNotExisted(item.name);
@@ -116,6 +146,19 @@ async function runTql(store: ClientStore, item: TqlItem, settings: WebApiSetting
   }
   const encoder = new ValueEncoder(settings.timeZone);
   if (rowSet.kind === 'AGGREGATION') return aggregationText(rowSet, encoder);
+  if (pages !== undefined) {
+    // The rows' bytes go into the answer as they are (ASCII), the rest of it around them.
+    const { columns } = rowSet;
+    const written = rowsWireJson(columns, pages, doubleText!);
+    responseSizeCheck(written.sizeBytes, settings.maxResponseSizeBytes);
+    const head = `{"columns":${JSON.stringify(columns.map((c) => columnJson(c)))},"results":`;
+    const tail = `,"offset":${offset},"limit":${limit},"total":${total},` +
+      `"responseSizeByte":${written.sizeBytes}}`;
+    return {
+      text: Buffer.concat([Buffer.from(head, 'utf8'), written.bytes, Buffer.from(tail)]),
+      sizeBytes: written.sizeBytes,
+    };
+  }
   const { columns, rowsOut } = selectColumns(rowSet.columns, rows, item.columns);
   const rowsText = encoder.rows(columns, rowsOut);
   responseSizeCheck(encoder.sizeBytes, settings.maxResponseSizeBytes);

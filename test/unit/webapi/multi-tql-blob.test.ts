@@ -160,6 +160,34 @@ describe('web API: multi-container rows, TQL, BLOB rows', { timeout: 180_000 }, 
     assert.equal(more[2]!.limit, 100);
   });
 
+  it('writes rows of fixed-size columns from the page bytes: NULLs, edge values, beside text answers', async () => {
+    await create({ container_name: 'warm', container_type: 'TIME_SERIES', rowkey: true,
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'temp_c', type: 'DOUBLE' },
+        { name: 'n', type: 'INTEGER' }, { name: 'ok', type: 'BOOL' }, { name: 's', type: 'SHORT' }] });
+    const put = await http.call('PUT', `${base}/containers/warm/rows`, { body: [
+      ['2026-01-01T00:00:00.000Z', 0.1, -7, true, 300],
+      ['2026-01-01T00:00:01.500Z', null, null, false, null],
+      ['2026-01-01T00:00:02.000Z', -1.5e-300, 2147483647, null, -32768],
+    ] });
+    assert.equal(put.status, 200, put.text);
+    const answer = await http.json('POST', `${base}/tql`, { body: [
+      { name: 'people', stmt: 'select * where age < 0' },
+      { name: 'warm', stmt: 'select *' },
+      { name: 'warm', stmt: 'select * where n > 0', columns: ['temp_c'] },
+    ] }) as TqlAnswer[];
+    assert.deepEqual(answer[0]!.results, []);
+    assert.deepEqual(answer[1], {
+      columns: [{ name: 'ts', type: 'TIMESTAMP', timePrecision: 'MILLISECOND' },
+        { name: 'temp_c', type: 'DOUBLE' }, { name: 'n', type: 'INTEGER' },
+        { name: 'ok', type: 'BOOL' }, { name: 's', type: 'SHORT' }],
+      results: [['2026-01-01T00:00:00.000Z', 0.1, -7, true, 300],
+        ['2026-01-01T00:00:01.500Z', null, null, false, null],
+        ['2026-01-01T00:00:02.000Z', -1.5e-300, 2147483647, null, -32768]],
+      offset: 0, limit: 100, total: 3, responseSizeByte: 8 * 3 + 8 * 2 + 4 * 2 + 1 * 2 + 2 * 2,
+    });
+    assert.deepEqual(answer[2]!.results, [[-1.5e-300]]);
+  });
+
   it('counts total by a query only when the rows do not tell it; the first failure in order answers', async () => {
     await create({ container_name: 'many', container_type: 'COLLECTION', rowkey: true,
       columns: [{ name: 'id', type: 'INTEGER' }] });
