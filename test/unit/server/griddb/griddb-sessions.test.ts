@@ -10,101 +10,17 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
-import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
-import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
-import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
-import { griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_LOGIN, griddbExchange,
-  type GriddbReply,
-} from './recorded-handshake.ts';
+  CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
+  putContainerBody, putRowFrame, type Container,
+} from './griddb-raw-frames.ts';
+import { RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange } from './recorded-handshake.ts';
 
-const PARTITION_NUM = 128;
-const PUT_CONTAINER = 107;
 const COMMIT_TRANSACTION = 118;
-const PUT_ROW = 124;
 const CLOSE_MULTIPLE_SESSIONS = 146;
 const TM_SESSION_NOT_FOUND = 110003;
-const TRANSACTION_MODE = { AUTO: 0, BEGIN: 1, CONTINUE: 2 } as const;
-const CLIENT_UUID = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
-/** Where the recorded LOGIN's optional request starts: after the head and statement id. */
-const LOGIN_OPTIONS_AT = 36;
-
-const COLUMNS: ColumnSchema[] = [
-  { name: 'id', type: 'INTEGER', array: false, notNull: true },
-  { name: 's', type: 'STRING', array: false, notNull: false },
-];
-
-/** The recorded LOGIN with the C client's CLIENT_ID option (11001: session 0, the UUID) first. */
-function loginWithClientId(uuid: Buffer): Buffer {
-  const oldSize = RECORDED_LOGIN.readInt32LE(LOGIN_OPTIONS_AT);
-  const range = Buffer.alloc(2 + 4 + 2 + 8 + 16 + 2 + 4);
-  range.writeInt16LE(11000, 0);
-  range.writeInt32LE(2 + 8 + 16 + 2 + 4, 2);
-  range.writeInt16LE(11001, 6);
-  uuid.copy(range, 16);
-  range.writeInt16LE(11005, 32);
-  range.writeInt32LE(5, 34);
-  const size = Buffer.alloc(4);
-  size.writeInt32LE(range.byteLength);
-  const login = Buffer.concat([RECORDED_LOGIN.subarray(0, LOGIN_OPTIONS_AT), size, range,
-    RECORDED_LOGIN.subarray(LOGIN_OPTIONS_AT + 4 + oldSize)]);
-  login.writeInt32LE(login.byteLength - 20, 16);
-  return login;
-}
-
-function frame(type: number, partitionId: number, statementId: bigint, body: Buffer): Buffer {
-  const head = Buffer.alloc(36);
-  head.writeInt32LE(0x03e02478, 0);
-  head.writeInt32LE(-1, 12);
-  head.writeInt32LE(16 + body.byteLength, 16);
-  head.writeInt32LE(type, 20);
-  head.writeInt32LE(partitionId, 24);
-  head.writeBigInt64LE(statementId, 28);
-  return Buffer.concat([head, body]);
-}
-
-function str(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  const size = Buffer.alloc(4);
-  size.writeInt32LE(bytes.byteLength);
-  return Buffer.concat([size, bytes]);
-}
-
-/** PUT_CONTAINER of a collection (id INTEGER, s STRING), keyed by id or without a key. */
-function putContainerBody(name: string, keyed: boolean): Buffer {
-  const writer = new ByteWriter(64);
-  griddbContainerKeyWrite(writer, name);
-  const count = Buffer.alloc(4);
-  count.writeInt32LE(2);
-  return Buffer.concat([Buffer.alloc(4), Buffer.from(writer.finish()), Buffer.from([0, 0]), count,
-    str('id'), Buffer.from([4, 4]), str('s'), Buffer.from([0, 0]),
-    Buffer.from(keyed ? [1, 0, 0, 0] : [0, 0]), str('')]);
-}
-
-interface Container {
-  name: string;
-  pId: number;
-  containerId: bigint;
-  schemaVersion: number;
-}
-
-function putRowFrame(container: Container, session: { sessionId: bigint; statementId: bigint;
-  mode: number; }, row: [number, string]): Buffer {
-  const head = Buffer.alloc(8 + 8 + 16 + 4 + 2 + 4);
-  head.writeBigInt64LE(container.containerId, 0);
-  head.writeBigInt64LE(session.sessionId, 8);
-  CLIENT_UUID.copy(head, 16);
-  head.writeInt32LE(container.schemaVersion, 32);
-  head[36] = session.sessionId === 0n ? 0 : 2; // session mode AUTO / GET
-  head[37] = session.mode;
-  const rows = new ByteWriter(64);
-  griddbRowsWrite(rows, COLUMNS, [row]);
-  return frame(PUT_ROW, container.pId, session.statementId,
-    Buffer.concat([head, Buffer.from(rows.finish())]));
-}
 
 function commitFrame(container: Container, sessionId: bigint, statementId: bigint): Buffer {
   const body = Buffer.alloc(8 + 8 + 16 + 4);
@@ -112,11 +28,6 @@ function commitFrame(container: Container, sessionId: bigint, statementId: bigin
   body.writeBigInt64LE(sessionId, 8);
   CLIENT_UUID.copy(body, 16);
   return frame(COMMIT_TRANSACTION, container.pId, statementId, body);
-}
-
-function errorCode(reply: GriddbReply): number {
-  assert.notEqual(reply.result, 0, 'an error reply');
-  return reply.payload.readInt32LE(4); // | count i32 | code i32 | ...
 }
 
 describe('GridDB protocol: sessions and statement ids on a node', { timeout: 60_000 }, () => {
