@@ -11,7 +11,9 @@ import { getStore, type ClientStore } from '../../../../lib/client/store-factory
 import {
   newNodeHome, removeHome, startNodeProcess, type NodeProcess,
 } from '../../node/node-process.ts';
-import { RECORDED_CONNECT, griddbExchange, type GriddbReply } from './recorded-handshake.ts';
+import {
+  RECORDED_CONNECT, collectGriddbReplies, griddbExchange, type GriddbReply,
+} from './recorded-handshake.ts';
 
 const LOGIN = 102;
 const GET_USERS = 154;
@@ -232,21 +234,9 @@ async function loggedInThen(port: number, loginFrame: Buffer, between: () => Pro
   request: Buffer): Promise<GriddbReply> {
   const socket = connect({ host: '127.0.0.1', port });
   socket.on('error', () => undefined);
-  let buffered = Buffer.alloc(0);
   const replies: GriddbReply[] = [];
   let waiting: (() => void) | undefined;
-  socket.on('data', (chunk: Buffer) => {
-    buffered = Buffer.concat([buffered, chunk]);
-    while (buffered.byteLength >= 20 && buffered.byteLength >= 20 + buffered.readInt32LE(16)) {
-      const body = buffered.subarray(20, 20 + buffered.readInt32LE(16));
-      const statementType = body.readInt32LE(0);
-      const idBytes = statementType === 100 ? 4 : 8;
-      replies.push({ statementType, result: body.readInt8(4 + idBytes),
-        payload: body.subarray(5 + idBytes) });
-      buffered = buffered.subarray(20 + body.byteLength);
-      waiting?.();
-    }
-  });
+  collectGriddbReplies(socket, replies, () => waiting?.());
   socket.once('close', () => waiting?.());
   const next = async (frame: Buffer): Promise<GriddbReply> => {
     const answered = new Promise<void>((resolve) => (waiting = resolve));

@@ -18,7 +18,8 @@ import {
   putContainerBody, putRowFrame, type Container,
 } from './griddb-raw-frames.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange, type GriddbReply,
+  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, collectGriddbReplies, griddbExchange,
+  type GriddbReply,
 } from './recorded-handshake.ts';
 
 const DROP_CONTAINER = 144;
@@ -40,21 +41,9 @@ async function connection(port: number):
     socket.once('connect', resolve);
     socket.once('error', reject);
   });
-  let buffered = Buffer.alloc(0);
   const replies: GriddbReply[] = [];
   let waiting: (() => void) | undefined;
-  socket.on('data', (chunk: Buffer) => {
-    buffered = Buffer.concat([buffered, chunk]);
-    while (buffered.byteLength >= 20 && buffered.byteLength >= 20 + buffered.readInt32LE(16)) {
-      const body = buffered.subarray(20, 20 + buffered.readInt32LE(16));
-      const statementType = body.readInt32LE(0);
-      const idBytes = statementType === 100 ? 4 : 8;
-      replies.push({ statementType, result: body.readInt8(4 + idBytes),
-        payload: body.subarray(5 + idBytes) });
-      buffered = buffered.subarray(20 + body.byteLength);
-      waiting?.();
-    }
-  });
+  collectGriddbReplies(socket, replies, () => waiting?.());
   socket.once('close', () => waiting?.());
   return {
     send: async (frame) => {

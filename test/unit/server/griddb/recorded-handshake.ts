@@ -4,7 +4,7 @@
 
 import { Buffer } from 'node:buffer';
 import { createHash } from 'node:crypto';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 
 export const RECORDED_CLUSTER = 'myCluster';
 export const RECORDED_DIGESTS = new Map([['admin', createHash('sha256').update('admin').digest('hex')]]);
@@ -42,22 +42,10 @@ export async function griddbExchange(port: number, frames: readonly Buffer[]):
     socket.once('error', reject);
   });
   const replies: GriddbReply[] = [];
-  let buffered = Buffer.alloc(0);
   let closedByNode = false;
   const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   let waiting: (() => void) | undefined;
-  socket.on('data', (chunk: Buffer) => {
-    buffered = Buffer.concat([buffered, chunk]);
-    while (buffered.byteLength >= 20 && buffered.byteLength >= 20 + buffered.readInt32LE(16)) {
-      const body = buffered.subarray(20, 20 + buffered.readInt32LE(16));
-      const statementType = body.readInt32LE(0);
-      const idBytes = statementType === 100 ? 4 : 8;
-      replies.push({ statementType, result: body.readInt8(4 + idBytes),
-        payload: body.subarray(5 + idBytes) });
-      buffered = buffered.subarray(20 + body.byteLength);
-      waiting?.();
-    }
-  });
+  collectGriddbReplies(socket, replies, () => waiting?.());
   socket.once('close', () => {
     closedByNode = true;
     waiting?.();
@@ -76,4 +64,24 @@ export async function griddbExchange(port: number, frames: readonly Buffer[]):
   socket.end();
   await closed;
   return { replies, closedByNode: closedEarly };
+}
+
+/**
+ * Reads the node's reply frames as they arrive on `socket`: each is pushed to `replies` (its
+ * statement type, result byte and what follows), then `arrived` is called.
+ */
+export function collectGriddbReplies(socket: Socket, replies: GriddbReply[], arrived: () => void): void {
+  let buffered = Buffer.alloc(0);
+  socket.on('data', (chunk: Buffer) => {
+    buffered = Buffer.concat([buffered, chunk]);
+    while (buffered.byteLength >= 20 && buffered.byteLength >= 20 + buffered.readInt32LE(16)) {
+      const body = buffered.subarray(20, 20 + buffered.readInt32LE(16));
+      const statementType = body.readInt32LE(0);
+      const idBytes = statementType === 100 ? 4 : 8;
+      replies.push({ statementType, result: body.readInt8(4 + idBytes),
+        payload: body.subarray(5 + idBytes) });
+      buffered = buffered.subarray(20 + body.byteLength);
+      arrived();
+    }
+  });
 }
