@@ -14,27 +14,14 @@ import {
 import {
   RECORDED_CONNECT, collectGriddbReplies, griddbExchange, type GriddbReply,
 } from './recorded-handshake.ts';
+import { i32, statementFrame, str } from './griddb-raw-frames.ts';
 
 const LOGIN = 102;
 const GET_USERS = 154;
 const GET_DATABASES = 157;
 const SUCCESS = 0;
-let statementIdLast = 100n;
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
-
-function str(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  const size = Buffer.alloc(4);
-  size.writeInt32LE(bytes.byteLength);
-  return Buffer.concat([size, bytes]);
-}
-
-function i32(value: number): Buffer {
-  const bytes = Buffer.alloc(4);
-  bytes.writeInt32LE(value);
-  return bytes;
-}
 
 function i16(value: number): Buffer {
   const bytes = Buffer.alloc(2);
@@ -53,28 +40,16 @@ function options(featureVersion: number | undefined, database?: string): Buffer 
   return Buffer.concat([i32(body.byteLength), body]);
 }
 
-/** A statement frame to `partitionId` with a fresh statement id. */
-function frame(type: number, body: Buffer, partitionId = 0): Buffer {
-  const head = Buffer.alloc(36);
-  head.writeInt32LE(0x03e02478, 0);
-  head.writeInt32LE(-1, 12);
-  head.writeInt32LE(16 + body.byteLength, 16);
-  head.writeInt32LE(type, 20);
-  head.writeInt32LE(partitionId, 24);
-  head.writeBigInt64LE(++statementIdLast, 28);
-  return Buffer.concat([head, body]);
-}
-
 /** LOGIN as the C client 5.8 sends it (recorded-handshake.ts), for `user` to `database`. */
 function login(user: string, password: string, database: string): Buffer {
-  return frame(LOGIN, Buffer.concat([options(5, database), str(user), str(sha256Hex(password)),
+  return statementFrame(LOGIN, Buffer.concat([options(5, database), str(user), str(sha256Hex(password)),
     i32(0x7fffffff), Buffer.from([0]), str('myCluster'), Buffer.from([0])]));
 }
 
 /** A GET_USERS / GET_DATABASES request: without a filter when `name` is undefined. */
 function list(type: number, name: string | undefined, featureVersion?: number,
   partitionId = 0): Buffer {
-  return frame(type, Buffer.concat([options(featureVersion),
+  return statementFrame(type, Buffer.concat([options(featureVersion),
     ...(name === undefined ? [Buffer.from([0])] : [Buffer.from([1]), str(name), Buffer.from([0])])]),
   partitionId);
 }

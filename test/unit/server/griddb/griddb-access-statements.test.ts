@@ -11,6 +11,7 @@ import {
   newNodeHome, removeHome, startNodeProcess, type NodeProcess,
 } from '../../node/node-process.ts';
 import { RECORDED_CONNECT, RECORDED_LOGIN, griddbExchange } from './recorded-handshake.ts';
+import { i32, statementFrame, str } from './griddb-raw-frames.ts';
 
 const DROP_USER = 156;
 const PUT_DATABASE = 158;
@@ -20,32 +21,6 @@ const DROP_PRIVILEGE = 161;
 const SUCCESS = 0;
 const STATEMENT_ERROR = 1;
 const EMPTY_OPTIONS = Buffer.alloc(4);
-let statementIdLast = 100n;
-
-function str(text: string): Buffer {
-  const bytes = Buffer.from(text, 'utf8');
-  const size = Buffer.alloc(4);
-  size.writeInt32LE(bytes.byteLength);
-  return Buffer.concat([size, bytes]);
-}
-
-function i32(value: number): Buffer {
-  const bytes = Buffer.alloc(4);
-  bytes.writeInt32LE(value);
-  return bytes;
-}
-
-/** A statement frame to `partitionId` with a fresh statement id. */
-function frame(type: number, body: Buffer, partitionId = 0): Buffer {
-  const head = Buffer.alloc(36);
-  head.writeInt32LE(0x03e02478, 0);
-  head.writeInt32LE(-1, 12);
-  head.writeInt32LE(16 + body.byteLength, 16);
-  head.writeInt32LE(type, 20);
-  head.writeInt32LE(partitionId, 24);
-  head.writeBigInt64LE(++statementIdLast, 28);
-  return Buffer.concat([head, body]);
-}
 
 /** GridDB's DatabaseInfo: name, property 0, and its privileges (user, "ALL" / "READ"). */
 function database(name: string, privileges: Array<[string, string]> = []): Buffer {
@@ -54,11 +29,11 @@ function database(name: string, privileges: Array<[string, string]> = []): Buffe
 }
 
 const putDatabase = (name: string, modifiable = 0) =>
-  frame(PUT_DATABASE, Buffer.concat([EMPTY_OPTIONS, database(name), Buffer.from([modifiable])]));
+  statementFrame(PUT_DATABASE, Buffer.concat([EMPTY_OPTIONS, database(name), Buffer.from([modifiable])]));
 const privilege = (type: number, db: string, user: string, kind: string) =>
-  frame(type, Buffer.concat([EMPTY_OPTIONS, database(db, [[user, kind]])]));
+  statementFrame(type, Buffer.concat([EMPTY_OPTIONS, database(db, [[user, kind]])]));
 const named = (type: number, name: string, partitionId = 0) =>
-  frame(type, Buffer.concat([EMPTY_OPTIONS, str(name)]), partitionId);
+  statementFrame(type, Buffer.concat([EMPTY_OPTIONS, str(name)]), partitionId);
 
 /** Sends the statements after the recorded handshake (admin/admin); their [result, code]s. */
 async function send(node: NodeProcess, frames: Buffer[]): Promise<Array<[number, number]>> {

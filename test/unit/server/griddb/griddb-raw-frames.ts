@@ -1,6 +1,7 @@
 // GridDB frames for tests that drive a node's GridDB protocol by hand, laid out as the C client
 // lays them out: the frame head, LOGIN with the C client's CLIENT_ID option, PUT_CONTAINER of a
-// small collection (id INTEGER, s STRING) and PUT_ROW of it in any session mode.
+// small collection (id INTEGER, s STRING) and PUT_ROW of it in any session mode, and the pieces of
+// other statements' bodies (strings and i32s as GridDB encodes them).
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
@@ -50,6 +51,20 @@ export function frame(type: number, partitionId: number, statementId: bigint, bo
   head.writeInt32LE(partitionId, 24);
   head.writeBigInt64LE(statementId, 28);
   return Buffer.concat([head, body]);
+}
+
+/** The last statement id statementFrame gave out; ids only need to be new on a connection. */
+let statementIdLast = 100n;
+
+/** A statement frame to `partitionId` with a statement id not given out before. */
+export function statementFrame(type: number, body: Buffer, partitionId = 0): Buffer {
+  return frame(type, partitionId, ++statementIdLast, body);
+}
+
+export function i32(value: number): Buffer {
+  const bytes = Buffer.alloc(4);
+  bytes.writeInt32LE(value);
+  return bytes;
 }
 
 export function str(text: string): Buffer {
