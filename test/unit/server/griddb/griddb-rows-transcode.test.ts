@@ -4,7 +4,9 @@
 // NOT NULL columns, padding bits, timestamps out of range, BOOL bytes other than 0 and 1), the
 // transcoder either declines or gives the rows the other way gives; and it takes rows it should.
 // Into a connection's scratch (GriddbRowsScratch, one for every run, so reused at every size) the
-// rows are the same as into a buffer of their own.
+// rows are the same as into a buffer of their own. And griddbRowBatchOf, the way PUT_ROW,
+// PUT_MULTIPLE_ROWS and PUT_MULTIPLE_CONTAINER_ROWS take rows (transcoded, or else decoded and
+// checked), gives the engine the rows the decode-and-check way gives, and its errors.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -16,7 +18,10 @@ import { griddbRowsRead, griddbRowsWrite } from '../../../../lib/server/griddb/g
 import {
   GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX, GriddbRowsScratch, griddbRowsTranscode,
 } from '../../../../lib/server/griddb/griddb-rows-transcode.ts';
-import { VALUE_LIMITS } from '../../../../lib/server/griddb/griddb-row-statements.ts';
+import {
+  VALUE_LIMITS, checked, griddbRowBatchOf,
+} from '../../../../lib/server/griddb/griddb-row-statements.ts';
+import { griddbDecode } from '../../../../lib/server/griddb/griddb-frame.ts';
 import type { ColumnType, Row } from '../../../../lib/schema/column-type.ts';
 import type { ContainerSchema } from '../../../../lib/schema/container-schema.ts';
 import { validateRow } from '../../../../lib/schema/row-validate.ts';
@@ -124,5 +129,32 @@ describe('GridDB rows transcoded byte to byte', () => {
       'a take past the bound is not kept');
     assert.ok(scratch.take(GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX).byteLength <=
       GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX);
+  });
+
+  it('griddbRowBatchOf stores the rows, and refuses with the errors, of decoding and checking', () => {
+    const outcome = (run: () => Row[]) => {
+      try {
+        return { rows: run() };
+      } catch (error) {
+        const { name, message } = error as Error;
+        return { error: { name, message, code: (error as { error?: unknown }).error } };
+      }
+    };
+    const scratch = new GriddbRowsScratch();
+    let refused = 0;
+    fc.assert(fc.property(
+      fixedSchema.chain((schema) => fc.tuple(fc.constant(schema),
+        rowsArbitrary(schema, 6).filter((rows) => rows.length > 0), flips, fc.boolean())),
+      ([schema, rows, byteFlips, withScratch]) => {
+        const bytes = griddbBytes(schema, rows);
+        for (const [at, value] of byteFlips) bytes[at % bytes.byteLength] = value;
+        const expected = outcome(() => griddbDecode(() => griddbRowsRead(bytes, schema.columns,
+          rows.length)).map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS))));
+        const actual = outcome(() => griddbRowBatchOf(schema, bytes, rows.length,
+          withScratch ? scratch : undefined).decode(schema));
+        if (expected.error !== undefined) refused++;
+        assert.deepStrictEqual(actual, expected);
+      }), { numRuns: 2000 });
+    assert.ok(refused > 0, 'some flipped rows are refused');
   });
 });
