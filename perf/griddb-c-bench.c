@@ -11,7 +11,7 @@
  * once. Then:
  *   ingest  sends the batches i of the rows file with i % <writer count> == <writer>, each as one
  *           gsPutMultipleRows into container <prefix>cpu_host_<host>, opened with the static
- *           binding of a CpuRow struct (GS_STRUCT_BINDING, gsGetTimeSeries): the C API's own way
+ *           binding of a CpuRow struct (GS_STRUCT_BINDING, gsPutTimeSeries): the C API's own way
  *           to put rows in bulk, as GridDB's samples do, where the client reads each field from
  *           the struct by its offset. The rows are copied into an array of structs (made once)
  *           inside the timing, the loader's work, as store's client has its rows ready as arrays;
