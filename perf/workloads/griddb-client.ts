@@ -9,7 +9,8 @@
 // so ratio >= 1 / 1.2.
 //
 //   griddb/ingest/tsbs/batch=5000/connections=2   the TSBS day of client/ingest: each batch (5000
-//       rows of one host) one gsPutMultipleRows, writer w of 2 sending batches w, w+2, …, against
+//       rows of one host) one gsPutMultipleRows of CpuRow structs (GridDB's static binding),
+//       writer w of 2 sending batches w, w+2, …, against
 //       client/ingest's load (ClientContainer.multiPut, two client stores of one connection,
 //       taking the next batch). Fresh containers each run, checked (every row there) and dropped;
 //       that, connecting and opening the containers are outside the timing on both sides.
@@ -158,8 +159,9 @@ export async function griddbIngestWorkload(config: BenchConfig): Promise<Workloa
     });
   });
   return report(name, `node process, logWriteMode 0; GridDB C client 5.8: ${connectionCount} ` +
-    'processes of one connection, gsPutMultipleRows per batch, rows set field by field in the ' +
-    'timing on GSRows made once; store client: ClientContainer.multiPut per batch, ' +
+    'processes of one connection, gsPutMultipleRows per batch of CpuRow structs bound by ' +
+    'GS_STRUCT_BINDING, filled from the rows file in the timing; store client: ' +
+    'ClientContainer.multiPut per batch, ' +
     `${connectionCount} client stores of one connection; 1 warm-up + ${repeatCount} runs ` +
     'alternating, median of runs', samples);
 }

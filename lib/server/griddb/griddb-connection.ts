@@ -100,6 +100,7 @@ import { multiPutRun } from './griddb-multi-put.ts';
 import { multiGetRun } from './griddb-multi-get.ts';
 import { griddbGetDatabasesRun, griddbGetUsersRun } from './griddb-access-lists.ts';
 import { GriddbContainerCache } from './griddb-container-cache.ts';
+import { GriddbRowsScratch } from './griddb-rows-transcode.ts';
 import { griddbAccessStatementRun } from './griddb-access-statements.ts';
 
 /** After a refusal, how long the peer has to read it before the socket is cut. */
@@ -135,6 +136,8 @@ export class GriddbConnection {
   private principal: Principal | undefined;
   /** The row statements' container look-ups (griddb-container-cache.ts); cleared at LOGIN. */
   private readonly containers = new GriddbContainerCache();
+  /** Room for the rows of a put, transcoded (griddb-rows-transcode.ts), kept between statements. */
+  private readonly rowsScratch = new GriddbRowsScratch();
   /** The row sets this connection holds for FETCH_ROW_SET, and the row ids it sent. */
   private readonly rowSets = new GriddbRowSets();
 
@@ -474,7 +477,7 @@ export class GriddbConnection {
       engine: this.engineOf(), names: containerNamesOf(this.host),
       partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
-      containers: this.containers,
+      containers: this.containers, rowsScratch: this.rowsScratch,
     };
   }
 

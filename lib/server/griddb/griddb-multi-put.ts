@@ -11,25 +11,25 @@
 //   reply empty
 //
 // The rows are read with the container's own columns; a schema that is not the container's
-// (names, types, arrays, key) is TXN_CONTAINER_SCHEMA_UNMATCH. Each container's rows are one
+// (names, types, arrays, key) is TXN_CONTAINER_SCHEMA_UNMATCH. Rows of fixed-size columns are
+// transcoded byte to byte (griddb-rows-transcode.ts), the others decoded and checked, as for
+// PUT_MULTIPLE_ROWS (griddbRowBatchOf). Each container's rows are one
 // auto-commit put, in request order, stopping at the first failure: GridDB's multi-put is not
 // atomic across containers either (store's MULTI_PUT, messages-row.ts).
 
 import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { MULTI_PUT } from '../../protocol/messages-row.ts';
-import { RowBatch } from '../../protocol/wire-rows.ts';
+import type { RowBatch } from '../../protocol/wire-rows.ts';
 import type { ContainerDefinition } from '../../schema/container-schema.ts';
-import { validateRow } from '../../schema/row-validate.ts';
 import { griddbSchemaRead } from './griddb-container-put.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { GRIDDB_MULTI_ENTRIES_MAX } from './griddb-multi-query.ts';
 import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 import {
-  VALUE_LIMITS, checked, containerOf, griddbContainerIdRead, type RowStatementContext,
+  containerOf, griddbContainerIdRead, griddbRowBatchOf, type RowStatementContext,
 } from './griddb-row-statements.ts';
-import { griddbRowsRead } from './griddb-rows.ts';
 import { GRIDDB_UUID_BYTES } from './griddb-sessions.ts';
 
 interface SentSchema {
@@ -115,9 +115,10 @@ export async function multiPutRun(context: RowStatementContext, body: Uint8Array
       throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_SCHEMA_UNMATCH,
         `the rows for container "${schema.name}" are of another schema than its own`);
     }
-    const decoded = griddbDecode(() => griddbRowsRead(entry.rows, schema.columns, entry.rowCount));
-    const rows = decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS)));
-    if (rows.length > 0) puts.push({ ref, rows: RowBatch.of(schema, rows) });
+    // Each container's rows in a buffer of their own (all go in one request): no scratch.
+    if (entry.rowCount > 0) {
+      puts.push({ ref, rows: griddbRowBatchOf(schema, entry.rows, entry.rowCount) });
+    }
   }
   if (puts.length > 0) {
     await context.engine.call(MULTI_PUT,

@@ -42,7 +42,7 @@ import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
 import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
 import { griddbOptionalRequestRead } from './griddb-optional-request.ts';
 import { griddbKeyRead, griddbRowsRead, griddbRowsWrite } from './griddb-rows.ts';
-import { griddbRowsTranscode } from './griddb-rows-transcode.ts';
+import { type GriddbRowsScratch, griddbRowsTranscode } from './griddb-rows-transcode.ts';
 import { griddbContainerNameOf } from './griddb-container-ids.ts';
 import {
   GRIDDB_UUID_BYTES, type GriddbSessionRef, type GriddbSessions,
@@ -146,6 +146,8 @@ export interface RowStatementContext {
   sessions: GriddbSessions;
   /** The connection's container look-ups of row statements (griddb-container-cache.ts). */
   containers?: GriddbContainerCache;
+  /** The connection's room for transcoded rows (griddb-rows-transcode.ts). */
+  rowsScratch?: GriddbRowsScratch;
 }
 
 export async function containerOf(context: Omit<RowStatementContext, 'sessions'>,
@@ -204,9 +206,11 @@ export function griddbKeyOf(schema: ContainerSchema, part: Uint8Array): RowKey {
 /**
  * `count` GridDB rows of a put as the engine's batch: transcoded byte to byte when
  * griddb-rows-transcode.ts takes them, else decoded and validated (every refusal's own error).
+ * With `scratch` the batch is valid until the scratch's next use: hand it to the engine at once.
  */
-function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, count: number): RowBatch {
-  const transcoded = griddbRowsTranscode(bytes, schema, count);
+export function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, count: number,
+  scratch?: GriddbRowsScratch): RowBatch {
+  const transcoded = griddbRowsTranscode(bytes, schema, count, scratch);
   if (transcoded !== undefined) return RowBatch.encoded(count, transcoded);
   const decoded = griddbDecode(() => griddbRowsRead(bytes, schema.columns, count));
   return RowBatch.of(schema,
@@ -247,7 +251,7 @@ async function rowStatementOn(context: RowStatementContext, type: number,
   switch (type) {
     case GriddbStatement.PUT_ROW: {
       const existed = await context.engine.call(ROW_PUT_EXISTED,
-        { statement: statement(), ref, rows: griddbRowBatchOf(schema, head.part, 1) });
+        { statement: statement(), ref, rows: griddbRowBatchOf(schema, head.part, 1, context.rowsScratch) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }
     case GriddbStatement.PUT_MULTIPLE_ROWS: {
@@ -260,7 +264,8 @@ async function rowStatementOn(context: RowStatementContext, type: number,
         return { count: Number(rowCount), rowBytes: head.part.subarray(reader.offsetBytes) };
       });
       await context.engine.call(ROW_PUT,
-        { statement: statement(), ref, rows: griddbRowBatchOf(schema, rowBytes, count) });
+        { statement: statement(), ref,
+          rows: griddbRowBatchOf(schema, rowBytes, count, context.rowsScratch) });
       return (writer) => writer.i8(0);
     }
     case GriddbStatement.GET_ROW: {

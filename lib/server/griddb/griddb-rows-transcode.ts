@@ -21,9 +21,14 @@
 // | nulls (bits past the last column 0) | every non-NULL field |; BOOL becomes 0 or 1, a
 // TIMESTAMP a u64 of its ms (the same bytes for the range taken), DOUBLE and FLOAT go through
 // the float view, as the other way does (a NaN comes out as that way writes it).
+//
+// The output goes into a GriddbRowsScratch a connection keeps (no 445 KB buffer a TSBS batch):
+// the rows are valid until its next use, and the caller hands them to GriddbEngine.call, which
+// copies them into its request before it first waits.
 
 import { TIMESTAMP_MS_MAX as TIMESTAMP_MS_MAX_IMPORTED } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { assert } from '../../base/assert.ts';
 
 const TIMESTAMP_MS_MAX = TIMESTAMP_MS_MAX_IMPORTED;
 const TWO_POW_32 = 2 ** 32;
@@ -52,6 +57,24 @@ interface Layout {
   rowBytes: number;
   /** The last nulls byte's bits that name columns. */
   lastNullsMask: number;
+}
+
+/** A scratch larger than this is not kept past the statement that needed it. */
+export const GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX = 1024 * 1024;
+
+/** One connection's room for transcoded rows, reused statement after statement. */
+export class GriddbRowsScratch {
+  private kept = new Uint8Array(0);
+
+  /** At least `sizeBytes` bytes, valid until the next take. */
+  take(sizeBytes: number): Uint8Array {
+    assert(Number.isSafeInteger(sizeBytes) && sizeBytes >= 0);
+    if (sizeBytes <= this.kept.byteLength) return this.kept;
+    if (sizeBytes > GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX) return new Uint8Array(sizeBytes);
+    this.kept = new Uint8Array(Math.min(GRIDDB_ROWS_SCRATCH_BYTES_KEPT_MAX,
+      Math.max(sizeBytes, this.kept.byteLength * 2)));
+    return this.kept;
+  }
 }
 
 const layouts = new WeakMap<ContainerSchema, Layout | null>();
@@ -94,7 +117,7 @@ function layoutOf(schema: ContainerSchema): Layout | null {
  * fast way does not take them (see the top of this file).
  */
 export function griddbRowsTranscode(bytes: Uint8Array, schema: ContainerSchema,
-  count: number): Uint8Array | undefined {
+  count: number, scratch?: GriddbRowsScratch): Uint8Array | undefined {
   const layout = layoutOf(schema);
   if (layout === null || count < 1 || bytes.byteLength !== count * layout.rowBytes) {
     return undefined;
@@ -102,8 +125,10 @@ export function griddbRowsTranscode(bytes: Uint8Array, schema: ContainerSchema,
   const { kinds, nullRefused, nullsBytes, lastNullsMask } = layout;
   const columnCount = kinds.length;
   const input = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const out = new Uint8Array(bytes.byteLength);
-  const output = new DataView(out.buffer);
+  // Store's row is never longer than GridDB's: the same fields, less those that are NULL.
+  const out = scratch === undefined ? new Uint8Array(bytes.byteLength)
+    : scratch.take(bytes.byteLength);
+  const output = new DataView(out.buffer, out.byteOffset, out.byteLength);
   let from = 0;
   let to = 0;
   for (let r = 0; r < count; r++) {
