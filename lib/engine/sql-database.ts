@@ -26,6 +26,7 @@ import type { SqlDatabase, SqlTableTransaction } from '../sql/sql-database.ts';
 import type { SqlValue } from '../sql/value.ts';
 import type { ContainerEntry } from './catalog.ts';
 import { indexCandidates, indexPage, indexPages } from './sql-index-scan.ts';
+import { lookUpRanges } from './sql-look-up-ranges.ts';
 import type { SqlIndexRange } from '../sql/plan/logical-plan.ts';
 import { partitionedSqlTable, partitionedTransaction } from './sql-partitioned-table.ts';
 import { dataPartitionEnsure, dataPartitionsDrop, dataPartitionsOf } from './table-partitions.ts';
@@ -73,6 +74,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
     return {
       schema: entry.schema, scan: (request) => scan(name, entryOf, request, options),
       lookUp: (request) => lookUpPages(name, entryOf, request),
+      lookUpRanges: (request, visit) => lookUpRanges(entryOf(name), request, visit),
     };
   };
   /** Runs `each` on a partitioned table's data partitions after the table itself. */
@@ -513,7 +515,7 @@ class ScanPage {
  * so a prefix is padded with each remaining column's least value (from) or greatest (to). A STRING
  * has no greatest value: the store then gets no upper bound and `stop` says where the range ends.
  */
-function storeBounds(schema: ContainerSchema, request: SqlScanRequest):
+export function storeBounds(schema: ContainerSchema, request: Pick<SqlScanRequest, 'from' | 'to'>):
   { from: RowKey | undefined; to: RowKey | undefined; stop: KeyValue[] | undefined } {
   const count = schema.rowKeyColumnCount;
   const { from, to } = request;
@@ -546,7 +548,7 @@ function isBigintKey(column: ColumnSchema): boolean {
 }
 
 /** Whether a key's leading values come after a prefix bound. */
-function keyPrefixAbove(key: readonly KeyValue[], prefix: readonly KeyValue[]): boolean {
+export function keyPrefixAbove(key: readonly KeyValue[], prefix: readonly KeyValue[]): boolean {
   for (let i = 0; i < prefix.length; i++) {
     const order = compareKeyValues(key[i]!, prefix[i]!);
     if (order !== 0) return order > 0;
@@ -576,7 +578,7 @@ function readColumns(request: SqlScanRequest, keyCount: number):
   return { columnIndexes, keyPositions };
 }
 
-function appendColumn(out: SqlValue[], vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined },
+export function appendColumn(out: SqlValue[], vector: { values: ArrayLike<unknown>; nulls: Uint8Array | undefined },
   column: ColumnSchema, start: number, end: number): void {
   if (sqlTypeOfColumn(column) === 'UNKNOWN') {
     for (let r = start; r < end; r++) out.push(null);

@@ -90,7 +90,7 @@ function baseAccumulator(call: SqlAggregateCall, argType: SqlType): AccumulatorP
         },
         addRange(values, start, end) {
           if (values instanceof Float64Array) {
-            for (let r = start; r < end; r++) sum += values[r]!;
+            sum = sumTyped(values, start, end, sum);
             count += end - start;
             return 0;
           }
@@ -195,10 +195,13 @@ function bestDouble(better: (value: number, than: number | null) => boolean): Ac
     },
     addRange(values, start, end) {
       if (values instanceof Float64Array) {
+        // A local, written back once: each store of a double into the closure's slot boxes it.
+        let kept = best;
         for (let r = start; r < end; r++) {
           const value = values[r]!;
-          if (better(value, best)) best = value;
+          if (better(value, kept)) kept = value;
         }
+        best = kept;
         return 0;
       }
       for (let r = start; r < end; r++) {
@@ -209,6 +212,16 @@ function bestDouble(better: (value: number, than: number | null) => boolean): Ac
     },
     result: () => best,
   };
+}
+
+/**
+ * `sum` plus values[start … end - 1], left to right. A loop of its own over a local: a loop adding
+ * into an accumulator's closure variable stored a new boxed double (16 bytes of garbage) a row.
+ */
+function sumTyped(values: Float64Array, start: number, end: number, sum: number): number {
+  let total = sum;
+  for (let r = start; r < end; r++) total += values[r]!;
+  return total;
 }
 
 function sumLong(): AccumulatorParts {
@@ -238,7 +251,7 @@ function sumDouble(total: boolean): AccumulatorParts {
     },
     addRange(values, start, end) {
       if (values instanceof Float64Array) {
-        for (let r = start; r < end; r++) sum += values[r]!;
+        sum = sumTyped(values, start, end, sum);
         if (end > start) any = true;
         return 0;
       }

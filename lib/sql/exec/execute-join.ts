@@ -10,7 +10,7 @@ import { SQL_BATCH_ROW_COUNT } from '../../base/limits.ts';
 import type { RowKey } from '../../schema/column-type.ts';
 import type { SqlJoinNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
-import type { SqlScanRequest } from './table-source.ts';
+import type { SqlLookUpRange, SqlScanRequest } from './table-source.ts';
 import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import { valueKey, valueSizeBytes } from './value-ops.ts';
@@ -32,7 +32,7 @@ const LOOKUP_GROUP_PAGE_COUNT = 64;
 /** Key column types whose SQL values are JS numbers, whatever side they come from. */
 const SMALL_INTEGER_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER']);
 /** Work units of one index or row-key look-up of an index nested-loop join (a tree descent). */
-const INDEX_LOOKUP_UNITS = 8;
+export const INDEX_LOOKUP_UNITS = 8;
 
 export function runJoin(node: SqlJoinNode, env: SqlRunEnvironment): AsyncIterable<SqlBatch> {
   switch (node.method) {
@@ -302,10 +302,20 @@ function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], comp
       index: { ...lookup.index, low: [key as never], high: [key as never] },
     };
   }
+  return { columnIndexes, rowCountMax: Infinity, slicedByCaller: true, ...lookUpRange(node, composite, key) };
+}
+
+/**
+ * The row-key range a look-up by row key reads for `key`: the key itself, or on a composite key
+ * `[key, next.from]` to `[key, next.to]` (a bound missing: the prefix `[key]`).
+ */
+export function lookUpRange(node: SqlJoinNode, composite: boolean, key: SqlValue): SqlLookUpRange {
+  const lookup = node.lookup!;
+  assert(lookup.index === undefined);
+  assert(key !== null);
   const bound = (composite ? [key] : key) as RowKey;
   const next = lookup.next;
   return {
-    columnIndexes, rowCountMax: Infinity, slicedByCaller: true,
     from: next?.from === undefined ? bound : [key, next.from] as RowKey,
     to: next?.to === undefined ? bound : [key, next.to] as RowKey,
   };
@@ -361,18 +371,23 @@ export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironmen
     const unmatched: number[] = [];
     for (let r = 0; r < batch.rowCount; r++) if (matched[r] !== true) unmatched.push(r);
     if (unmatched.length === 0) continue;
-    const rightCount = node.right.columns.length;
-    group.push({
-      rowCount: unmatched.length,
-      columns: [...batch.columns.map((column) => (column.length === 0 ? column : unmatched.map((r) => column[r]!))),
-        ...Array.from({ length: rightCount }, () => new Array<SqlValue>(unmatched.length).fill(null))],
-    });
+    group.push(unmatchedBatch(node, batch, unmatched));
     if (group.length >= LOOKUP_GROUP_PAGE_COUNT) {
       yield group;
       group = [];
     }
   }
   if (group.length > 0) yield group;
+}
+
+/** A LEFT join's rows `unmatched` of a left batch, the right's columns NULL. */
+export function unmatchedBatch(node: SqlJoinNode, batch: SqlBatch, unmatched: readonly number[]): SqlBatch {
+  const rightCount = node.right.columns.length;
+  return {
+    rowCount: unmatched.length,
+    columns: [...batch.columns.map((column) => (column.length === 0 ? column : unmatched.map((r) => column[r]!))),
+      ...Array.from({ length: rightCount }, () => new Array<SqlValue>(unmatched.length).fill(null))],
+  };
 }
 
 /**

@@ -15,9 +15,10 @@ import type { SqlEvalContext } from '../functions/scalar-function.ts';
 import type { SqlMetatableName } from '../meta/metatables.ts';
 import type { SqlPlanNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
-import { createAccumulator, type SqlAccumulator } from './aggregates.ts';
+import { SqlGroupTable } from './aggregate-groups.ts';
 import { evaluate, filterRows, type SqlBatch, type SqlColumn } from './evaluate.ts';
 import { isPageLookUp, lookUpPageGroups, runJoin } from './execute-join.ts';
+import { joinAggregatePlan, runJoinAggregate } from './join-aggregate.ts';
 import { runMatchRecognize } from './execute-match-recognize.ts';
 import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
@@ -26,6 +27,8 @@ import { runRangeGroup } from './range-group.ts';
 import { sortSliced } from './sort-sliced.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
+
+export { keyChanges } from './aggregate-groups.ts';
 import type { SqlWorkMemory } from './work-memory.ts';
 import type { SqlWorkSlice } from './work-slice.ts';
 
@@ -172,122 +175,22 @@ async function* project(node: Extract<SqlPlanNode, { kind: 'project' }>, env: Sq
   }
 }
 
-interface Group {
-  readonly keys: SqlValue[];
-  readonly accumulators: SqlAccumulator[];
-}
-
-const GROUP_OVERHEAD_BYTES = 64;
-const ACCUMULATOR_OVERHEAD_BYTES = 48;
-
 async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
-  const groups = new Map<string | number, Group>();
-  const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
-  const newGroup = (keys: SqlValue[]): Group => {
-    let bytes = GROUP_OVERHEAD_BYTES + node.aggregates.length * ACCUMULATOR_OVERHEAD_BYTES;
-    for (const key of keys) bytes += valueSizeBytes(key);
-    env.memory.charge(bytes, 'GROUP BY');
-    return { keys, accumulators: node.aggregates.map((call, a) => createAccumulator(call, argTypes[a]!)) };
-  };
+  const fused = joinAggregatePlan(node, env);
+  if (fused !== undefined) {
+    yield* runJoinAggregate(fused, env);
+    return;
+  }
+  const groups = new SqlGroupTable(node, env);
   const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];
   const subqueries = hasSubqueries(inputs);
   for await (const group of batchGroups(node.input, env)) for (const batch of group) {
     if (batch.rowCount === 0) continue;
     const context = subqueries ? await subqueryContext(inputs, batch, env) : env.context;
-    const keyColumns = node.keys.map((key) => evaluate(key, batch, context));
-    const argColumns = node.aggregates.map((call) =>
-      (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, context)));
-    // The batch as runs of rows of one group (runStarts[i] .. runStarts[i + 1]), found once;
-    // then each aggregate takes each run in one call (aggregates.ts: one tight loop).
-    const runGroups: Group[] = [];
-    const runStarts: number[] = [];
-    // Rows come in key order, so neighbours mostly share a group (one host, one hour): a row with
-    // the previous row's key values stays in its run without building the key text.
-    const changed = keyChanges(keyColumns, batch.rowCount);
-    for (let r = 0; r < batch.rowCount; r++) {
-      if (changed[r] === 0) continue;
-      let text: string | number;
-      if (keyColumns.length === 1) text = groupKeyOf(keyColumns[0]![r]!);
-      else {
-        text = '';
-        for (const column of keyColumns) text += `${valueKey(column[r]!)}\u0000`;
-      }
-      let group = groups.get(text);
-      if (group === undefined) {
-        group = newGroup(keyColumns.map((column) => column[r]!));
-        groups.set(text, group);
-      }
-      if (runGroups.length > 0 && runGroups[runGroups.length - 1] === group) continue;
-      runGroups.push(group);
-      runStarts.push(r);
-    }
-    runStarts.push(batch.rowCount);
-    let heldBytes = 0;
-    let countAll: readonly SqlValue[] | undefined;
-    for (let a = 0; a < node.aggregates.length; a++) {
-      // COUNT(*) counts every row: a column of TRUE stands for its missing argument.
-      const args = argColumns[a] ?? (countAll ??= new Array<SqlValue>(batch.rowCount).fill(true));
-      for (let i = 0; i < runGroups.length; i++) {
-        heldBytes += runGroups[i]!.accumulators[a]!.addRange(args, runStarts[i]!, runStarts[i + 1]!);
-      }
-    }
-    env.memory.charge(heldBytes, 'aggregate');
+    groups.addBatch(batch, context);
   }
-  if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
-  yield* emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
-}
-
-/**
- * One key's map key: an integer stands for itself (a ms timestamp costs no text), as one number
- * whether it came as a number or a bigint; other values take their valueKey text, which no
- * integer equals.
- */
-function groupKeyOf(value: SqlValue): string | number {
-  if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
-  if (typeof value === 'bigint' && value >= MIN_SAFE && value <= MAX_SAFE) return Number(value);
-  return valueKey(value);
-}
-
-const MIN_SAFE = BigInt(Number.MIN_SAFE_INTEGER);
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
-/**
- * 1 for each row whose key values are not all `===` the previous row's (row 0 always), one loop per
- * key column: a Float64Array column is read in a loop of its own, where its values stay unboxed
- * doubles (a loop over columns of both kinds boxed each one it read, 32 bytes of garbage a row).
- */
-export function keyChanges(keyColumns: readonly SqlColumn[], rowCount: number): Uint8Array {
-  const changed = new Uint8Array(rowCount);
-  if (rowCount === 0) return changed;
-  changed[0] = 1;
-  if (keyColumns.length === 0) return changed;
-  for (const column of keyColumns) {
-    if (column instanceof Float64Array) markTypedChanges(column, changed, rowCount);
-    else markValueChanges(column, changed, rowCount);
-  }
-  return changed;
-}
-
-function markTypedChanges(column: Float64Array, changed: Uint8Array, rowCount: number): void {
-  for (let r = 1; r < rowCount; r++) if (column[r] !== column[r - 1]) changed[r] = 1;
-}
-
-function markValueChanges(column: readonly SqlValue[], changed: Uint8Array, rowCount: number): void {
-  for (let r = 1; r < rowCount; r++) if (column[r] !== column[r - 1]) changed[r] = 1;
-}
-
-function* emitGroups(groups: readonly Group[], columnCount: number): Generator<SqlBatch> {
-  for (let start = 0; start < groups.length; start += SQL_BATCH_ROW_COUNT) {
-    const slice = groups.slice(start, start + SQL_BATCH_ROW_COUNT);
-    const columns: SqlValue[][] = Array.from({ length: columnCount }, () => []);
-    for (const group of slice) {
-      let c = 0;
-      for (const key of group.keys) columns[c++]!.push(key);
-      for (const accumulator of group.accumulators) columns[c++]!.push(accumulator.result());
-    }
-    yield { rowCount: slice.length, columns };
-  }
+  yield* groups.results();
 }
 
 async function* distinct(node: Extract<SqlPlanNode, { kind: 'distinct' }>, env: SqlRunEnvironment):

@@ -9,7 +9,7 @@ import type { RowKey } from '../../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../../schema/container-schema.ts';
 import type { SqlIndexRange } from '../plan/logical-plan.ts';
 import type { SqlType } from '../value.ts';
-import type { SqlBatch } from './evaluate.ts';
+import type { SqlBatch, SqlColumn } from './evaluate.ts';
 
 export interface SqlScanRequest {
   /** Schema positions, in the order the batch's columns come. */
@@ -33,6 +33,30 @@ export interface SqlScanRequest {
   readonly slicedByCaller?: boolean;
 }
 
+/** Inclusive row-key bounds of one look-up (a composite key: a prefix, as SqlScanRequest's). */
+export interface SqlLookUpRange {
+  readonly from: RowKey;
+  readonly to: RowKey;
+}
+
+/** Where a lookUpRanges call stopped: range `rangeIndex`, after its row with key `after`. */
+export interface SqlLookUpStop {
+  readonly rangeIndex: number;
+  readonly after: RowKey;
+}
+
+export interface SqlLookUpRangesRequest {
+  /** Schema positions, in the order the piece's columns come. */
+  readonly columnIndexes: readonly number[];
+  readonly ranges: readonly SqlLookUpRange[];
+  /** Where the previous call stopped; undefined: from the first range's start. */
+  readonly resume: SqlLookUpStop | undefined;
+  readonly rowCountMax: number;
+}
+
+/** One piece of range `rangeIndex`: `columns` (request order) hold `rowCount` rows; do not keep them. */
+export type SqlLookUpVisit = (rangeIndex: number, columns: readonly SqlColumn[], rowCount: number) => void;
+
 export interface SqlTable {
   readonly schema: ContainerSchema;
   scan(request: SqlScanRequest): AsyncIterable<SqlBatch>;
@@ -43,6 +67,16 @@ export interface SqlTable {
    * read from another thread or made of data partitions lack it (their look-ups go through scan).
    */
   lookUp?(request: SqlScanRequest): Iterable<SqlBatch>;
+  /**
+   * Many row-key ranges (an index nested-loop join's look-ups of one left batch) read in one call,
+   * synchronously: `visit` sees each range's rows in pieces of at most SQL_BATCH_ROW_COUNT rows,
+   * in range order, as views of the blocks where it can (a DOUBLE or TIMESTAMP (ms) column
+   * without NULLs in the piece is a Float64Array over the block's values), valid only until
+   * `visit` returns: nothing is copied for a consumer that aggregates them at once. The call stops
+   * after the piece that reaches `rowCountMax` rows and answers where to go on (undefined: every
+   * range read), so the caller can turn the event loop in between. Lacking where `lookUp` is.
+   */
+  lookUpRanges?(request: SqlLookUpRangesRequest, visit: SqlLookUpVisit): SqlLookUpStop | undefined;
   /** What EXPLAIN adds to a scan of this table (a partitioned table: the data partitions read). */
   explain?(request: Pick<SqlScanRequest, 'from' | 'to'>): Record<string, unknown>;
 }
