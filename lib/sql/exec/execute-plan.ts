@@ -23,6 +23,7 @@ import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
+import { aggregateInScan } from './execute-scan-aggregate.ts';
 import { sortSliced } from './sort-sliced.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
@@ -182,6 +183,30 @@ const ACCUMULATOR_OVERHEAD_BYTES = 48;
 
 async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment):
   AsyncGenerator<SqlBatch> {
+  if (node.inScan === true) {
+    const groups = await aggregateInScan(node, env);
+    if (groups !== undefined) {
+      yield* groups.emit();
+      return;
+    }
+  }
+  const groups = groupTable(node, env);
+  const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];
+  const subqueries = hasSubqueries(inputs);
+  for await (const group of batchGroups(node.input, env)) for (const batch of group) {
+    if (batch.rowCount === 0) continue;
+    groups.add(batch, subqueries ? await subqueryContext(inputs, batch, env) : env.context);
+  }
+  yield* groups.emit();
+}
+
+/** An aggregate node's groups, fed batches of its input's rows, then emitted (keys, then aggregates). */
+export interface SqlGroupTable {
+  add(batch: SqlBatch, context: SqlEvalContext): void;
+  emit(): Generator<SqlBatch>;
+}
+
+export function groupTable(node: Extract<SqlPlanNode, { kind: 'aggregate' }>, env: SqlRunEnvironment): SqlGroupTable {
   const groups = new Map<string | number, Group>();
   const argTypes = node.aggregates.map((call) => call.args[0]?.type ?? 'UNKNOWN');
   const newGroup = (keys: SqlValue[]): Group => {
@@ -190,11 +215,8 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
     env.memory.charge(bytes, 'GROUP BY');
     return { keys, accumulators: node.aggregates.map((call, a) => createAccumulator(call, argTypes[a]!)) };
   };
-  const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];
-  const subqueries = hasSubqueries(inputs);
-  for await (const group of batchGroups(node.input, env)) for (const batch of group) {
-    if (batch.rowCount === 0) continue;
-    const context = subqueries ? await subqueryContext(inputs, batch, env) : env.context;
+  const add = (batch: SqlBatch, context: SqlEvalContext): void => {
+    if (batch.rowCount === 0) return;
     const keyColumns = node.keys.map((key) => evaluate(key, batch, context));
     const argColumns = node.aggregates.map((call) =>
       (call.args.length === 0 ? undefined : evaluate(call.args[0]!, batch, context)));
@@ -233,9 +255,14 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
       }
     }
     env.memory.charge(heldBytes, 'aggregate');
-  }
-  if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
-  yield* emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
+  };
+  return {
+    add,
+    emit() {
+      if (groups.size === 0 && node.keys.length === 0) groups.set('', newGroup([]));
+      return emitGroups([...groups.values()], node.keys.length + node.aggregates.length);
+    },
+  };
 }
 
 /**
