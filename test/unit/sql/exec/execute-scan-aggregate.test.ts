@@ -32,7 +32,8 @@ const tableArbitrary = fc.record({
   checkpointAfter: fc.integer({ min: 0, max: HOSTS.length }),
 }, { noNullPrototype: true });
 
-const AGGREGATES = ['COUNT(*)', 'COUNT(v)', 'SUM(v)', 'TOTAL(v)', 'AVG(v)', 'MIN(v)', 'MAX(v)', 'MAX(w)', 'SUM(w)'];
+const AGGREGATES = ['COUNT(*)', 'COUNT(v)', 'SUM(v)', 'TOTAL(v)', 'AVG(v)', 'MIN(v)', 'MAX(v)', 'MAX(w)', 'SUM(w)',
+  'MEDIAN(v)', 'COUNT(DISTINCT v)'];
 
 const statementArbitrary = fc.record({
   keys: fc.constantFrom('host', 'bucket', 'host, bucket', 'bucket, host', ''),
