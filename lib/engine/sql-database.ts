@@ -7,7 +7,8 @@
 // change under it.
 // Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
 // LIMIT above may need only a few. A scan with an index range reads the rows the index names
-// instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
+// instead (sql-index-scan.ts). A GROUP BY computed in the scan (SqlTable.visit) takes the same
+// rows piece by piece inside the turn they are read in, its typed columns as views of the blocks. A statement's changes go through one session's transaction on the
 // table, committed together or aborted.
 
 import { assert } from '../base/assert.ts';
@@ -555,8 +556,8 @@ class VisitSink implements RowSink {
 }
 
 /**
- * SqlTable.visit: the rows scanPages would give, SQL_SCAN_AGGREGATE_ROW_COUNT (or a little more,
- * to a block piece's end) per turn, each piece handed to `visit` as it is read.
+ * SqlTable.visit: the rows scanPages would give, SQL_SCAN_AGGREGATE_ROW_COUNT per turn, each
+ * piece of a block handed to `visit` as it is read (readRows, as a page reads them).
  */
 async function visitPieces(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest,
   visit: (batch: SqlBatch) => void, options: StoreSqlDatabaseOptions): Promise<void> {
