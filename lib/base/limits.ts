@@ -511,6 +511,15 @@ export const SQL_BATCH_ROW_COUNT = 256;
 export const SQL_WORK_SLICE_UNIT_COUNT = 16_384;
 assert(SQL_WORK_SLICE_UNIT_COUNT >= 4 * SQL_BATCH_ROW_COUNT); // a turn costs far less than a slice
 /**
+ * Rows a GROUP BY computed inside the scan (execute-scan-aggregate.ts) takes from the blocks in
+ * one turn of the event loop. It copies no page, so a row costs a fraction of a paged row's CPU:
+ * a turn of this many rows takes about as long as one of SQL_BATCH_ROW_COUNT paged rows, and a
+ * commit waits no longer behind it.
+ */
+export const SQL_SCAN_AGGREGATE_ROW_COUNT = 1_024;
+assert(SQL_SCAN_AGGREGATE_ROW_COUNT >= SQL_BATCH_ROW_COUNT);
+assert(SQL_SCAN_AGGREGATE_ROW_COUNT <= SQL_WORK_SLICE_UNIT_COUNT);
+/**
  * Rows of a scan's first page; each next page doubles up to SQL_BATCH_ROW_COUNT. A LIMIT 1 over
  * a filter (`WHERE hostname = ? ORDER BY ts DESC LIMIT 1`) then copies 16 rows, not 256.
  */

@@ -7,12 +7,15 @@
 // change under it.
 // Pages start at SQL_SCAN_FIRST_PAGE_ROW_COUNT rows and double up to SQL_BATCH_ROW_COUNT, since a
 // LIMIT above may need only a few. A scan with an index range reads the rows the index names
-// instead (sql-index-scan.ts). A statement's changes go through one session's transaction on the
+// instead (sql-index-scan.ts). A GROUP BY computed in the scan (SqlTable.visit) takes the same
+// rows piece by piece inside the turn they are read in, its typed columns as views of the blocks. A statement's changes go through one session's transaction on the
 // table, committed together or aborted.
 
 import { assert } from '../base/assert.ts';
 import { StorageError, isStorageError } from '../base/errors.ts';
-import { SQL_BATCH_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT } from '../base/limits.ts';
+import {
+  SQL_BATCH_ROW_COUNT, SQL_SCAN_AGGREGATE_ROW_COUNT, SQL_SCAN_FIRST_PAGE_ROW_COUNT,
+} from '../base/limits.ts';
 import type { KeyValue, RowKey } from '../schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
 import { compareKeyValues } from '../schema/row-key.ts';
@@ -75,6 +78,7 @@ export function storeSqlDatabase(store: Store, options: StoreSqlDatabaseOptions)
       schema: entry.schema, scan: (request) => scan(name, entryOf, request, options),
       lookUp: (request) => lookUpPages(name, entryOf, request),
       lookUpRanges: (request, visit) => lookUpRanges(entryOf(name), request, visit),
+      visit: (request, visit) => visitPieces(name, entryOf, request, visit, options),
     };
   };
   /** Runs `each` on a partitioned table's data partitions after the table itself. */
@@ -396,8 +400,21 @@ function appendColumnDescending(out: SqlValue[],
 /** Rows from `after` (exclusive), `rowCountMin` of them; last: where to go on, or none when no more. */
 function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey | undefined,
   rowCountMin: number): { batch: SqlBatch; last: RowKey | undefined } {
+  const page = new ScanPage(request.columnIndexes.map((index) => entry.schema.columns[index]!));
+  const last = readRows(entry, request, { after, rowCountMin }, page);
+  return { batch: page.batch(), last };
+}
+
+/** Where readRows puts the pieces of the blocks it reads (a page, or a GROUP BY in the scan). */
+interface RowSink {
+  readonly rowCount: number;
+  add(columns: readonly ScanVector[], start: number, end: number): void;
+}
+
+/** readPage's rows into `sink`; answers where to go on, or undefined when no more. */
+function readRows(entry: ContainerEntry, request: SqlScanRequest,
+  { after, rowCountMin }: { after: RowKey | undefined; rowCountMin: number }, page: RowSink): RowKey | undefined {
   const schema = entry.schema;
-  const page = new ScanPage(request.columnIndexes.map((index) => schema.columns[index]!));
   const keyed = entry.keys !== undefined;
   const bounds = storeBounds(schema, request);
   let from = bounds.from;
@@ -429,7 +446,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
         else low = middle + 1;
       }
       page.add(batch.columns, start, past);
-      return { batch: page.batch(), last: undefined };
+      return undefined;
     }
     page.add(batch.columns, start, end);
     if (end > 0) last = batch.keyAt(end - 1);
@@ -438,7 +455,7 @@ function readPage(entry: ContainerEntry, request: SqlScanRequest, after: RowKey 
       break;
     }
   }
-  return { batch: page.batch(), last: exhausted ? undefined : last };
+  return exhausted ? undefined : last;
 }
 
 type ScanVector = { kind: 'fixed' | 'var'; values: ArrayLike<unknown>; nulls: Uint8Array | undefined };
@@ -497,15 +514,66 @@ class ScanPage {
 
   /** Whether column c of the page goes out as a Float64Array: float64 storage, no NULL in range. */
   private typedColumn(column: ColumnSchema, c: number): boolean {
-    if (column.array || (column.type !== 'DOUBLE' && column.type !== 'TIMESTAMP')) return false;
-    for (const { columns: vectors, start, end } of this.pieces) {
-      const { values, nulls } = vectors[c]!;
-      if (!(values instanceof Float64Array)) return false;
-      if (nulls !== undefined) {
-        for (let r = start; r < end; r++) if (nulls[r] === 1) return false;
+    return this.pieces.every(({ columns: vectors, start, end }) => isTypedRange(column, vectors[c]!, start, end));
+  }
+}
+
+/** Whether rows start..end of a block's column read as a Float64Array: float64 storage, no NULL. */
+function isTypedRange(column: ColumnSchema, vector: ScanVector, start: number, end: number): boolean {
+  if (column.array || (column.type !== 'DOUBLE' && column.type !== 'TIMESTAMP')) return false;
+  const { values, nulls } = vector;
+  if (!(values instanceof Float64Array)) return false;
+  if (nulls !== undefined) {
+    for (let r = start; r < end; r++) if (nulls[r] === 1) return false;
+  }
+  return true;
+}
+
+/**
+ * A RowSink that hands each piece on at once as a batch (SqlTable.visit): typed columns are views
+ * of the block (subarray), the rest as ScanPage gives them. Nothing of it outlives the call.
+ */
+class VisitSink implements RowSink {
+  rowCount = 0;
+
+  constructor(private readonly columns: readonly ColumnSchema[], private readonly visit: (batch: SqlBatch) => void) {}
+
+  add(vectors: readonly ScanVector[], start: number, end: number): void {
+    assert(start >= 0 && start <= end);
+    assert(vectors.length === this.columns.length);
+    if (end === start) return;
+    const columns = this.columns.map((column, c): SqlColumn => {
+      const vector = vectors[c]!;
+      if (isTypedRange(column, vector, start, end)) return (vector.values as Float64Array).subarray(start, end);
+      if (start === 0 && end === vector.values.length && vector.kind === 'var' && sqlTypeOfColumn(column) !== 'UNKNOWN') {
+        return vector.values as readonly SqlValue[];
       }
-    }
-    return true;
+      const out: SqlValue[] = [];
+      appendColumn(out, vector, column, start, end);
+      return out;
+    });
+    this.rowCount += end - start;
+    this.visit({ rowCount: end - start, columns });
+  }
+}
+
+/**
+ * SqlTable.visit: the rows scanPages would give, SQL_SCAN_AGGREGATE_ROW_COUNT per turn, each
+ * piece of a block handed to `visit` as it is read (readRows, as a page reads them).
+ */
+async function visitPieces(name: string, entryOf: (name: string) => ContainerEntry, request: SqlScanRequest,
+  visit: (batch: SqlBatch) => void, options: StoreSqlDatabaseOptions): Promise<void> {
+  assert(request.index === undefined && request.descending !== true);
+  let after: RowKey | undefined;
+  let left = request.rowCountMax;
+  while (left > 0) {
+    const entry = entryOf(name);
+    const sink = new VisitSink(request.columnIndexes.map((index) => entry.schema.columns[index]!), visit);
+    const last = readRows(entry, request, { after, rowCountMin: Math.min(left, SQL_SCAN_AGGREGATE_ROW_COUNT) }, sink);
+    left -= sink.rowCount;
+    if (last === undefined) return;
+    after = last;
+    await options.yieldTurn();
   }
 }
 

@@ -25,10 +25,16 @@
 // the same rows, time as timestamptz, an index on (hostname, time), VACUUM ANALYZE after the load;
 // the queries as TSBS's timescale generator writes them, date_trunc for time_bucket.
 //
-// Each query: parameter sets from the seed (3 with BENCH_QUICK, 1 in the full run); each set
-// answered once by every side and compared (numbers to 9 significant digits; that run is the
-// warm-up), then queryCount timed runs per side, alternating, stopping early once a side has spent
-// SIDE_BUDGET_MS; medians.
+// Measured as TSBS measures (its query generator writes thousands of queries of a type, each with
+// its own random parameters, and tsbs_run_queries reports over all of them), in three rounds:
+//   cold    each query type's first parameter set, answered once by every side right after the
+//           load (the node's SQL path not yet optimized by V8), timed and reported apart;
+//   warm-up every parameter set of every query type answered by every side, untimed, and each
+//           answer cross-checked (numbers to 9 significant digits), so every side has run the
+//           same statements the same number of times before the timing;
+//   timed   per query type, the sides in turn, each run taking the next parameter set, until a
+//           side has run every set once and spent SIDE_BUDGET_MS (a cheap query gets hundreds of
+//           runs, a heavy one its sets), at most RUN_COUNT_MAX runs; median and mean.
 // Every side answers through its network protocol (store client, HTTP, libpq socket) from this
 // process. The commit part: one client commits single-row puts into another container, alone,
 // then for as long as a second client runs double-groupby-1 and groupby-orderby-limit
@@ -55,11 +61,13 @@ import { startPostgresCluster, type PostgresCluster } from '../../test/support/p
 const DATABASE = 'tsbs';
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
-/** Untimed runs of each side after the cross-check (itself an untimed run of every side). */
-const WARM_UP_COUNT = 0;
-/** A side stops its timed runs of one query after this much time (at least MIN_RUN_COUNT runs). */
-const SIDE_BUDGET_MS = 30_000;
-const MIN_RUN_COUNT = 3;
+/** Random parameter sets per query type (lastpoint has none: one). */
+const PARAMETER_SET_COUNT = 20;
+const PARAMETER_SET_COUNT_QUICK = 10;
+/** A side goes on with timed runs of one query type until it has spent this much (and ran every set). */
+const SIDE_BUDGET_MS = 4_000;
+const SIDE_BUDGET_MS_QUICK = 1_500;
+const RUN_COUNT_MAX = 1_000;
 const LOAD_WORKER_COUNT = 2;
 const PG_BATCH_ROW_COUNT = 5000;
 const COMMIT_COUNT = 300;
@@ -75,10 +83,8 @@ type Answer = Cell[][];
 
 export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadReport> {
   const { dataset } = config;
-  // double-groupby-1 and groupby-orderby-limit still read most of the table (up to a second on a
-  // loaded machine), so the full run stays short: one parameter set, 3 timed runs.
-  const queryCount = 3;
-  const parameterSetCount = config.quick ? 3 : 1;
+  const setCount = config.quick ? PARAMETER_SET_COUNT_QUICK : PARAMETER_SET_COUNT;
+  const budgetMs = config.quick ? SIDE_BUDGET_MS_QUICK : SIDE_BUDGET_MS;
   const influxd = influxdPath();
   if (influxd === undefined) console.warn('  sql/tsbs: influxd is not on PATH: InfluxDB skipped');
   return withTempHome('sql-tsbs', (root) => withNodeProcess(join(root, 'node'),
@@ -93,13 +99,22 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
         await loadStore(store, dataset);
         if (influx !== undefined) await loadInflux(influx, dataset);
         if (postgres !== undefined) await loadPostgres(postgres, dataset);
+        const peers = { store, influx, postgres };
+        const queries = QUERY_NAMES.map((name, q) => Array.from(
+          { length: name === 'lastpoint' ? 1 : setCount },
+          (_v, i) => tsbsQuery(name, dataset, new Prng(1000 * (q + 1) + i))));
+        // Cold: each type's first set, once per side, right after the load.
+        const cold = [];
+        for (const sets of queries) cold.push(await answerAll(sets[0]!, peers));
+        // Warm-up: every set of every type on every side, untimed; each answer cross-checked.
+        for (const sets of queries) {
+          for (const set of sets) await answerAll(set, peers);
+        }
         const results: BenchResult[] = [];
         const details: BenchDetail[] = [];
-        for (let q = 0; q < QUERY_NAMES.length; q++) {
-          const sets = Array.from({ length: parameterSetCount },
-            (_v, i) => tsbsQuery(QUERY_NAMES[q]!, dataset, new Prng(1000 * (q + 1) + i)));
+        for (let q = 0; q < queries.length; q++) {
+          const sets = queries[q]!;
           const name = `sql/tsbs/${sets[0]!.name}`;
-          for (const set of sets) await crossCheck(set, store, influx, postgres);
           const sides = {
             store: (i: number) => sets[i % sets.length]!.store(store),
             influx: influx === undefined ? undefined
@@ -107,26 +122,38 @@ export async function sqlTsbsWorkload(config: BenchConfig): Promise<WorkloadRepo
             postgres: postgres === undefined ? undefined
               : (i: number) => postgres.query(sets[i % sets.length]!.postgres),
           };
-          const samples = await measure(sides, queryCount, () => processCpuMs(node.pid));
+          const samples = await measure(sides, { setCount: sets.length, budgetMs },
+            () => processCpuMs(node.pid));
           const storeMs = median(samples.store);
           const influxMs = samples.influx.length === 0 ? null : median(samples.influx);
           const postgresMs = samples.postgres.length === 0 ? null : median(samples.postgres);
           const target = { of: 'ratio', min: RATIO_MIN } as const;
           results.push(latencyResult(`${name}/influxdb`, storeMs, influxMs, { peer: 'influxdb', target }));
           results.push(latencyResult(`${name}/postgres`, storeMs, postgresMs, { peer: 'postgres', target }));
+          const coldMs = cold[q]!.ms;
+          results.push(latencyResult(`${name}/cold/influxdb`, coldMs.store, coldMs.influx ?? null,
+            { peer: 'influxdb' }));
+          results.push(latencyResult(`${name}/cold/postgres`, coldMs.store, coldMs.postgres ?? null,
+            { peer: 'postgres' }));
           const method = `store: ${sets[0]!.storeText}; InfluxDB: ${sets[0]!.influx}; ` +
-            `PostgreSQL: ${sets[0]!.postgres}; ${parameterSetCount} parameter set(s), answers ` +
-            `cross-checked (the untimed warm-up); ${WARM_UP_COUNT} more warm-up + up to ` +
-            `${queryCount} timed runs per side ` +
-            `(${SIDE_BUDGET_MS / 1000} s budget), alternating, median latency`;
-          details.push({ name: `${name}/influxdb`, method, storeSamples: samples.store,
-            peerSamples: samples.influx });
-          details.push({ name: `${name}/postgres`, method, storeSamples: samples.store,
-            peerSamples: samples.postgres });
-          console.log(`    ${name}: store ${storeMs.toFixed(1)} ms, InfluxDB ` +
-            `${influxMs?.toFixed(1) ?? '-'} ms, PostgreSQL ${postgresMs?.toFixed(1) ?? '-'} ms ` +
-            `(${samples.store.length} runs; node CPU over the store's runs ` +
-            `${samples.storeCpuMs?.toFixed(0) ?? '-'} ms)`);
+            `PostgreSQL: ${sets[0]!.postgres}; ${sets.length} random parameter set(s), each ` +
+            'answered once by every side untimed and cross-checked (the warm-up, after a cold ' +
+            'round of the first set right after the load: the cold/ rows); then timed runs, the ' +
+            `sides in turn, each run the next set, until a side ran every set and spent ` +
+            `${budgetMs / 1000} s (at most ${RUN_COUNT_MAX} runs); median latency`;
+          const means = `means store ${mean(samples.store).toFixed(2)}, InfluxDB ` +
+            `${samples.influx.length === 0 ? '-' : mean(samples.influx).toFixed(2)}, PostgreSQL ` +
+            `${samples.postgres.length === 0 ? '-' : mean(samples.postgres).toFixed(2)} ms`;
+          details.push({ name: `${name}/influxdb`, method: `${method}; ${means}`,
+            storeSamples: samples.store, peerSamples: samples.influx });
+          details.push({ name: `${name}/postgres`, method: `${method}; ${means}`,
+            storeSamples: samples.store, peerSamples: samples.postgres });
+          const ms = (values: number[]) => values.length === 0 ? '-'
+            : `${median(values).toFixed(2)} (mean ${mean(values).toFixed(2)}, n ${values.length})`;
+          console.log(`    ${name}: store ${ms(samples.store)}, InfluxDB ${ms(samples.influx)}, ` +
+            `PostgreSQL ${ms(samples.postgres)} ms; cold store ${coldMs.store.toFixed(1)}, InfluxDB ` +
+            `${coldMs.influx?.toFixed(1) ?? '-'}, PostgreSQL ${coldMs.postgres?.toFixed(1) ?? '-'} ms; ` +
+            `node CPU over the store's runs ${samples.storeCpuMs?.toFixed(0) ?? '-'} ms`);
         }
         const commits = await commitLatency(node.storeProperties, dataset);
         results.push(latencyResult('sql/tsbs/commit-p99-during-queries', commits.busyP99Ms,
@@ -378,33 +405,46 @@ function influxRows(text: string): Array<Record<string, unknown>> {
     })));
 }
 
-async function crossCheck(
-  query: TsbsQuery,
-  store: ClientStore,
-  influx: InfluxPeer | undefined,
-  postgres: pg.Client | undefined,
-): Promise<void> {
-  const storeRows = (await query.store(store)).map((row) =>
+interface Peers {
+  store: ClientStore;
+  influx: InfluxPeer | undefined;
+  postgres: pg.Client | undefined;
+}
+
+/** One set answered by every side in turn, each timed, the answers cross-checked. */
+async function answerAll(query: TsbsQuery, peers: Peers):
+  Promise<{ ms: { store: number; influx?: number; postgres?: number } }> {
+  let storeAnswer: Answer = [];
+  const ms: { store: number; influx?: number; postgres?: number } = {
+    store: await timeAsyncMs(async () => { storeAnswer = await query.store(peers.store); }),
+  };
+  const storeRows = storeAnswer.map((row) =>
     Object.fromEntries(query.columns.map((c, i) => [c, row[i]])));
   const expected = comparable(query.columns, storeRows);
   assert(expected.length > 0 || query.name === 'high-cpu-1', `${query.name}: no rows`);
+  const { influx, postgres } = peers;
   if (influx !== undefined) {
+    let text = '';
+    ms.influx = await timeAsyncMs(async () => { text = await influxAnswerText(influx, query.influx); });
     // InfluxDB's lastpoint with several selectors answers time 0: its time is not compared.
     const columns = query.name === 'lastpoint' ? query.columns.filter((c) => c !== 'time') : query.columns;
-    const rows = influxRows(await influxAnswerText(influx, query.influx));
-    const got = comparable(columns, rows);
+    const got = comparable(columns, influxRows(text));
     const want = comparable(columns, storeRows);
     assert(JSON.stringify(got) === JSON.stringify(want),
       `${query.name}: InfluxDB ${got.slice(0, 3).join(' ')} ≠ store ${want.slice(0, 3).join(' ')} ` +
       `(${got.length} vs ${want.length} rows)`);
   }
   if (postgres !== undefined) {
-    const rows = (await postgres.query(query.postgres)).rows as Array<Record<string, unknown>>;
+    let rows: Array<Record<string, unknown>> = [];
+    ms.postgres = await timeAsyncMs(async () => {
+      rows = (await postgres.query(query.postgres)).rows as Array<Record<string, unknown>>;
+    });
     const got = comparable(query.columns, rows);
     assert(JSON.stringify(got) === JSON.stringify(expected),
       `${query.name}: PostgreSQL ${got.slice(0, 3).join(' ')} ≠ store ${expected.slice(0, 3).join(' ')} ` +
       `(${got.length} vs ${expected.length} rows)`);
   }
+  return { ms };
 }
 
 // ---- timing ----
@@ -412,24 +452,24 @@ async function crossCheck(
 type Side = ((index: number) => Promise<unknown>) | undefined;
 
 /**
- * Timed runs, alternating; also the node's CPU time over the store's runs (nodeCpuMs: the node
- * process's user + system ms so far, in 10 ms ticks, so only the sum over the runs means much).
+ * Timed runs, the sides in turn, run i with parameter set i % setCount, until every side has run
+ * each set once and spent budgetMs (or RUN_COUNT_MAX runs); also the node's CPU time over the
+ * store's runs (nodeCpuMs: the node process's user + system ms so far, in 10 ms ticks, so only the
+ * sum over the runs means much).
  */
-async function measure(sides: { store: Side; influx: Side; postgres: Side }, queryCount: number,
-  nodeCpuMs: () => number | undefined) {
+async function measure(sides: { store: Side; influx: Side; postgres: Side },
+  limits: { setCount: number; budgetMs: number }, nodeCpuMs: () => number | undefined) {
+  assert(limits.setCount > 0 && limits.setCount <= RUN_COUNT_MAX);
   const order = ['store', 'influx', 'postgres'] as const;
-  for (let i = 0; i < WARM_UP_COUNT; i++) {
-    for (const side of order) await sides[side]?.(i);
-  }
   const samples = { store: [] as number[], influx: [] as number[], postgres: [] as number[] };
   const spentMs = { store: 0, influx: 0, postgres: 0 };
   let storeCpuMs: number | undefined = 0;
-  for (let i = 0; i < queryCount; i++) {
+  for (let i = 0; i < RUN_COUNT_MAX; i++) {
     let ran = false;
     for (const side of order) {
       const run = sides[side];
       if (run === undefined) continue;
-      if (i >= MIN_RUN_COUNT && spentMs[side] > SIDE_BUDGET_MS) continue;
+      if (i >= limits.setCount && spentMs[side] > limits.budgetMs) continue;
       const cpuBeforeMs = side === 'store' ? nodeCpuMs() : undefined;
       const ms = await timeAsyncMs(() => run(i));
       if (side === 'store') {
@@ -444,6 +484,11 @@ async function measure(sides: { store: Side; influx: Side; postgres: Side }, que
     if (!ran) break;
   }
   return { ...samples, storeCpuMs };
+}
+
+function mean(samples: readonly number[]): number {
+  assert(samples.length > 0);
+  return samples.reduce((sum, value) => sum + value, 0) / samples.length;
 }
 
 async function commitLatency(properties: Parameters<typeof getStore>[0], dataset: TsbsDataset) {

@@ -330,9 +330,34 @@ export function filterRows(batch: SqlBatch, predicate: SqlBoundExpression, conte
   let keptCount = 0;
   for (let i = 0; i < n; i++) keptCount += keep[i]!;
   if (keptCount === n) return batch;
+  const run = keptRun(keep, keptCount);
+  if (run !== undefined) return sliceRows(batch, run, run + keptCount);
   const rows = new Array<number>(keptCount);
   for (let i = 0, k = 0; i < n; i++) if (keep[i] === 1) rows[k++] = i;
   return rowsOf(batch, rows);
+}
+
+/**
+ * Where the kept rows start when they are one run (a time bound cuts a host's rows at one place),
+ * else undefined (none kept, or more than one run).
+ */
+function keptRun(keep: Uint8Array, keptCount: number): number | undefined {
+  if (keptCount === 0) return undefined;
+  const first = keep.indexOf(1);
+  for (let i = first + 1; i < first + keptCount; i++) if (keep[i] !== 1) return undefined;
+  return first;
+}
+
+/** Rows start..end of the batch: typed columns as views (subarray), the rest sliced. */
+function sliceRows(batch: SqlBatch, start: number, end: number): SqlBatch {
+  assert(start >= 0 && start < end);
+  assert(end <= batch.rowCount);
+  return {
+    rowCount: end - start,
+    // An empty column is one the scan did not read: it stays empty.
+    columns: batch.columns.map((column) => (column.length === 0 ? column
+      : column instanceof Float64Array ? column.subarray(start, end) : column.slice(start, end))),
+  };
 }
 
 /**

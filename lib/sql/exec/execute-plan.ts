@@ -24,6 +24,7 @@ import { runSetOperation } from './execute-set.ts';
 import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
+import { aggregateInScan } from './execute-scan-aggregate.ts';
 import { sortSliced } from './sort-sliced.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
@@ -181,6 +182,13 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
   if (fused !== undefined) {
     yield* runJoinAggregate(fused, env);
     return;
+  }
+  if (node.inScan === true) {
+    const inScan = await aggregateInScan(node, env);
+    if (inScan !== undefined) {
+      yield* inScan.results();
+      return;
+    }
   }
   const groups = new SqlGroupTable(node, env);
   const inputs = [...node.keys, ...node.aggregates.flatMap((call) => call.args.slice(0, 1))];

@@ -77,6 +77,15 @@ export interface SqlTable {
    * range read), so the caller can turn the event loop in between. Lacking where `lookUp` is.
    */
   lookUpRanges?(request: SqlLookUpRangesRequest, visit: SqlLookUpVisit): SqlLookUpStop | undefined;
+  /**
+   * The rows a scan would give, handed to `visit` a piece at a time inside the scan's own turn
+   * (a GROUP BY computed in the scan: execute-scan-aggregate.ts): a piece's DOUBLE and TIMESTAMP
+   * (ms) columns without NULLs are views of the blocks (Float64Array), good only until `visit`
+   * returns, so no page is copied; the other columns as a scan's page has them. Between pieces of
+   * SQL_SCAN_AGGREGATE_ROW_COUNT rows the table waits one event-loop turn. Never with `index` or
+   * `descending`. Tables read from another thread or made of data partitions lack it.
+   */
+  visit?(request: SqlScanRequest, visit: (batch: SqlBatch) => void): Promise<void>;
   /** What EXPLAIN adds to a scan of this table (a partitioned table: the data partitions read). */
   explain?(request: Pick<SqlScanRequest, 'from' | 'to'>): Record<string, unknown>;
 }

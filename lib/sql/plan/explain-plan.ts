@@ -57,7 +57,11 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
         }),
         ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }),
       };
-    case 'aggregate': return { keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name) };
+    case 'aggregate':
+      return {
+        keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name),
+        ...(node.inScan === true ? { inScan: true } : {}),
+      };
     case 'rangeGroup':
       return { interval: String(node.interval), fill: node.fill, aggregates: node.aggregates.map((a) => a.name) };
     case 'sort': return { keys: node.keys, ...(node.rowCountMax === Infinity ? {} : { limit: node.rowCountMax }) };

@@ -100,6 +100,11 @@ export type SqlPlanNode =
   | {
     readonly kind: 'aggregate'; readonly input: SqlPlanNode;
     readonly keys: readonly SqlBoundExpression[]; readonly aggregates: readonly SqlAggregateCall[];
+    /**
+     * The groups are computed inside the scan below (input: a scan, or a filter over one), on the
+     * blocks' own columns, with no pages (plan-scan-aggregate.ts, execute-scan-aggregate.ts).
+     */
+    readonly inScan?: true;
     readonly columns: readonly SqlPlanColumn[];
   }
   /** GROUP BY RANGE (§5.6): gives the group start time, then one column per aggregate. */

@@ -32,6 +32,7 @@ import { planSetOperation } from './plan-set-operation.ts';
 import { planWindow, windowsIn } from './plan-window.ts';
 import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
+import { aggregateInScan } from './plan-scan-aggregate.ts';
 import { replaceNode, scanAccess, sortByScan } from './plan-scan.ts';
 
 export interface SqlPlanContext extends SqlBindContext {
@@ -129,8 +130,8 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
       expressions: columns.map((column, index) => ({ kind: 'column', index, type: column.type })),
     };
   }
-  const root = pushDown(node, source, context, limit + offset,
-    aggregated || query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0);
+  const root = aggregateInScan(pushDown(node, source, context, limit + offset,
+    aggregated || query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0));
   return { root, columns, schema: source.schema };
 }
 
