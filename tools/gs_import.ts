@@ -36,7 +36,8 @@ import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
 } from './expimp-metadata.ts';
 import { readRowFile, type RowAt } from './expimp-row-reader.ts';
-import { BatchWriter } from './expimp-batch-writer.ts';
+import { BATCH_BYTES_MAX, BatchWriter, COMMIT_ROW_COUNT } from './expimp-batch-writer.ts';
+import { rowScanTakes, scanRowFile, type ScannedFile } from './expimp-row-scan.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
   parseCommandArgs, parseCredentials, requireEnvironment, runCommand,
@@ -284,6 +285,8 @@ interface CheckedContainer {
   rowCount: number;
   /** The checked rows, when the file is small enough to keep them (KEPT_FILE_BYTES_MAX). */
   rows: RowAt[] | undefined;
+  /** Instead of rows: the file's rows as encoded batches, when the scanner took it. */
+  scanned: ScannedFile | undefined;
 }
 
 /** The first read: the metadata and every line of the row file checked; nothing written. */
@@ -300,8 +303,17 @@ async function checkContainer(
   }
   const rowPath = join(directory, containerFile);
   const validateRow = rowValidator(schema, limits);
+  const kept = keptSizeOf(rowPath) <= KEPT_FILE_BYTES_MAX;
+  // Fixed-size columns (the TSBS shape): the whole file scanned to batches of encoded rows, kept
+  // for the write; a file the scanner does not take is read line by line below (its problems named).
+  if (kept && rowScanTakes(schema)) {
+    const scanned = scanWholeFile(rowPath, schema, validateRow);
+    if (scanned !== undefined) {
+      return { definition, schema, containerFile, rowPath, rowCount: scanned.rowCount, rows: undefined, scanned };
+    }
+  }
   let rowCount = 0;
-  let rows = keptSizeOf(rowPath) <= KEPT_FILE_BYTES_MAX ? [] as RowAt[] : undefined;
+  let rows = kept ? [] as RowAt[] : undefined;
   const keptRowCountMax = Math.floor(KEPT_CELLS_MAX / schema.columns.length);
   for await (const rowAt of readRowFile(rowPath, schema.columns, validateRow)) {
     if (abandon.stop) throw new Error('abandoned');
@@ -311,7 +323,20 @@ async function checkContainer(
       else rows = undefined; // too many cells to keep: the second read parses the file again
     }
   }
-  return { definition, schema, containerFile, rowPath, rowCount, rows };
+  return { definition, schema, containerFile, rowPath, rowCount, rows, scanned: undefined };
+}
+
+/** The row file scanned whole (expimp-row-scan.ts); undefined when it cannot be read or is not taken. */
+function scanWholeFile(
+  rowPath: string, schema: ContainerSchema, validateRow: (row: unknown) => Row,
+): ScannedFile | undefined {
+  let file: Uint8Array;
+  try {
+    file = readFileSync(rowPath);
+  } catch {
+    return undefined; // readRowFile reports the file
+  }
+  return scanRowFile(file, schema, validateRow, COMMIT_ROW_COUNT, BATCH_BYTES_MAX);
 }
 
 /** The row file's size, for the choice to keep its rows; past the bound when it cannot be known. */
@@ -340,6 +365,24 @@ async function writeContainer(store: ClientStore, checked: CheckedContainer, job
   job.progress.start(label, rowCount);
   const writes = new BatchWriter((rows) => container.multiPut(rows));
   try {
+    // Batches encoded by the scanner go as they are when the container has the schema they were
+    // encoded with (not so after --append --schemaCheckSkip onto another schema: read again then).
+    const scanned = checked.scanned !== undefined && schemasEqual(containerSchemaOf(container.info), schema)
+      ? checked.scanned : undefined;
+    if (scanned !== undefined) {
+      for (const batch of scanned.batches) {
+        await writes.flushMade(batch.count, () => container.multiPutEncoded(schema, batch.count, batch.bytes));
+        job.progress.update(label, writes.acknowledgedCount);
+        if (interrupted) {
+          await writes.settle();
+          job.progress.stop();
+          throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
+            `(${containerFile} up to line ${batch.lastLineNumber}); run again with --append to finish`);
+        }
+      }
+      await writes.settle();
+      return writes.acknowledgedCount;
+    }
     const rows = checked.rows ?? readRowFile(rowPath, schema.columns, ROW_CHECKED);
     for await (const { lineNumber, row } of rows) {
       if (!writes.add(row)) continue;
