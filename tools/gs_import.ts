@@ -9,7 +9,9 @@
 // container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT rows or
 // BATCH_BYTES_MAX bytes (expimp-batch-writer.ts), each an auto-commit statement, so memory is a few
 // batches whatever the size; the next container's first read runs meanwhile (it only reads, so
-// the node writes while this parses). A row file of KEPT_FILE_BYTES_MAX or less, with
+// the node writes while this parses), and up to CONTAINER_WRITES_IN_FLIGHT_MAX containers are
+// written at once, reported in order. A file of fixed-size columns is scanned whole into encoded
+// batches instead (expimp-row-scan.ts), which are sent as they are. A row file of KEPT_FILE_BYTES_MAX or less, with
 // KEPT_CELLS_MAX cells or fewer, is read once: the first read keeps its checked rows and the second
 // writes those (parsing 8.6 M numbers again was a third of the TSBS day's import). An
 // interrupt (SIGINT/SIGTERM) stops after the batch in flight and prints exactly which rows were
@@ -85,11 +87,19 @@ const HELP: CommandHelp = {
 const ROW_CHECKED = (row: unknown) => row as Row;
 /**
  * The largest row file whose checked rows the first read keeps for the second, and the most cells
- * kept: at most two containers' rows are held (one written, the next checked), some tens of MB.
+ * kept: at most CONTAINER_WRITES_IN_FLIGHT_MAX + 1 containers' rows are held (those being written,
+ * the next checked), some tens of MB (a scanned file's encoded rows take a tenth of its arrays).
  */
 const KEPT_FILE_BYTES_MAX = 8 << 20;
 const KEPT_CELLS_MAX = 1_000_000;
 const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace Mode)' } as const;
+/**
+ * Containers written at once: each container's writes are a few statements made durable one after
+ * another (drop, create, its batches), and the node syncs the statements of several together
+ * (wal/group-commit.ts). One at a time, the TSBS day's 100 containers spent most of the import's
+ * wall time waiting for those syncs.
+ */
+const CONTAINER_WRITES_IN_FLIGHT_MAX = 4;
 
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
 let interrupted = false;
@@ -166,7 +176,6 @@ async function main(): Promise<number> {
     if (acl !== undefined) await importAcl(store, acl);
     const silent = values.silent === true;
     if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
-    const progress = Progress.forConsole(silent, progressRows);
     let successCount = 0;
     let failureCount = 0;
     // The next container's file is checked while this one's rows are written (the check only
@@ -178,30 +187,55 @@ async function main(): Promise<number> {
       checking.catch(() => undefined);
       return checking;
     };
-    let next = chosen.length === 0 ? undefined : checkOf(chosen[0]!);
-    for (let i = 0; i < chosen.length; i++) {
-      const entry = chosen[i]!;
-      const label = `${entry.database}.${entry.name}`;
-      const checking = next!;
-      next = undefined;
+    // Up to CONTAINER_WRITES_IN_FLIGHT_MAX containers written at once (one with a progress bar on
+    // a terminal: a bar shows one container), each reported in order when done.
+    const writesMax = !silent && process.stderr.isTTY ? 1 : CONTAINER_WRITES_IN_FLIGHT_MAX;
+    const writing: Array<{ label: string; written: Promise<number> }> = [];
+    let stopped = false;
+    const reported = (label: string, error: unknown) => {
+      failureCount++;
+      const message = (error as Error).message;
+      log.error('importContainer', `${label}: ${message}`);
+      console.error(`D00F01: Import of ${label} failed: ${message}`);
+      if (values.force !== true || interrupted) stopped = true;
+    };
+    const reportFirst = async () => {
+      const { label, written } = writing.shift()!;
       try {
-        const checked = await checking;
-        next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
-        const rowCount = await writeContainer(await stores.of(entry.database), checked,
-          { entry, mode, progress, values });
+        const rowCount = await written;
         successCount++;
         log.info('importContainer', `${label}: ${rowCount} rows`);
         if (!silent) console.log(`${label} : ${rowCount}`);
       } catch (error) {
-        progress.stop();
-        failureCount++;
-        const message = (error as Error).message;
-        log.error('importContainer', `${label}: ${message}`);
-        console.error(`D00F01: Import of ${label} failed: ${message}`);
-        if (values.force !== true || interrupted) break;
-        next ??= i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+        reported(label, error);
       }
+    };
+    let next = chosen.length === 0 ? undefined : checkOf(chosen[0]!);
+    for (let i = 0; i < chosen.length && !stopped; i++) {
+      const entry = chosen[i]!;
+      const label = `${entry.database}.${entry.name}`;
+      const checking = next!;
+      next = undefined;
+      let checked: CheckedContainer;
+      try {
+        checked = await checking;
+      } catch (error) {
+        // The containers before it are reported first: the lines stay in the export's order.
+        while (writing.length > 0) await reportFirst();
+        reported(label, error);
+        if (!stopped) next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+        continue;
+      }
+      next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+      const progress = Progress.forConsole(silent, progressRows);
+      const written = stores.of(entry.database)
+        .then((databaseStore) => writeContainer(databaseStore, checked, { entry, mode, progress, values }))
+        .finally(() => progress.stop());
+      written.catch(() => undefined);
+      writing.push({ label, written });
+      while (writing.length >= writesMax || (writing.length > 0 && interrupted)) await reportFirst();
     }
+    while (writing.length > 0) await reportFirst();
     abandon.stop = true;
     await next?.catch(() => undefined);
     for (const view of failureCount > 0 && values.force !== true ? [] : views) {
