@@ -97,8 +97,8 @@ export class ClientContainer {
   /**
    * Puts `count` rows already encoded with the wire row codec of `schema` (gs_import's row file
    * scanner writes them: tools/expimp-row-scan.ts), without a Row per row on this side. The node
-   * decodes and validates them as any put's. SCHEMA_CHANGED when the container's schema is not
-   * `schema` (the bytes would mean other values), before anything is sent.
+   * decodes and validates them as it does every put's. SCHEMA_CHANGED when the container's schema
+   * is not `schema` (the bytes would mean other values), before anything is sent.
    */
   async multiPutEncoded(schema: ContainerSchema, count: number, bytes: Uint8Array): Promise<void> {
     await this.call(ROW_PUT, true, (model, statement) => {
