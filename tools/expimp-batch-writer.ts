@@ -41,8 +41,23 @@ export class BatchWriter {
     const rows = this.batch;
     this.batch = [];
     this.batchBytes = 0;
-    const sent: Promise<void> = this.write(rows).then(() => {
-      this.acknowledgedCount += rows.length;
+    this.send(rows.length, () => this.write(rows));
+  }
+
+  /**
+   * Sends a batch of `count` rows made elsewhere (already encoded: expimp-row-scan.ts), under the
+   * same bound, after any rows added; waits first while WRITES_IN_FLIGHT_MAX are unacknowledged.
+   */
+  async flushMade(count: number, write: () => Promise<void>): Promise<void> {
+    await this.flush();
+    while (this.inFlight.size >= WRITES_IN_FLIGHT_MAX) await Promise.race(this.inFlight);
+    this.throwFailure();
+    this.send(count, write);
+  }
+
+  private send(count: number, write: () => Promise<void>): void {
+    const sent: Promise<void> = write().then(() => {
+      this.acknowledgedCount += count;
     }, (error: unknown) => {
       this.failure ??= error;
     }).finally(() => this.inFlight.delete(sent));

@@ -281,7 +281,7 @@ async function printPages(rows: RowSet, file: PrintedFile): Promise<number> {
   let rowIndex = 0;
   try {
     for (let page = await rows.nextPageEncoded(); page !== undefined; page = await rows.nextPageEncoded()) {
-      await file.page(page.bytes, page.count, rowIndex);
+      await file.pageHandedOver(page.bytes, page.count, rowIndex);
       rowIndex += page.count;
     }
   } catch (error) {

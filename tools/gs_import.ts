@@ -9,13 +9,16 @@
 // container as it was. The second read writes the rows in batches of COMMIT_ROW_COUNT rows or
 // BATCH_BYTES_MAX bytes (expimp-batch-writer.ts), each an auto-commit statement, so memory is a few
 // batches whatever the size; the next container's first read runs meanwhile (it only reads, so
-// the node writes while this parses). A row file of KEPT_FILE_BYTES_MAX or less, with
+// the node writes while this parses), and up to CONTAINER_WRITES_IN_FLIGHT_MAX containers are
+// written at once, reported in order. A file of fixed-size columns is scanned whole into encoded
+// batches instead (expimp-row-scan.ts), which are sent as they are. A row file of KEPT_FILE_BYTES_MAX or less, with
 // KEPT_CELLS_MAX cells or fewer, is read once: the first read keeps its checked rows and the second
 // writes those (parsing 8.6 M numbers again was a third of the TSBS day's import). An
 // interrupt (SIGINT/SIGTERM) stops after the batch in flight and prints exactly which rows were
 // written; running again with --append finishes the job for keyed containers (rows are upserted).
 
-import { readFileSync, statSync } from 'node:fs';
+import { Buffer } from 'node:buffer';
+import { closeSync, fstatSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { ClientStore } from '../lib/client/store-factory.ts';
 import { limitsOf } from '../lib/client/client-schema.ts';
@@ -36,7 +39,8 @@ import {
   definitionOfMetadata, EXPORT_EXECUTION_FILE, type ExportEntry,
 } from './expimp-metadata.ts';
 import { readRowFile, type RowAt } from './expimp-row-reader.ts';
-import { BatchWriter } from './expimp-batch-writer.ts';
+import { BATCH_BYTES_MAX, BatchWriter, COMMIT_ROW_COUNT } from './expimp-batch-writer.ts';
+import { rowScanTakes, scanRowFile, type ScannedFile } from './expimp-row-scan.ts';
 import {
   CommandError, EXIT_ARGUMENTS, EXIT_ERROR, EXIT_OK, OPERATING_ENVIRONMENT, OPERATING_EXIT_CODES,
   parseCommandArgs, parseCredentials, requireEnvironment, runCommand,
@@ -84,11 +88,19 @@ const HELP: CommandHelp = {
 const ROW_CHECKED = (row: unknown) => row as Row;
 /**
  * The largest row file whose checked rows the first read keeps for the second, and the most cells
- * kept: at most two containers' rows are held (one written, the next checked), some tens of MB.
+ * kept: at most CONTAINER_WRITES_IN_FLIGHT_MAX + 1 containers' rows are held (those being written,
+ * the next checked), some tens of MB (a scanned file's encoded rows take a tenth of its arrays).
  */
 const KEPT_FILE_BYTES_MAX = 8 << 20;
 const KEPT_CELLS_MAX = 1_000_000;
 const MODE_LABELS = { create: '', append: ' (Append Mode)', replace: ' (Replace Mode)' } as const;
+/**
+ * Containers written at once: each container's writes are a few statements made durable one after
+ * another (drop, create, its batches), and the node syncs the statements of several together
+ * (wal/group-commit.ts). One at a time, the TSBS day's 100 containers spent most of the import's
+ * wall time waiting for those syncs.
+ */
+const CONTAINER_WRITES_IN_FLIGHT_MAX = 4;
 
 /** Set by SIGINT/SIGTERM: the write loop stops after the batch in flight. */
 let interrupted = false;
@@ -165,7 +177,6 @@ async function main(): Promise<number> {
     if (acl !== undefined) await importAcl(store, acl);
     const silent = values.silent === true;
     if (!silent) console.log(`Import initiated${MODE_LABELS[mode]}`);
-    const progress = Progress.forConsole(silent, progressRows);
     let successCount = 0;
     let failureCount = 0;
     // The next container's file is checked while this one's rows are written (the check only
@@ -177,30 +188,55 @@ async function main(): Promise<number> {
       checking.catch(() => undefined);
       return checking;
     };
-    let next = chosen.length === 0 ? undefined : checkOf(chosen[0]!);
-    for (let i = 0; i < chosen.length; i++) {
-      const entry = chosen[i]!;
-      const label = `${entry.database}.${entry.name}`;
-      const checking = next!;
-      next = undefined;
+    // Up to CONTAINER_WRITES_IN_FLIGHT_MAX containers written at once (one with a progress bar on
+    // a terminal: a bar shows one container), each reported in order when done.
+    const writesMax = !silent && process.stderr.isTTY ? 1 : CONTAINER_WRITES_IN_FLIGHT_MAX;
+    const writing: Array<{ label: string; written: Promise<number> }> = [];
+    let stopped = false;
+    const reported = (label: string, error: unknown) => {
+      failureCount++;
+      const message = (error as Error).message;
+      log.error('importContainer', `${label}: ${message}`);
+      console.error(`D00F01: Import of ${label} failed: ${message}`);
+      if (values.force !== true || interrupted) stopped = true;
+    };
+    const reportFirst = async () => {
+      const { label, written } = writing.shift()!;
       try {
-        const checked = await checking;
-        next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
-        const rowCount = await writeContainer(await stores.of(entry.database), checked,
-          { entry, mode, progress, values });
+        const rowCount = await written;
         successCount++;
         log.info('importContainer', `${label}: ${rowCount} rows`);
         if (!silent) console.log(`${label} : ${rowCount}`);
       } catch (error) {
-        progress.stop();
-        failureCount++;
-        const message = (error as Error).message;
-        log.error('importContainer', `${label}: ${message}`);
-        console.error(`D00F01: Import of ${label} failed: ${message}`);
-        if (values.force !== true || interrupted) break;
-        next ??= i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+        reported(label, error);
       }
+    };
+    let next = chosen.length === 0 ? undefined : checkOf(chosen[0]!);
+    for (let i = 0; i < chosen.length && !stopped; i++) {
+      const entry = chosen[i]!;
+      const label = `${entry.database}.${entry.name}`;
+      const checking = next!;
+      next = undefined;
+      let checked: CheckedContainer;
+      try {
+        checked = await checking;
+      } catch (error) {
+        // The containers before it are reported first: the lines stay in the export's order.
+        while (writing.length > 0) await reportFirst();
+        reported(label, error);
+        if (!stopped) next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+        continue;
+      }
+      next = i + 1 < chosen.length ? checkOf(chosen[i + 1]!) : undefined;
+      const progress = Progress.forConsole(silent, progressRows);
+      const written = stores.of(entry.database)
+        .then((databaseStore) => writeContainer(databaseStore, checked, { entry, mode, progress, values }))
+        .finally(() => progress.stop());
+      written.catch(() => undefined);
+      writing.push({ label, written });
+      while (writing.length >= writesMax || (writing.length > 0 && interrupted)) await reportFirst();
     }
+    while (writing.length > 0) await reportFirst();
     abandon.stop = true;
     await next?.catch(() => undefined);
     for (const view of failureCount > 0 && values.force !== true ? [] : views) {
@@ -284,6 +320,8 @@ interface CheckedContainer {
   rowCount: number;
   /** The checked rows, when the file is small enough to keep them (KEPT_FILE_BYTES_MAX). */
   rows: RowAt[] | undefined;
+  /** Instead of rows: the file's rows as encoded batches, when the scanner took it. */
+  scanned: ScannedFile | undefined;
 }
 
 /** The first read: the metadata and every line of the row file checked; nothing written. */
@@ -300,8 +338,17 @@ async function checkContainer(
   }
   const rowPath = join(directory, containerFile);
   const validateRow = rowValidator(schema, limits);
+  const kept = keptSizeOf(rowPath) <= KEPT_FILE_BYTES_MAX;
+  // Fixed-size columns (the TSBS shape): the whole file scanned to batches of encoded rows, kept
+  // for the write; a file the scanner does not take is read line by line below (its problems named).
+  if (kept && rowScanTakes(schema)) {
+    const scanned = scanWholeFile(rowPath, schema, validateRow);
+    if (scanned !== undefined) {
+      return { definition, schema, containerFile, rowPath, rowCount: scanned.rowCount, rows: undefined, scanned };
+    }
+  }
   let rowCount = 0;
-  let rows = keptSizeOf(rowPath) <= KEPT_FILE_BYTES_MAX ? [] as RowAt[] : undefined;
+  let rows = kept ? [] as RowAt[] : undefined;
   const keptRowCountMax = Math.floor(KEPT_CELLS_MAX / schema.columns.length);
   for await (const rowAt of readRowFile(rowPath, schema.columns, validateRow)) {
     if (abandon.stop) throw new Error('abandoned');
@@ -311,7 +358,37 @@ async function checkContainer(
       else rows = undefined; // too many cells to keep: the second read parses the file again
     }
   }
-  return { definition, schema, containerFile, rowPath, rowCount, rows };
+  return { definition, schema, containerFile, rowPath, rowCount, rows, scanned: undefined };
+}
+
+/**
+ * Where row files are read for the scan, grown to the largest (KEPT_FILE_BYTES_MAX at most): the
+ * scan keeps nothing of it, and runs to its end before the next read. A new Buffer per file was
+ * 192 MB of short-lived memory outside the heap for the TSBS day.
+ */
+let scanBuffer = Buffer.alloc(0);
+
+/** The row file scanned whole (expimp-row-scan.ts); undefined when it cannot be read or is not taken. */
+function scanWholeFile(
+  rowPath: string, schema: ContainerSchema, validateRow: (row: unknown) => Row,
+): ScannedFile | undefined {
+  let sizeBytes = 0;
+  let fd: number | undefined;
+  try {
+    fd = openSync(rowPath, 'r');
+    const fileBytes = fstatSync(fd).size;
+    if (fileBytes > KEPT_FILE_BYTES_MAX) return undefined;
+    if (scanBuffer.length < fileBytes) scanBuffer = Buffer.allocUnsafe(fileBytes);
+    for (let read = -1; read !== 0 && sizeBytes < fileBytes; sizeBytes += read) {
+      read = readSync(fd, scanBuffer, sizeBytes, fileBytes - sizeBytes, sizeBytes);
+    }
+  } catch {
+    return undefined; // readRowFile reports the file
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+  return scanRowFile(scanBuffer.subarray(0, sizeBytes), schema, validateRow, COMMIT_ROW_COUNT,
+    BATCH_BYTES_MAX);
 }
 
 /** The row file's size, for the choice to keep its rows; past the bound when it cannot be known. */
@@ -340,6 +417,24 @@ async function writeContainer(store: ClientStore, checked: CheckedContainer, job
   job.progress.start(label, rowCount);
   const writes = new BatchWriter((rows) => container.multiPut(rows));
   try {
+    // Batches encoded by the scanner go as they are when the container has the schema they were
+    // encoded with (not so after --append --schemaCheckSkip onto another schema: read again then).
+    const scanned = checked.scanned !== undefined && schemasEqual(containerSchemaOf(container.info), schema)
+      ? checked.scanned : undefined;
+    if (scanned !== undefined) {
+      for (const batch of scanned.batches) {
+        await writes.flushMade(batch.count, () => container.multiPutEncoded(schema, batch.count, batch.bytes));
+        job.progress.update(label, writes.acknowledgedCount);
+        if (interrupted) {
+          await writes.settle();
+          job.progress.stop();
+          throw new Error(`interrupted: ${writes.acknowledgedCount} of ${rowCount} rows written ` +
+            `(${containerFile} up to line ${batch.lastLineNumber}); run again with --append to finish`);
+        }
+      }
+      await writes.settle();
+      return writes.acknowledgedCount;
+    }
     const rows = checked.rows ?? readRowFile(rowPath, schema.columns, ROW_CHECKED);
     for await (const { lineNumber, row } of rows) {
       if (!writes.add(row)) continue;

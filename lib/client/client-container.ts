@@ -16,7 +16,8 @@ import { assert } from '../base/assert.ts';
 import { StorageError, isStorageError } from '../base/errors.ts';
 import { normalizeName } from '../schema/names.ts';
 import type { Row, RowKey, Value } from '../schema/column-type.ts';
-import type { IndexType } from '../schema/container-schema.ts';
+import type { ContainerSchema, IndexType } from '../schema/container-schema.ts';
+import { schemasEqual } from '../schema/schema-validate.ts';
 import type { SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
@@ -90,6 +91,22 @@ export class ClientContainer {
       // Validated rows fit the schema they are encoded with (a mismatch throws before this).
       for (const row of canonical) assert(row.length === model.schema.columns.length);
       return { statement, ref: model.ref, rows: RowBatch.of(model.schema, canonical) };
+    });
+  }
+
+  /**
+   * Puts `count` rows already encoded with the wire row codec of `schema` (gs_import's row file
+   * scanner writes them: tools/expimp-row-scan.ts), without a Row per row on this side. The node
+   * decodes and validates them as it does every put's. SCHEMA_CHANGED when the container's schema
+   * is not `schema` (the bytes would mean other values), before anything is sent.
+   */
+  async multiPutEncoded(schema: ContainerSchema, count: number, bytes: Uint8Array): Promise<void> {
+    await this.call(ROW_PUT, true, (model, statement) => {
+      if (!schemasEqual(model.schema, schema)) {
+        throw new StorageError('SCHEMA_CHANGED', `container ${JSON.stringify(model.schema.name)}: ` +
+          'its schema is not the one the rows were encoded with');
+      }
+      return { statement, ref: model.ref, rows: RowBatch.encoded(count, bytes) };
     });
   }
 

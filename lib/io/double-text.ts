@@ -3,6 +3,8 @@
 // of the page in one native call, because String(x) takes V8's slow bignum path for many 17-digit
 // doubles (5.7 s of a 10.2 s export of the TSBS day). tools/expimp-page-printer.ts is its caller,
 // and the web API's answers of rows with DOUBLE columns (lib/webapi/codec/rows-double-splice.ts).
+// The other way, parseDoubles reads a batch of a row file's DOUBLE cells for gs_import
+// (tools/expimp-row-scan.ts): Number(text) was most of that import's parse on 17-digit doubles.
 //
 // Build: tools/build-native.mjs at `npm ci` (or `npm run build:native`), with a C++17 compiler
 // (g++); node-gyp's output is in lib/io/native/double-text/build-native.log. Without it (no g++,
@@ -30,6 +32,14 @@ export interface DoubleTextAddon {
    */
   spliceJsonDoubles?(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
     count: number): Buffer;
+  /**
+   * The k-th cell (k < count), `text`'s bytes [starts[k], ends[k]), parsed as Number(cell) does
+   * when it is a decimal number in range: values[k] and ok[k] = 1; else ok[k] = 0 (NaN, Infinity,
+   * an exponent out of range, not a number: the caller's own parser decides). Absent from an addon
+   * built before it.
+   */
+  parseDoubles?(text: Uint8Array, starts: Uint32Array, ends: Uint32Array, values: Float64Array,
+    ok: Uint8Array, count: number): void;
 }
 
 export interface DoubleTextSupport {

@@ -10,7 +10,8 @@ import { INT64_MAX, INT64_MIN, type Row } from '../../../lib/schema/column-type.
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { ByteReader } from '../../../lib/encoding/byte-reader.ts';
 import { rowCodec } from '../../../lib/encoding/row-codec.ts';
-import { resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
+import { containerSchemaOf, resultSchemaOf } from '../../../lib/protocol/wire-schema.ts';
+import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
 import { tqlQueryHandler } from '../../../lib/server/tql-query-handler.ts';
 import { rowsArbitrary, schemaArbitrary, wireRows } from '../encoding/row-arbitraries.ts';
 import { startServer, storageError, type TestServer } from '../server/server-test-helpers.ts';
@@ -239,6 +240,21 @@ describe('client: containers and rows', () => {
     await started.next();
     await assert.rejects(started.nextPageEncoded(), storageError('NOT_SUPPORTED'));
     await started.close();
+  });
+
+  it('puts rows encoded with the container\'s schema by multiPutEncoded; refuses another schema\'s before sending', async () => {
+    const container = await store.putContainer({ name: 'encodedPut', type: 'TIME_SERIES',
+      columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'value', type: 'DOUBLE' }] });
+    const schema = containerSchemaOf(container.info);
+    const rows: Row[] = Array.from({ length: 9 }, (_, i) => [1000 + i, i === 4 ? null : i / 7]);
+    const writer = new ByteWriter(64);
+    rowCodec(schema, 'wire').writeRows(writer, rows);
+    await container.multiPutEncoded(schema, rows.length, writer.finish());
+    const all = async () => (await container.query('SELECT *').fetch()).toArray();
+    assert.deepEqual(await all(), rows);
+    const other = { ...schema, columns: [schema.columns[0]!, { ...schema.columns[1]!, type: 'LONG' as const }] };
+    await assert.rejects(container.multiPutEncoded(other, 1, writer.finish()), storageError('SCHEMA_CHANGED'));
+    assert.deepEqual(await all(), rows);
   });
 });
 

@@ -1,7 +1,8 @@
 // gs_export's print thread (tools/expimp-print-thread.ts, expimp-print-worker.ts): two row files
 // fed pages in turn hold exactly the page printer's lines in the order sent; a file never has
 // more than PAGES_IN_FLIGHT_MAX pages unwritten, and the caller's bytes are its own again when
-// page() returns; a malformed page in mid-stream fails that file alone, with its path and row;
+// page() returns (pageHandedOver moves a page's own buffer instead of copying it); a malformed page
+// in mid-stream fails that file alone, with its path and row;
 // a stopped thread fails the files still open.
 
 import assert from 'node:assert/strict';
@@ -82,6 +83,31 @@ describe('export print thread', { timeout: 60_000 }, () => {
       await file.close();
       assert.ok(file.inFlightPeak <= PAGES_IN_FLIGHT_MAX, `${file.inFlightPeak} pages in flight at once`);
       assert.equal(readFileSync(join(directory, 'bounded.csv'), 'utf8').split('\n').length - 2, 40 * ROWS_PER_PAGE);
+    } finally {
+      await thread.stop();
+    }
+  });
+
+  it('pageHandedOver moves a page that is its whole buffer to the thread, and copies a view of a larger one', async () => {
+    const thread = new PrintThread();
+    try {
+      const file = thread.open(optionsOf('handed.csv'));
+      const pages = Array.from({ length: 6 }, (_, p) => encoded(pageRows(0, p)));
+      for (let p = 0; p < pages.length; p++) {
+        const own = new Uint8Array(pages[p]!); // its whole ArrayBuffer, as the client's page is
+        if (p % 2 === 0) {
+          await file.pageHandedOver(own, ROWS_PER_PAGE, p * ROWS_PER_PAGE);
+          assert.equal(own.byteLength, 0, 'the page\'s buffer went to the thread: detached here');
+        } else {
+          const larger = new Uint8Array(own.byteLength + 16);
+          larger.set(own, 8);
+          const view = larger.subarray(8, 8 + own.byteLength);
+          await file.pageHandedOver(view, ROWS_PER_PAGE, p * ROWS_PER_PAGE);
+          assert.equal(larger.byteLength, own.byteLength + 16, 'a view of a larger buffer is copied, not moved');
+        }
+      }
+      await file.close();
+      assert.equal(readFileSync(join(directory, 'handed.csv'), 'utf8'), expectedText(pages, directory));
     } finally {
       await thread.stop();
     }

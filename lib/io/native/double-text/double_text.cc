@@ -21,6 +21,12 @@
  *     a TypeError or RangeError and change nothing.
  *   spliceJsonDoubles(text, textBytes, at, values, count) -> Buffer
  *     The same, each value as the web API's JSON number.
+ *   parseDoubles(text, starts, ends, values, ok, count) -> undefined
+ *     The other way, for gs_import (tools/expimp-row-scan.ts): the k-th cell (k < count) is the
+ *     text at bytes [starts[k], ends[k]); values[k] gets the double it spells by std::from_chars,
+ *     correctly rounded as Number(text) is, and ok[k] 1, when the whole cell is a decimal number
+ *     (-?digits[.digits][e[+-]digits], or .digits) whose value is in range; else ok[k] 0 and the
+ *     caller parses that cell its own way (NaN, Infinity, an exponent past the range, a bad cell).
  */
 #include <charconv>
 #include <cmath>
@@ -205,9 +211,56 @@ napi_value splice_json_doubles(napi_env env, napi_callback_info info) {
   return splice(env, info, Layout::JSON_NUMBER);
 }
 
+napi_value parse_doubles(napi_env env, napi_callback_info info) {
+  size_t argc = 6;
+  napi_value argv[6];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *text_data, *starts_data, *ends_data, *values_data, *ok_data;
+  size_t text_length, starts_length, ends_length, values_length, ok_length, count;
+  if (argc < 6 || !typed_array(env, argv[0], napi_uint8_array, &text_data, &text_length) ||
+      !typed_array(env, argv[1], napi_uint32_array, &starts_data, &starts_length) ||
+      !typed_array(env, argv[2], napi_uint32_array, &ends_data, &ends_length) ||
+      !typed_array(env, argv[3], napi_float64_array, &values_data, &values_length) ||
+      !typed_array(env, argv[4], napi_uint8_array, &ok_data, &ok_length) ||
+      !count_argument(env, argv[5], &count)) {
+    napi_throw_type_error(env, nullptr,
+                          "expected (Uint8Array, Uint32Array, Uint32Array, Float64Array, Uint8Array, count)");
+    return nullptr;
+  }
+  if (count > starts_length || count > ends_length || count > values_length || count > ok_length) {
+    return throw_range(env, "count beyond starts, ends, values or ok");
+  }
+  const char *text = static_cast<const char *>(text_data);
+  const uint32_t *starts = static_cast<const uint32_t *>(starts_data);
+  const uint32_t *ends = static_cast<const uint32_t *>(ends_data);
+  double *values = static_cast<double *>(values_data);
+  uint8_t *ok = static_cast<uint8_t *>(ok_data);
+  for (size_t i = 0; i < count; i++) {
+    if (starts[i] > ends[i] || ends[i] > text_length) return throw_range(env, "a cell beyond the text");
+  }
+  for (size_t i = 0; i < count; i++) {
+    const char *first = text + starts[i];
+    const char *last = text + ends[i];
+    // Digits (or '.') first, after an optional '-': never inf or nan, which from_chars spells otherwise.
+    const char *digits = first < last && *first == '-' ? first + 1 : first;
+    double value = 0;
+    bool parsed = false;
+    if (digits < last && ((*digits >= '0' && *digits <= '9') || *digits == '.')) {
+      auto [end, error] = std::from_chars(first, last, value, std::chars_format::general);
+      parsed = error == std::errc() && end == last;
+    }
+    values[i] = parsed ? value : 0;
+    ok[i] = parsed ? 1 : 0;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
+  napi_value parse;
+  napi_create_function(env, "parseDoubles", NAPI_AUTO_LENGTH, parse_doubles, nullptr, &parse);
+  napi_set_named_property(env, exports, "parseDoubles", parse);
   napi_value fn;
   napi_create_function(env, "spliceDoubles", NAPI_AUTO_LENGTH, splice_doubles, nullptr, &fn);
   napi_set_named_property(env, exports, "spliceDoubles", fn);
