@@ -11,7 +11,8 @@
 // Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes),
 // GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
 // partition, under the address the client reached it at; and the container statements
-// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
+// GET_CONTAINER_PROPERTIES, GET_CONTAINER (griddb-container-get.ts), PUT_CONTAINER and
+// DROP_CONTAINER, the row statements
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
 // COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), the
 // query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
@@ -46,6 +47,9 @@ import { containerPartitionId } from '../../schema/partition-hash.ts';
 import {
   containerPropertiesDecode, containerPropertiesReplyWrite,
 } from './griddb-container-properties.ts';
+import {
+  containerGetDecode, containerGetReplyWrite, containerGetTypeCheck,
+} from './griddb-container-get.ts';
 import {
   containerDropDecode, containerPutDecode, containerPutReplyWrite,
 } from './griddb-container-put.ts';
@@ -335,6 +339,18 @@ export class GriddbConnection {
         }
         reply(GriddbResult.SUCCESS,
           (writer) => containerPropertiesReplyWrite(writer, kinds, info));
+        return;
+      }
+      case GriddbStatement.GET_CONTAINER: {
+        const { name, type } = containerGetDecode(body);
+        const info = await this.engineOf().call(CONTAINER_INFO,
+          { partitionId: this.partitionOf(request, name), name });
+        containerGetTypeCheck(type, info);
+        if (info !== undefined) {
+          // The client's row statements name the container by this id from now on.
+          containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
+        }
+        reply(GriddbResult.SUCCESS, (writer) => containerGetReplyWrite(writer, info));
         return;
       }
       case GriddbStatement.PUT_CONTAINER: {

@@ -55,6 +55,8 @@ export const GriddbErrorCode = {
   DS_DS_SCHEMA_INVALID: { code: 60015, name: 'DS_DS_SCHEMA_INVALID' },
   /** PUT_CONTAINER with another schema for an existing container, without modifiable. */
   DS_DS_CHANGE_SCHEMA_DISABLE: { code: 60016, name: 'DS_DS_CHANGE_SCHEMA_DISABLE' },
+  /** GET_CONTAINER of a collection as a time series, or the other way round (getBaseContainer). */
+  DS_DS_CONTAINER_TYPE_INVALID: { code: 60026, name: 'DS_DS_CONTAINER_TYPE_INVALID' },
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
   /**
