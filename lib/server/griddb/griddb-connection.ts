@@ -25,7 +25,8 @@
 // and DROP_USER, PUT/DROP_DATABASE and PUT/DROP_PRIVILEGE, which run as store's SQL access
 // statements (griddb-access-statements.ts), and GET_USERS and GET_DATABASES, answered from the
 // access catalog (griddb-access-lists.ts). Any other statement is answered with GridDB's
-// STATEMENT_ERROR and the connection carries on.
+// STATEMENT_ERROR, naming the call that sent it (griddb-statements-refused.ts), and the
+// connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -91,6 +92,7 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import { GRIDDB_STATEMENTS_REFUSED, griddbRefusalMessage } from './griddb-statements-refused.ts';
 import {
   closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
   type QueryStatementContext,
@@ -483,8 +485,8 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       default:
-        throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-          `statement ${type} is not supported by this node yet`);
+        throw new GriddbError(GRIDDB_STATEMENTS_REFUSED.get(type)?.error ??
+          GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, griddbRefusalMessage(type));
     }
   }
 
