@@ -11,7 +11,8 @@
 // Statements so far: CONNECT, LOGIN, LOGOUT, DISCONNECT (no reply; the node closes),
 // GET_PARTITION_ADDRESS, answered as a one-node cluster: this node is the master and owns every
 // partition, under the address the client reached it at; and the container statements
-// GET_CONTAINER_PROPERTIES, PUT_CONTAINER and DROP_CONTAINER, the row statements
+// GET_CONTAINER_PROPERTIES, GET_CONTAINER (griddb-container-get.ts), PUT_CONTAINER and
+// DROP_CONTAINER, the row statements
 // (griddb-row-statements.ts) and the session statements CREATE_SESSION, CLOSE_SESSION,
 // COMMIT_TRANSACTION, ABORT_TRANSACTION and CLOSE_MULTIPLE_SESSIONS (griddb-sessions.ts), the
 // query statements QUERY_TQL, FETCH_ROW_SET, CLOSE_ROW_SET, UPDATE_ROW_BY_ID and DELETE_ROW_BY_ID
@@ -24,7 +25,8 @@
 // and DROP_USER, PUT/DROP_DATABASE and PUT/DROP_PRIVILEGE, which run as store's SQL access
 // statements (griddb-access-statements.ts), and GET_USERS and GET_DATABASES, answered from the
 // access catalog (griddb-access-lists.ts). Any other statement is answered with GridDB's
-// STATEMENT_ERROR and the connection carries on.
+// STATEMENT_ERROR, naming the call that sent it (griddb-statements-refused.ts), and the
+// connection carries on.
 //
 // Errors: a frame whose head or body cannot be read (griddb-frame.ts) closes this connection at
 // once, unanswered (its statement id may be unknown); a refused CONNECT or LOGIN is answered with
@@ -46,6 +48,9 @@ import { containerPartitionId } from '../../schema/partition-hash.ts';
 import {
   containerPropertiesDecode, containerPropertiesReplyWrite,
 } from './griddb-container-properties.ts';
+import {
+  containerGetDecode, containerGetReplyWrite, containerGetTypeCheck,
+} from './griddb-container-get.ts';
 import {
   containerDropDecode, containerPutDecode, containerPutReplyWrite,
 } from './griddb-container-put.ts';
@@ -87,6 +92,7 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import { GRIDDB_STATEMENTS_REFUSED, griddbRefusalMessage } from './griddb-statements-refused.ts';
 import {
   closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
   type QueryStatementContext,
@@ -337,6 +343,18 @@ export class GriddbConnection {
           (writer) => containerPropertiesReplyWrite(writer, kinds, info));
         return;
       }
+      case GriddbStatement.GET_CONTAINER: {
+        const { name, type } = containerGetDecode(body);
+        const info = await this.engineOf().call(CONTAINER_INFO,
+          { partitionId: this.partitionOf(request, name), name });
+        containerGetTypeCheck(type, info);
+        if (info !== undefined) {
+          // The client's row statements name the container by this id from now on.
+          containerNamesOf(this.host).remember(info.partitionId, info.containerId, info.name);
+        }
+        reply(GriddbResult.SUCCESS, (writer) => containerGetReplyWrite(writer, info));
+        return;
+      }
       case GriddbStatement.PUT_CONTAINER: {
         const { definition, modifiable } = containerPutDecode(body);
         const info = await this.engineOf().call(CONTAINER_PUT, {
@@ -467,8 +485,8 @@ export class GriddbConnection {
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       default:
-        throw new GriddbError(GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-          `statement ${type} is not supported by this node yet`);
+        throw new GriddbError(GRIDDB_STATEMENTS_REFUSED.get(type)?.error ??
+          GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN, griddbRefusalMessage(type));
     }
   }
 

@@ -36,11 +36,11 @@ import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 
 /** More columns than this is malformed here (store's own limit is lower and says so). */
 const COLUMN_COUNT_MAX = 10_000;
-const CONTAINER_TYPE_ANY = 0xff;
+export const CONTAINER_TYPE_ANY = 0xff;
 const COLUMN_FLAGS_KNOWN = GRIDDB_COLUMN_FLAG_ARRAY | GRIDDB_COLUMN_FLAG_NOT_NULL;
 const TYPE_NAMES_BY_CODE = new Map<number, string>(
   Object.entries(GRIDDB_COLUMN_TYPE_CODES).map(([name, code]) => [code, name]));
-const CONTAINER_TYPES_BY_CODE = new Map<number, ContainerType>(
+export const CONTAINER_TYPES_BY_CODE = new Map<number, ContainerType>(
   Object.entries(GRIDDB_CONTAINER_TYPE_CODES).map(([name, code]) => [code, name as ContainerType]));
 
 export interface ContainerPutRequest {

@@ -19,6 +19,8 @@ import { griddbStringWrite } from './griddb-frame.ts';
  * limit is store's own code.
  */
 export const GriddbErrorCode = {
+  /** CREATE/DROP_TRIGGER, which GridDB 5.x refuses so (CreateDropTriggerHandler). */
+  CM_NOT_SUPPORTED: { code: 1007, name: 'CM_NOT_SUPPORTED' },
   /** A users or databases statement sent to another partition than 0 (DbUserHandler). */
   CM_INTERNAL_ERROR: { code: 1041, name: 'CM_INTERNAL_ERROR' },
   /** Wrong user, wrong password, or a database the user may not use (LoginHandler). */
@@ -37,6 +39,8 @@ export const GriddbErrorCode = {
   TXN_CLUSTER_NAME_INVALID: { code: 10053, name: 'TXN_CLUSTER_NAME_INVALID' },
   /** A CONNECT of a protocol version other than 15. */
   TXN_CLIENT_VERSION_NOT_ACCEPTABLE: { code: 10054, name: 'TXN_CLIENT_VERSION_NOT_ACCEPTABLE' },
+  /** A statement of GridDB 1.x that GridDB 5.x refuses (UnsupportedStatementHandler). */
+  TXN_STATEMENT_TYPE_UNSUPPORTED: { code: 10055, name: 'TXN_STATEMENT_TYPE_UNSUPPORTED' },
   /** A user name that is no name store allows (griddb-access-statements.ts). */
   TXN_USER_NAME_INVALID: { code: 10080, name: 'TXN_USER_NAME_INVALID' },
   /** A database name that is no name store allows. */
@@ -55,6 +59,8 @@ export const GriddbErrorCode = {
   DS_DS_SCHEMA_INVALID: { code: 60015, name: 'DS_DS_SCHEMA_INVALID' },
   /** PUT_CONTAINER with another schema for an existing container, without modifiable. */
   DS_DS_CHANGE_SCHEMA_DISABLE: { code: 60016, name: 'DS_DS_CHANGE_SCHEMA_DISABLE' },
+  /** GET_CONTAINER of a collection as a time series, or the other way round (getBaseContainer). */
+  DS_DS_CONTAINER_TYPE_INVALID: { code: 60026, name: 'DS_DS_CONTAINER_TYPE_INVALID' },
   /** A container name the node refuses (empty, a part store does not have). */
   DS_DS_CONTAINER_NAME_INVALID: { code: 60025, name: 'DS_DS_CONTAINER_NAME_INVALID' },
   /**
