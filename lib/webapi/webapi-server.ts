@@ -33,7 +33,8 @@ import {
   WEBAPI_BUSY_RETRY_AFTER_S, WEBAPI_CLOSE_LINGER_MS, WEBAPI_STORE_POOL_SIZE_MAX, WEBAPI_TIMEOUT_CHECK_INTERVAL_MS_MAX,
 } from '../base/limits.ts';
 import { parseJsonBody } from './codec/json-body.ts';
-import { bodyTooLarge, readBodyText } from './codec/json-stream.ts';
+import { readBodyText } from './codec/body-text.ts';
+import { bodyTooLarge } from './codec/json-stream.ts';
 import { webApiErrorOf } from './errors/error-mapping.ts';
 import { errorBody, WebApiError } from './errors/webapi-error.ts';
 import { BodyBudget } from './http/body-budget.ts';
