@@ -35,7 +35,8 @@ describe('readBodyText', () => {
   it('refuses a body past the limit with 413 and destroys the stream', async () => {
     const stream = streamOf(Buffer.from('[1,2,3]'), [3]);
     await assert.rejects(readBodyText(stream, 6), (error: unknown) =>
-      error instanceof WebApiError && error.status === 413 && /more than 6 bytes/.test(error.message));
+      error instanceof WebApiError && error.status === 413 &&
+      /more than 6 bytes/.test(error.message));
     assert.equal(stream.destroyed, true);
     assert.equal(await readBodyText(streamOf(Buffer.from('[1,2,3]'), [3]), 7), '[1,2,3]');
   });
