@@ -3,8 +3,10 @@
 // request's own CPU path (HTTP, the route, the hop to the node, the query, the answer's text).
 // One host of the TSBS day (8,640 rows) is loaded through the web API, then each case is sent
 // `count` times on one keep-alive connection, one after another (with `--pause-ms`, a pause
-// before each). Prints best, median and p95 per case. Run it under --cpu-prof to see where a
-// request's time goes:
+// before each). Prints best, median and p95 per case, and the process's CPU time per request
+// (user + system, both the caller's and the server's side; on a loaded machine steadier than
+// the latencies, which wait for a core). Run it under --cpu-prof to see where a request's time
+// goes:
 //
 //   node --import tsx perf/webapi-latency.ts [--count 300] [--pause-ms 0] [--case max|range]
 
@@ -85,7 +87,9 @@ try {
     const bodies = Array.from({ length: WARM_UP_COUNT + count }, (_, i) =>
       Buffer.from(JSON.stringify([{ name, stmt: statement(i) }])));
     const samples: number[] = [];
+    let cpuFrom = process.cpuUsage();
     for (let i = 0; i < bodies.length; i++) {
+      if (i === WARM_UP_COUNT) cpuFrom = process.cpuUsage();
       if (pauseMs > 0) await new Promise((resolve) => setTimeout(resolve, pauseMs));
       const startMs = performance.now();
       const answer = await httpCall(target, { method: 'POST', path: `${base}/tql`, body: bodies[i]! });
@@ -93,9 +97,12 @@ try {
       assert(answer.status === 200, answer.text.slice(0, 300));
       if (i >= WARM_UP_COUNT) samples.push(elapsedMs);
     }
+    const cpu = process.cpuUsage(cpuFrom);
+    const cpuUsPerRequest = (cpu.user + cpu.system) / count;
     samples.sort((a, b) => a - b);
     console.log(`${caseName}: best ${samples[0]!.toFixed(3)} ms, median ` +
-      `${median(samples).toFixed(3)} ms, p95 ${percentile(samples, 95).toFixed(3)} ms ` +
+      `${median(samples).toFixed(3)} ms, p95 ${percentile(samples, 95).toFixed(3)} ms, ` +
+      `CPU ${cpuUsPerRequest.toFixed(0)} µs a request (the process's, both sides) ` +
       `(${count} back to back, pause ${pauseMs} ms)`);
   }
 } finally {
