@@ -4,8 +4,10 @@
 // about 5 µs of a small /tql request's CPU (a profile under perf/webapi-latency.ts).
 //
 // More than `bodySizeBytesMax` bytes (received; the declared length is checked before) is a 413
-// and the stream is destroyed, as `for await` left it when the loop threw; a stream that fails
-// rejects with its error; one that closes before its end rejects as a premature close.
+// and the stream is paused, not destroyed: destroying a request destroys its socket, and the 413
+// with it (`for await` let go of the socket first); the error answer then closes the connection
+// (webapi-server.ts, closeAfterAnswer). A stream that fails rejects with its error; one that closes
+// before its end rejects as a premature close.
 
 import { Buffer } from 'node:buffer';
 import type { Readable } from 'node:stream';
@@ -26,7 +28,7 @@ export function readBodyText(body: Readable, bodySizeBytesMax: number): Promise<
       sizeBytes += chunk.length;
       if (sizeBytes > bodySizeBytesMax) {
         settle();
-        body.destroy();
+        body.pause();
         reject(bodyTooLarge(bodySizeBytesMax));
         return;
       }
