@@ -204,7 +204,8 @@ function bodyParsers(app: FastifyInstance, settings: WebApiSettings): void {
       done(null, payload);
       return;
     }
-    readBodyText(payload, limitBytes).then((text) => {
+    const lengthDeclared = request.headers['content-length'] !== undefined;
+    readBodyText(payload, limitBytes, lengthDeclared).then((text) => {
       requestBodyEnded(request, Buffer.byteLength(text));
       // An empty body is no body: the route says what it misses, in its own words.
       done(null, text.trim() === '' ? undefined : parseJsonBody(text));

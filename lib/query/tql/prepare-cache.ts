@@ -99,9 +99,16 @@ export class PreparedTqlCache {
   }
 }
 
-/** `value` and every object reachable from it, frozen: a shared statement cannot change. */
+/**
+ * `value` and every object reachable from it, frozen: a shared statement cannot change. A BLOB
+ * literal's bytes (a Uint8Array) cannot be frozen (Object.freeze throws on a view with elements):
+ * they are left as they are, only ever read by the binder and the evaluator.
+ */
 function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
+  if (typeof value !== 'object' || value === null || Object.isFrozen(value) ||
+    ArrayBuffer.isView(value)) {
+    return value;
+  }
   for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
   return Object.freeze(value);
 }

@@ -63,6 +63,18 @@ describe('prepared TQL cache', () => {
     assert.notEqual(cache.prepare(text, third, { nowMs: NOW_MS }).clauses, first.clauses);
   });
 
+  it('parses a statement with a BLOB literal, whose bytes cannot be frozen, as any other', () => {
+    const cache = new PreparedTqlCache();
+    const blobs = validateContainerDefinition({ name: 'blobs', type: 'COLLECTION', rowKey: false,
+      columns: [{ name: 'b', type: 'BLOB' }] }, LIMITS);
+    // Parsed (and kept) before binding refuses it: the node's own TQL error, not a TypeError.
+    for (let i = 0; i < 2; i++) {
+      assert.throws(() => cache.prepare("SELECT * WHERE b = X'00ff'", blobs, { nowMs: NOW_MS }),
+        storageError('TQL_SEMANTIC'));
+    }
+    assert.equal(cache.parsedSize, 1);
+  });
+
   it('answers a statement run again after a column is added with the new schema', async () => {
     const test = await openTestStore();
     await test.store.createContainer(structuredClone(SENSORS));
