@@ -389,6 +389,16 @@ export const TQL_SCAN_PAGE_ROW_COUNT = 1024;
 export const TQL_PREPARED_CACHE_SIZE = 1024;
 /** Longer statement texts are prepared afresh each time, not kept. */
 export const TQL_PREPARED_CACHE_TEXT_LENGTH_MAX = 4096;
+/**
+ * Parsed TQL texts a process keeps, whatever the container (lib/query/tql/prepare-cache.ts): a
+ * statement sent to many containers of one schema is parsed once, bound per container.
+ */
+export const TQL_PARSED_CACHE_SIZE = 1024;
+/**
+ * Query result column lists a client process keeps, one object per distinct list
+ * (lib/client/result-columns.ts), so a result's row codec is made once, not per query.
+ */
+export const CLIENT_RESULT_COLUMNS_KEPT_MAX = 256;
 /** Parsed SQL statements a process keeps for reuse (lib/sql/parse-cache.ts). */
 export const SQL_PARSED_CACHE_SIZE = 1024;
 /** Longer SQL texts (an INSERT of many VALUES rows) are parsed afresh each time, not kept. */

@@ -22,6 +22,7 @@ import {
 } from '../protocol/messages-query.ts';
 import type { RowBatch } from '../protocol/wire-rows.ts';
 import { resultSchemaOf } from '../protocol/wire-schema.ts';
+import { resultColumnsCache } from './result-columns.ts';
 import { ConnectionLostError, type ClientConnection } from './client-connection.ts';
 
 export const FETCH_SIZE_DEFAULT = 10_000;
@@ -108,8 +109,9 @@ export class RowSet implements AsyncIterable<Row> {
     limit: number | undefined,
   ) {
     this.kind = reply.kind;
-    this.columns = reply.columns;
-    this.schema = resultSchemaOf(reply.columns);
+    const columns = resultColumnsCache.intern(reply.columns);
+    this.columns = columns;
+    this.schema = resultSchemaOf(columns as ColumnSchema[]);
     this.pageSet(reply.rows);
     this.resultSetId = reply.resultSetId;
     this.rowsLeft = limit ?? Infinity;

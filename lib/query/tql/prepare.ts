@@ -44,12 +44,14 @@ export interface PrepareOptions {
   readonly nowMs: number;
 }
 
+/** `parsed`: parseTql(text), when the caller has it already (prepare-cache.ts). */
 export function prepareTql(
   text: string,
   schema: ContainerSchema,
   options: PrepareOptions,
+  parsed?: TqlStatement,
 ): PreparedTql {
-  const statement = parseTql(text);
+  const statement = parsed ?? parseTql(text);
   checkFrom(statement, schema);
   const binder = new Binder({ schema, nowMs: options.nowMs });
   const select = bindSelect(statement, binder);

@@ -12,7 +12,6 @@
 import {
   Tokenizer, TokenParser, TokenType, type ParsedElementInfo, type ParsedTokenInfo,
 } from '@streamparser/json';
-import { Buffer } from 'node:buffer';
 import { assert } from '../../base/assert.ts';
 import { badRequest, WebApiError } from '../errors/webapi-error.ts';
 
@@ -165,19 +164,4 @@ class ElementTracker {
 /** The answer to a body over the limit, before or while it is read. */
 export function bodyTooLarge(bodySizeBytesMax: number): WebApiError {
   return new WebApiError(413, `Request body is too large (more than ${bodySizeBytesMax} bytes)`);
-}
-
-/** A whole body as text, refused with 413 past `bodySizeBytesMax` (declared or received). */
-export async function readBodyText(
-  body: AsyncIterable<Uint8Array>,
-  bodySizeBytesMax: number,
-): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let sizeBytes = 0;
-  for await (const chunk of body) {
-    sizeBytes += chunk.byteLength;
-    if (sizeBytes > bodySizeBytesMax) throw bodyTooLarge(bodySizeBytesMax);
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
 }

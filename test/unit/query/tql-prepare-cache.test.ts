@@ -42,6 +42,39 @@ describe('prepared TQL cache', () => {
     assert.throws(() => cache.prepare('SELECT * WHERE nothing > 1', schema, { nowMs: NOW_MS }));
   });
 
+  it('parses a text once for every schema it is prepared on, the statement frozen', () => {
+    const cache = new PreparedTqlCache(8, 2);
+    const text = 'SELECT MAX(value) WHERE value > 1';
+    const first = cache.prepare(text, schema, { nowMs: NOW_MS });
+    const other = validateContainerDefinition(structuredClone(SENSORS), LIMITS);
+    const second = cache.prepare(text, other, { nowMs: NOW_MS });
+    assert.notEqual(second, first, 'bound per schema');
+    assert.equal(second.schema, other);
+    // The clauses' text is the parsed statement's own object: one parse served both.
+    assert.equal(second.clauses, first.clauses);
+    assert.ok(Object.isFrozen(first.clauses));
+    assert.equal(cache.parsedSize, 1);
+    cache.prepare('SELECT * WHERE value > 2', schema, { nowMs: NOW_MS });
+    cache.prepare('SELECT * WHERE value > 3', schema, { nowMs: NOW_MS });
+    assert.equal(cache.parsedSize, 2, 'the least recently used goes');
+    assert.throws(() => cache.prepare('SELECT * WHERE', schema, { nowMs: NOW_MS }));
+    assert.equal(cache.parsedSize, 2, 'a text that does not parse is not kept');
+    const third = validateContainerDefinition(structuredClone(SENSORS), LIMITS);
+    assert.notEqual(cache.prepare(text, third, { nowMs: NOW_MS }).clauses, first.clauses);
+  });
+
+  it('parses a statement with a BLOB literal, whose bytes cannot be frozen, as any other', () => {
+    const cache = new PreparedTqlCache();
+    const blobs = validateContainerDefinition({ name: 'blobs', type: 'COLLECTION', rowKey: false,
+      columns: [{ name: 'b', type: 'BLOB' }] }, LIMITS);
+    // Parsed (and kept) before binding refuses it: the node's own TQL error, not a TypeError.
+    for (let i = 0; i < 2; i++) {
+      assert.throws(() => cache.prepare("SELECT * WHERE b = X'00ff'", blobs, { nowMs: NOW_MS }),
+        storageError('TQL_SEMANTIC'));
+    }
+    assert.equal(cache.parsedSize, 1);
+  });
+
   it('answers a statement run again after a column is added with the new schema', async () => {
     const test = await openTestStore();
     await test.store.createContainer(structuredClone(SENSORS));
