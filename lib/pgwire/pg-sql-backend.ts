@@ -71,7 +71,7 @@ export interface PgSqlBackend {
   /** The engine's own check of a row of the container: canonical values, or a StorageError. */
   rowValidator(info: ContainerInfo): (row: Row) => Row;
   /** Rows into one container as one auto-commit statement (the engine's MULTI_PUT). */
-  putRows(connectionId: number, info: ContainerInfo, rows: readonly Row[]): Promise<void>;
+  putRows(connectionId: number, info: ContainerInfo, rows: RowBatch): Promise<void>;
 }
 
 /**
@@ -115,7 +115,7 @@ export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error:
         entries: [{
           ref: { partitionId: info.partitionId, name: info.name, containerId: info.containerId,
             schemaVersion: info.schemaVersion },
-          rows: RowBatch.of(containerSchemaOf(info), rows),
+          rows,
         }],
       });
     },
