@@ -123,6 +123,13 @@ function writeTimestamp(out: Buffer, at: number, ms: number): number {
   return at + 3;
 }
 
+function writeInt32(out: Buffer, at: number, value: number): void {
+  out[at] = value >>> 24;
+  out[at + 1] = (value >>> 16) & 0xff;
+  out[at + 2] = (value >>> 8) & 0xff;
+  out[at + 3] = value & 0xff;
+}
+
 function writeAscii(out: Buffer, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
   return at + text.length;
@@ -171,8 +178,13 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
       if ((bytes[bitmapAt + (c >> 3)]! & (1 << (c & 7))) !== 0) continue;
       const code = codes[c]!;
       if (code === TYPE_STRING) {
-        const [size, next] = varuintAt(bytes, offset);
-        offset = next + size;
+        const size = bytes[offset]!;
+        if (size < 0x80) {
+          offset += 1 + size;
+        } else {
+          const [longSize, next] = varuintAt(bytes, offset);
+          offset = next + longSize;
+        }
         continue;
       }
       if (offset + WIRE_SIZE_BYTES[code]! > bytes.length) throw malformed('a value past the page end');
@@ -201,11 +213,12 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
     offset += bitmapBytes;
     const rowAt = at;
     out[at] = 0x44; // 'D'
-    out.writeInt16BE(columnCount, at + 5);
+    out[at + 5] = columnCount >>> 8;
+    out[at + 6] = columnCount & 0xff;
     at += ROW_HEADER_BYTES;
     for (let c = 0; c < columnCount; c++) {
       if ((bytes[bitmapAt + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-        out.writeInt32BE(-1, at);
+        writeInt32(out, at, -1);
         at += CELL_LENGTH_BYTES;
         continue;
       }
@@ -251,16 +264,18 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
           break;
         }
         default: { // TYPE_STRING
-          const [size, next] = varuintAt(bytes, offset);
+          let size = bytes[offset]!;
+          let next = offset + 1;
+          if (size >= 0x80) [size, next] = varuintAt(bytes, offset);
           if (next + size > bytes.length) throw malformed('a string past the page end');
-          out.set(bytes.subarray(next, next + size), at);
+          for (let i = 0; i < size; i++) out[at + i] = bytes[next + i]!;
           at += size;
           offset = next + size;
         }
       }
-      out.writeInt32BE(at - cellAt - CELL_LENGTH_BYTES, cellAt);
+      writeInt32(out, cellAt, at - cellAt - CELL_LENGTH_BYTES);
     }
-    out.writeInt32BE(at - rowAt - 1, rowAt + 1);
+    writeInt32(out, rowAt + 1, at - rowAt - 1);
   }
   return out.subarray(0, at);
 }
