@@ -30,6 +30,12 @@ export interface DoubleTextAddon {
    */
   spliceJsonDoubles?(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
     count: number): Buffer;
+  /**
+   * values[k] = the decimal text[starts[k], ends[k]) as a double, correctly rounded as Number reads
+   * it, or NaN where std::from_chars does not take the whole field or it is beyond a double's
+   * range (COPY FROM, lib/pgwire/pg-copy-text-wire.ts); absent from an addon built before it.
+   */
+  parseDoubles?(text: Uint8Array, starts: Uint32Array, ends: Uint32Array, count: number, values: Float64Array): void;
 }
 
 export interface DoubleTextSupport {

@@ -24,6 +24,7 @@
 
 import { Buffer } from 'node:buffer';
 import { ByteWriter } from '../encoding/byte-writer.ts';
+import { doubleText } from '../io/double-text.ts';
 import { rowCodec, type RowCodec } from '../encoding/row-codec.ts';
 import type { Row } from '../schema/column-type.ts';
 import { TIMESTAMP_MS_MAX } from '../schema/column-type.ts';
@@ -32,6 +33,8 @@ import type { PgCopyOptions } from './pg-copy-statement.ts';
 
 /** Longest STRING field taken here: below the smallest block size's string limit (15 KiB). */
 export const STRING_FAST_BYTES_MAX = 4096;
+/** DOUBLE and FLOAT fields read in one call at first; the arrays grow by doubling. */
+const PENDING_DOUBLES_INITIAL = 16 * 1024;
 /** The first batch buffer's size; it grows by doubling up to the batch's bound. */
 const BATCH_BYTES_INITIAL = 256 * 1024;
 
@@ -161,17 +164,39 @@ export function plainTimestampMs(bytes: Uint8Array, from: number, to: number): n
   return ms > 0 && ms <= TIMESTAMP_MS_MAX ? ms : -1;
 }
 
-/** A plain decimal bytes[from, to) (see the header) as Number reads it, or NaN. */
-function plainDecimal(bytes: Uint8Array, text: string, from: number, to: number): number {
-  const first = bytes[from]!;
-  const last = bytes[to - 1]!;
-  if (!((first >= C_0 && first <= C_9) || first === C_MINUS) || !(last >= C_0 && last <= C_9)) return NaN;
-  for (let i = from + 1; i < to - 1; i++) {
-    const c = bytes[i]!;
-    if (!((c >= C_0 && c <= C_9) || c === C_DOT || c === C_E_LOWER || c === C_E_UPPER || c === C_PLUS ||
-      c === C_MINUS)) return NaN;
+/** Where the digits from `at` end (at itself when there are none). */
+function digitsEnd(bytes: Uint8Array, at: number, to: number): number {
+  while (at < to && bytes[at]! >= C_0 && bytes[at]! <= C_9) at++;
+  return at;
+}
+
+/**
+ * Whether bytes[from, to) is a plain decimal, [-]digits[.digits][(e|E)[+|-]digits]: Number and
+ * std::from_chars read it alike (correctly rounded); the general reader reads it by Number.
+ */
+export function isPlainDecimal(bytes: Uint8Array, from: number, to: number): boolean {
+  let at = bytes[from] === C_MINUS ? from + 1 : from;
+  let end = digitsEnd(bytes, at, to);
+  if (end === at) return false;
+  at = end;
+  if (at < to && bytes[at] === C_DOT) {
+    end = digitsEnd(bytes, at + 1, to);
+    if (end === at + 1) return false;
+    at = end;
   }
-  return Number(text.substring(from, to));
+  if (at < to && (bytes[at] === C_E_LOWER || bytes[at] === C_E_UPPER)) {
+    at++;
+    if (at < to && (bytes[at] === C_PLUS || bytes[at] === C_MINUS)) at++;
+    end = digitsEnd(bytes, at, to);
+    if (end === at) return false;
+    at = end;
+  }
+  return at === to;
+}
+
+/** A field's decimal as Number reads it (the addon's misses and a build without it). */
+function numberOf(bytes: Buffer, from: number, to: number): number {
+  return Number(bytes.toString('latin1', from, to));
 }
 
 /** Rows of one COPY's batch in the row codec's 'wire' form, appended line by line. */
@@ -185,6 +210,19 @@ export class PgCopyTextWireBatch {
   private writer = new ByteWriter(BATCH_BYTES_INITIAL);
   /** Rows in the batch. */
   count = 0;
+  /**
+   * DOUBLE and FLOAT fields whose value is still to be read, all at once by the addon: the field
+   * [starts[k], ends[k]) of `source`, its value to be written at byte at[k] of the batch, as a
+   * float32 where single[k]. Read when the source changes and before the batch is taken.
+   */
+  private readonly parse = doubleText?.parseDoubles;
+  private source: Buffer | undefined;
+  private pendingCount = 0;
+  private starts = new Uint32Array(PENDING_DOUBLES_INITIAL);
+  private ends = new Uint32Array(PENDING_DOUBLES_INITIAL);
+  private at = new Uint32Array(PENDING_DOUBLES_INITIAL);
+  private single = new Uint8Array(PENDING_DOUBLES_INITIAL);
+  private values = new Float64Array(PENDING_DOUBLES_INITIAL);
 
   /** The batch builder for a COPY, or undefined when its lines all go the general way. */
   static for(schema: ContainerSchema, options: PgCopyOptions, namesColumns: boolean): PgCopyTextWireBatch | undefined {
@@ -214,10 +252,21 @@ export class PgCopyTextWireBatch {
   }
 
   /**
-   * Appends the line bytes[from, to) (no newline; `text` is the same bytes as latin1) as a row,
-   * when it is one taken here (see the header); false, with nothing appended, otherwise.
+   * Appends the line bytes[from, to) (no newline) as a row, when it is one taken here (see the
+   * header); false, with nothing appended, otherwise.
    */
-  tryLine(bytes: Uint8Array, text: string, from: number, to: number): boolean {
+  tryLine(bytes: Buffer, from: number, to: number): boolean {
+    if (bytes !== this.source) {
+      this.readDoubles();
+      this.source = bytes;
+    }
+    const pendingAtLine = this.pendingCount;
+    if (this.appendLine(bytes, from, to)) return true;
+    this.pendingCount = pendingAtLine;
+    return false;
+  }
+
+  private appendLine(bytes: Buffer, from: number, to: number): boolean {
     const kinds = this.kinds;
     const columnCount = kinds.length;
     const writer = this.writer;
@@ -245,15 +294,15 @@ export class PgCopyTextWireBatch {
       const kind = kinds[c]!;
       switch (kind) {
         case K_DOUBLE: case K_FLOAT: {
-          const value = plainDecimal(bytes, text, fieldFrom, fieldTo);
-          if (Number.isNaN(value)) return false;
-          if (kind === K_DOUBLE) {
-            view.setFloat64(at, value, true);
-            at += 8;
+          if (!isPlainDecimal(bytes, fieldFrom, fieldTo)) return false;
+          if (this.parse !== undefined) {
+            this.pendingDouble(fieldFrom, fieldTo, at, kind === K_FLOAT);
+          } else if (kind === K_DOUBLE) {
+            view.setFloat64(at, numberOf(bytes, fieldFrom, fieldTo), true);
           } else {
-            view.setFloat32(at, value, true);
-            at += 4;
+            view.setFloat32(at, numberOf(bytes, fieldFrom, fieldTo), true);
           }
+          at += kind === K_DOUBLE ? 8 : 4;
           break;
         }
         case K_TIMESTAMP: {
@@ -315,6 +364,45 @@ export class PgCopyTextWireBatch {
     return true;
   }
 
+  private pendingDouble(from: number, to: number, at: number, single: boolean): void {
+    if (this.pendingCount === this.starts.length) {
+      const grown = (array: Uint32Array) => {
+        const bigger = new Uint32Array(array.length * 2);
+        bigger.set(array);
+        return bigger;
+      };
+      this.starts = grown(this.starts);
+      this.ends = grown(this.ends);
+      this.at = grown(this.at);
+      const single = new Uint8Array(this.single.length * 2);
+      single.set(this.single);
+      this.single = single;
+      this.values = new Float64Array(this.values.length * 2);
+    }
+    const k = this.pendingCount++;
+    this.starts[k] = from;
+    this.ends[k] = to;
+    this.at[k] = at;
+    this.single[k] = single ? 1 : 0;
+  }
+
+  /** Reads the pending DOUBLE and FLOAT fields in one call and writes them into their rows. */
+  private readDoubles(): void {
+    const count = this.pendingCount;
+    if (count === 0) return;
+    const source = this.source!;
+    const { values, starts, ends, at, single } = this;
+    this.parse!(source, starts, ends, count, values);
+    const view = this.writer.dataView;
+    for (let k = 0; k < count; k++) {
+      let value = values[k]!;
+      if (Number.isNaN(value)) value = numberOf(source, starts[k]!, ends[k]!); // beyond a double's range
+      if (single[k] === 1) view.setFloat32(at[k]!, value, true);
+      else view.setFloat64(at[k]!, value, true);
+    }
+    this.pendingCount = 0;
+  }
+
   private isNull(bytes: Uint8Array, from: number, to: number): boolean {
     const nullBytes = this.nullBytes;
     if (to - from !== nullBytes.length) return false;
@@ -330,6 +418,8 @@ export class PgCopyTextWireBatch {
 
   /** The batch's rows and bytes; the builder starts an empty batch. */
   take(): { count: number; bytes: Uint8Array } {
+    this.readDoubles();
+    this.source = undefined;
     const taken = { count: this.count, bytes: this.writer.finish() };
     this.writer = new ByteWriter(BATCH_BYTES_INITIAL);
     this.count = 0;

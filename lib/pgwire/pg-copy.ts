@@ -218,7 +218,6 @@ export class PgCopyIn {
   /** Lines k of `bytes`, [starts[k], ends[k]), in order: each a row here or a record of the general path. */
   private async takeLines(bytes: Buffer, starts: readonly number[], ends: readonly number[]): Promise<void> {
     const wire = this.wire!;
-    const text = bytes.toString('latin1');
     for (let k = 0; k < starts.length; k++) {
       if (wire.ended) return;
       wire.line++;
@@ -232,7 +231,7 @@ export class PgCopyIn {
         this.headerPending = false;
         continue;
       }
-      if (wire.batch.tryLine(bytes, text, start, end)) {
+      if (wire.batch.tryLine(bytes, start, end)) {
         if (wire.batch.count === 1) this.batchFirstLine = wire.line;
         this.batchChars += end - start;
       } else {

@@ -33,7 +33,10 @@ function fieldOf(kind: Kind): fc.Arbitrary<string> {
   switch (kind) {
     case 'DOUBLE': case 'FLOAT':
       good = fc.oneof(fc.double({ noNaN: true }).map(String), fc.integer().map(String),
-        fc.double({ min: 0, max: 100, noNaN: true }).map(String));
+        fc.double({ min: 0, max: 100, noNaN: true }).map(String),
+        // beyond a double's range both ways, subnormal, long, exponent spellings: all read by Number
+        fc.constantFrom('1e400', '-1e400', '1e-400', '5e-324', '2.2250738585072011e-308', '0.1', '-0', '1E5',
+          '1e+5', '123456789012345678901234567890.000000000000000000001', '007.50'));
       break;
     case 'BYTE': good = fc.integer({ min: -130, max: 130 }).map(String); break;
     case 'SHORT': good = fc.integer({ min: -33000, max: 33000 }).map(String); break;

@@ -21,6 +21,14 @@
  *     a TypeError or RangeError and change nothing.
  *   spliceJsonDoubles(text, textBytes, at, values, count) -> Buffer
  *     The same, each value as the web API's JSON number.
+ *
+ * And the other way, for COPY FROM into a DOUBLE column (lib/pgwire/pg-copy-text-wire.ts), where
+ * Number(text) of 17-digit decimals and the string per field it needs led the profile:
+ *   parseDoubles(text, starts, ends, count, values) -> undefined
+ *     values[k] (k < count) = the double of the decimal text[starts[k], ends[k]) as std::from_chars
+ *     reads it (correctly rounded, as Number does), or NaN when from_chars does not take all of
+ *     those bytes or the value is beyond a double's range (the caller reads those by Number).
+ *     Bad arguments throw a TypeError or RangeError and change nothing.
  */
 #include <charconv>
 #include <cmath>
@@ -205,6 +213,39 @@ napi_value splice_json_doubles(napi_env env, napi_callback_info info) {
   return splice(env, info, Layout::JSON_NUMBER);
 }
 
+napi_value parse_doubles(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *text_data, *starts_data, *ends_data, *values_data;
+  size_t text_length, starts_length, ends_length, values_length, count;
+  if (argc < 5 || !typed_array(env, argv[0], napi_uint8_array, &text_data, &text_length) ||
+      !typed_array(env, argv[1], napi_uint32_array, &starts_data, &starts_length) ||
+      !typed_array(env, argv[2], napi_uint32_array, &ends_data, &ends_length) ||
+      !count_argument(env, argv[3], &count) ||
+      !typed_array(env, argv[4], napi_float64_array, &values_data, &values_length)) {
+    napi_throw_type_error(env, nullptr, "expected (Uint8Array, Uint32Array, Uint32Array, count, Float64Array)");
+    return nullptr;
+  }
+  if (count > starts_length || count > ends_length || count > values_length) {
+    return throw_range(env, "count beyond starts, ends or values");
+  }
+  const char *text = static_cast<const char *>(text_data);
+  const uint32_t *starts = static_cast<const uint32_t *>(starts_data);
+  const uint32_t *ends = static_cast<const uint32_t *>(ends_data);
+  double *values = static_cast<double *>(values_data);
+  for (size_t i = 0; i < count; i++) {
+    if (starts[i] > ends[i] || ends[i] > text_length) return throw_range(env, "a field beyond the text");
+  }
+  for (size_t i = 0; i < count; i++) {
+    double value;
+    const char *end = text + ends[i];
+    std::from_chars_result result = std::from_chars(text + starts[i], end, value);
+    values[i] = result.ec == std::errc() && result.ptr == end ? value : std::nan("");
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
@@ -215,5 +256,8 @@ NAPI_MODULE_INIT() {
   napi_create_function(env, "spliceJsonDoubles", NAPI_AUTO_LENGTH, splice_json_doubles, nullptr,
                        &json);
   napi_set_named_property(env, exports, "spliceJsonDoubles", json);
+  napi_value parse;
+  napi_create_function(env, "parseDoubles", NAPI_AUTO_LENGTH, parse_doubles, nullptr, &parse);
+  napi_set_named_property(env, exports, "parseDoubles", parse);
   return exports;
 }
