@@ -3,7 +3,9 @@
 // COPY FROM STDIN: CopyData is cut into records as it arrives (pg-copy-text.ts); each record
 // becomes a row of the table's schema, and every PG_COPY_BATCH_ROW_COUNT rows (or
 // PG_COPY_BATCH_CHARS_MAX characters of input) go to the engine as one MULTI_PUT, which is one
-// auto-commit statement of that container. The connection reads the next CopyData only after
+// auto-commit statement of that container. In text format into a table of the column types
+// pg-copy-text-wire.ts reads, lines are cut as bytes and read straight into the MULTI_PUT's row
+// encoding; a line it does not take is a record of the general path, with the same outcome. The connection reads the next CopyData only after
 // the current one is handled (pg-connection.ts), so a COPY holds one CopyData message, at most
 // one unfinished record (PG_COPY_RECORD_CHARS_MAX), the batch being filled and the one the engine
 // is writing.
