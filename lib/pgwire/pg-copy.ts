@@ -3,7 +3,9 @@
 // COPY FROM STDIN: CopyData is cut into records as it arrives (pg-copy-text.ts); each record
 // becomes a row of the table's schema, and every PG_COPY_BATCH_ROW_COUNT rows (or
 // PG_COPY_BATCH_CHARS_MAX characters of input) go to the engine as one MULTI_PUT, which is one
-// auto-commit statement of that container. The connection reads the next CopyData only after
+// auto-commit statement of that container. In text format into a table of the column types
+// pg-copy-text-wire.ts reads, lines are cut as bytes and read straight into the MULTI_PUT's row
+// encoding; a line it does not take is a record of the general path, with the same outcome. The connection reads the next CopyData only after
 // the current one is handled (pg-connection.ts), so a COPY holds one CopyData message, at most
 // one unfinished record (PG_COPY_RECORD_CHARS_MAX), the batch being filled and the one the engine
 // is writing.
@@ -34,6 +36,8 @@ import {
   type PgBinaryTuple, type PgCopyBinaryReader,
 } from './pg-copy-binary.ts';
 import { PgError, pgError, pgErrorFieldsOf } from './pg-errors.ts';
+import { PgCopyLineSplitter, PgCopyTextWireBatch } from './pg-copy-text-wire.ts';
+import { RowBatch } from '../protocol/wire-rows.ts';
 import type { PgBackendWriter } from './pg-frames.ts';
 import type { PgColumn, PgRowSource, PgSqlBackend } from './pg-sql-backend.ts';
 
@@ -43,6 +47,8 @@ export const PG_COPY_BATCH_ROW_COUNT = 5000;
 export const PG_COPY_BATCH_CHARS_MAX = 4 * 1024 * 1024;
 /** The longest record (line, or CSV record over lines) a COPY FROM takes. */
 export const PG_COPY_RECORD_CHARS_MAX = 16 * 1024 * 1024;
+const BACKSLASH = 0x5c;
+const DOT = 0x2e;
 
 export class PgCopyIn {
   /** Rows the engine has applied. */
@@ -57,6 +63,11 @@ export class PgCopyIn {
   /** Each field's reader, by the field's place in a record. */
   private readonly readers: PgCopyValueReader[];
   private batch: Row[] = [];
+  /**
+   * Text format into a table whose columns pg-copy-text-wire.ts reads: lines cut as bytes, and the
+   * batch built in the row encoding (the general path's rows appended to it in line order).
+   */
+  private wire: { lines: PgCopyLineSplitter; batch: PgCopyTextWireBatch; line: number; ended: boolean } | undefined;
   /** The batch the engine is writing; settles (never rejects) when it is done. */
   private inFlight: Promise<void> | undefined;
   private failure: { error: unknown } | undefined;
@@ -70,6 +81,8 @@ export class PgCopyIn {
     this.schema = containerSchemaOf(info);
     this.headerPending = options.header;
     this.validate = backend.rowValidator(info);
+    const wireBatch = PgCopyTextWireBatch.for(this.schema, options, columns !== undefined);
+    if (wireBatch !== undefined) this.wire = { lines: new PgCopyLineSplitter(), batch: wireBatch, line: 0, ended: false };
     if (columns === undefined) {
       this.targets = this.schema.columns.map((_c, i) => i);
       this.readers = PgCopyIn.readersOf(this.schema, this.targets);
@@ -123,6 +136,15 @@ export class PgCopyIn {
         await this.takeTuples(tuples);
         return;
       }
+      if (this.wire !== undefined) {
+        const lines = this.wire.lines.push(bytes);
+        if (this.wire.lines.pendingByteCount > PG_COPY_RECORD_CHARS_MAX &&
+          this.wire.lines.pendingText().length > PG_COPY_RECORD_CHARS_MAX) {
+          throw new PgError(pgError('54000', `a COPY record is longer than ${PG_COPY_RECORD_CHARS_MAX} characters`));
+        }
+        await this.takeLines(lines.bytes, lines.starts, lines.ends);
+        return;
+      }
       const records: PgCopyRecord[] = [];
       this.splitter.push(bytes, records);
       if (this.splitter.pendingLength > PG_COPY_RECORD_CHARS_MAX) {
@@ -139,6 +161,9 @@ export class PgCopyIn {
     try {
       if (this.binary !== undefined) {
         this.binary.tuples.end();
+      } else if (this.wire !== undefined) {
+        const last = this.wire.lines.end();
+        if (last !== undefined) await this.takeLines(last.bytes, [last.start], [last.end]);
       } else {
         const records: PgCopyRecord[] = [];
         this.splitter.end(records);
@@ -192,6 +217,38 @@ export class PgCopyIn {
     }
   }
 
+  /** Lines k of `bytes`, [starts[k], ends[k]), in order: each a row here or a record of the general path. */
+  private async takeLines(bytes: Buffer, starts: readonly number[], ends: readonly number[]): Promise<void> {
+    const wire = this.wire!;
+    for (let k = 0; k < starts.length; k++) {
+      if (wire.ended) return;
+      wire.line++;
+      const start = starts[k]!;
+      const end = ends[k]!;
+      if (end - start === 2 && bytes[start] === BACKSLASH && bytes[start + 1] === DOT) { // \. : the old end-of-data marker
+        wire.ended = true;
+        return;
+      }
+      if (this.headerPending) {
+        this.headerPending = false;
+        continue;
+      }
+      if (wire.batch.tryLine(bytes, start, end)) {
+        if (wire.batch.count === 1) this.batchFirstLine = wire.line;
+        this.batchChars += end - start;
+      } else {
+        this.add({ line: wire.line, text: bytes.toString('utf8', start, end) });
+      }
+      if (this.batchRowCount >= PG_COPY_BATCH_ROW_COUNT || this.batchChars >= PG_COPY_BATCH_CHARS_MAX) {
+        await this.write();
+      }
+    }
+  }
+
+  private get batchRowCount(): number {
+    return this.wire === undefined ? this.batch.length : this.wire.batch.count;
+  }
+
   private async takeTuples(tuples: PgBinaryTuple[]): Promise<void> {
     const readers = this.binary!.readers;
     const columns = this.schema.columns;
@@ -235,8 +292,9 @@ export class PgCopyIn {
       if (!isStorageError(error)) throw error;
       throw new PgError({ ...pgErrorFieldsOf(error), where: `COPY ${this.info.name}, line ${line}` });
     }
-    if (this.batch.length === 0) this.batchFirstLine = line;
-    this.batch.push(valid);
+    if (this.batchRowCount === 0) this.batchFirstLine = line;
+    if (this.wire === undefined) this.batch.push(valid);
+    else this.wire.batch.appendRow(valid);
     this.batchChars += size;
   }
 
@@ -245,20 +303,26 @@ export class PgCopyIn {
    * while this thread reads the next, and at most two batches are held.
    */
   private async write(): Promise<void> {
-    if (this.batch.length === 0) return;
-    const rows = this.batch;
+    if (this.batchRowCount === 0) return;
+    let rows: RowBatch;
+    if (this.wire === undefined) {
+      rows = RowBatch.of(this.schema, this.batch);
+      this.batch = [];
+    } else {
+      const { count, bytes } = this.wire.batch.take();
+      rows = RowBatch.encoded(count, bytes);
+    }
     const firstLine = this.batchFirstLine;
-    this.batch = [];
     this.batchChars = 0;
     await this.settle();
     if (this.failure !== undefined) throw this.failure.error;
     // The rejection is kept, never left unhandled; data() and done() raise it.
     this.inFlight = this.backend.putRows(this.connectionId, this.info, rows).then(() => {
-      this.rowCount += rows.length;
+      this.rowCount += rows.count;
     }, (error: unknown) => {
       this.failure = { error: isStorageError(error)
         ? new PgError({ ...pgErrorFieldsOf(error),
-          where: `COPY ${this.info.name}, the batch of ${rows.length} rows from line ${firstLine}` })
+          where: `COPY ${this.info.name}, the batch of ${rows.count} rows from line ${firstLine}` })
         : error };
     });
   }

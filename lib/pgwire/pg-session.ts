@@ -23,6 +23,7 @@ import { copyOutQuery, PgCopyIn, writeCopyResponse, copyOut } from './pg-copy.ts
 import { parseCopyStatement } from './pg-copy-statement.ts';
 import { PgError, pgError, pgErrorFieldsOf, type PgErrorFields } from './pg-errors.ts';
 import { PgBodyReader, type PgBackendWriter } from './pg-frames.ts';
+import { pgDataRowsOfWire, pgDataRowsWireFits } from './pg-data-rows-wire.ts';
 import {
   columnFormats, PG_PAGE_ROW_COUNT, startedOfLocal, startedOfSql, writeDataRows, writeRowDescription,
   type PgStarted,
@@ -497,20 +498,33 @@ export class PgSession {
       return;
     }
     const formats = columnFormats(portal.resultFormats, started.columns.length);
+    const types = started.columns.map((column) => column.type);
+    const wireTypes = started.source.wire !== undefined &&
+      pgDataRowsWireFits(types, started.source.wire.columns, formats) ? types : undefined;
     const startedMs = this.host.monotonicMs();
     let sent = 0;
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       let page;
+      let count;
       try {
-        page = await started.source.next(want);
+        const wire = wireTypes === undefined ? undefined : await started.source.wire!.next(want);
+        if (wire !== undefined) {
+          // The engine's page written as DataRows from its bytes (pg-data-rows-wire.ts).
+          this.host.out.bytes(pgDataRowsOfWire(wireTypes!, wire.page));
+          page = wire;
+          count = wire.page.count;
+        } else {
+          page = await started.source.next(want);
+          writeDataRows(this.host.out, started.columns, formats, page.rows);
+          count = page.rows.length;
+        }
       } catch (error) {
         throw this.interrupted(error);
       }
-      writeDataRows(this.host.out, started.columns, formats, page.rows);
-      sent += page.rows.length;
-      portal.rowCount += page.rows.length;
+      sent += count;
+      portal.rowCount += count;
       if (page.done) portal.done = true;
       await this.host.flush();
       if (!portal.done) await this.checkInterrupted(portal, startedMs);

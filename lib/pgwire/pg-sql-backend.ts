@@ -22,7 +22,8 @@ import { containerPartitionId } from '../schema/partition-hash.ts';
 import { errorDecode } from '../protocol/wire-error.ts';
 import { resultSchemaOf } from '../protocol/wire-schema.ts';
 import type { Row } from '../schema/column-type.ts';
-import type { ContainerSchema } from '../schema/container-schema.ts';
+import type { ColumnSchema, ContainerSchema } from '../schema/container-schema.ts';
+import type { PgWirePage } from './pg-data-rows-wire.ts';
 import type { ConnectionSetup, RequestRunner } from '../server/request-runner.ts';
 import type { SqlTypedValue } from '../sql/plan/bind-expression.ts';
 import type { SqlType } from '../sql/value.ts';
@@ -42,6 +43,16 @@ export type PgSqlResult =
 export interface PgRowSource {
   /** The next page (at most `rowCountMax` rows); done: none remain and the result is closed. */
   next(rowCountMax: number): Promise<{ rows: Row[]; done: boolean }>;
+  /**
+   * Where the engine's pages can be taken as it encoded them (pg-data-rows-wire.ts): the result's
+   * columns as the page's row codec reads them, and the next page of at most `rowCountMax` rows
+   * in that form, or undefined when it cannot be given so (rows already decoded are pending, or
+   * the engine's page is larger): next() then.
+   */
+  readonly wire?: {
+    columns: readonly ColumnSchema[];
+    next(rowCountMax: number): Promise<{ page: PgWirePage; done: boolean } | undefined>;
+  };
   close(): Promise<void>;
 }
 
@@ -60,7 +71,7 @@ export interface PgSqlBackend {
   /** The engine's own check of a row of the container: canonical values, or a StorageError. */
   rowValidator(info: ContainerInfo): (row: Row) => Row;
   /** Rows into one container as one auto-commit statement (the engine's MULTI_PUT). */
-  putRows(connectionId: number, info: ContainerInfo, rows: readonly Row[]): Promise<void>;
+  putRows(connectionId: number, info: ContainerInfo, rows: RowBatch): Promise<void>;
 }
 
 /**
@@ -104,7 +115,7 @@ export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error:
         entries: [{
           ref: { partitionId: info.partitionId, name: info.name, containerId: info.containerId,
             schemaVersion: info.schemaVersion },
-          rows: RowBatch.of(containerSchemaOf(info), rows),
+          rows,
         }],
       });
     },
@@ -117,13 +128,34 @@ export function runnerSqlBackend(runner: RequestRunner, onEngineFailure: (error:
       if (reply.updateCount !== undefined) return { kind: 'update', updateCount: reply.updateCount };
       const schema: ContainerSchema = resultSchemaOf(reply.columns);
       const columns = reply.columns.map((column, i) => ({ name: column.name, type: reply.sqlTypes[i]! }));
-      let page: Row[] | undefined = reply.rows.decode(schema);
+      /** The first page, as the reply carried it, until it is taken. */
+      let page: RowBatch | undefined = reply.rows;
       let open = reply.resultSetId !== 0;
       let buffered: Row[] = [];
       const rows: PgRowSource = {
+        wire: {
+          columns: schema.columns,
+          async next(rowCountMax) {
+            if (buffered.length > 0) return undefined;
+            let batch = page;
+            if (batch === undefined) {
+              if (!open) return { page: { count: 0, bytes: new Uint8Array(0) }, done: true };
+              const more = await exchange(connectionId, FETCH, { resultSetId: reply.resultSetId, fetchSize: rowCountMax });
+              if (more.done) open = false;
+              batch = more.rows;
+            }
+            const bytes = batch.encodedBytes;
+            if (bytes === undefined || batch.count > rowCountMax) {
+              page = batch; // next() decodes it
+              return undefined;
+            }
+            page = undefined;
+            return { page: { count: batch.count, bytes }, done: !open };
+          },
+        },
         async next(rowCountMax) {
           if (page !== undefined) {
-            buffered = page;
+            buffered = page.decode(schema);
             page = undefined;
           }
           while (buffered.length < rowCountMax && open) {

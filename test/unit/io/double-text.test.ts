@@ -114,6 +114,45 @@ describe('double text addon', () => {
     assert.throws(() => call(text, 6), TypeError);
     assert.equal(call(text, 6, Uint32Array.of(1, 6), values, 2).toString(), 'a"1"bcdef"2"');
   });
+
+  it('parses decimals as Number does, and flags the cells beyond a double\'s range or not taken whole', (t) => {
+    const addon = addonOrSkip(t);
+    if (addon?.parseDoubles === undefined) return;
+    const decimal = fc.tuple(fc.boolean(), fc.stringMatching(/^[0-9]{1,25}$/), fc.option(fc.stringMatching(/^[0-9]{1,25}$/)),
+      fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 400 }))))
+      .map(([minus, whole, fraction, exponent]) => `${minus ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}` +
+        (exponent === null ? '' : `${exponent[0]}${exponent[1]}${exponent[2]}`));
+    fc.assert(fc.property(fc.array(fc.oneof(decimal, DOUBLE.filter((x) => Number.isFinite(x)).map(String)),
+      { minLength: 1, maxLength: 40 }), (texts) => {
+      const text = Buffer.from(`${texts.join(' ')} `, 'latin1');
+      const starts = new Uint32Array(texts.length);
+      const ends = new Uint32Array(texts.length);
+      let at = 0;
+      texts.forEach((field, k) => {
+        starts[k] = at;
+        ends[k] = at + field.length;
+        at += field.length + 1;
+      });
+      const values = new Float64Array(texts.length);
+      const ok = new Uint8Array(texts.length);
+      addon.parseDoubles!(text, starts, ends, values, ok, texts.length);
+      texts.forEach((field, k) => {
+        const expected = Number(field);
+        if (ok[k] === 0) assert.ok(!Number.isFinite(expected) || expected === 0 || Math.abs(expected) < 2.3e-308, field);
+        else assert.ok(Object.is(values[k], expected), `${field}: ${values[k]} against ${expected}`);
+      });
+    }), { numRuns: 3000 });
+    const values = new Float64Array(3);
+    const ok = new Uint8Array(3);
+    addon.parseDoubles(Buffer.from('1x 2 .'), Uint32Array.of(0, 3, 5), Uint32Array.of(2, 4, 6), values, ok, 3);
+    assert.deepEqual([...ok], [0, 1, 0]);
+    assert.equal(values[1], 2);
+    const call = (...args: unknown[]) => (addon.parseDoubles as (...a: unknown[]) => void)(...args);
+    assert.throws(() => call(Buffer.from('12'), Uint32Array.of(0), Uint32Array.of(3), values, ok, 1), RangeError);
+    assert.throws(() => call(Buffer.from('12'), Uint32Array.of(2), Uint32Array.of(1), values, ok, 1), RangeError);
+    assert.throws(() => call(Buffer.from('12'), Uint32Array.of(0), Uint32Array.of(2), values, ok, 4), RangeError);
+    assert.throws(() => call(Buffer.from('12'), Float64Array.of(0), Uint32Array.of(2), values, ok, 1), TypeError);
+  });
 });
 
 describe('loading the double text addon', () => {
