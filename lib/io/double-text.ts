@@ -30,6 +30,13 @@ export interface DoubleTextAddon {
    */
   spliceJsonDoubles?(text: Uint8Array, textBytes: number, at: Uint32Array, values: Float64Array,
     count: number): Buffer;
+  /**
+   * `out[k]` = the double of `text`'s bytes [starts[k], ends[k]), JSON numbers, correctly rounded
+   * as JSON.parse rounds them, for k < count; returns count, or the first k that does not convert
+   * whole or is beyond the double's range. Absent from an addon built before it.
+   */
+  parseDoubles?(text: Uint8Array, starts: Uint32Array, ends: Uint32Array, count: number,
+    out: Float64Array): number;
 }
 
 export interface DoubleTextSupport {

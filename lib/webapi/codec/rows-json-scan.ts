@@ -16,13 +16,16 @@
 //
 // Numbers: a literal of at most 15 significant digits and a decimal exponent within ±22 is
 // exactly m × 10^e or m / 10^-e (both operands exact doubles, one rounding: correctly rounded,
-// as JSON.parse); any other is converted by Number() of its text, as JSON.parse would.
+// as JSON.parse). Any other (most TSBS doubles have 16-17 digits) is noted and converted when
+// the piece is read, all in one call of double_text.node's parseDoubles (std::from_chars,
+// correctly rounded too), or by Number() of its text without the addon.
 
 import { Buffer } from 'node:buffer';
 import {
   TIMESTAMP_MS_MAX as TIMESTAMP_MS_MAX_IMPORTED,
 } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
+import { doubleText, type DoubleTextAddon } from '../../io/double-text.ts';
 import type { RowsPutBatch } from './rows-put-batch.ts';
 import { parseTimestampMs } from './timestamp-text.ts';
 
@@ -70,9 +73,18 @@ const LOWER_F = 0x66;
 const LOWER_N = 0x6e;
 const LOWER_T = 0x74;
 
-/** The reader of one schema's rows, or undefined when a column is of a kind it does not take. */
-export function rowsJsonScanner(schema: ContainerSchema, batch: RowsPutBatch):
-  RowsJsonScanner | undefined {
+/** double_text.node's parseDoubles (lib/io/double-text.ts). */
+export type ParseDoubles = NonNullable<DoubleTextAddon['parseDoubles']>;
+
+/**
+ * The reader of one schema's rows, or undefined when a column is of a kind it does not take.
+ * `parseDoubles`: the addon's, if loaded (tests give undefined: Number() of the text instead).
+ */
+export function rowsJsonScanner(
+  schema: ContainerSchema,
+  batch: RowsPutBatch,
+  parseDoubles: ParseDoubles | undefined = doubleText?.parseDoubles,
+): RowsJsonScanner | undefined {
   const kinds = new Uint8Array(schema.columns.length);
   for (let i = 0; i < schema.columns.length; i++) {
     const column = schema.columns[i]!;
@@ -85,7 +97,7 @@ export function rowsJsonScanner(schema: ContainerSchema, batch: RowsPutBatch):
   }
   const nullables = Uint8Array.from(schema.columns, (column, i) =>
     (column.notNull || i < schema.rowKeyColumnCount ? 0 : 1));
-  return new RowsJsonScanner(kinds, nullables, batch);
+  return new RowsJsonScanner(kinds, nullables, batch, parseDoubles);
 }
 
 const KINDS_BY_TYPE: Partial<Record<string, number>> = {
@@ -102,13 +114,17 @@ export class RowsJsonScanner {
   /** Where the number just read ends, and its value (scanNumber). */
   private numberEnd = 0;
   private numberValue = 0;
-  /** The data being scanned as latin1 text, made at its first number that needs Number(). */
-  private text: string | undefined;
+  /** Numbers of the piece whose values are converted at its end, in one call. */
+  private pending = pendingNumbers(PENDING_NUMBERS_INITIAL);
+  private pendingCount = 0;
+  /** Of those, the ones in rows taken. */
+  private pendingTakenCount = 0;
 
   constructor(
     private readonly kinds: Uint8Array,
     private readonly nullables: Uint8Array,
     private readonly batch: RowsPutBatch,
+    private readonly parseDoubles: ParseDoubles | undefined,
   ) {
     this.bitmapBytes = (kinds.length + 7) >> 3;
     this.rowBytesMax = this.bitmapBytes + 8 * kinds.length;
@@ -123,9 +139,12 @@ export class RowsJsonScanner {
    */
   scan(data: Uint8Array, whole: boolean, sizeBytesMax: number): number {
     const mark = this.batch.mark();
-    this.text = undefined;
-    const restAt = this.scanRows(data, whole, sizeBytesMax);
-    this.text = undefined;
+    this.pendingCount = 0;
+    this.pendingTakenCount = 0;
+    let restAt = this.scanRows(data, whole, sizeBytesMax);
+    if (restAt !== SCAN_GIVEN_UP && !this.slowNumbersWrite(data, this.pendingTakenCount)) {
+      restAt = SCAN_GIVEN_UP;
+    }
     if (restAt === SCAN_GIVEN_UP) this.batch.rollback(mark);
     return restAt;
   }
@@ -190,8 +209,11 @@ export class RowsJsonScanner {
           if (status === NUMBER_CUT) return whole ? SCAN_GIVEN_UP : restAt;
           if (status === NUMBER_BAD) return SCAN_GIVEN_UP;
           const value = this.numberValue;
+          const start = i;
           i = this.numberEnd;
-          if (kind === KIND_DOUBLE) {
+          if (status === NUMBER_SLOW) {
+            this.slowNumber(start, i, at, kind);
+          } else if (kind === KIND_DOUBLE) {
             if (!Number.isFinite(value)) return SCAN_GIVEN_UP;
             view.setFloat64(at, value, true);
           } else if (kind === KIND_FLOAT) {
@@ -219,6 +241,7 @@ export class RowsJsonScanner {
       decoder.sizeBytes += sizeBytes;
       if (decoder.sizeBytes > sizeBytesMax) return SCAN_GIVEN_UP;
       writer.advanceTo(at);
+      this.pendingTakenCount = this.pendingCount;
       batch.rowCount++;
       batch.rowIndex++;
       if (i === end) return end;
@@ -324,22 +347,84 @@ export class RowsJsonScanner {
       if (i === end) return NUMBER_CUT;
     }
     this.numberEnd = i;
-    let value: number;
-    if (digits <= EXACT_DIGITS_MAX && exponent >= -22 && exponent <= 22) {
-      value = exponent < 0 ? mantissa / EXACT_POWERS[-exponent]! : mantissa * EXACT_POWERS[exponent]!;
-      if (negative) value = -value;
-    } else {
-      if (this.text === undefined) {
-        this.text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-      }
-      value = Number(this.text.substring(start, i));
-    }
-    this.numberValue = value;
+    if (digits > EXACT_DIGITS_MAX || exponent < -22 || exponent > 22) return NUMBER_SLOW;
+    const value = exponent < 0 ? mantissa / EXACT_POWERS[-exponent]!
+      : mantissa * EXACT_POWERS[exponent]!;
+    this.numberValue = negative ? -value : value;
     return NUMBER_OK;
+  }
+
+  /** Notes a number to convert once the piece is read: its text and where its value goes. */
+  private slowNumber(start: number, end: number, at: number, kind: number): void {
+    const pending = this.pending;
+    if (this.pendingCount === pending.starts.length) this.pending = pendingGrown(pending);
+    const k = this.pendingCount++;
+    this.pending.starts[k] = start;
+    this.pending.ends[k] = end;
+    this.pending.ats[k] = at;
+    this.pending.kinds[k] = kind;
+  }
+
+  /**
+   * Converts the first `count` numbers noted and writes them into the rows; false when one does
+   * not convert to a value the column takes (the piece is given up).
+   */
+  private slowNumbersWrite(data: Uint8Array, count: number): boolean {
+    if (count === 0) return true;
+    const { starts, ends, ats, kinds, values } = this.pending;
+    const parse = this.parseDoubles;
+    if (parse !== undefined) {
+      if (parse.call(doubleText, data, starts, ends, count, values) !== count) return false;
+    } else {
+      const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
+      for (let k = 0; k < count; k++) values[k] = Number(text.substring(starts[k]!, ends[k]!));
+    }
+    const view = this.batch.writer.dataView;
+    for (let k = 0; k < count; k++) {
+      const value = values[k]!;
+      if (kinds[k] === KIND_DOUBLE) {
+        if (!Number.isFinite(value)) return false;
+        view.setFloat64(ats[k]!, value, true);
+      } else {
+        const rounded = Math.fround(value);
+        if (!Number.isFinite(rounded)) return false;
+        view.setFloat32(ats[k]!, rounded, true);
+      }
+    }
+    return true;
   }
 }
 
+interface PendingNumbers {
+  starts: Uint32Array;
+  ends: Uint32Array;
+  /** Where in the batch's writer the value goes. */
+  ats: Uint32Array;
+  kinds: Uint8Array;
+  values: Float64Array;
+}
+
+/** Numbers noted at first; a piece of n bytes has at most n / 2 of them. */
+const PENDING_NUMBERS_INITIAL = 4096;
+
+function pendingNumbers(capacity: number): PendingNumbers {
+  return { starts: new Uint32Array(capacity), ends: new Uint32Array(capacity),
+    ats: new Uint32Array(capacity), kinds: new Uint8Array(capacity),
+    values: new Float64Array(capacity) };
+}
+
+function pendingGrown(pending: PendingNumbers): PendingNumbers {
+  const grown = pendingNumbers(pending.starts.length * 2);
+  grown.starts.set(pending.starts);
+  grown.ends.set(pending.ends);
+  grown.ats.set(pending.ats);
+  grown.kinds.set(pending.kinds);
+  return grown;
+}
+
 const NUMBER_OK = 0;
+/** A JSON number whose value needs its text converted (slowNumber). */
+const NUMBER_SLOW = 3;
 /** The number may go on past the data's end. */
 const NUMBER_CUT = 1;
 /** Not a JSON number of the form taken. */

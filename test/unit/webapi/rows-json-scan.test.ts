@@ -11,7 +11,8 @@ import type { Row } from '../../../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../../../lib/schema/container-schema.ts';
 import { readJsonArrayStream } from '../../../lib/webapi/codec/json-array-stream.ts';
 import { readJsonStream } from '../../../lib/webapi/codec/json-stream.ts';
-import { rowsJsonScanner } from '../../../lib/webapi/codec/rows-json-scan.ts';
+import { doubleText } from '../../../lib/io/double-text.ts';
+import { rowsJsonScanner, SCAN_GIVEN_UP } from '../../../lib/webapi/codec/rows-json-scan.ts';
 import { RowsPutBatch } from '../../../lib/webapi/codec/rows-put-batch.ts';
 import { decodeRow, ValueDecoder } from '../../../lib/webapi/codec/value-decode.ts';
 import { WEBAPI_SETTINGS_DEFAULT, type WebApiSettings } from
@@ -279,15 +280,22 @@ describe('row PUT fast reader', () => {
       [new Date(1_451_606_400_000 + r * 10_000).toISOString(),
         ...Array.from({ length: 10 }, (_, c) => ((r * 31 + c * 17) % 1000) / 7.3)]);
     const piece = Buffer.from(rows.map((row) => JSON.stringify(row)).join(','));
-    const { container, batches } = fakeRowsContainer(columns, 1);
-    const batch = new RowsPutBatch(container, new ValueDecoder('text'));
-    const scanner = rowsJsonScanner(batch.model.schema, batch)!;
-    assert.equal(scanner.scan(piece, true, 1e9), piece.length);
-    const cut = piece.length - 40;
-    const restAt = scanner.scan(piece.subarray(0, cut), false, 1e9);
-    assert.equal(restAt, piece.lastIndexOf('],[', cut) + 2);
-    await batch.flush();
     const expected = rows.map(([ts, ...values]) => [Date.parse(ts as string), ...values]);
-    assert.deepEqual(batches.flatMap((sent) => sent.rows), [...expected, ...expected.slice(0, -1)]);
+    // With double_text.node's parseDoubles when it is built, and with Number() of the text.
+    for (const parseDoubles of [doubleText?.parseDoubles, undefined]) {
+      const { container, batches } = fakeRowsContainer(columns, 1);
+      const batch = new RowsPutBatch(container, new ValueDecoder('text'));
+      const scanner = rowsJsonScanner(batch.model.schema, batch, parseDoubles)!;
+      assert.equal(scanner.scan(piece, true, 1e9), piece.length);
+      const cut = piece.length - 40;
+      const restAt = scanner.scan(piece.subarray(0, cut), false, 1e9);
+      assert.equal(restAt, piece.lastIndexOf('],[', cut) + 2);
+      // A double beyond the range gives the piece up, whichever converts it.
+      assert.equal(scanner.scan(Buffer.from('["2016-01-01T00:00:00.000Z",1,1,1,1,1,1,1,1,1,' +
+        '1.0000000000000001e400]'), true, 1e9), SCAN_GIVEN_UP);
+      await batch.flush();
+      assert.deepEqual(batches.flatMap((sent) => sent.rows),
+        [...expected, ...expected.slice(0, -1)]);
+    }
   });
 });

@@ -21,6 +21,9 @@
  *     a TypeError or RangeError and change nothing.
  *   spliceJsonDoubles(text, textBytes, at, values, count) -> Buffer
  *     The same, each value as the web API's JSON number.
+ *   parseDoubles(text, starts, ends, count, out) -> number
+ *     The other way, for the web API's row PUT (lib/webapi/codec/rows-json-scan.ts): JSON number
+ *     texts to doubles, correctly rounded (std::from_chars), in one call per piece of body.
  */
 #include <charconv>
 #include <cmath>
@@ -205,6 +208,49 @@ napi_value splice_json_doubles(napi_env env, napi_callback_info info) {
   return splice(env, info, Layout::JSON_NUMBER);
 }
 
+/**
+ * parseDoubles(text, starts, ends, count, out) -> number: out[k] = the double of text's bytes
+ * [starts[k], ends[k]) for k < count, each a JSON number (the caller has checked its grammar),
+ * correctly rounded as JSON.parse rounds it (std::from_chars). Returns count, or the first k whose
+ * text does not convert whole or is out of the double's range (its caller then takes the slow way).
+ */
+napi_value parse_doubles(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *text_data, *starts_data, *ends_data, *out_data;
+  size_t text_length, starts_length, ends_length, out_length, count;
+  if (argc < 5 || !typed_array(env, argv[0], napi_uint8_array, &text_data, &text_length) ||
+      !typed_array(env, argv[1], napi_uint32_array, &starts_data, &starts_length) ||
+      !typed_array(env, argv[2], napi_uint32_array, &ends_data, &ends_length) ||
+      !count_argument(env, argv[3], &count) ||
+      !typed_array(env, argv[4], napi_float64_array, &out_data, &out_length)) {
+    napi_throw_type_error(env, nullptr,
+                          "expected (Uint8Array, Uint32Array, Uint32Array, count, Float64Array)");
+    return nullptr;
+  }
+  if (count > starts_length || count > ends_length || count > out_length) {
+    return throw_range(env, "count beyond starts, ends or out");
+  }
+  const char *text = static_cast<const char *>(text_data);
+  const uint32_t *starts = static_cast<const uint32_t *>(starts_data);
+  const uint32_t *ends = static_cast<const uint32_t *>(ends_data);
+  double *out = static_cast<double *>(out_data);
+  size_t k = 0;
+  for (; k < count; k++) {
+    if (starts[k] > ends[k] || ends[k] > text_length) return throw_range(env, "span beyond the text");
+    const char *first = text + starts[k];
+    const char *last = text + ends[k];
+    double value;
+    std::from_chars_result result = std::from_chars(first, last, value);
+    if (result.ec != std::errc() || result.ptr != last) break;
+    out[k] = value;
+  }
+  napi_value answer;
+  napi_create_uint32(env, static_cast<uint32_t>(k), &answer);
+  return answer;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
@@ -215,5 +261,8 @@ NAPI_MODULE_INIT() {
   napi_create_function(env, "spliceJsonDoubles", NAPI_AUTO_LENGTH, splice_json_doubles, nullptr,
                        &json);
   napi_set_named_property(env, exports, "spliceJsonDoubles", json);
+  napi_value parse;
+  napi_create_function(env, "parseDoubles", NAPI_AUTO_LENGTH, parse_doubles, nullptr, &parse);
+  napi_set_named_property(env, exports, "parseDoubles", parse);
   return exports;
 }
