@@ -25,8 +25,9 @@ import {
   TIMESTAMP_MS_MAX as TIMESTAMP_MS_MAX_IMPORTED,
 } from '../../schema/column-type.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
-import { doubleText, type DoubleTextAddon } from '../../io/double-text.ts';
+import { doubleText } from '../../io/double-text.ts';
 import type { RowsPutBatch } from './rows-put-batch.ts';
+import { SlowNumbers, type ParseDoubles } from './rows-json-numbers.ts';
 import { parseTimestampMs } from './timestamp-text.ts';
 
 const TIMESTAMP_MS_MAX = TIMESTAMP_MS_MAX_IMPORTED;
@@ -73,9 +74,6 @@ const LOWER_F = 0x66;
 const LOWER_N = 0x6e;
 const LOWER_T = 0x74;
 
-/** double_text.node's parseDoubles (lib/io/double-text.ts). */
-export type ParseDoubles = NonNullable<DoubleTextAddon['parseDoubles']>;
-
 /**
  * The reader of one schema's rows, or undefined when a column is of a kind it does not take.
  * `parseDoubles`: the addon's, if loaded (tests give undefined: Number() of the text instead).
@@ -115,17 +113,17 @@ export class RowsJsonScanner {
   private numberEnd = 0;
   private numberValue = 0;
   /** Numbers of the piece whose values are converted at its end, in one call. */
-  private pending = pendingNumbers(PENDING_NUMBERS_INITIAL);
-  private pendingCount = 0;
+  private readonly slowNumbers: SlowNumbers;
   /** Of those, the ones in rows taken. */
-  private pendingTakenCount = 0;
+  private slowTakenCount = 0;
 
   constructor(
     private readonly kinds: Uint8Array,
     private readonly nullables: Uint8Array,
     private readonly batch: RowsPutBatch,
-    private readonly parseDoubles: ParseDoubles | undefined,
+    parseDoubles: ParseDoubles | undefined,
   ) {
+    this.slowNumbers = new SlowNumbers(parseDoubles);
     this.bitmapBytes = (kinds.length + 7) >> 3;
     this.rowBytesMax = this.bitmapBytes + 8 * kinds.length;
   }
@@ -139,10 +137,11 @@ export class RowsJsonScanner {
    */
   scan(data: Uint8Array, whole: boolean, sizeBytesMax: number): number {
     const mark = this.batch.mark();
-    this.pendingCount = 0;
-    this.pendingTakenCount = 0;
+    this.slowNumbers.clear();
+    this.slowTakenCount = 0;
     let restAt = this.scanRows(data, whole, sizeBytesMax);
-    if (restAt !== SCAN_GIVEN_UP && !this.slowNumbersWrite(data, this.pendingTakenCount)) {
+    if (restAt !== SCAN_GIVEN_UP &&
+      !this.slowNumbers.write(data, this.slowTakenCount, this.batch.writer.dataView)) {
       restAt = SCAN_GIVEN_UP;
     }
     if (restAt === SCAN_GIVEN_UP) this.batch.rollback(mark);
@@ -212,7 +211,7 @@ export class RowsJsonScanner {
           const start = i;
           i = this.numberEnd;
           if (status === NUMBER_SLOW) {
-            this.slowNumber(start, i, at, kind);
+            this.slowNumbers.note(start, i, at, kind === KIND_FLOAT);
           } else if (kind === KIND_DOUBLE) {
             if (!Number.isFinite(value)) return SCAN_GIVEN_UP;
             view.setFloat64(at, value, true);
@@ -241,7 +240,7 @@ export class RowsJsonScanner {
       decoder.sizeBytes += sizeBytes;
       if (decoder.sizeBytes > sizeBytesMax) return SCAN_GIVEN_UP;
       writer.advanceTo(at);
-      this.pendingTakenCount = this.pendingCount;
+      this.slowTakenCount = this.slowNumbers.count;
       batch.rowCount++;
       batch.rowIndex++;
       if (i === end) return end;
@@ -354,76 +353,10 @@ export class RowsJsonScanner {
     return NUMBER_OK;
   }
 
-  /** Notes a number to convert once the piece is read: its text and where its value goes. */
-  private slowNumber(start: number, end: number, at: number, kind: number): void {
-    const pending = this.pending;
-    if (this.pendingCount === pending.starts.length) this.pending = pendingGrown(pending);
-    const k = this.pendingCount++;
-    this.pending.starts[k] = start;
-    this.pending.ends[k] = end;
-    this.pending.ats[k] = at;
-    this.pending.kinds[k] = kind;
-  }
-
-  /**
-   * Converts the first `count` numbers noted and writes them into the rows; false when one does
-   * not convert to a value the column takes (the piece is given up).
-   */
-  private slowNumbersWrite(data: Uint8Array, count: number): boolean {
-    if (count === 0) return true;
-    const { starts, ends, ats, kinds, values } = this.pending;
-    const parse = this.parseDoubles;
-    if (parse !== undefined) {
-      if (parse.call(doubleText, data, starts, ends, count, values) !== count) return false;
-    } else {
-      const text = Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1');
-      for (let k = 0; k < count; k++) values[k] = Number(text.substring(starts[k]!, ends[k]!));
-    }
-    const view = this.batch.writer.dataView;
-    for (let k = 0; k < count; k++) {
-      const value = values[k]!;
-      if (kinds[k] === KIND_DOUBLE) {
-        if (!Number.isFinite(value)) return false;
-        view.setFloat64(ats[k]!, value, true);
-      } else {
-        const rounded = Math.fround(value);
-        if (!Number.isFinite(rounded)) return false;
-        view.setFloat32(ats[k]!, rounded, true);
-      }
-    }
-    return true;
-  }
-}
-
-interface PendingNumbers {
-  starts: Uint32Array;
-  ends: Uint32Array;
-  /** Where in the batch's writer the value goes. */
-  ats: Uint32Array;
-  kinds: Uint8Array;
-  values: Float64Array;
-}
-
-/** Numbers noted at first; a piece of n bytes has at most n / 2 of them. */
-const PENDING_NUMBERS_INITIAL = 4096;
-
-function pendingNumbers(capacity: number): PendingNumbers {
-  return { starts: new Uint32Array(capacity), ends: new Uint32Array(capacity),
-    ats: new Uint32Array(capacity), kinds: new Uint8Array(capacity),
-    values: new Float64Array(capacity) };
-}
-
-function pendingGrown(pending: PendingNumbers): PendingNumbers {
-  const grown = pendingNumbers(pending.starts.length * 2);
-  grown.starts.set(pending.starts);
-  grown.ends.set(pending.ends);
-  grown.ats.set(pending.ats);
-  grown.kinds.set(pending.kinds);
-  return grown;
 }
 
 const NUMBER_OK = 0;
-/** A JSON number whose value needs its text converted (slowNumber). */
+/** A JSON number whose value needs its text converted (SlowNumbers). */
 const NUMBER_SLOW = 3;
 /** The number may go on past the data's end. */
 const NUMBER_CUT = 1;

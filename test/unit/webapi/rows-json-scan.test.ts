@@ -276,7 +276,7 @@ describe('row PUT fast reader', () => {
       { name: 'ts', type: 'TIMESTAMP', array: false, notNull: true },
       ...Array.from({ length: 10 }, (_, i): ColumnSchema =>
         ({ name: `u${i}`, type: 'DOUBLE', array: false, notNull: false }))];
-    const rows = Array.from({ length: 300 }, (_, r) =>
+    const rows = Array.from({ length: 500 }, (_, r) =>
       [new Date(1_451_606_400_000 + r * 10_000).toISOString(),
         ...Array.from({ length: 10 }, (_, c) => ((r * 31 + c * 17) % 1000) / 7.3)]);
     const piece = Buffer.from(rows.map((row) => JSON.stringify(row)).join(','));
