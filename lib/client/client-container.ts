@@ -18,6 +18,8 @@ import { normalizeName } from '../schema/names.ts';
 import type { Row, RowKey, Value } from '../schema/column-type.ts';
 import type { ContainerSchema, IndexType } from '../schema/container-schema.ts';
 import { schemasEqual } from '../schema/schema-validate.ts';
+import { ByteReader } from '../encoding/byte-reader.ts';
+import { rowCodec } from '../encoding/row-codec.ts';
 import type { SamplingApi } from '../query/tql/time-series-sampling-api.ts';
 import type { MessageCodec } from '../protocol/message-codec.ts';
 import { SESSION_CLOSE, SESSION_OPEN } from '../protocol/messages-connection.ts';
@@ -37,6 +39,13 @@ import {
   type Aggregation, type IndexInfo, type InterpolationMode, type QueryOrder, type SamplingUnit,
   type TimeInput, type TimeOperator,
 } from './client-time-series.ts';
+
+/** Rows encoded with a schema's wire row codec (lib/encoding/row-codec.ts), `count` of them. */
+export interface EncodedRowsPut {
+  schema: ContainerSchema;
+  count: number;
+  bytes: Uint8Array;
+}
 
 /** What a container needs of its store. */
 export interface StoreLink {
@@ -107,6 +116,33 @@ export class ClientContainer {
           'its schema is not the one the rows were encoded with');
       }
       return { statement, ref: model.ref, rows: RowBatch.encoded(count, bytes) };
+    });
+  }
+
+  /**
+   * The schema rows are encoded with and the validator that makes them canonical (the web API's
+   * row PUT encodes its rows itself: lib/webapi/codec/rows-put-batch.ts). The model is replaced
+   * when the node says the schema changed; rows encoded with an older one are re-encoded.
+   */
+  get rowModel(): ContainerModel {
+    return this.model;
+  }
+
+  /**
+   * Rows already encoded with `rows.schema`'s wire row codec (the web API's; gs_import's
+   * multiPutEncoded refuses a changed schema instead), canonical as validateRow returns
+   * them, sent as one ROW_PUT without decoding them again. When the node has a newer schema, the
+   * rows are decoded and put as multiPut puts them (validated against that schema).
+   */
+  async multiPutEncodedRows(rows: EncodedRowsPut): Promise<void> {
+    assert(rows.count > 0);
+    await this.call(ROW_PUT, true, (model, statement) => {
+      if (model.schema === rows.schema) {
+        return { statement, ref: model.ref, rows: RowBatch.encoded(rows.count, rows.bytes) };
+      }
+      const decoded = rowCodec(rows.schema, 'wire').readRows(new ByteReader(rows.bytes),
+        rows.count);
+      return { statement, ref: model.ref, rows: RowBatch.of(model.schema, model.rows(decoded)) };
     });
   }
 

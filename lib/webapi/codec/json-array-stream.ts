@@ -3,7 +3,9 @@
 // strings), and the complete elements before the last such comma are parsed by one JSON.parse
 // (codec/json-body.ts: LONG-exact), about five times faster than a token-by-token parser. Only
 // the element cut by the chunk's end is carried over, so the memory a body takes is about one
-// chunk plus what the caller keeps. For the row PUT of one container (routes/rows-put.ts).
+// chunk plus what the caller keeps. For the row PUT of one container (routes/rows-put.ts), whose
+// reader of rows (`elements`, codec/rows-json-scan.ts) is tried first on each piece: it takes the
+// elements before the chunk's last comma from the bytes, and the scan goes on after them.
 //
 // A body that does not open with '[' (after white space) is handed back unread, as its first
 // chunk and the rest, for the general reader (json-stream.ts) to answer as it does. Text that is
@@ -15,6 +17,7 @@ import { Buffer } from 'node:buffer';
 import { assert } from '../../base/assert.ts';
 import { badRequest } from '../errors/webapi-error.ts';
 import { parseJsonBody } from './json-body.ts';
+import { SCAN_GIVEN_UP } from './rows-json-scan.ts';
 import { bodyTooLarge } from './json-stream.ts';
 
 export interface JsonArrayStreamOptions {
@@ -23,6 +26,23 @@ export interface JsonArrayStreamOptions {
   /** Synchronous; what it throws ends the reading with that error. */
   onElement(value: unknown): void;
   onBatch(): Promise<void>;
+  /**
+   * A reader of elements from their bytes (the row PUT's, rows-json-scan.ts), tried before
+   * JSON.parse on each piece; once it gives a piece up, the rest of the body is parsed.
+   */
+  elements?: JsonArrayElementsReader;
+}
+
+export interface JsonArrayElementsReader {
+  /**
+   * Elements of `data`, which starts where an element may start. `whole`: data is complete
+   * elements separated by commas (the text JSON.parse would get), all to be taken; else the
+   * elements before its last top-level comma are taken. Returns the index after the last comma
+   * taken (data.length when whole), or -1 (SCAN_GIVEN_UP): nothing taken, parse it instead.
+   */
+  scan(data: Uint8Array, whole: boolean): number;
+  /** Elements taken so far. */
+  readonly takenCount: number;
 }
 
 /**
@@ -59,6 +79,7 @@ export async function readJsonArrayStream(
   assert(options.bodySizeBytesMax > 0);
   const iterator = body[Symbol.asyncIterator]();
   const scanner = new ArrayScanner();
+  let elements = options.elements;
   let elementCount = 0;
   let sizeBytes = 0;
   let batchStartBytes = 0;
@@ -79,8 +100,28 @@ export async function readJsonArrayStream(
       opened = first >= 0;
       if (!opened) blank.push(chunk);
     }
-    const text = scanner.push(chunk);
-    if (text !== undefined) {
+    // Once the array is open, the reader takes the complete elements of the bytes held and
+    // this chunk; the scanner then goes on from its last comma, as if it had found it itself.
+    const fastData = elements !== undefined && scanner.inArray ? scanner.heldWith(chunk) : undefined;
+    const fastTakenCount = elements?.takenCount ?? 0;
+    const restAt = fastData === undefined ? SCAN_GIVEN_UP : elements!.scan(fastData, false);
+    let piece: Uint8Array | undefined;
+    if (restAt !== SCAN_GIVEN_UP) {
+      elementCount += elements!.takenCount - fastTakenCount;
+      piece = scanner.resume(fastData!.subarray(restAt));
+    } else {
+      if (fastData !== undefined) elements = undefined;
+      piece = scanner.push(chunk);
+      const taken = piece === undefined || elements === undefined ? SCAN_GIVEN_UP
+        : elements.scan(piece, true);
+      if (taken !== SCAN_GIVEN_UP) {
+        elementCount += elements!.takenCount - fastTakenCount;
+        piece = undefined;
+      }
+    }
+    if (piece !== undefined) {
+      elements = undefined;
+      const text = textOf(piece);
       if (text.trim() === '') throw badRequest('JSON parse error: a value is missing');
       for (const element of parseJsonBody(`[${text}]`) as unknown[]) {
         elementCount++;
@@ -130,8 +171,33 @@ class ArrayScanner {
   private escaped = false;
   private closed = false;
 
-  /** The text of the complete elements up to the chunk's last depth-1 comma, or undefined. */
-  push(chunk: Uint8Array): string | undefined {
+  /** Inside the array, the bytes held starting where an element may start. */
+  get inArray(): boolean {
+    return this.depth >= 1 && !this.closed;
+  }
+
+  /** The bytes held, then `chunk`. */
+  heldWith(chunk: Uint8Array): Uint8Array {
+    return this.held.length === 0 ? chunk : Buffer.concat([...this.held, chunk]);
+  }
+
+  /**
+   * Goes on after a reader took the elements before `rest`, which starts right after a comma
+   * between elements: the state there is depth 1, outside strings. A reader takes up to the last
+   * such comma, so `rest` has none and this returns undefined; should it have one, the elements
+   * before it are returned, to be parsed. An error in `rest` is thrown, as push throws it.
+   */
+  resume(rest: Uint8Array): Uint8Array | undefined {
+    this.held = [];
+    this.depth = 1;
+    this.inString = false;
+    this.escaped = false;
+    this.closed = false;
+    return this.push(rest);
+  }
+
+  /** The bytes of the complete elements up to the chunk's last depth-1 comma, or undefined. */
+  push(chunk: Uint8Array): Uint8Array | undefined {
     let cut = -1;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i]!;
@@ -165,15 +231,15 @@ class ArrayScanner {
       this.held.push(chunk);
       return undefined;
     }
-    const text = this.textWith(chunk.subarray(0, cut));
+    const piece = this.bytesWith(chunk.subarray(0, cut));
     this.held = [chunk.subarray(cut + 1)];
-    return text;
+    return piece;
   }
 
   /** The text after the last comma up to the closing bracket (excluded). */
   end(): string {
     if (!this.closed) throw badRequest('JSON parse error: unexpected end');
-    const text = this.textWith(new Uint8Array(0)).trimEnd();
+    const text = textOf(this.bytesWith(new Uint8Array(0))).trimEnd();
     assert(text.endsWith(']'));
     return text.slice(0, -1);
   }
@@ -182,15 +248,19 @@ class ArrayScanner {
   private dropOpening(chunk: Uint8Array, index: number, reset: () => void): Uint8Array {
     this.held = [];
     reset();
-    // Elements start after the bracket; the scan goes on over the same chunk's indexes.
-    const rest = chunk.slice();
+    // Elements start after the bracket; the scan goes on over the same chunk's indexes. A copy:
+    // a Buffer's own slice() is a view, and the caller's chunk is not ours to change.
+    const rest = Uint8Array.prototype.slice.call(chunk);
     rest.fill(0x20, 0, index + 1);
     return rest;
   }
 
-  private textWith(tail: Uint8Array): string {
-    if (this.held.length === 0) return Buffer.from(tail.buffer, tail.byteOffset,
-      tail.byteLength).toString('utf8');
-    return Buffer.concat([...this.held, tail]).toString('utf8');
+  private bytesWith(tail: Uint8Array): Uint8Array {
+    if (this.held.length === 0) return tail;
+    return Buffer.concat([...this.held, tail]);
   }
+}
+
+function textOf(bytes: Uint8Array): string {
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }

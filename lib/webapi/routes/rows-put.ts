@@ -8,6 +8,10 @@
 // it stay stored (GridDB's web API, which sends one put of every row, is not atomic either: on an
 // exception only part may be stored). A body under one batch is one multiPut, as before.
 //
+// The single-container PUT's rows are held encoded (codec/rows-put-batch.ts) and sent as those
+// bytes; most bodies are read by codec/rows-json-scan.ts straight into that encoding, and what
+// it does not take by JSON.parse and decodeRow as before, with the same answers.
+//
 // In the multi-container body a container's rows are decoded once its `containerName` is known;
 // rows that come before the name in their object wait for it, which is the one case where a body
 // is held whole (still bounded by `maxRequestBodySize`).
@@ -20,6 +24,8 @@ import { normalizeName } from '../../schema/names.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { readJsonArrayStream } from '../codec/json-array-stream.ts';
 import { readJsonStream, type ElementKind } from '../codec/json-stream.ts';
+import { RowsPutBatch } from '../codec/rows-put-batch.ts';
+import { rowsJsonScanner } from '../codec/rows-json-scan.ts';
 import { decodeRow, ValueDecoder } from '../codec/value-decode.ts';
 import { badRequest, containerNotExisted, MESSAGES } from '../errors/webapi-error.ts';
 import { unknownMember } from './body-schemas.ts';
@@ -35,34 +41,33 @@ export async function putRowsStreamed(
 ): Promise<number> {
   if (body === undefined) throw badRequest(MESSAGES.rowsDataEmpty);
   const columns = container.info.columns;
-  const decoder = new ValueDecoder('text');
-  let batch: Row[] = [];
-  let count = 0;
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const rows = batch;
-    batch = [];
-    await container.multiPut(rows);
-  };
+  const batch = new RowsPutBatch(container, new ValueDecoder('text'));
   const onRow = (value: unknown) => {
-    batch.push(decodeRow(columns, value, decoder, settings.maxRequestSizeBytes,
-      { rowIndex: count }) as Row);
-    count++;
+    batch.addDecoded(decodeRow(columns, value, batch.decoder, settings.maxRequestSizeBytes,
+      { rowIndex: batch.rowIndex }));
   };
-  // An array is read by the fast reader; anything else by the general one, which refuses it.
+  const flush = () => batch.flush();
+  // An array is read by the fast readers; anything else by the general one, which refuses it.
+  const scanner = rowsJsonScanner(batch.model.schema, batch);
   const fast = await readJsonArrayStream(body, {
     bodySizeBytesMax: settings.requestJsonBodySizeBytesMax,
     batchSizeBytes: settings.putBatchSizeBytes,
     onElement: onRow,
     onBatch: flush,
+    ...(scanner === undefined ? {} : { elements: {
+      scan: (data, whole) => scanner.scan(data, whole, settings.maxRequestSizeBytes),
+      get takenCount() {
+        return batch.rowIndex;
+      },
+    } }),
   });
   if (fast.read) {
-    if (fast.sizeBytes === 0 || (fast.opened && count === 0)) {
+    if (fast.sizeBytes === 0 || (fast.opened && batch.rowIndex === 0)) {
       throw badRequest(MESSAGES.rowsDataEmpty);
     }
     if (!fast.opened) throw badRequest(MESSAGES.parseError);
     await flush();
-    return count;
+    return batch.rowIndex;
   }
   const read = await readJsonStream(fast.rest, {
     paths: ['$.*'],
@@ -74,12 +79,12 @@ export async function putRowsStreamed(
     },
     onBatch: flush,
   });
-  if (read.sizeBytes === 0 || (read.opening === '[' && count === 0)) {
+  if (read.sizeBytes === 0 || (read.opening === '[' && batch.rowIndex === 0)) {
     throw badRequest(MESSAGES.rowsDataEmpty);
   }
   if (read.opening !== '[') throw badRequest(MESSAGES.parseError);
   await flush();
-  return count;
+  return batch.rowIndex;
 }
 
 export interface MultiPutAnswer {

@@ -1,29 +1,22 @@
 // Streamed row PUTs (lib/webapi/routes/rows-put.ts): a body is decoded as it arrives and sent in
 // batches, and no more than one batch of body (plus one chunk) is read ahead of what the node has
-// taken, so memory does not grow with the body. A fake container records what it is sent.
+// taken, so memory does not grow with the body. A fake container records what it is sent
+// (rows-put-fake.ts).
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ClientContainer } from '../../../lib/client/store-factory.ts';
-import type { Row } from '../../../lib/schema/column-type.ts';
 import { WEBAPI_SETTINGS_DEFAULT } from '../../../lib/webapi/config/webapi-settings.ts';
 import { WebApiError } from '../../../lib/webapi/errors/webapi-error.ts';
 import { putRowsStreamed } from '../../../lib/webapi/routes/rows-put.ts';
+import { fakeRowsContainer } from './rows-put-fake.ts';
 
 const CHUNK_BYTES = 1000;
 const BATCH_BYTES = 8 * 1024;
 
 function fakeContainer(read: () => number) {
-  const batches: Array<{ rows: Row[]; bodyReadBytes: number }> = [];
-  const container = {
-    info: { columns: [
-      { name: 'id', type: 'INTEGER', array: false, notNull: true },
-      { name: 'v', type: 'DOUBLE', array: false, notNull: false }] },
-    multiPut: async (rows: Row[]) => {
-      batches.push({ rows, bodyReadBytes: read() });
-    },
-  } as unknown as ClientContainer;
-  return { container, batches };
+  return fakeRowsContainer([
+    { name: 'id', type: 'INTEGER', array: false, notNull: true },
+    { name: 'v', type: 'DOUBLE', array: false, notNull: false }], 0, read);
 }
 
 /** The body text in chunks of CHUNK_BYTES, counting what has been taken. */
