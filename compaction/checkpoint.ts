@@ -150,6 +150,23 @@ export interface CheckpointReport {
   cleanupError?: StorageError;
 }
 
+/** What a caller of PartitionCheckpointer.checkpoint() adds to its steps. */
+export interface CheckpointPhases {
+  generation?: Generation;
+  /** Runs with the data-file sync of step 4, before END (the caller's files of this generation). */
+  beforeEnd?: () => Promise<void>;
+  /** The caller's part of step 5; may throw StorageError, is retried until it succeeds. */
+  cleanUp?: () => void;
+  /**
+   * Called once, when every block write of step 2 is issued (or the checkpoint failed before):
+   * from then on the checkpoint only waits for its writes and syncs, and the caller may start
+   * the next partition's.
+   */
+  writesIssued?: () => void;
+  /** Runs step 4 (the syncs and END), in the caller's turn; at once if absent. */
+  syncPhase?: <T>(body: () => Promise<T>) => Promise<T>;
+}
+
 /** Where a swap image is: like a block map entry, without a generation (no cplog names it). */
 type SwapEntry = Omit<BlockMapEntry, 'generation'>;
 
@@ -286,23 +303,24 @@ export class PartitionCheckpointer implements BlockBacking {
   /**
    * Runs one checkpoint of the partition; see the order at the top of this file. The set is taken
    * synchronously, before the first await, so the caller's checkpointLsn and the blocks agree.
-   * `beforeEnd` runs after the data files are synced and before the END record (the caller's own
+   * `beforeEnd` runs beside the data files' sync and before the END record (the caller's own
    * files of this generation, such as the catalog, must be durable by then).
    */
   async checkpoint(
     source: CheckpointSource,
     checkpointLsn: Lsn,
-    options: {
-      generation?: Generation;
-      beforeEnd?: () => Promise<void>;
-      /** The caller's part of step 5; may throw StorageError, is retried until it succeeds. */
-      cleanUp?: () => void;
-    } = {},
+    options: CheckpointPhases = {},
   ): Promise<CheckpointReport> {
     const generation = options.generation ?? this.reserveGeneration(0);
     assert(generation < this.nextGeneration);
     const clock = this.options.clock ?? systemClock;
     const startMs = clock.nowMs();
+    let issued = false;
+    const writesIssued = () => {
+      if (issued) return;
+      issued = true;
+      options.writesIssued?.();
+    };
     const { dirty, freed, swapped = [] } = source.takeCheckpointSet();
     this.freeSlots.checkpointStarted();
     // At once, before any await: a later swap write of these blocks must take a new slot.
@@ -317,13 +335,21 @@ export class PartitionCheckpointer implements BlockBacking {
         partitionId: this.options.partitionId, generation,
         blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
       });
-      written = await this.writeBlocks(source, dirty, cplog, { generation, adopted });
+      written = await this.writeBlocks(source, dirty, cplog,
+        { generation, adopted, issued: writesIssued });
       this.logFreed(freed, cplog);
       relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
-      await this.dataFiles.datasync();
-      await options.beforeEnd?.();
-      await cplog.finish();
+      const syncPhase = options.syncPhase ?? ((body) => body());
+      const ending = cplog;
+      await syncPhase(async () => {
+        // The data files and the caller's files both before END; neither needs the other first.
+        const synced = await Promise.allSettled([this.dataFiles.datasync(), options.beforeEnd?.()]);
+        const failed = synced.find((result) => result.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
+        await ending.finish();
+      });
     } catch (error) {
+      writesIssued();
       // Only closing the file failed once END was durable: the checkpoint is done.
       if (cplog?.durable === true && error instanceof StorageError) closeError = error;
       else {
@@ -415,7 +441,7 @@ export class PartitionCheckpointer implements BlockBacking {
     source: CheckpointSource,
     dirty: readonly BlockId[],
     cplog: CplogWriter,
-    at: { generation: Generation; adopted: ReadonlySet<BlockId> },
+    at: { generation: Generation; adopted: ReadonlySet<BlockId>; issued: () => void },
   ): Promise<Set<BlockId>> {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
@@ -485,6 +511,7 @@ export class PartitionCheckpointer implements BlockBacking {
         }
       }
     } finally {
+      at.issued();
       // Even on failure: no write of this checkpoint may still be in flight when it returns.
       await Promise.all(inFlight);
     }
