@@ -345,8 +345,10 @@ export class PartitionCheckpointer implements BlockBacking {
         blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
       });
       // The caller's files of this generation are written while the blocks are: both only
-      // need to be durable before END.
-      callerFiles = options.beforeEnd?.();
+      // need to be durable before END. After the cplog's directory sync, so that this phase
+      // holds one thread of the pool at a time (the sync phase of another partition holds one).
+      const beforeEnd = options.beforeEnd;
+      callerFiles = beforeEnd === undefined ? undefined : cplog.entryDurable.then(beforeEnd);
       void callerFiles?.catch(() => undefined);
       written = await this.writeBlocks(source, dirty, cplog,
         { generation, adopted, issued: writesIssued });

@@ -122,6 +122,14 @@ export class CplogWriter {
     return this.durableCurrent;
   }
 
+  /**
+   * Resolves once the file's directory entry is durable (its directory synced since create);
+   * rejects, like the writer's later calls, if that sync failed.
+   */
+  get entryDurable(): Promise<void> {
+    return this.entrySynced;
+  }
+
   /** Size of the file, buffered bytes included. */
   get sizeBytes(): number {
     return this.writtenBytes + this.bufferUsedBytes;
