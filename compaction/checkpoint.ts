@@ -13,8 +13,10 @@
 //   3. log, besides the changed and freed blocks, the cold blocks whose id falls in this
 //      generation's share (id % partialCheckpointInterval == generation % partialCheckpointInterval),
 //      so the last partialCheckpointInterval complete cplogs together describe every live block;
-//   4. fdatasync the data files, then write the cplog's END record and sync it: only now does the
-//      generation exist for recovery;
+//   4. fdatasync the data files, and wait for the caller's files of this generation (its catalog,
+//      written since the cplog was created, beside steps 2-3) and for the cplog's directory entry
+//      (synced since create); then write the cplog's END record and fdatasync it: only now does
+//      the generation exist for recovery;
 //   5. only now free the retired slots, and delete cplogs that fell out of the window (and run
 //      the caller's own cleanup: old xlog files, old catalog snapshots).
 // A failure in step 5 (or in closing the cplog after its END is synced) does not undo step 4: the
@@ -30,9 +32,11 @@
 // up to CHECKPOINT_WRITE_BYTES_IN_FLIGHT_MAX of images are in flight, so encoding and writing
 // overlap. A block enters the block map and the cplog only once its write has landed, and every
 // write has landed before any data-file sync that step 2 or step 4 makes (writeBlocks waits for
-// them), so the order above holds as drawn. The node checkpoints one partition at a time over all
-// its engine threads (lib/engine/checkpoint-gate.ts); checkpointFileFlushSize (step 2) can cut a
-// partition's data-file sync into short ones.
+// them), so the order above holds as drawn. The node writes one partition's blocks at a time over
+// all its engine threads, and syncs one partition at a time (steps 4-5), so the next partition's
+// steps 2-3 run while one syncs (lib/engine/checkpoint-gate.ts, partition-group.ts: the
+// partitions are independent); checkpointFileFlushSize (step 2) can cut a partition's data-file
+// sync into short ones.
 //
 // Swap images (the BlockBacking of lib/block/block-backing.ts): a block evicted from the buffer
 // pool after changing since the last checkpoint set is written to a free slot, which no cplog
@@ -148,6 +152,26 @@ export interface CheckpointReport {
    * is retried; the caller logs this.
    */
   cleanupError?: StorageError;
+}
+
+/** What a caller of PartitionCheckpointer.checkpoint() adds to its steps. */
+export interface CheckpointPhases {
+  generation?: Generation;
+  /**
+   * The caller's files of this generation (its catalog): started once the cplog exists, beside
+   * steps 2-4, and awaited before END.
+   */
+  beforeEnd?: () => Promise<void>;
+  /** The caller's part of step 5; may throw StorageError, is retried until it succeeds. */
+  cleanUp?: () => void;
+  /**
+   * Called once, when every block write of step 2 is issued (or the checkpoint failed before):
+   * from then on the checkpoint only waits for its writes and syncs, and the caller may start
+   * the next partition's.
+   */
+  writesIssued?: () => void;
+  /** Runs step 4 (the syncs and END), in the caller's turn; at once if absent. */
+  syncPhase?: <T>(body: () => Promise<T>) => Promise<T>;
 }
 
 /** Where a swap image is: like a block map entry, without a generation (no cplog names it). */
@@ -286,23 +310,25 @@ export class PartitionCheckpointer implements BlockBacking {
   /**
    * Runs one checkpoint of the partition; see the order at the top of this file. The set is taken
    * synchronously, before the first await, so the caller's checkpointLsn and the blocks agree.
-   * `beforeEnd` runs after the data files are synced and before the END record (the caller's own
-   * files of this generation, such as the catalog, must be durable by then).
+   * `beforeEnd` starts once the cplog file exists, runs beside the block writes and the data
+   * files' sync, and is awaited before the END record (the caller's own files of this generation,
+   * such as the catalog, must be durable by then).
    */
   async checkpoint(
     source: CheckpointSource,
     checkpointLsn: Lsn,
-    options: {
-      generation?: Generation;
-      beforeEnd?: () => Promise<void>;
-      /** The caller's part of step 5; may throw StorageError, is retried until it succeeds. */
-      cleanUp?: () => void;
-    } = {},
+    options: CheckpointPhases = {},
   ): Promise<CheckpointReport> {
     const generation = options.generation ?? this.reserveGeneration(0);
     assert(generation < this.nextGeneration);
     const clock = this.options.clock ?? systemClock;
     const startMs = clock.nowMs();
+    let issued = false;
+    const writesIssued = () => {
+      if (issued) return;
+      issued = true;
+      options.writesIssued?.();
+    };
     const { dirty, freed, swapped = [] } = source.takeCheckpointSet();
     this.freeSlots.checkpointStarted();
     // At once, before any await: a later swap write of these blocks must take a new slot.
@@ -311,19 +337,36 @@ export class PartitionCheckpointer implements BlockBacking {
     let written = new Set<BlockId>();
     let relogged = 0;
     let closeError: StorageError | undefined;
+    let callerFiles: Promise<void> | undefined;
     try {
       cplog = await CplogWriter.create({
         fileSystem: this.options.fileSystem, dataRoot: this.options.dataRoot,
         partitionId: this.options.partitionId, generation,
         blockSizeBytes: this.options.blockSizeBytes, checkpointLsn,
       });
-      written = await this.writeBlocks(source, dirty, cplog, { generation, adopted });
+      // The caller's files of this generation are written while the blocks are: both only
+      // need to be durable before END. After the cplog's directory sync, so that this phase
+      // holds one thread of the pool at a time (the sync phase of another partition holds one).
+      const beforeEnd = options.beforeEnd;
+      callerFiles = beforeEnd === undefined ? undefined : cplog.entryDurable.then(beforeEnd);
+      void callerFiles?.catch(() => undefined);
+      written = await this.writeBlocks(source, dirty, cplog,
+        { generation, adopted, issued: writesIssued });
       this.logFreed(freed, cplog);
       relogged = this.relogColdBlocks(written, cplog, generation, this.fullRelogDue);
-      await this.dataFiles.datasync();
-      await options.beforeEnd?.();
-      await cplog.finish();
+      const syncPhase = options.syncPhase ?? ((body) => body());
+      const ending = cplog;
+      await syncPhase(async () => {
+        // The data files and the caller's files both before END; neither needs the other first.
+        const synced = await Promise.allSettled([this.dataFiles.datasync(), callerFiles]);
+        const failed = synced.find((result) => result.status === 'rejected');
+        if (failed !== undefined) throw failed.reason;
+        await ending.finish();
+      });
     } catch (error) {
+      writesIssued();
+      // Nothing of this checkpoint may still be in flight when it fails.
+      await callerFiles?.catch(() => undefined);
       // Only closing the file failed once END was durable: the checkpoint is done.
       if (cplog?.durable === true && error instanceof StorageError) closeError = error;
       else {
@@ -415,7 +458,7 @@ export class PartitionCheckpointer implements BlockBacking {
     source: CheckpointSource,
     dirty: readonly BlockId[],
     cplog: CplogWriter,
-    at: { generation: Generation; adopted: ReadonlySet<BlockId> },
+    at: { generation: Generation; adopted: ReadonlySet<BlockId>; issued: () => void },
   ): Promise<Set<BlockId>> {
     const { generation, adopted } = at;
     const written = new Set<BlockId>();
@@ -485,6 +528,7 @@ export class PartitionCheckpointer implements BlockBacking {
         }
       }
     } finally {
+      at.issued();
       // Even on failure: no write of this checkpoint may still be in flight when it returns.
       await Promise.all(inFlight);
     }

@@ -1,7 +1,8 @@
 // CplogWriter: writes one checkpoint generation's cplog. Entries are encoded into one bounded
 // buffer and handed to the OS a buffer at a time; nothing is durable, and the file counts as
 // incomplete to every reader, until finish() has written END, fdatasynced the file and synced its
-// directory. A crash at any point before that leaves a cplog readers ignore.
+// directory (that sync is started at create, so it runs beside the block writes, not after END).
+// A crash at any point before that leaves a cplog readers ignore.
 //
 // The caller makes the data slots the entries name durable (DataFiles.datasync) before finish():
 // a complete cplog must never point at a slot whose image could still be lost.
@@ -76,6 +77,8 @@ export class CplogWriter {
   private state: CplogWriterState = 'open';
   private durableCurrent = false;
   private readonly failure: FailureLatch;
+  /** The directory sync that makes the file's entry durable, started at create. */
+  private readonly entrySynced: Promise<void>;
 
   private constructor(options: CplogWriterOptions, handle: FileHandle) {
     const writeBufferBytes = options.writeBufferBytes ?? CPLOG_WRITE_BUFFER_BYTES;
@@ -93,6 +96,12 @@ export class CplogWriter {
     this.handle = handle;
     this.buffer = new Uint8Array(writeBufferBytes);
     this.view = new DataView(this.buffer.buffer);
+    // The new file's directory entry, synced now, beside the checkpoint's block writes, rather
+    // than after END: a directory's fsync covers the entries made before it, and END's
+    // fdatasync covers the file's size. finish() waits for both.
+    this.entrySynced = this.failure.guardAsync(() => this.fileSystem.syncDirectory(this.directory));
+    // Awaited by finish(); an abandoned writer leaves it, and its failure, to nobody.
+    void this.entrySynced.catch(() => undefined);
     this.bufferUsedBytes = encodeCplogHeader(this.view, 0, {
       formatVersion: CPLOG_FORMAT_VERSION, partitionId: options.partitionId,
       generation: options.generation, blockSizeBytes: options.blockSizeBytes,
@@ -111,6 +120,14 @@ export class CplogWriter {
    */
   get durable(): boolean {
     return this.durableCurrent;
+  }
+
+  /**
+   * Resolves once the file's directory entry is durable (its directory synced since create);
+   * rejects, like the writer's later calls, if that sync failed.
+   */
+  get entryDurable(): Promise<void> {
+    return this.entrySynced;
   }
 
   /** Size of the file, buffered bytes included. */
@@ -157,8 +174,8 @@ export class CplogWriter {
     this.state = 'finished';
     try {
       await this.failure.guardAsync(() => this.handle.datasync());
-      // Sync the directory too: a new cplog is not durable until its entry is.
-      await this.failure.guardAsync(() => this.fileSystem.syncDirectory(this.directory));
+      // And the directory's sync since create: a new cplog is not durable until its entry is.
+      await this.entrySynced;
       this.durableCurrent = true;
     } finally {
       this.handle.close();

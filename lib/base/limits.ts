@@ -182,11 +182,17 @@ export const CPLOG_WRITE_BUFFER_BYTES = 256 * KiB;
  */
 export const CHECKPOINT_FREE_SPACE_RESERVE_BYTES = 1 * MiB;
 /**
- * Partition checkpoints of one Store in flight at once, over all its groups (checkpoint-gate.ts).
- * Each runs its fsyncs one after another, so this is also the most checkpoint fsyncs it holds in
- * the thread pool (4 threads): the rest stay free for the xlog's fdatasync, which a commit waits on.
+ * Partition checkpoints of one Store writing their blocks at once, over all its groups
+ * (checkpoint-gate.ts). Their writes go to the write thread, not the thread pool.
  */
 export const CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX = 1;
+/**
+ * Partition checkpoints of one Store syncing at once (data files with catalog, then the cplog
+ * END), over all its groups. Each holds at most 2 of the thread pool's 4 threads (the data-file
+ * fdatasync beside the catalog's fsync), and a writing one holds one more with
+ * checkpointFileFlushSize: the rest stay free for the xlog's fdatasync, which a commit waits on.
+ */
+export const CHECKPOINT_SYNCS_IN_FLIGHT_MAX = 1;
 /**
  * Between two expiry sweeps of a Store (lib/engine/partition-expiry.ts): expired rows are invisible
  * at once, so this only bounds how long their space stays taken after they expire.

@@ -17,7 +17,9 @@ import {
 } from '../base/ids.ts';
 import type { StorageError } from '../base/errors.ts';
 import { restorePartition } from '../block/block-space-restore.ts';
-import { PartitionCheckpointer, type CheckpointReport } from '../../compaction/checkpoint.ts';
+import {
+  PartitionCheckpointer, type CheckpointPhases, type CheckpointReport,
+} from '../../compaction/checkpoint.ts';
 import {
   readCatalogSnapshot, removeCatalogSnapshotsBefore, writeCatalogSnapshot,
 } from './catalog-snapshot.ts';
@@ -85,11 +87,13 @@ export interface PartitionCheckpointOutcome {
 export async function checkpointPartition(
   partition: Partition,
   context: PartitionContext,
+  phases: Pick<CheckpointPhases, 'writesIssued' | 'syncPhase'> = {},
 ): Promise<PartitionCheckpointOutcome> {
   const checkpointer = partition.checkpointer;
   const checkpointLsn = lsn(partition.log.lastAppliedLsn);
-  if (checkpointer === undefined) return { report: undefined, cleanupError: undefined };
-  if (checkpointLsn === partition.lastCheckpointLsn) {
+  if (checkpointer === undefined || checkpointLsn === partition.lastCheckpointLsn) {
+    phases.writesIssued?.();
+    if (checkpointer === undefined) return { report: undefined, cleanupError: undefined };
     return { report: undefined, cleanupError: checkpointer.retryCleanup() };
   }
   // From here to checkpointer.checkpoint()'s first await, nothing else runs: LSN, catalog and
@@ -102,6 +106,7 @@ export async function checkpointPartition(
   // here so that is no unhandled rejection, and still thrown where it is awaited.
   void switched.catch(() => undefined);
   const report = await checkpointer.checkpoint(partition.catalog.space, checkpointLsn, {
+    ...phases,
     generation,
     beforeEnd: async () => {
       await switched;

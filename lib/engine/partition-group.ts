@@ -30,7 +30,9 @@ import type { PartitionRange } from '../../wal/journal-files.ts';
 import { IndexMemory } from './index-memory.ts';
 import { Partition } from './partition.ts';
 import type { CheckpointGate } from './checkpoint-gate.ts';
-import { checkpointPartition, recoverPartition } from './partition-checkpoint.ts';
+import {
+  checkpointPartition, recoverPartition, type PartitionCheckpointOutcome,
+} from './partition-checkpoint.ts';
 import {
   backupPartition, type BackupTarget, type PartitionBackupReport,
 } from './partition-backup.ts';
@@ -51,14 +53,24 @@ export interface PartitionGroupConfig {
   transactionLogRoot: string;
   dataRoot: string;
   releaseUnusedFileBlocks: boolean;
-  /** Shared by the Store's groups: partition checkpoints in flight at once (checkpoint-gate.ts). */
+  /**
+   * Shared by the Store's groups: partition checkpoints writing their blocks at once, and syncing
+   * at once (checkpoint-gate.ts).
+   */
   checkpointGate: CheckpointGate;
+  checkpointSyncGate: CheckpointGate;
   /** Told of each checkpoint of the group (the node's event log). */
   onCheckpoint?: ((event: CheckpointEvent) => void) | undefined;
   /** Called when a sync or an apply fails: the log of this group can no longer be trusted. */
   onSyncError(error: unknown): void;
   /** Told of what degrades without failing anything (the commit journal's preallocation). */
   onWarning?: ((message: string) => void) | undefined;
+}
+
+/** A partition checkpoint whose block writes are issued: it goes on to its syncs. */
+interface StartedCheckpoint {
+  partition: Partition;
+  done: Promise<PartitionCheckpointOutcome>;
 }
 
 export type CheckpointTrigger = 'periodic' | 'requested' | 'shutdown' | 'recovery';
@@ -296,7 +308,14 @@ export class PartitionGroup {
     return partition;
   }
 
-  /** Checkpoints every partition of the group that changed since its last checkpoint. */
+  /**
+   * Checkpoints every partition of the group that changed since its last checkpoint, one after
+   * another, pipelined: a partition writes its blocks (in the Store's write gate) while the one
+   * before syncs and ends its generation (in the sync gate), so at most two of the group's are in
+   * flight. Each partition's own order is compaction/checkpoint.ts's; the partitions are
+   * independent (their own data files, cplog, catalog and xlog generation). On a failure the
+   * group's run fails once the partition started after the failed one has settled too.
+   */
   checkpoint(trigger: CheckpointTrigger = 'requested'): Promise<void> {
     const run = this.checkpointing.then(async () => {
       const groupIndex = this.config.index;
@@ -305,36 +324,27 @@ export class PartitionGroup {
       this.lastCheckpointTrigger = trigger;
       this.checkpointPendingPartitionCount = this.partitions.length;
       this.config.onCheckpoint?.({ kind: 'started', groupIndex, trigger });
+      const started: Array<Promise<unknown>> = [];
       try {
+        let syncing: StartedCheckpoint | undefined;
         for (const partition of this.partitions) {
-          const outcome = await this.config.checkpointGate.run(async () => {
-            // Checked before each partition: the ones before (of any group) may have freed or
-            // taken space.
-            const space = this.checkpointSpace(partition);
-            if (space === undefined || checkpointHasRoom(space)) {
-              return checkpointPartition(partition, this.context);
-            }
-            if (trigger === 'requested') throw checkpointNoSpaceError(partition.id, space);
-            this.checkpointSkippedCount++;
-            this.config.onCheckpoint?.({
-              kind: 'skipped', groupIndex, trigger, partitionId: partition.id, ...space,
-            });
-            return undefined;
-          });
-          if (outcome === undefined) return;
-          const { cleanupError } = outcome;
-          if (cleanupError !== undefined) {
-            this.checkpointCleanupErrorCount++;
-            this.config.onCheckpoint?.({
-              kind: 'cleanupFailed', groupIndex, trigger, partitionId: partition.id,
-              error: cleanupError,
-            });
+          const next = await this.config.checkpointGate.run(() =>
+            this.startPartitionCheckpoint(partition, trigger, syncing?.done));
+          if (next !== undefined) started.push(next.done);
+          if (syncing !== undefined) {
+            this.partitionCheckpointed(syncing.partition, trigger, await syncing.done);
           }
-          this.checkpointPendingPartitionCount--;
+          syncing = next;
+          if (next === undefined) return; // skipped for lack of space: the rest would be too
+        }
+        if (syncing !== undefined) {
+          this.partitionCheckpointed(syncing.partition, trigger, await syncing.done);
         }
         const durationMs = this.config.clock.monotonicMs() - startMs;
         this.config.onCheckpoint?.({ kind: 'completed', groupIndex, trigger, durationMs });
       } catch (error) {
+        // No partition of this run may still be in flight when it fails.
+        await Promise.allSettled(started);
         this.config.onCheckpoint?.({ kind: 'failed', groupIndex, trigger, error });
         throw error;
       } finally {
@@ -343,6 +353,58 @@ export class PartitionGroup {
     });
     this.checkpointing = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * In the write gate: starts the partition's checkpoint and returns once its block writes are
+   * issued (it goes on to its syncs); undefined if it was skipped for lack of space.
+   */
+  private async startPartitionCheckpoint(
+    partition: Partition,
+    trigger: CheckpointTrigger,
+    syncing: Promise<PartitionCheckpointOutcome> | undefined,
+  ): Promise<StartedCheckpoint | undefined> {
+    // Checked before each partition: the ones before (of any group) may have freed or taken
+    // space. The one before in this group frees its retired slots only once synced: when the
+    // space looks short, it is checked again after that.
+    let space = this.checkpointSpace(partition);
+    if (space !== undefined && !checkpointHasRoom(space) && syncing !== undefined) {
+      await syncing.catch(() => undefined);
+      space = this.checkpointSpace(partition);
+    }
+    if (space === undefined || checkpointHasRoom(space)) {
+      let writesIssued!: () => void;
+      const issued = new Promise<void>((resolve) => (writesIssued = resolve));
+      const done = checkpointPartition(partition, this.context, {
+        writesIssued, syncPhase: (body) => this.config.checkpointSyncGate.run(body),
+      });
+      // Either comes first: a checkpoint that fails before its writes may not say so.
+      await Promise.race([issued, done.then(() => undefined, () => undefined)]);
+      return { partition, done };
+    }
+    if (trigger === 'requested') throw checkpointNoSpaceError(partition.id, space);
+    this.checkpointSkippedCount++;
+    this.config.onCheckpoint?.({
+      kind: 'skipped', groupIndex: this.config.index, trigger, partitionId: partition.id, ...space,
+    });
+    return undefined;
+  }
+
+  /** A partition's checkpoint is done: its cleanup error, if any, is told. */
+  private partitionCheckpointed(
+    partition: Partition,
+    trigger: CheckpointTrigger,
+    outcome: PartitionCheckpointOutcome,
+  ): void {
+    const { cleanupError } = outcome;
+    if (cleanupError !== undefined) {
+      this.checkpointCleanupErrorCount++;
+      this.config.onCheckpoint?.({
+        kind: 'cleanupFailed', groupIndex: this.config.index, trigger, partitionId: partition.id,
+        error: cleanupError,
+      });
+    }
+    this.checkpointPendingPartitionCount--;
   }
 
   /**

@@ -21,7 +21,8 @@ import { assert } from '../base/assert.ts';
 import { StorageError } from '../base/errors.ts';
 import type { PartitionId } from '../base/ids.ts';
 import {
-  blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, EXPIRY_SWEEP_INTERVAL_MS_DEFAULT, SESSION_COUNT_MAX,
+  blockSizeLimits, CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX, CHECKPOINT_SYNCS_IN_FLIGHT_MAX,
+  EXPIRY_SWEEP_INTERVAL_MS_DEFAULT, SESSION_COUNT_MAX,
 } from '../base/limits.ts';
 import type { StorageOptions } from '../base/options.ts';
 import { backgroundScheduler } from '../io/background-scheduler.ts';
@@ -37,7 +38,7 @@ import {
   containerPartitionId, partitionGroupOf, partitionGroupRange,
 } from '../schema/partition-hash.ts';
 import type { ContainerInfo } from './catalog.ts';
-import { CheckpointGate, type CheckpointGateShared } from './checkpoint-gate.ts';
+import { CheckpointGate, CheckpointPhase, type CheckpointGateShared } from './checkpoint-gate.ts';
 import { expirySweep } from './partition-expiry.ts';
 import type { BackupTarget, PartitionBackupReport } from './partition-backup.ts';
 import type { Partition } from './partition.ts';
@@ -70,8 +71,9 @@ export interface StoreConfig {
    */
   groupIndexes?: readonly number[];
   /**
-   * The checkpoint count shared with the Stores of other engine threads of the same node
-   * (checkpoint-gate.ts): CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX then bounds them all together.
+   * The checkpoint counts shared with the Stores of other engine threads of the same node
+   * (checkpoint-gate.ts): CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX and CHECKPOINT_SYNCS_IN_FLIGHT_MAX
+   * then bound them all together.
    */
   checkpointGateShared?: CheckpointGateShared;
   /** Between two expiry sweeps (partition-expiry.ts); EXPIRY_SWEEP_INTERVAL_MS_DEFAULT when absent. */
@@ -146,12 +148,15 @@ export class Store {
     await Store.prepareHome({ ...config, options, fileSystem });
     const limits = blockSizeLimits(options.storeBlockSizeBytes);
     const checkpointGate = new CheckpointGate(CHECKPOINT_PARTITIONS_IN_FLIGHT_MAX,
-      config.checkpointGateShared);
+      config.checkpointGateShared, CheckpointPhase.WRITE);
+    const checkpointSyncGate = new CheckpointGate(CHECKPOINT_SYNCS_IN_FLIGHT_MAX,
+      config.checkpointGateShared, CheckpointPhase.SYNC);
     const store = new Store(options, fileSystem, clock, groupIndexes, (self) =>
       groupIndexes.map((index) => new PartitionGroup({
         groupCount: options.concurrency,
         index, options, limits, fileSystem, clock, scheduler, periodicScheduler, transactionLogRoot,
         dataRoot, releaseUnusedFileBlocks: config.releaseUnusedFileBlocks ?? false, checkpointGate,
+        checkpointSyncGate,
         onCheckpoint: config.onCheckpoint,
         onWarning: config.onWarning,
         onSyncError: (error) => self.fail(error),

@@ -77,15 +77,21 @@ function filesUnder(sim: SimFileSystem, directory = HOME): string[] {
   return files;
 }
 
-/** The step that makes END durable: the cplog directory's sync after the cplog's fdatasync. */
+/**
+ * The step that makes END durable: the cplog's fdatasync. Its directory entry was synced before,
+ * between its create and that fdatasync.
+ */
 function durableStepIndex(steps: readonly FileSystemStep[]): number {
+  const cplogCreate = steps.findIndex((step) => step.call === 'open' &&
+    step.path.endsWith('.cplog'));
   const cplogSync = steps.findIndex((step) => step.call === 'datasync' &&
     step.path.endsWith('.cplog'));
-  assert.ok(cplogSync >= 0, 'the checkpoint syncs its cplog');
-  const directorySync = steps.findIndex((step, index) => index > cplogSync &&
+  assert.ok(cplogCreate >= 0 && cplogSync > cplogCreate, 'the checkpoint makes and syncs a cplog');
+  const directorySync = steps.findIndex((step, index) => index > cplogCreate &&
     step.call === 'syncDirectory');
-  assert.ok(directorySync > cplogSync);
-  return directorySync;
+  assert.ok(directorySync > cplogCreate && directorySync < cplogSync,
+    'the cplog\'s directory is synced after its create, before its END is');
+  return cplogSync;
 }
 
 /** A power cut, then a reopen on the plain file system: every row must be there. */
