@@ -92,6 +92,7 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import { flushLogRun } from './griddb-flush-log.ts';
 import { GRIDDB_STATEMENTS_REFUSED, griddbRefusalMessage } from './griddb-statements-refused.ts';
 import {
   closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
@@ -434,6 +435,10 @@ export class GriddbConnection {
         return;
       case GriddbStatement.CLOSE_ROW_SET:
         closeRowSetRun(this.queryContext(request), body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      case GriddbStatement.FLUSH_LOG:
+        await flushLogRun(this.rowContext(request), body);
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       case GriddbStatement.UPDATE_ROW_BY_ID:

@@ -11,9 +11,6 @@
 //                                           5.x refuses them too, with TXN_STATEMENT_TYPE_UNSUPPORTED
 //   CREATE/DROP_TRIGGER 152/153             gsCreateTrigger/gsDropTrigger: GridDB 5.x refuses
 //                                           them too, with CM_NOT_SUPPORTED ("Trigger not support")
-//   FLUSH_LOG 117                           gsFlush: GridDB syncs the partition's log; store has
-//                                           no request that syncs on demand (in logWriteMode 0
-//                                           every acknowledged write is already synced)
 //   APPEND_TIME_SERIES_ROW 129              gsAppendTimeSeriesRow (a row keyed by the node's
 //                                           clock): not implemented; put the row with its time
 //
@@ -36,9 +33,6 @@ export const GRIDDB_STATEMENTS_REFUSED: ReadonlyMap<number, GriddbStatementRefus
     error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNSUPPORTED, why: NOT_IN_GRIDDB_5 }],
   [116, { name: 'DROP_EVENT_NOTIFICATION', call: 'gsDropEventNotification',
     error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNSUPPORTED, why: NOT_IN_GRIDDB_5 }],
-  [117, { name: 'FLUSH_LOG', call: 'gsFlush', error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-    why: `${NOT_IN_STORE} (no on-demand log sync; with logWriteMode 0 every acknowledged ` +
-      'write is already synced)' }],
   [129, { name: 'APPEND_TIME_SERIES_ROW', call: 'gsAppendTimeSeriesRow',
     error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
     why: `${NOT_IN_STORE} (put the row with its timestamp: gsPutRow)` }],
