@@ -383,6 +383,7 @@ export class GriddbConnection {
       case GriddbStatement.GET_ROW:
       case GriddbStatement.PUT_ROW:
       case GriddbStatement.PUT_MULTIPLE_ROWS:
+      case GriddbStatement.APPEND_TIME_SERIES_ROW:
       case GriddbStatement.DELETE_ROW: {
         const write = await rowStatementRun(this.rowContext(request), type, statementId, body);
         reply(GriddbResult.SUCCESS, write);
@@ -501,6 +502,7 @@ export class GriddbConnection {
       partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
       containers: this.containers, rowsScratch: this.rowsScratch,
+      nowMs: () => this.host.options.clock.nowMs(),
     };
   }
 
