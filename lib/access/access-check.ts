@@ -44,6 +44,7 @@ export function messageOperation(messageType: number): AccessOperation | undefin
 
 const MESSAGE_OPERATIONS: ReadonlyMap<number, AccessOperation> = new Map([
   [MessageType.CONTAINER_INFO, 'read'], [MessageType.CONTAINER_LIST, 'read'],
+  [MessageType.LOG_SYNC, 'read'],
   [MessageType.ROW_GET, 'read'], [MessageType.MULTI_GET, 'read'], [MessageType.QUERY, 'read'],
   [MessageType.ROW_PUT, 'write'], [MessageType.ROW_REMOVE, 'write'],
   [MessageType.MULTI_PUT, 'write'],

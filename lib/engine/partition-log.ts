@@ -159,6 +159,17 @@ export class PartitionLog {
     return { lsn: recordLsn, durable };
   }
 
+  /**
+   * Resolves once every record appended so far is synced in this partition's own xlog, whatever
+   * logWriteMode says (GridDB's FLUSH_LOG): through the group commit's rounds, as a logWriteMode 0
+   * commit waits, so the sync joins a round under way instead of racing it.
+   */
+  syncAppended(): Promise<void> | undefined {
+    const writer = this.writer;
+    if (writer === undefined || writer.syncedLsn >= writer.lastLsn) return undefined;
+    return this.context.groupCommit.waitDurable(writer, writer.lastLsn);
+  }
+
   /** The LSN of the last record applied to the blocks (set by the pipeline's apply, and replay). */
   lastAppliedLsn: bigint = 0n;
 

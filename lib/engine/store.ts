@@ -222,6 +222,14 @@ export class Store {
     return group;
   }
 
+  /**
+   * Syncs the xlog of the partition that owns `containerName` up to its last record (GridDB's
+   * gsFlush); resolves at once when nothing is unsynced.
+   */
+  async syncPartitionLog(containerName: string): Promise<void> {
+    await this.partitionFor(containerName).log.syncAppended();
+  }
+
   // ---- catalog ---------------------------------------------------------------------------------
 
   async createContainer(definition: ContainerDefinition): Promise<ContainerInfo> {

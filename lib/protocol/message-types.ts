@@ -9,6 +9,7 @@
 //               25 ROW_PUT_EXISTED (one row; answers whether its key had a row: GridDB's PUT_ROW)
 //               26 ROW_GET_FOR_UPDATE (ROW_GET that locks the key for the session's transaction)
 //   transaction 30 SET_AUTO_COMMIT  31 COMMIT  32 ABORT
+//               33 LOG_SYNC (the xlog of a container's partition synced now: GridDB's gsFlush)
 //   queries     40 QUERY  41 FETCH  42 RESULT_CLOSE  43 SQL_EXECUTE (pages on with FETCH)
 //               44 SQL_CANCEL (a running statement by its "#sqls" query id, from any connection)
 
@@ -34,6 +35,7 @@ export const MessageType = {
   SET_AUTO_COMMIT: 30,
   COMMIT: 31,
   ABORT: 32,
+  LOG_SYNC: 33,
   QUERY: 40,
   FETCH: 41,
   RESULT_CLOSE: 42,

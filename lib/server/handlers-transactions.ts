@@ -1,9 +1,10 @@
 // Manual transactions: switch a container handle of a manual session between auto-commit and
 // manual commit, commit, abort. The engine owns the transactions (lib/engine/session.ts);
-// session 0, the connection's auto-commit session, has none.
+// session 0, the connection's auto-commit session, has none. LOG_SYNC syncs the xlog of a
+// container's partition (GridDB's gsFlush).
 
 import {
-  ABORT, COMMIT, SET_AUTO_COMMIT,
+  ABORT, COMMIT, LOG_SYNC, SET_AUTO_COMMIT,
 } from '../protocol/messages-transaction.ts';
 import { containerFind, containerGet } from './container-lookup.ts';
 import { sessionContainerKey, writeOnce } from './handlers-rows.ts';
@@ -39,4 +40,10 @@ export const TRANSACTION_HANDLERS: readonly DispatchEntry[] = [
       return EMPTY_REPLY;
     }),
   (request) => sessionContainerKey(request.statement.sessionId, request.ref.name)),
+
+  handler(LOG_SYNC, async (ref, context) => {
+    const entry = containerGet(context, ref);
+    await context.store.syncPartitionLog(entry.schema.name);
+    return EMPTY_REPLY;
+  }),
 ];

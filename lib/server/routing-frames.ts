@@ -9,7 +9,7 @@
 //   | body |
 //
 // Requests that name one container carry its name ref (wire-refs.ts) after a fixed number of
-// varuints: none (CONTAINER_INFO), a session id (ROW_GET, QUERY) or a statement (session id and
+// varuints: none (CONTAINER_INFO, LOG_SYNC), a session id (ROW_GET, QUERY) or a statement (session id and
 // statement id: the writes, index and transaction requests). Sessions, query results and fetches
 // start with the id they name (messages-connection.ts, messages-query.ts).
 
@@ -29,6 +29,7 @@ const FRAME_STATUS_OFFSET_BYTES = 8;
 /** Varuints before the name ref, by the message types that name one container. */
 const NAME_REF_OFFSET_VARUINTS: ReadonlyMap<number, number> = new Map([
   [MessageType.CONTAINER_INFO, 0],
+  [MessageType.LOG_SYNC, 0],
   [MessageType.ROW_GET, 1],
   [MessageType.ROW_GET_FOR_UPDATE, 1],
   [MessageType.QUERY, 1],

@@ -2,6 +2,7 @@
 // at once (CONFIG_INVALID), before anything listens.
 
 import { STORAGE_OPTION_DEFAULTS } from '../base/options.ts';
+import { systemClock, type Clock } from '../io/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { StorageError } from '../base/errors.ts';
 import {
@@ -102,6 +103,8 @@ export interface TransactionServerOptions {
   idleTimeoutMs?: number;
   /** A connection must authenticate within this. */
   handshakeTimeoutMs?: number;
+  /** The node's wall clock, for GridDB's gsAppendTimeSeriesRow keys; systemClock by default. */
+  clock?: Clock;
   /** Write outcomes remembered for retried statements (statement-results.ts). */
   statementResultCountMax?: number;
   /** The same, per client. */
@@ -159,6 +162,7 @@ export function resolveServerOptions(options: TransactionServerOptions): Resolve
     messageBytesMax: options.messageBytesMax ?? PROTOCOL_MESSAGE_BYTES_MAX,
     idleTimeoutMs: options.idleTimeoutMs ?? CONNECTION_IDLE_TIMEOUT_MS_DEFAULT,
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? CONNECTION_HANDSHAKE_TIMEOUT_MS_DEFAULT,
+    clock: options.clock ?? systemClock,
     statementResultCountMax: options.statementResultCountMax ?? STATEMENT_RESULT_COUNT_MAX,
     statementResultCountPerClientMax: options.statementResultCountPerClientMax ??
       STATEMENT_RESULT_COUNT_PER_CLIENT_MAX,

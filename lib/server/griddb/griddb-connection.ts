@@ -92,6 +92,7 @@ import {
 } from './griddb-handshake.ts';
 import { partitionAddressDecode, partitionAddressReplyWrite } from './griddb-partition-address.ts';
 import { GriddbResult, GriddbStatement } from './griddb-statements.ts';
+import { flushLogRun } from './griddb-flush-log.ts';
 import { GRIDDB_STATEMENTS_REFUSED, griddbRefusalMessage } from './griddb-statements-refused.ts';
 import {
   closeRowSetRun, fetchRowSetRun, queryTqlRun, rowByIdRun, timeSeriesQueryRun,
@@ -382,6 +383,7 @@ export class GriddbConnection {
       case GriddbStatement.GET_ROW:
       case GriddbStatement.PUT_ROW:
       case GriddbStatement.PUT_MULTIPLE_ROWS:
+      case GriddbStatement.APPEND_TIME_SERIES_ROW:
       case GriddbStatement.DELETE_ROW: {
         const write = await rowStatementRun(this.rowContext(request), type, statementId, body);
         reply(GriddbResult.SUCCESS, write);
@@ -434,6 +436,10 @@ export class GriddbConnection {
         return;
       case GriddbStatement.CLOSE_ROW_SET:
         closeRowSetRun(this.queryContext(request), body);
+        reply(GriddbResult.SUCCESS, () => undefined);
+        return;
+      case GriddbStatement.FLUSH_LOG:
+        await flushLogRun(this.rowContext(request), body);
         reply(GriddbResult.SUCCESS, () => undefined);
         return;
       case GriddbStatement.UPDATE_ROW_BY_ID:
@@ -496,6 +502,7 @@ export class GriddbConnection {
       partitionId: request.partitionId,
       partitionOf: (name) => this.partitionOf(request, name), sessions: this.sessionsOf(),
       containers: this.containers, rowsScratch: this.rowsScratch,
+      nowMs: () => this.host.options.clock.nowMs(),
     };
   }
 

@@ -1,6 +1,7 @@
-// GridDB's row statements: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127) and
-// PUT_MULTIPLE_ROWS (125), each run as one of store's own row requests (ROW_PUT_EXISTED, ROW_GET,
-// ROW_REMOVE, ROW_PUT) through griddb-engine.ts, in auto-commit or in a session's transaction (griddb-sessions.ts).
+// GridDB's row statements: PUT_ROW (124), GET_ROW (120), DELETE_ROW (127), PUT_MULTIPLE_ROWS
+// (125) and APPEND_TIME_SERIES_ROW (129), each run as one of store's own row requests
+// (ROW_PUT_EXISTED, ROW_GET, ROW_REMOVE, ROW_PUT) through griddb-engine.ts, in auto-commit or in
+// a session's transaction (griddb-sessions.ts).
 // Bodies after the statement id (the C client's GSContainerTag::putTransactionInfo; rows and
 // keys in griddb-rows.ts):
 //
@@ -13,6 +14,9 @@
 //                                             row id i64 = 0 first, for a collection) |
 //   DELETE_ROW  part: the key;                reply | existed i8 |
 //   PUT_MULTIPLE_ROWS part: | rowCount i64 | rows |   reply | 0 i8 |  (one store put: all or none)
+//   APPEND_TIME_SERIES_ROW (129, gsAppendTimeSeriesRow) part: one row whose key is a placeholder
+//               (the client sends 0); the node sets it to its clock (ServerOptions.clock) and
+//               runs PUT_ROW's ROW_PUT_EXISTED;        reply | existed i8 |
 //
 // A key of one column is that column's field; a composite key is a row of the key columns
 // (one row of griddb-rows.ts's encoding).
@@ -34,7 +38,8 @@ import { KeyBatch, RowBatch } from '../../protocol/wire-rows.ts';
 import type { ContainerInfo } from '../../protocol/wire-schema.ts';
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import type { GriddbContainerCache, GriddbContainerFound } from './griddb-container-cache.ts';
-import type { RowKey } from '../../schema/column-type.ts';
+import type { Row, RowKey } from '../../schema/column-type.ts';
+import { assert } from '../../base/assert.ts';
 import { keyValidator, validateRow } from '../../schema/row-validate.ts';
 import { griddbErrorOf, type GriddbEngine } from './griddb-engine.ts';
 import { isStorageError } from '../../base/errors.ts';
@@ -148,6 +153,8 @@ export interface RowStatementContext {
   containers?: GriddbContainerCache;
   /** The connection's room for transcoded rows (griddb-rows-transcode.ts). */
   rowsScratch?: GriddbRowsScratch;
+  /** The node's wall clock (lib/io/clock.ts), for APPEND_TIME_SERIES_ROW's key. */
+  nowMs?: () => number;
 }
 
 export async function containerOf(context: Omit<RowStatementContext, 'sessions'>,
@@ -217,6 +224,26 @@ export function griddbRowBatchOf(schema: ContainerSchema, bytes: Uint8Array, cou
     decoded.map((row) => checked(() => validateRow(schema, row, VALUE_LIMITS))));
 }
 
+/**
+ * APPEND_TIME_SERIES_ROW's row: the one the client sent (its key a placeholder, 0) with the key
+ * set to the node's clock, in the key column's precision (ms × 1000 for µs, × 10^6 for ns).
+ */
+export function appendedRow(schema: ContainerSchema, part: Uint8Array,
+  nowMs: (() => number) | undefined): Row {
+  if (schema.type !== 'TIME_SERIES') {
+    throw new GriddbError(GriddbErrorCode.TXN_CONTAINER_TYPE_INVALID,
+      `gsAppendTimeSeriesRow on collection "${schema.name}": only a time series takes it`);
+  }
+  assert(nowMs !== undefined, 'a row statement context without a clock');
+  const [row] = griddbDecode(() => griddbRowsRead(part, schema.columns, 1));
+  const key = schema.columns[0]!;
+  assert(key.type === 'TIMESTAMP');
+  const ms = nowMs();
+  row![0] = key.timePrecision === 'MICROSECOND' ? BigInt(ms) * 1000n
+    : key.timePrecision === 'NANOSECOND' ? BigInt(ms) * 1_000_000n : ms;
+  return checked(() => validateRow(schema, row!, VALUE_LIMITS));
+}
+
 /** Runs one row statement; returns the reply's payload writer. */
 export async function rowStatementRun(context: RowStatementContext, type: number,
   statementId: bigint, body: Uint8Array): Promise<(writer: ByteWriter) => void> {
@@ -252,6 +279,12 @@ async function rowStatementOn(context: RowStatementContext, type: number,
     case GriddbStatement.PUT_ROW: {
       const existed = await context.engine.call(ROW_PUT_EXISTED,
         { statement: statement(), ref, rows: griddbRowBatchOf(schema, head.part, 1, context.rowsScratch) });
+      return (writer) => writer.i8(existed ? 1 : 0);
+    }
+    case GriddbStatement.APPEND_TIME_SERIES_ROW: {
+      const row = appendedRow(schema, head.part, context.nowMs);
+      const existed = await context.engine.call(ROW_PUT_EXISTED,
+        { statement: statement(), ref, rows: RowBatch.of(schema, [row]) });
       return (writer) => writer.i8(existed ? 1 : 0);
     }
     case GriddbStatement.PUT_MULTIPLE_ROWS: {

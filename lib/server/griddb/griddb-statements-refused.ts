@@ -11,11 +11,6 @@
 //                                           5.x refuses them too, with TXN_STATEMENT_TYPE_UNSUPPORTED
 //   CREATE/DROP_TRIGGER 152/153             gsCreateTrigger/gsDropTrigger: GridDB 5.x refuses
 //                                           them too, with CM_NOT_SUPPORTED ("Trigger not support")
-//   FLUSH_LOG 117                           gsFlush: GridDB syncs the partition's log; store has
-//                                           no request that syncs on demand (in logWriteMode 0
-//                                           every acknowledged write is already synced)
-//   APPEND_TIME_SERIES_ROW 129              gsAppendTimeSeriesRow (a row keyed by the node's
-//                                           clock): not implemented; put the row with its time
 //
 // Any other number is GridDB's TXN_STATEMENT_TYPE_UNKNOWN.
 
@@ -29,19 +24,12 @@ export interface GriddbStatementRefused {
 }
 
 const NOT_IN_GRIDDB_5 = 'is not supported by GridDB 5.x';
-const NOT_IN_STORE = 'is not supported by this node';
 
 export const GRIDDB_STATEMENTS_REFUSED: ReadonlyMap<number, GriddbStatementRefused> = new Map([
   [115, { name: 'CREATE_EVENT_NOTIFICATION', call: 'gsCreateEventNotification',
     error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNSUPPORTED, why: NOT_IN_GRIDDB_5 }],
   [116, { name: 'DROP_EVENT_NOTIFICATION', call: 'gsDropEventNotification',
     error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNSUPPORTED, why: NOT_IN_GRIDDB_5 }],
-  [117, { name: 'FLUSH_LOG', call: 'gsFlush', error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-    why: `${NOT_IN_STORE} (no on-demand log sync; with logWriteMode 0 every acknowledged ` +
-      'write is already synced)' }],
-  [129, { name: 'APPEND_TIME_SERIES_ROW', call: 'gsAppendTimeSeriesRow',
-    error: GriddbErrorCode.TXN_STATEMENT_TYPE_UNKNOWN,
-    why: `${NOT_IN_STORE} (put the row with its timestamp: gsPutRow)` }],
   [152, { name: 'CREATE_TRIGGER', call: 'gsCreateTrigger',
     error: GriddbErrorCode.CM_NOT_SUPPORTED, why: NOT_IN_GRIDDB_5 }],
   [153, { name: 'DROP_TRIGGER', call: 'gsDropTrigger',

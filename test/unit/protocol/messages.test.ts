@@ -26,7 +26,9 @@ import { SQL_CANCEL, SQL_EXECUTE } from '../../../lib/protocol/messages-sql.ts';
 import {
   MULTI_GET, MULTI_PUT, ROW_GET, ROW_PUT, ROW_REMOVE,
 } from '../../../lib/protocol/messages-row.ts';
-import { ABORT, COMMIT, SET_AUTO_COMMIT } from '../../../lib/protocol/messages-transaction.ts';
+import {
+  ABORT, COMMIT, LOG_SYNC, SET_AUTO_COMMIT,
+} from '../../../lib/protocol/messages-transaction.ts';
 import { errorDecode, errorWrite } from '../../../lib/protocol/wire-error.ts';
 import { KeyBatch, RowBatch } from '../../../lib/protocol/wire-rows.ts';
 import {
@@ -224,6 +226,7 @@ describe('messages: round trips', () => {
     }
     const auto = { statement, ref, enabled: true };
     assert.deepStrictEqual(requestTrip(SET_AUTO_COMMIT, auto), auto);
+    assert.deepStrictEqual(requestTrip(LOG_SYNC, ref), ref);
     for (const [partialExecution, forUpdate] of [[false, false], [true, false], [false, true]]) {
       const query = {
         sessionId: 0, ref, tql: 'select * where x > 1', fetchSize: 100,

@@ -22,8 +22,6 @@ const GET_CONTAINER = 105;
 const REFUSED: Array<[number, number, string]> = [
   [115, 10055, 'CREATE_EVENT_NOTIFICATION, gsCreateEventNotification'],
   [116, 10055, 'DROP_EVENT_NOTIFICATION, gsDropEventNotification'],
-  [117, 10013, 'FLUSH_LOG, gsFlush'],
-  [129, 10013, 'APPEND_TIME_SERIES_ROW, gsAppendTimeSeriesRow'],
   [152, 1007, 'CREATE_TRIGGER, gsCreateTrigger'],
   [153, 1007, 'DROP_TRIGGER, gsDropTrigger'],
   [199, 10013, 'statement 199'],
