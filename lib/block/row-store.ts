@@ -28,7 +28,7 @@ import type { RowKeyOps } from '../schema/row-key.ts';
 import { blockOwnerOf, type BlockKind, type BlockSpace } from './block-space.ts';
 import { blockLargeValues, LargeValueStore } from './large-value-store.ts';
 import type { RowBlock } from './row-block.ts';
-import type { StoredRow } from './row-block-column.ts';
+import type { ColumnVector, StoredRow } from './row-block-column.ts';
 import { blockLayout, type BlockLayout } from './row-block-layout.ts';
 import { RowStoreBlocks } from './row-store-blocks.ts';
 import {
@@ -62,6 +62,15 @@ export class RowStore {
   /** +1 on every change; a scan asserts it did not move under it. */
   private changeCount = 0;
   private dropped = false;
+  /**
+   * Brings a block's rows in for a scan (rowStoreRanges' use). One function for the store's life,
+   * not a closure a scan: a look-up join scans once a look-up, and tsx names every closure it
+   * creates (an Object.defineProperty each).
+   */
+  private readonly useBlock = (block: RowBlock): void => {
+    this.blocks.beginOperation();
+    this.blocks.use(block);
+  };
 
   constructor(options: RowStoreOptions) {
     this.containerId = options.containerId;
@@ -187,12 +196,7 @@ export class RowStore {
       for (const c of options.columnIndexes) assert(c >= 0 && c < this.layout.columns.length);
     }
     for (const { block, start, end } of this.ranges(options, false)) {
-      yield {
-        rowCount: end - start,
-        columns: block.vectors({ start, end }, options.columnIndexes),
-        rowIds: block.rowIds?.subarray(start, end),
-        keyAt: (index) => block.keyAt(start + index),
-      };
+      yield new BlockRowBatch(block, start, end, options.columnIndexes);
     }
   }
 
@@ -338,11 +342,7 @@ export class RowStore {
     let rowCount = 0;
     const direction = options.direction;
     const scan = { from, to, direction, limit };
-    const use = (block: RowBlock) => {
-      this.blocks.beginOperation();
-      this.blocks.use(block);
-    };
-    for (const range of rowStoreRanges(this.blocks.tree, this.keys, scan, use)) {
+    for (const range of rowStoreRanges(this.blocks.tree, this.keys, scan, this.useBlock)) {
       rowCount += range.end - range.start;
       if (materialise && rowCount > SCAN_ROW_COUNT_MAX) {
         throw new StorageError('LIMIT_EXCEEDED',
@@ -410,5 +410,26 @@ export class RowStore {
     assert(this.blocks.checkInvariants() === this.rowCount, 'row count drift');
     assert(this.blocks.layout === this.layout);
     this.largeValues.checkInvariants(this.blocks.outlines());
+  }
+}
+
+/** One block's rows start … end - 1 as a RowBatch: keyAt is a method, not a closure a batch. */
+class BlockRowBatch implements RowBatch {
+  readonly rowCount: number;
+  readonly columns: ColumnVector[];
+  readonly rowIds: Float64Array | undefined;
+  private readonly block: RowBlock;
+  private readonly start: number;
+
+  constructor(block: RowBlock, start: number, end: number, columnIndexes: readonly number[] | undefined) {
+    this.block = block;
+    this.start = start;
+    this.rowCount = end - start;
+    this.columns = block.vectors({ start, end }, columnIndexes);
+    this.rowIds = block.rowIds?.subarray(start, end);
+  }
+
+  keyAt(index: number): RowKey {
+    return this.block.keyAt(this.start + index);
   }
 }

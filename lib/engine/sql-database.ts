@@ -588,21 +588,28 @@ export function storeBounds(schema: ContainerSchema, request: Pick<SqlScanReques
   const count = schema.rowKeyColumnCount;
   const { from, to } = request;
   if (count < 2) return { from, to, stop: undefined };
-  const pad = (bound: RowKey, side: 'least' | 'greatest'): KeyValue[] | undefined => {
-    const key = [...bound as KeyValue[]];
-    for (let i = key.length; i < count; i++) {
-      const value = KEY_PAD[side](schema.columns[i]!);
-      if (value === undefined) return undefined;
-      key.push(value);
-    }
-    return key;
-  };
-  const paddedTo = to === undefined ? undefined : pad(to, 'greatest');
+  const paddedTo = to === undefined ? undefined : padKey(schema, to, 'greatest');
   return {
-    from: from === undefined ? undefined : pad(from, 'least'),
+    from: from === undefined ? undefined : padKey(schema, from, 'least'),
     to: paddedTo,
     stop: to !== undefined && paddedTo === undefined ? to as KeyValue[] : undefined,
   };
+}
+
+/**
+ * A key prefix padded to the row key's length with the side's extreme values; undefined when a
+ * column has no greatest value (STRING). A module function, not a closure: a look-up join calls
+ * storeBounds once a look-up, and tsx names every closure it creates (Object.defineProperty).
+ */
+function padKey(schema: ContainerSchema, bound: RowKey, side: 'least' | 'greatest'): KeyValue[] | undefined {
+  const count = schema.rowKeyColumnCount;
+  const key = [...bound as KeyValue[]];
+  for (let i = key.length; i < count; i++) {
+    const value = KEY_PAD[side](schema.columns[i]!);
+    if (value === undefined) return undefined;
+    key.push(value);
+  }
+  return key;
 }
 
 /** Least and greatest values of key columns (row-key.ts allows out-of-domain integers as bounds). */
