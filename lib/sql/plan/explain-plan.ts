@@ -61,6 +61,7 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
       return {
         keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name),
         ...(node.inScan === true ? { inScan: true } : {}),
+        ...(node.skipScan === true ? { skipScan: true } : {}),
       };
     case 'rangeGroup':
       return { interval: String(node.interval), fill: node.fill, aggregates: node.aggregates.map((a) => a.name) };
