@@ -17,9 +17,11 @@
 // (hostname, ts))`, a collection. A time series per host would let the one-host queries read only
 // their window (row-key push-down works on a single-column key), but five of the seven queries
 // span several or all hosts, and SQL here has no UNION across tables yet: one table is what a
-// GridDB user would pick to run all seven in SQL. lastpoint has no one-statement form without
-// window functions or joins: the store side sends one `SELECT * … WHERE hostname = ? ORDER BY ts
-// DESC LIMIT 1` per host, all at once, as an application would.
+// GridDB user would pick to run all seven in SQL. lastpoint's one-statement form, a join of the
+// table with `SELECT hostname, MAX(ts) … GROUP BY hostname` (a skip scan: one row per host), is
+// slower: the join's look-up by row key takes the first key column only, so the table is read
+// whole. The store side sends one `SELECT * … WHERE hostname = ? ORDER BY ts DESC LIMIT 1` per
+// host, all at once, as an application would.
 //
 // InfluxDB: TSBS's InfluxQL, output columns aliased for the cross-check. PostgreSQL: a table with
 // the same rows, time as timestamptz, an index on (hostname, time), VACUUM ANALYZE after the load;

@@ -4,7 +4,8 @@
 // [p]..[p] descending for one row (its last), then seek again from p's successor. Two seeks per
 // prefix, whatever the prefix's row count. Each last row goes through the WHERE filter (on the
 // first key column only: the same answer for every row of the prefix) and the paged path's own
-// SqlGroupTable, so keys, types and the output rows are the plain aggregate's.
+// SqlGroupTable, so keys, types and the output rows are the plain aggregate's. The seeks count
+// as work of the statement's slices, so many prefixes still let commits run between them.
 
 import { assert } from '../../base/assert.ts';
 import type { KeyValue, RowKey } from '../../schema/column-type.ts';
@@ -49,6 +50,8 @@ export async function aggregateBySkipScan(node: Extract<SqlPlanNode, { kind: 'ag
       }
       if (kept.rowCount > 0) groups.addBatch(kept, env.context);
       from = [successor(prefix)];
+      // The seeks' pages end without a turn of the event loop (one row each): count them.
+      if (env.work.spend(PREFIX_WORK_UNITS)) await env.work.pause();
     }
   }
   return groups;
@@ -71,3 +74,5 @@ function successor(value: KeyValue): KeyValue {
 }
 
 const NOT_READ: readonly SqlValue[] = [];
+/** Work units (work-slice.ts: a few hundred ns each) one prefix's two seeks count as. */
+const PREFIX_WORK_UNITS = 64;
