@@ -194,6 +194,11 @@ export interface SqlJoinNode {
   readonly lookup?: {
     readonly table: string; readonly columnIndex: number; readonly index: SqlIndexRange | undefined;
     readonly next?: { readonly from: KeyValue | undefined; readonly to: KeyValue | undefined } | undefined;
+    /**
+     * The look-up is by the whole of a two-column row key: `leftKeys[1]` gives the second key
+     * column's value (`rightKeys[1]`), so each look-up reads the rows of `[key, second]` only.
+     */
+    readonly wholeKey?: true;
   };
   readonly columns: readonly SqlPlanColumn[];
 }
