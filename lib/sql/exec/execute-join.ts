@@ -270,14 +270,15 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
   let leftId = 0;
   for await (const batch of runPlan(node.left, env)) {
     const keys = evaluate(node.leftKeys[0]!, batch, env.context);
+    const seconds = secondKeys(node, batch, env);
     const matched = node.joinType === 'LEFT' ? new Set<number>() : undefined;
     const firstId = leftId;
     for (let r = 0; r < batch.rowCount; r++, leftId++) {
       const key = keys[r]!;
-      if (key === null) continue;
+      if (key === null || seconds?.[r] === null) continue;
       // A look-up that finds nothing gives no batch: it counts here.
       if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
-      for await (const read of table.scan(lookUpRequest(node, columnIndexes, composite, key))) {
+      for await (const read of table.scan(lookUpRequest(node, columnIndexes, composite, key, seconds?.[r]))) {
         const looked = lookup.index === undefined ? read : sameKeyRows(read, lookup.columnIndex, key);
         for (let start = 0; start < looked.rowCount;) {
           const end = Math.min(looked.rowCount, start + Math.max(1, writer.room));
@@ -293,8 +294,8 @@ async function* indexNestedLoopJoin(node: SqlJoinNode, env: SqlRunEnvironment): 
   }
 }
 
-function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], composite: boolean, key: SqlValue):
-  SqlScanRequest {
+function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], composite: boolean, key: SqlValue,
+  second: SqlValue | undefined): SqlScanRequest {
   const lookup = node.lookup!;
   if (lookup.index !== undefined) {
     return {
@@ -302,23 +303,35 @@ function lookUpRequest(node: SqlJoinNode, columnIndexes: readonly number[], comp
       index: { ...lookup.index, low: [key as never], high: [key as never] },
     };
   }
-  return { columnIndexes, rowCountMax: Infinity, slicedByCaller: true, ...lookUpRange(node, composite, key) };
+  return { columnIndexes, rowCountMax: Infinity, slicedByCaller: true, ...lookUpRange(node, composite, key, second) };
 }
 
 /**
- * The row-key range a look-up by row key reads for `key`: the key itself, or on a composite key
- * `[key, next.from]` to `[key, next.to]` (a bound missing: the prefix `[key]`).
+ * The row-key range a look-up by row key reads for `key`: the key itself, on a composite key
+ * `[key, next.from]` to `[key, next.to]` (a bound missing: the prefix `[key]`), or for a
+ * whole-key look-up `[key, second]` alone.
  */
-export function lookUpRange(node: SqlJoinNode, composite: boolean, key: SqlValue): SqlLookUpRange {
+export function lookUpRange(node: SqlJoinNode, composite: boolean, key: SqlValue, second: SqlValue | undefined):
+  SqlLookUpRange {
   const lookup = node.lookup!;
   assert(lookup.index === undefined);
   assert(key !== null);
+  if (lookup.wholeKey === true) {
+    assert(composite && second !== undefined && second !== null, 'a whole-key look-up without its second value');
+    const whole = [key, second] as RowKey;
+    return { from: whole, to: whole };
+  }
   const bound = (composite ? [key] : key) as RowKey;
   const next = lookup.next;
   return {
     from: next?.from === undefined ? bound : [key, next.from] as RowKey,
     to: next?.to === undefined ? bound : [key, next.to] as RowKey,
   };
+}
+
+/** A whole-key look-up's second key column values of a left batch (NULL: no row matches); else undefined. */
+export function secondKeys(node: SqlJoinNode, batch: SqlBatch, env: SqlRunEnvironment): SqlColumn | undefined {
+  return node.lookup?.wholeKey === true ? evaluate(node.leftKeys[1]!, batch, env.context) : undefined;
 }
 
 /** An index nested-loop join by row key with no condition left per pair: its pages go on whole. */
@@ -348,13 +361,14 @@ export async function* lookUpPageGroups(node: SqlJoinNode, env: SqlRunEnvironmen
   let group: SqlBatch[] = [];
   for await (const batch of runPlan(node.left, env)) {
     const keys = evaluate(node.leftKeys[0]!, batch, env.context);
+    const seconds = secondKeys(node, batch, env);
     const matched: boolean[] | undefined = node.joinType === 'LEFT' ? [] : undefined;
     for (let r = 0; r < batch.rowCount; r++) {
       const key = keys[r]!;
-      if (key === null) continue;
+      if (key === null || seconds?.[r] === null) continue;
       // A look-up that finds nothing gives no batch: it counts here.
       if (env.work.spend(INDEX_LOOKUP_UNITS)) await env.work.pause();
-      const request = lookUpRequest(node, columnIndexes, composite, key);
+      const request = lookUpRequest(node, columnIndexes, composite, key, seconds?.[r]);
       const pages = table.lookUp === undefined ? table.scan(request) : table.lookUp(request);
       for await (const read of pages) {
         if (matched !== undefined) matched[r] = true;

@@ -25,6 +25,7 @@ import { runWindow } from './execute-window.ts';
 import { hasSubqueries, subqueryContext } from './execute-subquery.ts';
 import { runRangeGroup } from './range-group.ts';
 import { aggregateInScan } from './execute-scan-aggregate.ts';
+import { aggregateBySkipScan } from './execute-skip-scan.ts';
 import { sortSliced } from './sort-sliced.ts';
 import type { SqlTable } from './table-source.ts';
 import { compareSqlValues, valueKey, valueSizeBytes } from './value-ops.ts';
@@ -181,6 +182,10 @@ async function* hashAggregate(node: Extract<SqlPlanNode, { kind: 'aggregate' }>,
   const fused = joinAggregatePlan(node, env);
   if (fused !== undefined) {
     yield* runJoinAggregate(fused, env);
+    return;
+  }
+  if (node.skipScan === true) {
+    yield* (await aggregateBySkipScan(node, env)).results();
     return;
   }
   if (node.inScan === true) {

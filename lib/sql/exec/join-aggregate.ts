@@ -19,7 +19,7 @@ import type { SqlJoinNode } from '../plan/logical-plan.ts';
 import type { SqlValue } from '../value.ts';
 import { SqlGroupTable, type SqlAggregateNode, type SqlGroup } from './aggregate-groups.ts';
 import { evaluate, type SqlBatch, type SqlColumn } from './evaluate.ts';
-import { INDEX_LOOKUP_UNITS, isPageLookUp, lookUpRange, unmatchedBatch } from './execute-join.ts';
+import { INDEX_LOOKUP_UNITS, isPageLookUp, lookUpRange, secondKeys, unmatchedBatch } from './execute-join.ts';
 import { runPlan, type SqlRunEnvironment } from './execute-plan.ts';
 import type { SqlLookUpRange, SqlLookUpStop, SqlTable } from './table-source.ts';
 
@@ -87,13 +87,14 @@ async function joinAggregateBatch(plan: SqlJoinAggregatePlan, left: SqlBatch, gr
   const { node, join, table, rightColumns } = plan;
   const leftWidth = join.left.columns.length;
   const keys = evaluate(join.leftKeys[0]!, left, env.context);
+  const seconds = secondKeys(join, left, env);
   const composite = table.schema.rowKeyColumnCount > 1;
   const ranges: SqlLookUpRange[] = [];
   /** The left row of each range. */
   const rowOfRange: number[] = [];
   for (let r = 0; r < left.rowCount; r++) {
-    if (keys[r] === null) continue;
-    ranges.push(lookUpRange(join, composite, keys[r]!));
+    if (keys[r] === null || seconds?.[r] === null) continue;
+    ranges.push(lookUpRange(join, composite, keys[r]!, seconds?.[r]));
     rowOfRange.push(r);
   }
   const groupKeys = node.keys.map((key) => evaluate(key, left, env.context));

@@ -61,6 +61,7 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
       return {
         keyCount: node.keys.length, aggregates: node.aggregates.map((a) => a.name),
         ...(node.inScan === true ? { inScan: true } : {}),
+        ...(node.skipScan === true ? { skipScan: true } : {}),
       };
     case 'rangeGroup':
       return { interval: String(node.interval), fill: node.fill, aggregates: node.aggregates.map((a) => a.name) };
@@ -74,6 +75,7 @@ function detailOf(node: SqlPlanNode): Record<string, unknown> {
         ...(node.lookup === undefined ? {} : {
           lookup: { table: node.lookup.table, column: node.right.columns[node.lookup.columnIndex]?.name,
             by: node.lookup.index === undefined ? 'ROWKEY' : sqlIndexLabel(node.lookup.index, node.right.columns),
+            ...(node.lookup.wholeKey === true ? { wholeKey: true } : {}),
             ...(node.lookup.next === undefined ? {} : { next: { from: text(node.lookup.next.from), to: text(node.lookup.next.to) } }) },
         }),
       };

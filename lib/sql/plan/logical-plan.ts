@@ -104,7 +104,12 @@ export type SqlPlanNode =
      * The groups are computed inside the scan below (input: a scan, or a filter over one), on the
      * blocks' own columns, with no pages (plan-scan-aggregate.ts, execute-scan-aggregate.ts).
      */
-    readonly inScan?: true;
+    readonly inScan?: true | undefined;
+    /**
+     * MAX of the second row-key column grouped by the first: only the last row of each key prefix
+     * is read (plan-skip-scan.ts, execute-skip-scan.ts).
+     */
+    readonly skipScan?: true;
     readonly columns: readonly SqlPlanColumn[];
   }
   /** GROUP BY RANGE (§5.6): gives the group start time, then one column per aggregate. */
@@ -189,6 +194,11 @@ export interface SqlJoinNode {
   readonly lookup?: {
     readonly table: string; readonly columnIndex: number; readonly index: SqlIndexRange | undefined;
     readonly next?: { readonly from: KeyValue | undefined; readonly to: KeyValue | undefined } | undefined;
+    /**
+     * The look-up is by the whole of a two-column row key: `leftKeys[1]` gives the second key
+     * column's value (`rightKeys[1]`), so each look-up reads the rows of `[key, second]` only.
+     */
+    readonly wholeKey?: true;
   };
   readonly columns: readonly SqlPlanColumn[];
 }

@@ -29,6 +29,10 @@ const TABLE_ROW_COUNT_DEFAULT = 1000;
 const INDEX_JOIN_ROW_RATIO_MIN = 8;
 /** The share of rows a filter is assumed to keep. */
 const FILTER_SELECTIVITY = 1 / 3;
+/** The share of a table's rows a skip scan is assumed to give: one per key prefix of many rows. */
+const SKIP_SCAN_ROW_SHARE = 1 / 64;
+/** Second key column types whose SQL value is the engine's key value (a whole-key look-up's bound). */
+const WHOLE_KEY_TYPES: ReadonlySet<string> = new Set(['INTEGER', 'LONG', 'STRING', 'TIMESTAMP', 'TIMESTAMP(6)', 'TIMESTAMP(9)']);
 const INDEX_JOIN_KEY_TYPES: ReadonlySet<string> = new Set(['BYTE', 'SHORT', 'INTEGER', 'LONG', 'STRING']);
 /**
  * Key column types whose range bounds are exact (plan-scan.ts' keyBound): a bound conjunct is
@@ -109,13 +113,14 @@ function planJoin(join: SqlJoinNode, context: SqlPlanContext): SqlPlanNode {
   if (keys.length === 0) return { ...base, method: 'nestedLoop', leftKeys: [], rightKeys: [], buildSide: 'right' };
   const lookup = indexLookup(left, right, keys, context);
   if (lookup !== undefined) {
-    const others = keys.filter((_key, i) => i !== lookup.keyIndex)
+    const looked = lookup.secondKeyIndex === undefined ? [lookup.keyIndex] : [lookup.keyIndex, lookup.secondKeyIndex];
+    const others = keys.filter((_key, i) => !looked.includes(i))
       .map((key): SqlBoundExpression => ({ kind: 'compare', operator: '=', left: key.left, right: shiftColumns(key.right, width), type: 'BOOL' }));
     // The right side's own filter is tested on each pair: the look-up reads the table, not the plan.
     const filter = lookup.filter === undefined ? [] : [shiftColumns(lookup.filter, width)];
     return {
-      ...base, right: lookup.scan, method: 'indexNestedLoop', leftKeys: [keys[lookup.keyIndex]!.left],
-      rightKeys: [keys[lookup.keyIndex]!.right], buildSide: 'right', condition: andOf([...others, ...rest, ...filter]),
+      ...base, right: lookup.scan, method: 'indexNestedLoop', leftKeys: looked.map((k) => keys[k]!.left),
+      rightKeys: looked.map((k) => keys[k]!.right), buildSide: 'right', condition: andOf([...others, ...rest, ...filter]),
       lookup: lookup.lookup,
     };
   }
@@ -131,7 +136,8 @@ function planJoin(join: SqlJoinNode, context: SqlPlanContext): SqlPlanNode {
  */
 function indexLookup(left: SqlPlanNode, right: SqlPlanNode, keys: readonly { left: SqlBoundExpression; right: SqlBoundExpression }[],
   context: SqlPlanContext): {
-    keyIndex: number; lookup: NonNullable<SqlJoinNode['lookup']>; scan: Extract<SqlPlanNode, { kind: 'scan' }>;
+    keyIndex: number; secondKeyIndex: number | undefined; lookup: NonNullable<SqlJoinNode['lookup']>;
+    scan: Extract<SqlPlanNode, { kind: 'scan' }>;
     filter: SqlBoundExpression | undefined;
   } | undefined {
   const filtered = right.kind === 'filter' && right.input.kind === 'scan' && !hasSubquery(right.predicate);
@@ -158,11 +164,17 @@ function indexLookup(left: SqlPlanNode, right: SqlPlanNode, keys: readonly { lef
     const next = byKeyPrefix ? keyColumnRange(schema, conjunctsOf(filter), 1, context.evalContext) : undefined;
     // The conjuncts the look-up's key range decides need no test per pair.
     const kept = next === undefined || next.empty ? conjunctsOf(filter) : conjunctsOf(filter).filter((c) => !boundsKeyColumn(c, 1, context));
+    // Equal on the second key column too (a two-column key): the look-up reads that one key.
+    const second = found.index === undefined && schema.rowKeyColumnCount === 2 && (next === undefined || next.empty)
+      ? keys.findIndex((k, j) => j !== i && k.right.kind === 'column' && k.right.index === 1 &&
+        k.left.type === k.right.type && WHOLE_KEY_TYPES.has(k.right.type))
+      : -1;
     return {
-      keyIndex: i, scan, filter: andOf(kept),
+      keyIndex: i, secondKeyIndex: second < 0 ? undefined : second, scan, filter: andOf(kept),
       lookup: {
         table: scan.table, columnIndex: rightKey.index, index: found.index,
         ...(next === undefined || next.empty ? {} : { next: { from: next.from, to: next.to } }),
+        ...(second < 0 ? {} : { wholeKey: true as const }),
       },
     };
   }
@@ -219,6 +231,11 @@ export function estimateRows(node: SqlPlanNode, context: SqlPlanContext): number
     case 'join': return Math.max(estimateRows(node.left, context), estimateRows(node.right, context));
     case 'setOperation': return estimateRows(node.left, context) + estimateRows(node.right, context);
     case 'limit': return Math.min(node.limit, estimateRows(node.input, context));
+    // One row per key prefix of the table (its last): far fewer than the table's rows, so a join
+    // looks them up in the table by key rather than hashing the table against them.
+    case 'aggregate':
+      return node.skipScan === true ? Math.max(1, estimateRows(node.input, context) * SKIP_SCAN_ROW_SHARE)
+        : estimateRows(node.input, context);
     default: return 'input' in node ? estimateRows(node.input, context) : TABLE_ROW_COUNT_DEFAULT;
   }
 }

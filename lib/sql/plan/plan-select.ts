@@ -33,6 +33,7 @@ import { planWindow, windowsIn } from './plan-window.ts';
 import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
 import { columnBounds, conjunctsOf, constantValue, isStatementConstant } from './plan-key-range.ts';
 import { aggregateInScan } from './plan-scan-aggregate.ts';
+import { aggregateBySkipScan } from './plan-skip-scan.ts';
 import { replaceNode, scanAccess, sortByScan } from './plan-scan.ts';
 
 export interface SqlPlanContext extends SqlBindContext {
@@ -130,8 +131,8 @@ function planSelect(query: SqlSelectCore, context: SqlPlanContext): SqlQueryPlan
       expressions: columns.map((column, index) => ({ kind: 'column', index, type: column.type })),
     };
   }
-  const root = aggregateInScan(pushDown(node, source, context, limit + offset,
-    aggregated || query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0));
+  const root = aggregateBySkipScan(aggregateInScan(pushDown(node, source, context, limit + offset,
+    aggregated || query.quantifier === 'DISTINCT' || where !== undefined || windows.length > 0)), source.schema);
   return { root, columns, schema: source.schema };
 }
 
