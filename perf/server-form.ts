@@ -19,6 +19,10 @@ export function serverForm(name: string): string {
 
 /** node's arguments (after any flags) to run tools/<name> with the orphan guard preloaded. */
 export function serverArgs(name: string): string[] {
-  const entry = toolEntry(name);
+  return serverArgsOf(toolEntry(name));
+}
+
+/** serverArgs for an entry toolEntry picked: tsx only for the source. */
+export function serverArgsOf(entry: { built: boolean; path: string }): string[] {
   return [...(entry.built ? [] : ['--import', 'tsx']), '--import', ORPHAN_GUARD_PATH, entry.path];
 }
