@@ -20,7 +20,11 @@ export function loadAverage1m(): number {
 
 export function benchMeta(
   config: BenchConfig,
-  run: { workloads: unknown[]; durationMs: number; loadAverage1mAtStart: number },
+  run: {
+    workloads: unknown[]; durationMs: number; loadAverage1mAtStart: number;
+    /** The form the node and the timed tools ran in (server-form.ts). */
+    form: string;
+  },
 ) {
   const cpuList = cpus();
   const { dataset } = config;
@@ -37,6 +41,7 @@ export function benchMeta(
       arch: process.arch,
     },
     node: process.version,
+    form: run.form,
     v8: process.versions.v8,
     invariants: invariants.enabled,
     heapCollectedBeforeEachRun: heapSettles(),

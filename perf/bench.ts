@@ -28,6 +28,7 @@ import {
 } from './bench-config.ts';
 import { mergeByName, readJson, writeJson } from './bench-files.ts';
 import { benchMeta, heapSettles, loadAverage1m } from './bench-meta.ts';
+import { serverForm } from './server-form.ts';
 import {
   resultTable, type BenchDetail, type BenchResult, type WorkloadReport,
 } from './bench-result.ts';
@@ -123,6 +124,8 @@ async function main(): Promise<void> {
     `${dataset.rowCount} rows, batches of ${dataset.config.batchRowCountMax} ` +
     `(${dataset.batches.length}), ${config.ingestWorkerCount} writers; ` +
     `node ${process.version}, ${cpus().length} cpus`);
+  const form = serverForm('store-node');
+  console.log(`the node, web API and tools run as ${form}`);
   const loadAverage1mAtStart = loadAverage1m();
   if (loadAverage1mAtStart > cpus().length / 2) {
     console.warn(`load average ${loadAverage1mAtStart.toFixed(1)}: other processes will skew this`);
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
   const previousWorkloads = (readJson(metaPath) as { workloads?: unknown } | undefined)?.workloads;
   const workloads = mergeByName(previousWorkloads, details.map((detail) => ({ ...detail, run })));
   writeJson(metaPath, benchMeta(config,
-    { workloads, durationMs: performance.now() - startedMs, loadAverage1mAtStart }));
+    { workloads, durationMs: performance.now() - startedMs, loadAverage1mAtStart, form }));
   console.log('merged into perf/results/latest.json and latest-meta.json ' +
     `(${secondsSince(startedMs)} s)`);
 }

@@ -3,7 +3,8 @@
 // node prints once it serves. Stopped with SIGKILL by its pid: the home is thrown away after, so
 // the clean stop's checkpoint would only add time (SIGTERM when profiled: child-processes.ts).
 //
-// The node runs with perf/orphan-guard.ts preloaded, so it also goes away if the benchmark dies.
+// The node runs with perf/orphan-guard.mjs preloaded, so it also goes away if the benchmark dies,
+// and in the form `npm start` runs it (server-form.ts).
 
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,11 +13,10 @@ import { fileURLToPath } from 'node:url';
 import type { EngineThreadChoice } from '../lib/node/engine-thread/node-engine.ts';
 import { CHECKPOINT_INTERVAL_MS_OFF } from './bench-engines.ts';
 import { OwnedChild, cpuProfileArgs, firstMatchingLine } from './child-processes.ts';
+import { serverArgs } from './server-form.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const NODE_ENTRY_PATH = fileURLToPath(new URL('../tools/store-node.ts', import.meta.url));
-const ORPHAN_GUARD_PATH = fileURLToPath(new URL('./orphan-guard.ts', import.meta.url));
-/** From spawn to "node started": node, tsx, the node's own start on an empty home. */
+/** From spawn to "node started": node, tsx if from source, the node's own start on an empty home. */
 const NODE_START_MS_MAX = 60_000;
 /** The line tools/store-node.ts prints once every service listens. */
 const NODE_STARTED_PATTERN = /^node started on .*: transaction ([^\s,]+):(\d+),/;
@@ -94,8 +94,8 @@ export class NodeProcess {
     mkdirSync(join(home, 'conf'), { recursive: true });
     writeFileSync(join(home, 'conf', 'gs_node.json'),
       JSON.stringify(benchNodeJson(dataStore, checkpointIntervalMs)));
-    const args = [...cpuProfileArgs(), ...extraNodeArgs(), '--import', 'tsx', '--import',
-      ORPHAN_GUARD_PATH, NODE_ENTRY_PATH, ...(webApiHome === undefined ? [] : ['--webapi'])];
+    const args = [...cpuProfileArgs(), ...extraNodeArgs(), ...serverArgs('store-node'),
+      ...(webApiHome === undefined ? [] : ['--webapi'])];
     const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: { ...process.env, GS_HOME: home, GS_LOG: join(home, 'log'),

@@ -6,7 +6,7 @@
 // Either way on a web API home of its own (GS_WEBAPI_HOME) whose store_webapi.properties put it on
 // a free port of 127.0.0.1 and whose repository.json names the benchmark's node. A web API
 // process is learnt ready from its "web API started" log line, stopped with SIGTERM by its pid (a
-// clean stop closes its client connections), and preloaded with perf/orphan-guard.ts so it also
+// clean stop closes its client connections), and preloaded with perf/orphan-guard.mjs so it also
 // goes away if the benchmark dies.
 
 import { spawn } from 'node:child_process';
@@ -14,13 +14,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OwnedChild, cpuProfileArgs, firstMatchingLine, freePort } from './child-processes.ts';
+import { serverArgs } from './server-form.ts';
 import { withNodeProcess, type NodeDataStoreSettings, type NodeEndpoint, type NodeProcess }
   from './node-process.ts';
 import { CHECKPOINT_INTERVAL_MS_OFF } from './bench-engines.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../', import.meta.url));
-const WEBAPI_ENTRY_PATH = fileURLToPath(new URL('../tools/store-webapi.ts', import.meta.url));
-const ORPHAN_GUARD_PATH = fileURLToPath(new URL('./orphan-guard.ts', import.meta.url));
 const WEBAPI_START_MS_MAX = 60_000;
 const WEBAPI_STARTED_PATTERN = /"msg":"web API started"/;
 /** `/store/v2/myCluster/dbs/public` */
@@ -112,7 +111,7 @@ export class WebApiProcess implements WebApiEndpoint {
     Promise<WebApiProcess> {
     const port = await writeWebApiHome(webApiHome, node, settings);
     const child = spawn(process.execPath,
-      [...cpuProfileArgs(), '--import', 'tsx', '--import', ORPHAN_GUARD_PATH, WEBAPI_ENTRY_PATH], {
+      [...cpuProfileArgs(), ...serverArgs('store-webapi')], {
         cwd: REPO_ROOT,
         env: { ...process.env, GS_HOME: webApiHome, GS_WEBAPI_HOME: webApiHome },
         stdio: ['pipe', 'pipe', 'inherit'],

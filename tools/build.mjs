@@ -41,6 +41,7 @@ if (result.status !== 0) {
   process.exit(1);
 }
 writeFileSync(BUILD_STAMP, `${JSON.stringify({ sourceHash: sourceHashBefore })}\n`);
+console.log('store: build: compiled the sources into dist/');
 
 /** The source hash dist/ was built from, or undefined when it has no (readable) stamp. */
 function builtHash() {
