@@ -5,6 +5,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
+import { finished } from 'node:stream/promises';
 import { assert } from '../lib/base/assert.ts';
 
 /**
@@ -92,7 +93,7 @@ export class OwnedChild {
   }
 }
 
-/** Resolves with the first line of `stream` that matches, or rejects on exit or timeout. */
+/** Resolves with the first line of `stream` that matches, or rejects on exit (once `stream` ends) or timeout. */
 export async function firstMatchingLine(
   owned: OwnedChild,
   stream: NodeJS.ReadableStream,
@@ -116,8 +117,12 @@ export async function firstMatchingLine(
   const failed = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`${owned.name}: no ${String(pattern)} within ` +
       `${timeoutMs} ms; it wrote ${JSON.stringify(text.slice(-2000))}`)), timeoutMs);
-    void owned.whenExited().then(() => reject(new Error(`${owned.name} exited before ` +
-      `${String(pattern)}; it wrote ${JSON.stringify(text.slice(-2000))}`)));
+    // 'exit' can come before the last output is read (a writer that prints its line and ends at
+    // once): the stream is read to its end before the exit counts as a failure.
+    void owned.whenExited()
+      .then(() => finished(stream).catch(() => undefined))
+      .then(() => reject(new Error(`${owned.name} exited (code ${owned.child.exitCode}, signal ` +
+        `${owned.child.signalCode}) before ${String(pattern)}; it wrote ${JSON.stringify(text.slice(-2000))}`)));
   });
   try {
     return await Promise.race([found, failed]);
