@@ -18,39 +18,18 @@
 // against the schema (column names, types, order, key) is the client's own: a binding that
 // differs fails in the client with GS_ERROR_CC_ILLEGAL_SCHEMA, as against GridDB.
 
-import { ByteReader } from '../../encoding/byte-reader.ts';
 import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import type { ContainerType } from '../../schema/container-schema.ts';
 import type { ContainerInfo } from '../../protocol/wire-schema.ts';
-import { griddbContainerKeyRead } from './griddb-container-key.ts';
 import {
-  CONTAINER_TYPES_BY_CODE, CONTAINER_TYPE_ANY, containerPutReplyWrite,
+  containerKeyTypeDecode, containerPutReplyWrite, type ContainerKeyTypeRequest,
 } from './griddb-container-put.ts';
 import { GriddbError, GriddbErrorCode } from './griddb-error.ts';
-import { GriddbFrameError, griddbDecode } from './griddb-frame.ts';
-import { griddbOptionalRequestSkip } from './griddb-optional-request.ts';
 
-export interface ContainerGetRequest {
-  name: string;
-  /** Undefined: either kind (0xff). */
-  type: ContainerType | undefined;
-}
+export type ContainerGetRequest = ContainerKeyTypeRequest;
 
 export function containerGetDecode(body: Uint8Array): ContainerGetRequest {
-  return griddbDecode(() => {
-    const reader = new ByteReader(body);
-    griddbOptionalRequestSkip(reader);
-    const name = griddbContainerKeyRead(reader);
-    const code = reader.u8();
-    const type = code === CONTAINER_TYPE_ANY ? undefined : CONTAINER_TYPES_BY_CODE.get(code);
-    if (code !== CONTAINER_TYPE_ANY && type === undefined) {
-      throw new GriddbFrameError(`container type ${code} is not 0, 1 or 0xff`);
-    }
-    if (reader.remainingBytes !== 0) {
-      throw new GriddbFrameError(`${reader.remainingBytes} bytes after GET_CONTAINER's type`);
-    }
-    return { name, type };
-  });
+  return containerKeyTypeDecode(body, 'GET_CONTAINER');
 }
 
 /** GridDB's refusal of a container of another kind than the request's `type`. */

@@ -137,12 +137,21 @@ export function containerPutReplyWrite(writer: ByteWriter, info: ContainerInfo):
   griddbSchemaWrite(writer, info, false);
 }
 
-export interface ContainerDropRequest {
+/** A body of the optional request, a container key and a container type: DROP_CONTAINER's and GET_CONTAINER's. */
+export interface ContainerKeyTypeRequest {
   name: string;
+  /** Undefined: either kind (0xff). */
   type: ContainerType | undefined;
 }
 
+export type ContainerDropRequest = ContainerKeyTypeRequest;
+
 export function containerDropDecode(body: Uint8Array): ContainerDropRequest {
+  return containerKeyTypeDecode(body, 'DROP_CONTAINER');
+}
+
+/** The optional request, the container key, its type (0, 1 or 0xff for either), nothing after. */
+export function containerKeyTypeDecode(body: Uint8Array, statement: string): ContainerKeyTypeRequest {
   return griddbDecode(() => {
     const reader = new ByteReader(body);
     griddbOptionalRequestSkip(reader);
@@ -153,7 +162,7 @@ export function containerDropDecode(body: Uint8Array): ContainerDropRequest {
       throw new GriddbFrameError(`container type ${code} is not 0, 1 or 0xff`);
     }
     if (reader.remainingBytes !== 0) {
-      throw new GriddbFrameError(`${reader.remainingBytes} bytes after DROP_CONTAINER's key`);
+      throw new GriddbFrameError(`${reader.remainingBytes} bytes after ${statement}'s container type`);
     }
     return { name, type };
   });
