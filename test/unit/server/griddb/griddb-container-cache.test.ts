@@ -12,13 +12,13 @@ import { after, before, describe, it } from 'node:test';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
-import { startServer, type TestServer } from '../server-test-helpers.ts';
+import type { TestServer } from '../server-test-helpers.ts';
 import {
   CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame, type Container,
+  putContainerBody, putRowFrame, type Container, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, collectGriddbReplies, griddbExchange,
+  RECORDED_CONNECT, collectGriddbReplies, griddbExchange,
   type GriddbReply,
 } from './recorded-handshake.ts';
 
@@ -63,9 +63,7 @@ describe('GridDB protocol: container look-ups cached per connection', { timeout:
   const login = loginWithClientId(CLIENT_UUID);
 
   before(async () => {
-    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
-    { partitionNum: PARTITION_NUM });
+    test = await startRecordedServer();
   });
   after(async () => test.stop());
 

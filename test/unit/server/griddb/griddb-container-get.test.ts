@@ -21,13 +21,13 @@ import {
 } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
 import { GriddbFrameError, griddbStringRead } from '../../../../lib/server/griddb/griddb-frame.ts';
-import { startServer, type TestServer } from '../server-test-helpers.ts';
+import type { TestServer } from '../server-test-helpers.ts';
 import {
   CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, frame, loginWithClientId,
-  putContainerBody, putRowFrame,
+  putContainerBody, putRowFrame, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange,
+  RECORDED_CONNECT, griddbExchange,
 } from './recorded-handshake.ts';
 
 const GET_CONTAINER = 105;
@@ -136,9 +136,7 @@ describe('GridDB protocol: GET_CONTAINER on a node', { timeout: 60_000 }, () => 
   const login = loginWithClientId(CLIENT_UUID);
 
   before(async () => {
-    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
-    { partitionNum: PARTITION_NUM });
+    test = await startRecordedServer();
   });
   after(async () => test.stop());
 

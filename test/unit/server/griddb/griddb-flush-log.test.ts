@@ -10,13 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import { flushLogDecode } from '../../../../lib/server/griddb/griddb-flush-log.ts';
 import { GriddbFrameError } from '../../../../lib/server/griddb/griddb-frame.ts';
-import { startServer, type TestServer } from '../server-test-helpers.ts';
+import type { TestServer } from '../server-test-helpers.ts';
 import {
   CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame,
+  putContainerBody, putRowFrame, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange,
+  RECORDED_CONNECT, griddbExchange,
 } from './recorded-handshake.ts';
 
 const FLUSH_LOG = 117;
@@ -47,9 +47,7 @@ describe('GridDB FLUSH_LOG: against a node', { timeout: 60_000 }, () => {
   let test: TestServer;
 
   before(async () => {
-    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
-    { partitionNum: PARTITION_NUM, logWriteMode: LOG_WRITE_MODE_DAY });
+    test = await startRecordedServer({ logWriteMode: LOG_WRITE_MODE_DAY });
   });
   after(async () => test.stop());
 

@@ -1,17 +1,26 @@
 // GridDB frames for tests that drive a node's GridDB protocol by hand, laid out as the C client
 // lays them out: the frame head, LOGIN with the C client's CLIENT_ID option, PUT_CONTAINER of a
 // small collection (id INTEGER, s STRING) and PUT_ROW of it in any session mode, and the pieces of
-// other statements' bodies (strings and i32s as GridDB encodes them).
+// other statements' bodies (strings and i32s as GridDB encodes them); and the node they are sent to.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
+import type { StorageOptions } from '../../../../lib/base/options.ts';
 import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
 import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
-import { RECORDED_LOGIN, type GriddbReply } from './recorded-handshake.ts';
+import { startServer, type TestServer } from '../server-test-helpers.ts';
+import { RECORDED_CLUSTER, RECORDED_DIGESTS, RECORDED_LOGIN, type GriddbReply } from './recorded-handshake.ts';
 
 export const PARTITION_NUM = 128;
+
+/** A node of the recorded cluster (myCluster, admin/admin) with PARTITION_NUM partitions. */
+export function startRecordedServer(storeOverrides: Partial<StorageOptions> = {}): Promise<TestServer> {
+  return startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
+    lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
+  { partitionNum: PARTITION_NUM, ...storeOverrides });
+}
 export const PUT_CONTAINER = 107;
 export const PUT_ROW = 124;
 export const TRANSACTION_MODE = { AUTO: 0, BEGIN: 1, CONTINUE: 2 } as const;

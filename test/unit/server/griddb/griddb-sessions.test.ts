@@ -11,12 +11,12 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
-import { startServer, type TestServer } from '../server-test-helpers.ts';
+import type { TestServer } from '../server-test-helpers.ts';
 import {
   CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame, type Container,
+  putContainerBody, putRowFrame, type Container, startRecordedServer,
 } from './griddb-raw-frames.ts';
-import { RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange } from './recorded-handshake.ts';
+import { RECORDED_CONNECT, griddbExchange } from './recorded-handshake.ts';
 
 const COMMIT_TRANSACTION = 118;
 const CLOSE_MULTIPLE_SESSIONS = 146;
@@ -35,9 +35,7 @@ describe('GridDB protocol: sessions and statement ids on a node', { timeout: 60_
   const login = loginWithClientId(CLIENT_UUID);
 
   before(async () => {
-    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
-    { partitionNum: PARTITION_NUM });
+    test = await startRecordedServer();
   });
   after(async () => test.stop());
 

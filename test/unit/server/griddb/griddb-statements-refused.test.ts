@@ -9,12 +9,12 @@ import { after, before, describe, it } from 'node:test';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
-import { startServer, type TestServer } from '../server-test-helpers.ts';
+import type { TestServer } from '../server-test-helpers.ts';
 import {
-  CLIENT_UUID, PARTITION_NUM, errorCode, loginWithClientId, statementFrame,
+  CLIENT_UUID, PARTITION_NUM, errorCode, loginWithClientId, statementFrame, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
-  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, griddbExchange, type GriddbReply,
+  RECORDED_CONNECT, griddbExchange, type GriddbReply,
 } from './recorded-handshake.ts';
 
 const GET_CONTAINER = 105;
@@ -37,9 +37,7 @@ describe('GridDB protocol: statements the node refuses', { timeout: 60_000 }, ()
   let test: TestServer;
 
   before(async () => {
-    test = await startServer({ clusterName: RECORDED_CLUSTER, partitionNum: PARTITION_NUM,
-      lookupPasswordDigest: (user) => RECORDED_DIGESTS.get(user), handshakeTimeoutMs: 2_000 },
-    { partitionNum: PARTITION_NUM });
+    test = await startRecordedServer();
   });
   after(async () => test.stop());
 
