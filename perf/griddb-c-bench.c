@@ -39,26 +39,14 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
-#include "gridstore.h"
+/* CHECK_OF's failure ends the process: the checks sit in functions that return no status. */
+#define CHECK_FAILED() exit(1)
+#include "../test/conformance/griddb/conformance.h"
 
 enum { FIELD_COUNT = 10, BATCH_ROWS_MAX = 100000, NAME_BYTES_MAX = 256 };
 /* 2016-01-01T00:00:00Z, TSBS's start (perf/tsbs.ts), and its interval. */
 static const int64_t START_MS = 1451606400000LL;
 static const int64_t INTERVAL_MS = 10000;
-
-static void printError(void *resource) {
-	char message[1024];
-	if (resource == NULL) return;
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call, resource) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(resource); \
-	exit(1); } } while (0)
 
 static double nowMs(void) {
 	struct timespec now;
@@ -107,9 +95,9 @@ _Static_assert(offsetof(CpuRow, usage_guest_nice) ==
 	offsetof(CpuRow, usage_user) + (FIELD_COUNT - 1) * sizeof(double), "CpuRow's fields packed");
 
 static void setRow(GSRow *row, int64_t timestampMs, const double *fields) {
-	CHECK(gsSetRowFieldByTimestamp(row, 0, timestampMs), row);
+	CHECK_OF(gsSetRowFieldByTimestamp(row, 0, timestampMs), row);
 	for (int f = 0; f < FIELD_COUNT; f++) {
-		CHECK(gsSetRowFieldByDouble(row, 1 + f, fields[f]), row);
+		CHECK_OF(gsSetRowFieldByDouble(row, 1 + f, fields[f]), row);
 	}
 }
 
@@ -130,7 +118,7 @@ static int ingest(GSGridStore *store, const char *path, const char *prefix, uint
 				snprintf(name, sizeof(name), "%scpu_host_%u", prefix, h);
 				/* gsPutTimeSeries of the existing container's schema opens it (this node
 				 * answers no GET_CONTAINER, 105, which gsGetTimeSeries sends). */
-				CHECK(gsPutTimeSeries(store, name, GS_GET_STRUCT_BINDING(CpuRow), NULL, GS_FALSE,
+				CHECK_OF(gsPutTimeSeries(store, name, GS_GET_STRUCT_BINDING(CpuRow), NULL, GS_FALSE,
 					&containers[h]), store);
 				if (containers[h] == NULL) { fprintf(stderr, "no container %s\n", name); return 1; }
 			}
@@ -158,7 +146,7 @@ static int ingest(GSGridStore *store, const char *path, const char *prefix, uint
 			memcpy(&rows[r].usage_user, values + r * rowBytes + 8, FIELD_COUNT * 8);
 		}
 		GSTimeSeries *container = containers[header[0]];
-		CHECK(gsPutMultipleRows(container, rowPointers, header[1], NULL), container);
+		CHECK_OF(gsPutMultipleRows(container, rowPointers, header[1], NULL), container);
 		rowTotal += header[1];
 	}
 	printf("done %llu %.3f\n", (unsigned long long) rowTotal, cpuMs() - cpuStartMs);
@@ -170,10 +158,10 @@ static int ingest(GSGridStore *store, const char *path, const char *prefix, uint
 
 static int put(GSGridStore *store, const char *name, double durationMs, int64_t firstIndex) {
 	GSContainer *container = NULL;
-	CHECK(gsGetContainerGeneral(store, name, &container), store);
+	CHECK_OF(gsGetContainerGeneral(store, name, &container), store);
 	if (container == NULL) { fprintf(stderr, "no container %s\n", name); return 1; }
 	GSRow *row = NULL;
-	CHECK(gsCreateRowByContainer(container, &row), container);
+	CHECK_OF(gsCreateRowByContainer(container, &row), container);
 	waitForGo();
 	const double startMs = nowMs();
 	const double cpuStartMs = cpuMs();
@@ -182,7 +170,7 @@ static int put(GSGridStore *store, const char *name, double durationMs, int64_t 
 		double fields[FIELD_COUNT];
 		for (int f = 0; f < FIELD_COUNT; f++) fields[f] = (double) ((index * 7 + f * 13) % 100);
 		setRow(row, START_MS + index * INTERVAL_MS, fields);
-		CHECK(gsPutRow(container, NULL, row, NULL), container);
+		CHECK_OF(gsPutRow(container, NULL, row, NULL), container);
 		index++;
 	}
 	printf("done %lld %.3f %.3f\n", (long long) (index - firstIndex), nowMs() - startMs,
@@ -201,7 +189,7 @@ int main(int argc, char **argv) {
 		{ "user", "admin" }, { "password", "admin" }, { "failoverTimeout", "10" },
 	};
 	GSGridStore *store = NULL;
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties,
+	CHECK_OF(gsGetGridStore(gsGetDefaultFactory(), properties,
 		sizeof(properties) / sizeof(properties[0]), &store), NULL);
 	int code = 2;
 	if (strcmp(argv[3], "ingest") == 0 && argc == 8) {

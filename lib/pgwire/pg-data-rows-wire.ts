@@ -19,6 +19,7 @@
 // RowBatch.decode says for them.
 
 import { Buffer } from 'node:buffer';
+import { MsTimestampSplit } from '../base/ms-timestamp-split.ts';
 import { doubleText, type DoubleTextAddon } from '../io/double-text.ts';
 import { protocolError } from '../protocol/frame.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
@@ -52,7 +53,6 @@ const CELL_TEXT_BYTES_MAX = 26;
 /** 'D', int32 length, int16 column count. */
 const ROW_HEADER_BYTES = 7;
 const CELL_LENGTH_BYTES = 4;
-const MS_PER_DAY = 86_400_000;
 const QUOTE = 0x22;
 const C_0 = 0x30;
 const C_SPACE = 0x20;
@@ -80,25 +80,15 @@ function malformed(reason: string): Error {
   return protocolError(`malformed rows of a query result: ${reason}`);
 }
 
-/** The day whose date text `dateBytes` holds (YYYY-MM-DD): a scan's rows mostly share days. */
-let shownDay = Number.NaN;
+/** The last timestamp written, whose date text (YYYY-MM-DD) `dateBytes` holds: made once a day. */
+const shown = new MsTimestampSplit('');
 const dateBytes = new Uint8Array(10);
 
 function writeTimestamp(out: Buffer, at: number, ms: number): number {
-  const day = Math.floor(ms / MS_PER_DAY);
-  if (day !== shownDay) {
-    dateBytes.set(Buffer.from(new Date(day * MS_PER_DAY).toISOString().slice(0, 10), 'latin1'));
-    shownDay = day;
-  }
+  if (shown.split(ms)) dateBytes.set(Buffer.from(shown.dateText, 'latin1'));
   out.set(dateBytes, at);
   at += 10;
-  let rest = ms - day * MS_PER_DAY;
-  const milli = rest % 1000;
-  rest = (rest - milli) / 1000;
-  const second = rest % 60;
-  rest = (rest - second) / 60;
-  const minute = rest % 60;
-  const hour = (rest - minute) / 60;
+  const { hour, minute, second, milli } = shown;
   out[at] = C_SPACE;
   out[at + 1] = C_0 + ((hour / 10) | 0);
   out[at + 2] = C_0 + (hour % 10);

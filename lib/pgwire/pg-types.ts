@@ -9,6 +9,7 @@
 //   UNKNOWN (a bare NULL, GEOMETRY, arrays) text (25), always NULL.
 
 import { StorageError } from '../base/errors.ts';
+import { MsTimestampSplit } from '../base/ms-timestamp-split.ts';
 import type { SqlTypedValue } from '../sql/plan/bind-expression.ts';
 import type { SqlType } from '../sql/value.ts';
 
@@ -73,31 +74,20 @@ function floorDivision(a: bigint, b: bigint): bigint {
   return a % b !== 0n && (a < 0n) !== (b < 0n) ? q - 1n : q;
 }
 
-const MS_PER_DAY = 86_400_000;
 /** '00' … '99': the time of day's fields without padding per value. */
 const TWO_DIGITS = Array.from({ length: 100 }, (_v, i) => String(i).padStart(2, '0'));
 /** A millisecond fraction as PostgreSQL shows it: '.5', '.25', '.125'; '' for none. */
 const MS_FRACTIONS = Array.from({ length: 1000 }, (_v, i) =>
   (i === 0 ? '' : `.${String(i).padStart(3, '0').replace(/0+$/, '')}`));
-/** The last day a ms timestamp was shown on, and its date text: a scan's rows mostly share days. */
-let shownDay = Number.NaN;
-let shownDate = '';
+/** The last ms timestamp shown: a scan's rows mostly share days, whose date it makes once. */
+const shown = new MsTimestampSplit(' ');
 
 /** A TIMESTAMP (ms) as `YYYY-MM-DD hh:mm:ss[.fff]+00`, the date made once per day met. */
 function msTimestampText(ms: number): string {
-  const day = Math.floor(ms / MS_PER_DAY);
-  if (day !== shownDay) {
-    shownDate = new Date(day * MS_PER_DAY).toISOString().slice(0, 10);
-    shownDay = day;
-  }
-  let rest = ms - day * MS_PER_DAY;
-  const milli = rest % 1000;
-  rest = (rest - milli) / 1000;
-  const second = rest % 60;
-  rest = (rest - second) / 60;
-  const minute = rest % 60;
-  return `${shownDate} ${TWO_DIGITS[(rest - minute) / 60]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}` +
-    `${MS_FRACTIONS[milli]}+00`;
+  shown.split(ms);
+  const { hour, minute, second } = shown;
+  return `${shown.dateText}${TWO_DIGITS[hour]}:${TWO_DIGITS[minute]}:${TWO_DIGITS[second]}` +
+    `${MS_FRACTIONS[shown.milli]}+00`;
 }
 
 function timestampText(type: SqlType, value: unknown): string {

@@ -17,24 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-#include "gridstore.h"
+#include "../conformance/griddb/conformance.h"
 
 enum { MULTI_ROWS = 20 };
 static const char *const FAILOVER_TIMEOUT_S = "60";
-
-static void printError(void *resource) {
-	char message[1024];
-	if (resource == NULL) return;
-	size_t depth = gsGetErrorStackSize(resource);
-	for (size_t i = 0; i < depth; i++) {
-		gsFormatErrorMessage(resource, i, message, sizeof(message));
-		fprintf(stderr, "  [%d] %s\n", (int) gsGetErrorCode(resource, i), message);
-	}
-}
-
-#define CHECK(call, resource) do { GSResult r_ = (call); if (!GS_SUCCEEDED(r_)) { \
-	fprintf(stderr, "line %d: %s: %d\n", __LINE__, #call, (int) r_); printError(resource); \
-	return 1; } } while (0)
 
 static double nowS(void) {
 	struct timespec now;
@@ -52,7 +38,7 @@ int main(int argc, char **argv) {
 		{ "failoverTimeout", FAILOVER_TIMEOUT_S }, { "transactionTimeout", "30" },
 	};
 	GSGridStore *store = NULL;
-	CHECK(gsGetGridStore(gsGetDefaultFactory(), properties,
+	CHECK_OF(gsGetGridStore(gsGetDefaultFactory(), properties,
 		sizeof(properties) / sizeof(properties[0]), &store), store);
 
 	GSColumnInfo columns[2] = { GS_COLUMN_INFO_INITIALIZER, GS_COLUMN_INFO_INITIALIZER };
@@ -66,22 +52,22 @@ int main(int argc, char **argv) {
 	info.columnInfoList = columns;
 	info.rowKeyAssigned = GS_TRUE;
 	GSContainer *container = NULL;
-	CHECK(gsPutContainerGeneral(store, argv[3], &info, GS_FALSE, &container), store);
+	CHECK_OF(gsPutContainerGeneral(store, argv[3], &info, GS_FALSE, &container), store);
 
 	GSRow *rows[MULTI_ROWS];
-	for (int i = 0; i < MULTI_ROWS; i++) CHECK(gsCreateRowByContainer(container, &rows[i]), container);
+	for (int i = 0; i < MULTI_ROWS; i++) CHECK_OF(gsCreateRowByContainer(container, &rows[i]), container);
 	const double endS = nowS() + atof(argv[5]);
 	int32_t seq = atoi(argv[4]);
 	for (int put = 0; nowS() < endS; put++) {
 		const int count = put % 3 == 2 ? MULTI_ROWS : 1;
 		for (int i = 0; i < count; i++) {
-			CHECK(gsSetRowFieldByInteger(rows[i], 0, seq + i), container);
-			CHECK(gsSetRowFieldByInteger(rows[i], 1, atoi(argv[4])), container);
+			CHECK_OF(gsSetRowFieldByInteger(rows[i], 0, seq + i), container);
+			CHECK_OF(gsSetRowFieldByInteger(rows[i], 1, atoi(argv[4])), container);
 		}
 		if (count == 1) {
-			CHECK(gsPutRow(container, NULL, rows[0], NULL), container);
+			CHECK_OF(gsPutRow(container, NULL, rows[0], NULL), container);
 		} else {
-			CHECK(gsPutMultipleRows(container, (const void *const *) rows, (size_t) count, NULL),
+			CHECK_OF(gsPutMultipleRows(container, (const void *const *) rows, (size_t) count, NULL),
 				container);
 		}
 		for (int i = 0; i < count; i++) printf("ack %d\n", seq + i);

@@ -6,6 +6,7 @@
 // web API; TIMESTAMP(6)/(9) as the client library's precise form: 0 to 9 fraction digits and `Z`
 // or an offset. Dates are checked (no 2016-02-30) where GridDB's lenient parser would roll over.
 
+import { MsTimestampSplit } from '../../base/ms-timestamp-split.ts';
 import type { TimeZone } from '../config/time-zone.ts';
 
 const MS_TEXT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})Z$/;
@@ -18,9 +19,8 @@ const TWO_DIGITS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /**
- * The day last formatted or parsed, as `yyyy-MM-ddT` and its first ms: rows of a series share
- * their day, so its date part is made (and checked) once, not per value (six times faster than
- * toISOString, and than the regular expression, per value).
+ * The day last parsed, as `yyyy-MM-ddT` and its first ms: rows of a series share their day, so
+ * its date part is checked once, not per value (six times faster than the regular expression).
  */
 let lastDayMs = Number.NaN;
 let lastDayText = '';
@@ -34,19 +34,15 @@ function dayTextOf(dayMs: number): string {
   return lastDayText;
 }
 
+/** The last value formatted: its date made once per day met (six times faster than toISOString). */
+const formatted = new MsTimestampSplit('T');
+
 /** `new Date(ms).toISOString()`, faster. */
 export function isoTextOfMs(ms: number): string {
-  const dayMs = Math.floor(ms / DAY_MS) * DAY_MS;
-  const day = dayTextOf(dayMs);
-  let rest = ms - dayMs;
-  const milli = rest % 1000;
-  rest = (rest - milli) / 1000;
-  const second = rest % 60;
-  rest = (rest - second) / 60;
-  const minute = rest % 60;
-  const hour = (rest - minute) / 60;
-  return `${day}${TWO_DIGITS[hour]!}:${TWO_DIGITS[minute]!}:${TWO_DIGITS[second]!}.` +
-    `${THREE_DIGITS[milli]!}Z`;
+  formatted.split(ms);
+  const { dateText, hour, minute, second } = formatted;
+  return `${dateText}${TWO_DIGITS[hour]!}:${TWO_DIGITS[minute]!}:${TWO_DIGITS[second]!}.` +
+    `${THREE_DIGITS[formatted.milli]!}Z`;
 }
 
 /** Milliseconds since the epoch of `text`, or undefined when it is not the ms form. */

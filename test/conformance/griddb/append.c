@@ -11,17 +11,10 @@
  * Prints "appended <count>" on stdout; any difference prints on stderr and exits 1.
  */
 #define _POSIX_C_SOURCE 200809L
-#include <stdlib.h>
 #include <time.h>
 #include "conformance.h"
 
 enum { CLOCK_SLACK_MS = 1000, APPEND_GAP_NS = 3 * 1000 * 1000 };
-
-typedef struct { GSTimestamp ts; double value; } Point;
-GS_STRUCT_BINDING(Point,
-	GS_STRUCT_BINDING_KEY(ts, GS_TYPE_TIMESTAMP)
-	GS_STRUCT_BINDING_ELEMENT(value, GS_TYPE_DOUBLE)
-);
 
 static long long nowMs(void) {
 	struct timespec now;
@@ -30,15 +23,11 @@ static long long nowMs(void) {
 }
 
 int main(int argc, char **argv) {
-	if (argc != 4) {
-		fprintf(stderr, "usage: append <port> <cluster> <count>\n");
-		return 2;
-	}
-	const long count = atol(argv[3]);
+	long count = 0;
 	GSGridStore *store = NULL;
-	CHECK(connectAdmin(argv[1], argv[2], &store));
 	GSTimeSeries *series = NULL;
-	CHECK(gsPutTimeSeries(store, "AP_TS", GS_GET_STRUCT_BINDING(Point), NULL, GS_FALSE, &series));
+	const int opened = openPointSeries(argc, argv, "append", "AP_TS", &count, &store, &series);
+	if (opened != 0) return opened;
 	const long long beforeMs = nowMs();
 	for (long i = 0; i < count; i++) {
 		Point point = { 0, (double) i };

@@ -8,25 +8,14 @@
  * Prints "flushed <count>" on stdout after gsFlush succeeded; any failure prints the client's
  * error on stderr and exits 1.
  */
-#include <stdlib.h>
 #include "conformance.h"
 
-typedef struct { GSTimestamp ts; double value; } Point;
-GS_STRUCT_BINDING(Point,
-	GS_STRUCT_BINDING_KEY(ts, GS_TYPE_TIMESTAMP)
-	GS_STRUCT_BINDING_ELEMENT(value, GS_TYPE_DOUBLE)
-);
-
 int main(int argc, char **argv) {
-	if (argc != 4) {
-		fprintf(stderr, "usage: flush <port> <cluster> <count>\n");
-		return 2;
-	}
-	const long count = atol(argv[3]);
+	long count = 0;
 	GSGridStore *store = NULL;
-	CHECK(connectAdmin(argv[1], argv[2], &store));
 	GSTimeSeries *series = NULL;
-	CHECK(gsPutTimeSeries(store, "FL_TS", GS_GET_STRUCT_BINDING(Point), NULL, GS_FALSE, &series));
+	const int opened = openPointSeries(argc, argv, "flush", "FL_TS", &count, &store, &series);
+	if (opened != 0) return opened;
 	for (long i = 1; i <= count; i++) {
 		Point point = { i * 1000, i / 2.0 };
 		GSBool exists;

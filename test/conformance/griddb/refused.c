@@ -11,12 +11,6 @@
  */
 #include "conformance.h"
 
-typedef struct { GSTimestamp ts; double value; } Point;
-GS_STRUCT_BINDING(Point,
-	GS_STRUCT_BINDING_KEY(ts, GS_TYPE_TIMESTAMP)
-	GS_STRUCT_BINDING_ELEMENT(value, GS_TYPE_DOUBLE)
-);
-
 #define REFUSED(label, call) do { GSResult r_ = (call); \
 	EXPECT(!GS_SUCCEEDED(r_), "%s succeeded", label); printf("%s %d\n", label, (int) r_); \
 	Point p_ = { next++ * 1000, 1.5 }; GSBool exists_; \

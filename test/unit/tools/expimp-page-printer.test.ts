@@ -11,14 +11,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
-import { rowCodec } from '../../../lib/encoding/row-codec.ts';
-import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
-import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, type Row, type Value } from '../../../lib/schema/column-type.ts';
+import type { ColumnSchema } from '../../../lib/schema/container-schema.ts';
+import { TIMESTAMP_MS_MAX, type Row } from '../../../lib/schema/column-type.ts';
 import { doubleText, type DoubleTextAddon } from '../../../lib/io/double-text.ts';
 import { pagePrinterOf, pagePrintable } from '../../../tools/expimp-page-printer.ts';
 import { rowLine } from '../../../tools/expimp-row-file.ts';
 import { rowPrinterOf } from '../../../tools/expimp-row-printer.ts';
+import {
+  tableColumns, tableRows, tableSchema, tableWireBytes, type SuiteValues,
+} from './expimp-test-tables.ts';
 
 const TEXT = fc.oneof(
   fc.string({ unit: fc.constantFrom('a', 'Z', '"', '\\', ',', '@', '\n', '\r', 'é', '😀', ' ', '#', '['), maxLength: 8 }),
@@ -41,39 +42,17 @@ const DOUBLE = fc.oneof(
 );
 const TYPES = ['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP', 'STRING'] as const;
 
-function scalarOf(column: ColumnSchema): fc.Arbitrary<Value> {
-  switch (column.type) {
-    case 'BOOL': return fc.boolean();
-    case 'BYTE': return fc.integer({ min: -128, max: 127 });
-    case 'SHORT': return fc.integer({ min: -32768, max: 32767 });
-    case 'INTEGER': return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
-    case 'LONG': return fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX));
-    case 'FLOAT': return fc.oneof(fc.float(), fc.constantFrom(-0, NaN, Infinity)).map(Math.fround);
-    case 'DOUBLE': return DOUBLE;
-    case 'TIMESTAMP': return TIMESTAMP_MS;
-    default: return TEXT;
-  }
-}
+const VALUES: SuiteValues = { double: DOUBLE, timestampMs: TIMESTAMP_MS, text: TEXT };
 
 const TABLE = fc.array(fc.tuple(fc.constantFrom(...TYPES), fc.boolean()), { minLength: 1, maxLength: 10 })
-  .map((specs) => specs.map(([type, notNull], i): ColumnSchema => ({
-    name: `c${i}`, type, array: false, notNull: notNull || i === 0,
-  })))
+  .map(tableColumns)
   .chain((columns) => fc.record({
     columns: fc.constant(columns),
-    pages: fc.array(fc.array(fc.tuple(...columns.map((column) =>
-      column.notNull ? scalarOf(column) : fc.option(scalarOf(column), { nil: null, freq: 4 }))),
-    { maxLength: 12 }), { minLength: 1, maxLength: 3 }),
+    pages: fc.array(tableRows(columns, VALUES, 12), { minLength: 1, maxLength: 3 }),
   }, { noNullPrototype: true }));
 
-function schemaOf(columns: ColumnSchema[]): ContainerSchema {
-  return { name: 'c', type: 'COLLECTION', columns, rowKeyColumnCount: 0, schemaVersion: 1 } as unknown as ContainerSchema;
-}
-
 function encoded(columns: ColumnSchema[], rows: readonly Row[]): Uint8Array {
-  const writer = new ByteWriter(64);
-  rowCodec(schemaOf(columns), 'wire').writeRows(writer, rows);
-  return writer.finish();
+  return tableWireBytes(tableSchema(columns), rows);
 }
 
 const DOUBLE_PRINTERS: Array<[string, DoubleTextAddon | null]> = [

@@ -13,14 +13,15 @@ import { after, describe, it } from 'node:test';
 import fc from 'fast-check';
 import { doubleText, type DoubleTextAddon } from '../../../lib/io/double-text.ts';
 import { blockSizeLimits, STORE_BLOCK_SIZES_BYTES } from '../../../lib/base/limits.ts';
-import { ByteWriter } from '../../../lib/encoding/byte-writer.ts';
-import { rowCodec } from '../../../lib/encoding/row-codec.ts';
-import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, type Row, type Value } from '../../../lib/schema/column-type.ts';
+import { TIMESTAMP_MS_MAX, type Row } from '../../../lib/schema/column-type.ts';
 import type { ColumnSchema, ContainerSchema } from '../../../lib/schema/container-schema.ts';
 import { rowValidator } from '../../../lib/schema/row-validate.ts';
 import { rowFileHeader, rowLine } from '../../../tools/expimp-row-file.ts';
 import { readRowFile } from '../../../tools/expimp-row-reader.ts';
 import { rowScanTakes, scanRowFile, type ScannedBatch } from '../../../tools/expimp-row-scan.ts';
+import {
+  tableColumns, tableRows, tableSchema, tableWireBytes, type SuiteValues,
+} from './expimp-test-tables.ts';
 
 const LIMITS = blockSizeLimits(STORE_BLOCK_SIZES_BYTES[STORE_BLOCK_SIZES_BYTES.length - 1]!);
 const BATCH_ROWS = 7;
@@ -42,18 +43,7 @@ const DOUBLE = fc.oneof(
 );
 const FIXED_TYPES = ['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'TIMESTAMP'] as const;
 
-function scalarOf(column: ColumnSchema): fc.Arbitrary<Value> {
-  switch (column.type) {
-    case 'BOOL': return fc.boolean();
-    case 'BYTE': return fc.integer({ min: -128, max: 127 });
-    case 'SHORT': return fc.integer({ min: -32768, max: 32767 });
-    case 'INTEGER': return fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 });
-    case 'LONG': return fc.oneof(fc.bigInt({ min: INT64_MIN, max: INT64_MAX }), fc.constantFrom(INT64_MIN, INT64_MAX));
-    case 'FLOAT': return fc.oneof(fc.float(), fc.constantFrom(-0, NaN, Infinity)).map(Math.fround);
-    case 'DOUBLE': return DOUBLE;
-    default: return TIMESTAMP_MS;
-  }
-}
+const VALUES: SuiteValues = { double: DOUBLE, timestampMs: TIMESTAMP_MS };
 
 /** Cell texts spelled otherwise than gs_export prints them (or not values at all). */
 const OTHER_CELL = fc.constantFrom(
@@ -69,16 +59,11 @@ const OTHER_CELL = fc.constantFrom(
 const TABLE = fc.array(fc.tuple(fc.constantFrom(...FIXED_TYPES), fc.boolean()), { minLength: 1, maxLength: 8 })
   .chain((specs) => {
     const keyed = specs[0]![0] === 'TIMESTAMP' || specs[0]![0] === 'LONG' || specs[0]![0] === 'INTEGER';
-    const columns = specs.map(([type, notNull], i): ColumnSchema => ({
-      // The first column is never NULL: a one-column NULL row is an empty line, which the scanner leaves.
-      name: `c${i}`, type, array: false, notNull: notNull || i === 0,
-    }));
+    // The first column is never NULL: a one-column NULL row is an empty line, which the scanner leaves.
+    const columns = tableColumns(specs);
     return fc.record({
-      schema: fc.constant({
-        name: 'c', type: 'COLLECTION', columns, rowKeyColumnCount: keyed ? 1 : 0, schemaVersion: 1,
-      } as unknown as ContainerSchema),
-      rows: fc.array(fc.tuple(...columns.map((column) =>
-        column.notNull ? scalarOf(column) : fc.option(scalarOf(column), { nil: null, freq: 4 }))), { maxLength: 30 }),
+      schema: fc.constant(tableSchema(columns, keyed ? 1 : 0)),
+      rows: tableRows(columns, VALUES, 30),
       finalBreak: fc.boolean(),
     }, { noNullPrototype: true });
   });
@@ -101,9 +86,7 @@ async function lineReaderBatches(schema: ContainerSchema, text: string): Promise
   const batches: ScannedBatch[] = [];
   let rows: Row[] = [];
   const flush = (lastLineNumber: number) => {
-    const writer = new ByteWriter(64);
-    rowCodec(schema, 'wire').writeRows(writer, rows);
-    batches.push({ count: rows.length, bytes: writer.finish().slice(), lastLineNumber });
+    batches.push({ count: rows.length, bytes: tableWireBytes(schema, rows).slice(), lastLineNumber });
     rows = [];
   };
   let lineNumber = 0;

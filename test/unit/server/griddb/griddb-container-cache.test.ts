@@ -9,13 +9,10 @@ import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
-import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
-import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import type { TestServer } from '../server-test-helpers.ts';
 import {
-  CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame, type Container, startRecordedServer,
+  CLIENT_UUID, TRANSACTION_MODE, containerKeyTypeBody, createContainer, errorCode, frame,
+  loginWithClientId, putRowFrame, type Container, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
   RECORDED_CONNECT, collectGriddbReplies, griddbExchange,
@@ -24,13 +21,6 @@ import {
 
 const DROP_CONTAINER = 144;
 const TXN_CONTAINER_NOT_FOUND = 10016;
-
-/** DROP_CONTAINER of `name` (container type 0xff: either). */
-function dropContainerBody(name: string): Buffer {
-  const writer = new ByteWriter(64);
-  griddbContainerKeyWrite(writer, name);
-  return Buffer.concat([Buffer.alloc(4), Buffer.from(writer.finish()), Buffer.from([0xff])]);
-}
 
 /** One connection on which frames are sent one at a time, each after the reply to the one before. */
 async function connection(port: number):
@@ -67,18 +57,11 @@ describe('GridDB protocol: container look-ups cached per connection', { timeout:
   });
   after(async () => test.stop());
 
-  async function create(name: string): Promise<Container> {
-    const pId = containerPartitionId(name, PARTITION_NUM);
-    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-      frame(PUT_CONTAINER, pId, 1n, putContainerBody(name, true))]);
-    assert.equal(replies[2]?.result, 0);
-    return { name, pId, schemaVersion: replies[2]!.payload.readInt32LE(0),
-      containerId: replies[2]!.payload.readBigInt64LE(4) };
-  }
+  const create = (name: string) => createContainer(test.port, name);
 
   async function drop(container: Container): Promise<void> {
     const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-      frame(DROP_CONTAINER, container.pId, 1n, dropContainerBody(container.name))]);
+      frame(DROP_CONTAINER, container.pId, 1n, containerKeyTypeBody(container.name, 0xff))]);
     assert.equal(replies[2]?.result, 0);
   }
 

@@ -17,14 +17,14 @@ import {
   containerGetDecode, containerGetReplyWrite, containerGetTypeCheck,
 } from '../../../../lib/server/griddb/griddb-container-get.ts';
 import {
-  griddbContainerKeyRead, griddbContainerKeyWrite,
+  griddbContainerKeyRead,
 } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { GriddbError } from '../../../../lib/server/griddb/griddb-error.ts';
 import { GriddbFrameError, griddbStringRead } from '../../../../lib/server/griddb/griddb-frame.ts';
 import type { TestServer } from '../server-test-helpers.ts';
 import {
-  CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, frame, loginWithClientId,
-  putContainerBody, putRowFrame, startRecordedServer,
+  CLIENT_UUID, PARTITION_NUM, TRANSACTION_MODE, containerKeyTypeBody, createContainer,
+  frame, loginWithClientId, putRowFrame, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
   RECORDED_CONNECT, griddbExchange,
@@ -34,13 +34,6 @@ const GET_CONTAINER = 105;
 const RUNS = 300;
 /** GridDB's server/gs_error.h. */
 const DS_DS_CONTAINER_TYPE_INVALID = 60026;
-const EMPTY_OPTIONS = Buffer.alloc(4);
-
-function getBody(name: string, typeCode: number): Buffer {
-  const writer = new ByteWriter(64);
-  griddbContainerKeyWrite(writer, name);
-  return Buffer.concat([EMPTY_OPTIONS, Buffer.from(writer.finish()), Buffer.from([typeCode])]);
-}
 
 const TIME_SERIES: ContainerInfo = {
   name: 'Sensor@rack2', type: 'TIME_SERIES', rowKeyColumnCount: 1, dataAffinity: 'rack2',
@@ -79,13 +72,15 @@ function replyOf(info: ContainerInfo | undefined): Uint8Array {
 
 describe('GridDB protocol: GET_CONTAINER encoding', () => {
   it('decodes the client\'s body: key and container type (0xff: either)', () => {
-    assert.deepEqual(containerGetDecode(getBody('Sensor@rack2', 1)),
+    assert.deepEqual(containerGetDecode(containerKeyTypeBody('Sensor@rack2', 1)),
       { name: 'Sensor@rack2', type: 'TIME_SERIES' });
-    assert.deepEqual(containerGetDecode(getBody('c1', 0)), { name: 'c1', type: 'COLLECTION' });
-    assert.deepEqual(containerGetDecode(getBody('c1', 0xff)), { name: 'c1', type: undefined });
-    assert.throws(() => containerGetDecode(getBody('c1', 2)), GriddbFrameError);
-    assert.throws(() => containerGetDecode(Buffer.concat([getBody('c1', 0), Buffer.from([0])])),
-      GriddbFrameError);
+    assert.deepEqual(containerGetDecode(containerKeyTypeBody('c1', 0)),
+      { name: 'c1', type: 'COLLECTION' });
+    assert.deepEqual(containerGetDecode(containerKeyTypeBody('c1', 0xff)),
+      { name: 'c1', type: undefined });
+    assert.throws(() => containerGetDecode(containerKeyTypeBody('c1', 2)), GriddbFrameError);
+    assert.throws(() => containerGetDecode(Buffer.concat([containerKeyTypeBody('c1', 0),
+      Buffer.from([0])])), GriddbFrameError);
   });
 
   it('reads or refuses random and mutated bodies, with GridDB errors only', () => {
@@ -99,7 +94,7 @@ describe('GridDB protocol: GET_CONTAINER encoding', () => {
     fc.assert(fc.property(fc.uint8Array({ maxLength: 80 }), refusesOrReads), { numRuns: RUNS });
     fc.assert(fc.property(fc.array(fc.tuple(fc.nat(), fc.integer({ min: 0, max: 255 })),
       { maxLength: 6 }), fc.nat(), (flips, cutAt) => {
-      const body = getBody('Sensor@rack2', 1);
+      const body = containerKeyTypeBody('Sensor@rack2', 1);
       for (const [at, value] of flips) body[at % body.byteLength] = value;
       refusesOrReads(body.subarray(0, cutAt % (body.byteLength + 1)));
     }), { numRuns: RUNS });
@@ -145,22 +140,18 @@ describe('GridDB protocol: GET_CONTAINER on a node', { timeout: 60_000 }, () => 
       const name = 'GetMe';
       const pId = containerPartitionId(name, PARTITION_NUM);
       const absent = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-        frame(GET_CONTAINER, pId, 1n, getBody(name, 0))]);
+        frame(GET_CONTAINER, pId, 1n, containerKeyTypeBody(name, 0))]);
       assert.equal(absent.replies[2]?.result, 0);
       assert.deepEqual(clientRead(absent.replies[2]!.payload), { exists: 0, rest: 0 });
 
-      const put = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-        frame(PUT_CONTAINER, pId, 1n, putContainerBody(name, true))]);
-      assert.equal(put.replies[2]?.result, 0);
-      const schemaVersion = put.replies[2]!.payload.readInt32LE(0);
-      const containerId = put.replies[2]!.payload.readBigInt64LE(4);
+      const { schemaVersion, containerId } = await createContainer(test.port, name);
 
       // A fresh connection learns the container by GET_CONTAINER alone, then puts by its id.
       const got = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-        frame(GET_CONTAINER, pId, 1n, getBody(name, 0)),
+        frame(GET_CONTAINER, pId, 1n, containerKeyTypeBody(name, 0)),
         putRowFrame({ name, pId, containerId, schemaVersion },
           { sessionId: 0n, statementId: 2n, mode: TRANSACTION_MODE.AUTO }, [1, 'one']),
-        frame(GET_CONTAINER, pId, 3n, getBody(name, 1))]);
+        frame(GET_CONTAINER, pId, 3n, containerKeyTypeBody(name, 1))]);
       assert.equal(got.replies[2]?.result, 0);
       assert.deepEqual(clientRead(got.replies[2]!.payload), {
         exists: 1, schemaVersion, containerId, name,

@@ -7,13 +7,12 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
-import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import { flushLogDecode } from '../../../../lib/server/griddb/griddb-flush-log.ts';
 import { GriddbFrameError } from '../../../../lib/server/griddb/griddb-frame.ts';
 import type { TestServer } from '../server-test-helpers.ts';
 import {
-  CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame, startRecordedServer,
+  CLIENT_UUID, EMPTY_OPTIONS, TRANSACTION_MODE, createContainer, errorCode, frame,
+  loginWithClientId, putRowFrame, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import {
   RECORDED_CONNECT, griddbExchange,
@@ -25,9 +24,9 @@ const TXN_CONTAINER_NOT_FOUND = 10016;
 const LOG_WRITE_MODE_DAY = 86_400;
 
 function flushBody(containerId: bigint): Buffer {
-  const body = Buffer.alloc(8 + 4); // | containerId i64 | optional request: size 0 |
-  body.writeBigInt64LE(containerId, 0);
-  return body;
+  const id = Buffer.alloc(8); // | containerId i64 | optional request: size 0 |
+  id.writeBigInt64LE(containerId, 0);
+  return Buffer.concat([id, EMPTY_OPTIONS]);
 }
 
 describe('GridDB FLUSH_LOG: the frame', () => {
@@ -52,13 +51,8 @@ describe('GridDB FLUSH_LOG: against a node', { timeout: 60_000 }, () => {
   after(async () => test.stop());
 
   it('answers after the partition\'s log is synced; an unknown id is not found', async () => {
-    const name = 'flush_log';
-    const pId = containerPartitionId(name, PARTITION_NUM);
-    const created = await griddbExchange(test.port, [RECORDED_CONNECT,
-      loginWithClientId(CLIENT_UUID), frame(PUT_CONTAINER, pId, 1n, putContainerBody(name, true))]);
-    assert.equal(created.replies[2]?.result, 0);
-    const container = { name, pId, schemaVersion: created.replies[2]!.payload.readInt32LE(0),
-      containerId: created.replies[2]!.payload.readBigInt64LE(4) };
+    const container = await createContainer(test.port, 'flush_log');
+    const { pId } = container;
 
     const syncsBefore = test.store.stats().log.flushCount;
     const { replies, closedByNode } = await griddbExchange(test.port, [RECORDED_CONNECT,

@@ -1,17 +1,22 @@
 // GridDB frames for tests that drive a node's GridDB protocol by hand, laid out as the C client
 // lays them out: the frame head, LOGIN with the C client's CLIENT_ID option, PUT_CONTAINER of a
-// small collection (id INTEGER, s STRING) and PUT_ROW of it in any session mode, and the pieces of
-// other statements' bodies (strings and i32s as GridDB encodes them); and the node they are sent to.
+// small collection (id INTEGER, s STRING), the collection made on a node, PUT_ROW of it in any
+// session mode, GET_CONTAINER's and DROP_CONTAINER's body, and the pieces of other statements'
+// bodies (strings and i32s as GridDB encodes them); and the node they are sent to.
 
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { ByteWriter } from '../../../../lib/encoding/byte-writer.ts';
 import type { StorageOptions } from '../../../../lib/base/options.ts';
 import type { ColumnSchema } from '../../../../lib/schema/container-schema.ts';
+import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import { griddbContainerKeyWrite } from '../../../../lib/server/griddb/griddb-container-key.ts';
 import { griddbRowsWrite } from '../../../../lib/server/griddb/griddb-rows.ts';
 import { startServer, type TestServer } from '../server-test-helpers.ts';
-import { RECORDED_CLUSTER, RECORDED_DIGESTS, RECORDED_LOGIN, type GriddbReply } from './recorded-handshake.ts';
+import {
+  RECORDED_CLUSTER, RECORDED_CONNECT, RECORDED_DIGESTS, RECORDED_LOGIN, griddbExchange,
+  type GriddbReply,
+} from './recorded-handshake.ts';
 
 export const PARTITION_NUM = 128;
 
@@ -25,6 +30,8 @@ export const PUT_CONTAINER = 107;
 export const PUT_ROW = 124;
 export const TRANSACTION_MODE = { AUTO: 0, BEGIN: 1, CONTINUE: 2 } as const;
 export const CLIENT_UUID = Buffer.from('00112233445566778899aabbccddeeff', 'hex');
+/** An optional request of no options, as the C client sends most statements'. */
+export const EMPTY_OPTIONS = Buffer.alloc(4);
 /** Where the recorded LOGIN's optional request starts: after the head and statement id. */
 const LOGIN_OPTIONS_AT = 36;
 
@@ -89,9 +96,19 @@ export function putContainerBody(name: string, keyed: boolean): Buffer {
   griddbContainerKeyWrite(writer, name);
   const count = Buffer.alloc(4);
   count.writeInt32LE(2);
-  return Buffer.concat([Buffer.alloc(4), Buffer.from(writer.finish()), Buffer.from([0, 0]), count,
+  return Buffer.concat([EMPTY_OPTIONS, Buffer.from(writer.finish()), Buffer.from([0, 0]), count,
     str('id'), Buffer.from([4, 4]), str('s'), Buffer.from([0, 0]),
     Buffer.from(keyed ? [1, 0, 0, 0] : [0, 0]), str('')]);
+}
+
+/**
+ * The body GET_CONTAINER (105) and DROP_CONTAINER (144) share: an empty optional request, the
+ * container key, the container type (0 collection, 1 time series, 0xff either).
+ */
+export function containerKeyTypeBody(name: string, typeCode: number): Buffer {
+  const writer = new ByteWriter(64);
+  griddbContainerKeyWrite(writer, name);
+  return Buffer.concat([EMPTY_OPTIONS, Buffer.from(writer.finish()), Buffer.from([typeCode])]);
 }
 
 export interface Container {
@@ -99,6 +116,17 @@ export interface Container {
   pId: number;
   containerId: bigint;
   schemaVersion: number;
+}
+
+/** The collection of putContainerBody, made by PUT_CONTAINER on a connection of its own. */
+export async function createContainer(port: number, name: string,
+  keyed = true): Promise<Container> {
+  const pId = containerPartitionId(name, PARTITION_NUM);
+  const { replies } = await griddbExchange(port, [RECORDED_CONNECT, loginWithClientId(CLIENT_UUID),
+    frame(PUT_CONTAINER, pId, 1n, putContainerBody(name, keyed))]);
+  assert.equal(replies[2]?.result, 0, 'PUT_CONTAINER');
+  return { name, pId, schemaVersion: replies[2]!.payload.readInt32LE(0),
+    containerId: replies[2]!.payload.readBigInt64LE(4) };
 }
 
 export function putRowFrame(container: Container, session: { sessionId: bigint; statementId: bigint;

@@ -10,11 +10,10 @@
 import assert from 'node:assert/strict';
 import { Buffer } from 'node:buffer';
 import { after, before, describe, it } from 'node:test';
-import { containerPartitionId } from '../../../../lib/schema/partition-hash.ts';
 import type { TestServer } from '../server-test-helpers.ts';
 import {
-  CLIENT_UUID, PARTITION_NUM, PUT_CONTAINER, TRANSACTION_MODE, errorCode, frame, loginWithClientId,
-  putContainerBody, putRowFrame, type Container, startRecordedServer,
+  CLIENT_UUID, TRANSACTION_MODE, createContainer, errorCode, frame, loginWithClientId, putRowFrame,
+  type Container, startRecordedServer,
 } from './griddb-raw-frames.ts';
 import { RECORDED_CONNECT, griddbExchange } from './recorded-handshake.ts';
 
@@ -39,14 +38,7 @@ describe('GridDB protocol: sessions and statement ids on a node', { timeout: 60_
   });
   after(async () => test.stop());
 
-  async function create(name: string, keyed: boolean): Promise<Container> {
-    const pId = containerPartitionId(name, PARTITION_NUM);
-    const { replies } = await griddbExchange(test.port, [RECORDED_CONNECT, login,
-      frame(PUT_CONTAINER, pId, 1n, putContainerBody(name, keyed))]);
-    assert.equal(replies[2]?.result, 0);
-    return { name, pId, schemaVersion: replies[2]!.payload.readInt32LE(0),
-      containerId: replies[2]!.payload.readBigInt64LE(4) };
-  }
+  const create = (name: string, keyed: boolean) => createContainer(test.port, name, keyed);
 
   it('applies a session\'s write retried on another connection once', async () => {
     const container = await create('Retried01', false);
