@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { getStore } from '../../../lib/client/store-factory.ts';
 import { newNodeHome, removeHome, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
-import { msg, RawConnection } from './pg-raw-client.ts';
+import { msg, RawConnection, type BackendMessage } from './pg-raw-client.ts';
 
 const PSQL_TIMEOUT_MS = 30_000;
 
@@ -146,11 +146,11 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
     assert.equal(raw.rows[0].us, '2024-05-06 07:08:09.123456+00');
   });
 
-  it('binary results: pg\'s binary parsers read the store client\'s values, over several pages', async () => {
+  it('binary results: pg\'s binary parsers read the store client\'s values, in portions of 1,000 rows', async () => {
     await db.query('CREATE TABLE scan (id LONG PRIMARY KEY, host STRING, ts TIMESTAMP, us TIMESTAMP(6), d DOUBLE, ' +
       'f FLOAT, i INTEGER, s SHORT, y BYTE, b BOOL)');
     const doubles = [0.1 + 0.2, -0, NaN, Infinity, -Infinity, 1e300, 5e-324, 43.21890547857493];
-    const rowCount = 2_500; // pages of 1,000 rows: three pages
+    const rowCount = 2_500;
     const rowsPerInsert = 100;
     for (let from = 0; from < rowCount; from += rowsPerInsert) {
       const values: unknown[] = [];
@@ -172,10 +172,19 @@ describe('PostgreSQL protocol end to end', { timeout: 240_000 }, () => {
     // and given to pg's own binary parsers (pg-types), as a fixed pg would; doubles as IEEE bits.
     const raw = await RawConnection.open(node.sqlPort);
     await raw.login('admin', 'admin');
+    // Execute with a row limit of 1,000: three portions, each a page of its own.
     raw.send(Buffer.concat([msg.parse('', select), msg.bind('', '', [], [1]), msg.describe('P', ''),
-      msg.execute('', 0), msg.sync()]));
-    const messages = await raw.until('Z');
+      msg.execute('', 1000), msg.flush()]));
+    const messages: BackendMessage[] = [];
+    for (let message = await raw.next(); message !== undefined; message = await raw.next()) {
+      messages.push(message);
+      if (message.type === 'C' || message.type === 'E') break;
+      if (message.type === 's') raw.send(Buffer.concat([msg.execute('', 1000), msg.flush()]));
+    }
+    raw.send(msg.sync());
+    messages.push(...await raw.until('Z'));
     raw.end();
+    assert.equal(messages.filter((m) => m.type === 's').length, 2, 'two PortalSuspended');
     const description = messages.find((m) => m.type === 'T')!.body;
     const oids: number[] = [];
     let at = 2;
