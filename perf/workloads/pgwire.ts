@@ -183,8 +183,6 @@ export async function pgwireWorkload(config: BenchConfig): Promise<WorkloadRepor
           for (const side of sides) await run[side]();
           for (let i = 0; i < QUERY_RUN_COUNT; i++) {
             for (const side of sides) {
-              // This process is every side's client: no side's garbage collected in another's time.
-              (globalThis as { gc?: () => void }).gc?.();
               const nodeBefore = nodeCpuMs();
               const clientBefore = ownCpuMs();
               samples[side].wallMs.push(await timeAsyncMs(async () => { rowCounts[side] = await run[side](); }));
@@ -196,7 +194,9 @@ export async function pgwireWorkload(config: BenchConfig): Promise<WorkloadRepor
           assert(rowCounts.binary === rowCounts.store, `${name}: pg binary ${rowCounts.binary} rows, store client ${rowCounts.store}`);
           const medians = (side: Side) => ({ wallMs: median(samples[side].wallMs), nodeCpuMs: median(samples[side].nodeCpuMs),
             clientCpuMs: median(samples[side].clientCpuMs) });
-          const [pgMs, binaryMs, storeMs] = sides.map((side) => medians(side).wallMs) as [number, number, number];
+          const pgMs = medians('pg').wallMs;
+          const binaryMs = medians('binary').wallMs;
+          const storeMs = medians('store').wallMs;
           const load = loadAverage1m().toFixed(1);
           results.push(latencyResult(`pgwire/query/${name}`, pgMs, storeMs,
             { peer: 'store-client', target: { of: 'ratio', min: OVERHEAD_RATIO_MIN } }));
