@@ -76,7 +76,7 @@ export function pgDataRowsWireFits(types: readonly SqlType[], columns: readonly 
   return true;
 }
 
-function malformed(reason: string): Error {
+export function pgWireMalformed(reason: string): Error {
   return protocolError(`malformed rows of a query result: ${reason}`);
 }
 
@@ -126,17 +126,17 @@ function writeAscii(out: Buffer, at: number, text: string): number {
 }
 
 /** A varuint (LEB128, least significant group first) of the page at `offset`: [value, next offset]. */
-function varuintAt(bytes: Uint8Array, offset: number): [number, number] {
+export function pgWireVaruintAt(bytes: Uint8Array, offset: number): [number, number] {
   let value = 0;
   let scale = 1;
   for (let i = 0; i < 8; i++) {
-    if (offset >= bytes.length) throw malformed('a length past the page end');
+    if (offset >= bytes.length) throw pgWireMalformed('a length past the page end');
     const byte = bytes[offset++]!;
     value += (byte & 0x7f) * scale;
     if (byte < 0x80) return [value, offset];
     scale *= 0x80;
   }
-  throw malformed('a length longer than 8 bytes');
+  throw pgWireMalformed('a length longer than 8 bytes');
 }
 
 /**
@@ -161,7 +161,7 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
   let offset = 0;
   for (let r = 0; r < count; r++) {
     rowStarts[r] = offset;
-    if (offset + bitmapBytes > bytes.length) throw malformed('a row past the page end');
+    if (offset + bitmapBytes > bytes.length) throw pgWireMalformed('a row past the page end');
     const bitmapAt = offset;
     offset += bitmapBytes;
     for (let c = 0; c < columnCount; c++) {
@@ -172,12 +172,12 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
         if (size < 0x80) {
           offset += 1 + size;
         } else {
-          const [longSize, next] = varuintAt(bytes, offset);
+          const [longSize, next] = pgWireVaruintAt(bytes, offset);
           offset = next + longSize;
         }
         continue;
       }
-      if (offset + WIRE_SIZE_BYTES[code]! > bytes.length) throw malformed('a value past the page end');
+      if (offset + WIRE_SIZE_BYTES[code]! > bytes.length) throw pgWireMalformed('a value past the page end');
       if (code === TYPE_DOUBLE) {
         const slot = doubleSlot[c]!;
         const value = view.getFloat64(offset, true);
@@ -186,8 +186,8 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
       offset += WIRE_SIZE_BYTES[code]!;
     }
   }
-  if (offset > bytes.length) throw malformed('a value past the page end');
-  if (offset !== bytes.length) throw malformed('bytes after the last row');
+  if (offset > bytes.length) throw pgWireMalformed('a value past the page end');
+  if (offset !== bytes.length) throw pgWireMalformed('bytes after the last row');
   rowStarts[count] = offset;
   // Each DOUBLE column's texts, quoted one after another ("12.5""NaN"…), in one native call.
   const texts = doubleColumns.map((_c, slot) =>
@@ -217,7 +217,7 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
       switch (codes[c]) {
         case TYPE_BOOL: {
           const value = bytes[offset]!;
-          if (value > 1) throw malformed(`a BOOL of ${value}`);
+          if (value > 1) throw pgWireMalformed(`a BOOL of ${value}`);
           out[at++] = value === 1 ? C_T : C_F;
           offset += 1;
           break;
@@ -256,8 +256,8 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
         default: { // TYPE_STRING
           let size = bytes[offset]!;
           let next = offset + 1;
-          if (size >= 0x80) [size, next] = varuintAt(bytes, offset);
-          if (next + size > bytes.length) throw malformed('a string past the page end');
+          if (size >= 0x80) [size, next] = pgWireVaruintAt(bytes, offset);
+          if (next + size > bytes.length) throw pgWireMalformed('a string past the page end');
           for (let i = 0; i < size; i++) out[at + i] = bytes[next + i]!;
           at += size;
           offset = next + size;

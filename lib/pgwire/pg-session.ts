@@ -23,6 +23,7 @@ import { copyOutQuery, PgCopyIn, writeCopyResponse, copyOut } from './pg-copy.ts
 import { parseCopyStatement } from './pg-copy-statement.ts';
 import { PgError, pgError, pgErrorFieldsOf, type PgErrorFields } from './pg-errors.ts';
 import { PgBodyReader, type PgBackendWriter } from './pg-frames.ts';
+import { pgDataRowsBinaryFits, pgDataRowsBinaryOfWire } from './pg-data-rows-binary.ts';
 import { pgDataRowsOfWire, pgDataRowsWireFits } from './pg-data-rows-wire.ts';
 import {
   columnFormats, PG_PAGE_ROW_COUNT, startedOfLocal, startedOfSql, writeDataRows, writeRowDescription,
@@ -499,8 +500,13 @@ export class PgSession {
     }
     const formats = columnFormats(portal.resultFormats, started.columns.length);
     const types = started.columns.map((column) => column.type);
-    const wireTypes = started.source.wire !== undefined &&
-      pgDataRowsWireFits(types, started.source.wire.columns, formats) ? types : undefined;
+    // The engine's pages written as DataRows from their bytes: all text (pg-data-rows-wire.ts) or
+    // all binary (pg-data-rows-binary.ts); other results are decoded into rows.
+    const wireColumns = started.source.wire?.columns;
+    const ofWire = wireColumns === undefined ? undefined
+      : pgDataRowsWireFits(types, wireColumns, formats) ? pgDataRowsOfWire
+      : pgDataRowsBinaryFits(types, wireColumns, formats) ? pgDataRowsBinaryOfWire
+      : undefined;
     const startedMs = this.host.monotonicMs();
     let sent = 0;
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
@@ -509,10 +515,9 @@ export class PgSession {
       let page;
       let count;
       try {
-        const wire = wireTypes === undefined ? undefined : await started.source.wire!.next(want);
+        const wire = ofWire === undefined ? undefined : await started.source.wire!.next(want);
         if (wire !== undefined) {
-          // The engine's page written as DataRows from its bytes (pg-data-rows-wire.ts).
-          this.host.out.bytes(pgDataRowsOfWire(wireTypes!, wire.page));
+          this.host.out.bytes(ofWire!(types, wire.page));
           page = wire;
           count = wire.page.count;
         } else {
