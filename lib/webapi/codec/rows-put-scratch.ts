@@ -2,11 +2,11 @@
 // the scanner's number arrays (rows-json-numbers.ts), together a "scratch", and the pool the web
 // API server keeps them in between requests (one pool per server: WebApiDependencies).
 //
-// Why a pool: made per request, a scratch is 86 KiB of ArrayBuffers for a PUT of 10 rows (1 KB of
-// body). At the soak's 270 PUTs a second that is 23 MB/s of ArrayBuffers freed only by the next
-// collection: the process's arrayBuffers swung 0-31 MiB between collections and malloc kept what
-// they had touched, so its RSS swung with them (docs/benchmarks.md, Soak). Taken from the pool, a
-// PUT allocates none of them once as many as run at once have been made.
+// Why a pool: made per request, these were 152 KiB of ArrayBuffers for a PUT of 10 rows (1 KB of
+// body); at the soak's web API load (perf/webapi-soak-memory.ts, 140 PUTs a second) 21 MB/s freed
+// only by the next collection. The process's arrayBuffers swung 0-32 MiB between collections and
+// malloc kept what they had touched, so its RSS swung 15-29 MiB with them (docs/benchmarks.md,
+// Soak). Taken from the pool, a PUT allocates none of them once as many as run at once are made.
 //
 // Bounds: at most WEBAPI_ROWS_PUT_SCRATCH_KEPT_COUNT_MAX scratches are kept; one whose buffers
 // grew beyond WEBAPI_ROWS_PUT_SCRATCH_KEPT_BYTES_MAX (its PUT had large batches: a 1 MB batch of
