@@ -13,7 +13,7 @@ export type ParseDoubles = NonNullable<DoubleTextAddon['parseDoubles']>;
 
 /**
  * Numbers noted at first; the arrays double when full (a piece of n bytes holds < n / 2). 1024
- * (22 KiB of arrays) covers a piece of 100 TSBS rows; a 1 MB batch grows them to 128 Ki.
+ * (22 KiB of arrays) covers a piece of 100 TSBS rows (about 20 KB, 10 numbers a row).
  */
 const SLOW_NUMBERS_INITIAL = 1024;
 /** Bytes of the arrays per number: starts, ends, ats (u32), floats (u8), values (f64), ok (u8). */
