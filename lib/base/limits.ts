@@ -461,6 +461,16 @@ export const WEBAPI_ZIP_FILE_COUNT_MAX = 100_000;
 export const WEBAPI_CONFIG_FILE_BYTES_MAX = DEFINITION_FILE_BYTES_MAX;
 /** Clusters of one repository.json. */
 export const WEBAPI_REPOSITORY_CLUSTER_COUNT_MAX = 1000;
+/**
+ * Sets of a row PUT's buffers (its row writer and number arrays: webapi/codec/rows-put-scratch.ts)
+ * the web API keeps between requests, one per PUT under way at most, so that a PUT allocates none.
+ */
+export const WEBAPI_ROWS_PUT_SCRATCH_KEPT_COUNT_MAX = 32;
+/**
+ * A set whose buffers grew beyond this (a PUT of large batches) is dropped when its PUT ends, not
+ * kept: the memory kept stays within COUNT_MAX × this (8 MiB), whatever bodies came.
+ */
+export const WEBAPI_ROWS_PUT_SCRATCH_KEPT_BYTES_MAX = 256 * KiB;
 
 /**
  * How long past its transaction timeout the web API waits for the node's answer to one request:

@@ -35,6 +35,7 @@ import {
 import { parseJsonBody } from './codec/json-body.ts';
 import { readBodyText } from './codec/body-text.ts';
 import { bodyTooLarge } from './codec/json-stream.ts';
+import { RowsPutScratchPool } from './codec/rows-put-scratch.ts';
 import { webApiErrorOf } from './errors/error-mapping.ts';
 import { errorBody, WebApiError } from './errors/webapi-error.ts';
 import { BodyBudget } from './http/body-budget.ts';
@@ -166,6 +167,7 @@ function buildApp(options: WebApiServerOptions, pool: StorePool, bodyBudget: Bod
   app.setNotFoundHandler((request, reply) => sendError(reply, routeMissing(table, request)));
   const dependencies: WebApiDependencies = {
     repository: options.repository, settings, pool, bodyBudget,
+    rowsPutScratch: new RowsPutScratchPool(),
   };
   app.addHook('onRequest', requestGuard(table, dependencies));
   app.addHook('preParsing', (request, _reply, payload, done) => {

@@ -2,7 +2,8 @@
 // (more than 15 significant digits, or a decimal exponent beyond ±22: most TSBS doubles), noted as
 // the piece is read and converted when it ends, all in one call of double_text.node's
 // parseDoubles (std::from_chars, correctly rounded as JSON.parse rounds), or by Number() of each
-// text without the addon; then written into the rows at the offsets noted.
+// text without the addon; then written into the rows at the offsets noted. Its arrays are part of
+// a row PUT's scratch (rows-put-scratch.ts), kept between requests while they stay small.
 
 import { Buffer } from 'node:buffer';
 import { doubleText, type DoubleTextAddon } from '../../io/double-text.ts';
@@ -10,8 +11,13 @@ import { doubleText, type DoubleTextAddon } from '../../io/double-text.ts';
 /** double_text.node's parseDoubles (lib/io/double-text.ts). */
 export type ParseDoubles = NonNullable<DoubleTextAddon['parseDoubles']>;
 
-/** Numbers noted at first; the arrays double when full (a piece of n bytes holds < n / 2). */
-const SLOW_NUMBERS_INITIAL = 4096;
+/**
+ * Numbers noted at first; the arrays double when full (a piece of n bytes holds < n / 2). 1024
+ * (22 KiB of arrays) covers a piece of 100 TSBS rows (about 20 KB, 10 numbers a row).
+ */
+const SLOW_NUMBERS_INITIAL = 1024;
+/** Bytes of the arrays per number: starts, ends, ats (u32), floats (u8), values (f64), ok (u8). */
+const SLOW_NUMBER_BYTES = 4 + 4 + 4 + 1 + 8 + 1;
 
 export class SlowNumbers {
   count = 0;
@@ -25,7 +31,10 @@ export class SlowNumbers {
   /** 1 where the addon converted values[k] (0: beyond a double's range, or not taken whole). */
   private ok = new Uint8Array(SLOW_NUMBERS_INITIAL);
 
-  constructor(private readonly parseDoubles: ParseDoubles | undefined) {}
+  /** Bytes the arrays hold now. */
+  get capacityBytes(): number {
+    return this.starts.length * SLOW_NUMBER_BYTES;
+  }
 
   clear(): void {
     this.count = 0;
@@ -42,13 +51,13 @@ export class SlowNumbers {
   }
 
   /**
-   * Converts the first `count` numbers noted in `data` and writes them through `view`; false
-   * when one does not convert to a value its column takes (the piece is then given up).
+   * Converts the first `count` numbers noted in `data` (by `parse`, the addon's, or Number() of
+   * the text when undefined) and writes them through `view`; false when one does not convert to
+   * a value its column takes (the piece is then given up).
    */
-  write(data: Uint8Array, count: number, view: DataView): boolean {
+  write(data: Uint8Array, count: number, view: DataView, parse: ParseDoubles | undefined): boolean {
     if (count === 0) return true;
     const { starts, ends, ats, floats, values, ok } = this;
-    const parse = this.parseDoubles;
     if (parse !== undefined) {
       parse.call(doubleText, data, starts, ends, values, ok, count);
       for (let k = 0; k < count; k++) if (ok[k] !== 1) return false;

@@ -27,7 +27,7 @@ import {
 import type { ContainerSchema } from '../../schema/container-schema.ts';
 import { doubleText } from '../../io/double-text.ts';
 import type { RowsPutBatch } from './rows-put-batch.ts';
-import { SlowNumbers, type ParseDoubles } from './rows-json-numbers.ts';
+import type { ParseDoubles, SlowNumbers } from './rows-json-numbers.ts';
 import { parseTimestampMs } from './timestamp-text.ts';
 
 const TIMESTAMP_MS_MAX = TIMESTAMP_MS_MAX_IMPORTED;
@@ -77,6 +77,7 @@ const LOWER_T = 0x74;
 /**
  * The reader of one schema's rows, or undefined when a column is of a kind it does not take.
  * `parseDoubles`: the addon's, if loaded (tests give undefined: Number() of the text instead).
+ * The numbers it notes go in the batch's scratch (rows-put-scratch.ts).
  */
 export function rowsJsonScanner(
   schema: ContainerSchema,
@@ -121,9 +122,9 @@ export class RowsJsonScanner {
     private readonly kinds: Uint8Array,
     private readonly nullables: Uint8Array,
     private readonly batch: RowsPutBatch,
-    parseDoubles: ParseDoubles | undefined,
+    private readonly parseDoubles: ParseDoubles | undefined,
   ) {
-    this.slowNumbers = new SlowNumbers(parseDoubles);
+    this.slowNumbers = batch.scratch.numbers;
     this.bitmapBytes = (kinds.length + 7) >> 3;
     this.rowBytesMax = this.bitmapBytes + 8 * kinds.length;
   }
@@ -141,7 +142,8 @@ export class RowsJsonScanner {
     this.slowTakenCount = 0;
     let restAt = this.scanRows(data, whole, sizeBytesMax);
     if (restAt !== SCAN_GIVEN_UP &&
-      !this.slowNumbers.write(data, this.slowTakenCount, this.batch.writer.dataView)) {
+      !this.slowNumbers.write(data, this.slowTakenCount, this.batch.writer.dataView,
+        this.parseDoubles)) {
       restAt = SCAN_GIVEN_UP;
     }
     if (restAt === SCAN_GIVEN_UP) this.batch.rollback(mark);

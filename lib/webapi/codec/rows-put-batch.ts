@@ -12,17 +12,19 @@
 //
 // mark()/rollback() undo what the fast reader wrote of a piece of body it then hands to the
 // general path: the rows, their count and their estimated size.
+//
+// The writer (and the fast reader's number arrays) are a scratch the caller takes from the web
+// API's pool (rows-put-scratch.ts) and gives back when the PUT ends; a batch sends a copy of its
+// bytes, so nothing of the scratch is held once a send returns.
 
 import { assert } from '../../base/assert.ts';
 import type { ClientContainer } from '../../client/client-container.ts';
 import type { ContainerModel } from '../../client/client-schema.ts';
-import { ByteWriter } from '../../encoding/byte-writer.ts';
+import type { ByteWriter } from '../../encoding/byte-writer.ts';
 import { rowCodec, type RowCodec } from '../../encoding/row-codec.ts';
 import type { Row } from '../../schema/column-type.ts';
+import { RowsPutScratch } from './rows-put-scratch.ts';
 import type { ValueDecoder } from './value-decode.ts';
-
-/** The writer's first size; it grows by doubling (a 5000-row TSBS batch is 445 KB). */
-const BATCH_WRITER_BYTES_INITIAL = 64 * 1024;
 
 export interface RowsPutMark {
   offsetBytes: number;
@@ -31,7 +33,7 @@ export interface RowsPutMark {
 }
 
 export class RowsPutBatch {
-  readonly writer = new ByteWriter(BATCH_WRITER_BYTES_INITIAL);
+  readonly writer: ByteWriter;
   readonly model: ContainerModel;
   /** Rows in this batch. */
   rowCount = 0;
@@ -46,7 +48,12 @@ export class RowsPutBatch {
     private readonly container: ClientContainer,
     /** The request's decoder: its running estimated size is shared by both ways in. */
     readonly decoder: ValueDecoder,
+    /** The buffers it writes in: the pool's, or one of its own. */
+    readonly scratch: RowsPutScratch = new RowsPutScratch(),
   ) {
+    assert(scratch.writer.lengthBytes === 0);
+    assert(scratch.numbers.count === 0);
+    this.writer = scratch.writer;
     this.model = container.rowModel;
     this.codec = rowCodec(this.model.schema, 'wire');
   }

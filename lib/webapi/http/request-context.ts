@@ -12,6 +12,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ClientStore } from '../../client/store-factory.ts';
 import type { Repository, RepositoryCluster } from '../config/repository.ts';
 import type { WebApiSettings } from '../config/webapi-settings.ts';
+import type { RowsPutScratchPool } from '../codec/rows-put-scratch.ts';
 import { badRequest, MESSAGES } from '../errors/webapi-error.ts';
 import { parseBasicAuth } from './basic-auth.ts';
 import type { BodyBudget } from './body-budget.ts';
@@ -29,6 +30,8 @@ export interface WebApiDependencies {
   settings: WebApiSettings;
   pool: StorePool;
   bodyBudget: BodyBudget;
+  /** The row PUT's buffers, kept between requests (codec/rows-put-scratch.ts). */
+  rowsPutScratch: RowsPutScratchPool;
 }
 
 export interface RequestContext {

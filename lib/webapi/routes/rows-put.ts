@@ -25,6 +25,7 @@ import type { WebApiSettings } from '../config/webapi-settings.ts';
 import { readJsonArrayStream } from '../codec/json-array-stream.ts';
 import { readJsonStream, type ElementKind } from '../codec/json-stream.ts';
 import { RowsPutBatch } from '../codec/rows-put-batch.ts';
+import { RowsPutScratchPool } from '../codec/rows-put-scratch.ts';
 import { rowsJsonScanner } from '../codec/rows-json-scan.ts';
 import { decodeRow, ValueDecoder } from '../codec/value-decode.ts';
 import { badRequest, containerNotExisted, MESSAGES } from '../errors/webapi-error.ts';
@@ -33,15 +34,33 @@ import { unknownMember } from './body-schemas.ts';
 /** The body of a streamed route: the request's stream, or undefined when it has none. */
 export type StreamedBody = AsyncIterable<Uint8Array> | undefined;
 
-/** Rows of one container's PUT, in batches; the count of rows stored. */
+/**
+ * Rows of one container's PUT, in batches; the count of rows stored. Its buffers come from
+ * `scratchPool` (the server's) and go back to it when the PUT ends, however it ends.
+ */
 export async function putRowsStreamed(
   body: StreamedBody,
   container: ClientContainer,
   settings: WebApiSettings,
+  scratchPool = new RowsPutScratchPool(),
 ): Promise<number> {
   if (body === undefined) throw badRequest(MESSAGES.rowsDataEmpty);
+  const scratch = scratchPool.take();
+  try {
+    return await putRowsBatched(body, container, settings,
+      new RowsPutBatch(container, new ValueDecoder('text'), scratch));
+  } finally {
+    scratchPool.give(scratch);
+  }
+}
+
+async function putRowsBatched(
+  body: AsyncIterable<Uint8Array>,
+  container: ClientContainer,
+  settings: WebApiSettings,
+  batch: RowsPutBatch,
+): Promise<number> {
   const columns = container.info.columns;
-  const batch = new RowsPutBatch(container, new ValueDecoder('text'));
   const onRow = (value: unknown) => {
     batch.addDecoded(decodeRow(columns, value, batch.decoder, settings.maxRequestSizeBytes,
       { rowIndex: batch.rowIndex }));

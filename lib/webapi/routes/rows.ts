@@ -46,7 +46,8 @@ export function rowRoutes(table: RouteTable, dependencies: WebApiDependencies): 
     const context = requestContext(request, dependencies);
     const name = containerNameCheck((request.params as ContainerParams).container);
     const count = await context.use(async (store) => putRowsStreamed(
-      request.body as StreamedBody, await containerOr404(store, name), context.settings));
+      request.body as StreamedBody, await containerOr404(store, name), context.settings,
+      dependencies.rowsPutScratch));
     return sendJson(reply, 200, { count });
   }, undefined, { streamBody: true });
 
