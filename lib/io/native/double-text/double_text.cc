@@ -71,33 +71,31 @@ char *write_cell(char *out, double value, Layout layout) {
       *out++ = '-';
       value = -value;
     }
-    // Shortest round-trip digits: value = 0.d1..dk × 10^n.
-    char digits[CELL_BYTES_MAX];
+    // Shortest round-trip digits, written in place and moved apart for the point: 0.d1..dk × 10^n.
     const Decimal decimal = shortest_decimal(value);
-    const int k = write_digits(digits, decimal.significand);
+    const int k = write_digits(out, decimal.significand);
     const int n = k + decimal.exponent;
     if (k <= n && n <= 21) {
-      std::memcpy(out, digits, k);
       out += k;
       for (int i = k; i < n; i++) *out++ = '0';
     } else if (0 < n && n <= 21) {
-      std::memcpy(out, digits, n);
-      out += n;
-      *out++ = '.';
-      std::memcpy(out, digits + n, k - n);
-      out += k - n;
+      std::memmove(out + n + 1, out + n, k - n);
+      out[n] = '.';
+      out += k + 1;
     } else if (-6 < n && n <= 0) {
-      *out++ = '0';
-      *out++ = '.';
-      for (int i = 0; i < -n; i++) *out++ = '0';
-      std::memcpy(out, digits, k);
-      out += k;
+      const int lead = 2 - n;  // "0.", then -n zeros
+      std::memmove(out + lead, out, k);
+      out[0] = '0';
+      out[1] = '.';
+      for (int i = 2; i < lead; i++) out[i] = '0';
+      out += lead + k;
     } else {
-      *out++ = digits[0];
       if (k > 1) {
-        *out++ = '.';
-        std::memcpy(out, digits + 1, k - 1);
-        out += k - 1;
+        std::memmove(out + 2, out + 1, k - 1);
+        out[1] = '.';
+        out += k + 1;
+      } else {
+        out += 1;
       }
       *out++ = 'e';
       int shown = n - 1;
