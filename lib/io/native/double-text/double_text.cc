@@ -2,7 +2,7 @@
  * double_text.node: the export's text of a page of doubles, made in one call (lib/io/double-text.ts
  * loads it; tools/expimp-page-printer.ts is its caller). JavaScript's String(x) takes a slow bignum
  * path for many 17-digit doubles, and the TSBS day has 8.64 M of them; double_text_shortest.h gives
- * the same shortest round-trip digits (Schubfach, 26 ns a value against std::to_chars's 36 ns), and
+ * the same shortest round-trip digits (Schubfach, 26 ns a value against std::to_chars's 37 ns), and
  * this file lays them out as Number.prototype.toString does (ECMA-262 Number::toString):
  *   k digits d1..dk, decimal point after n of them (x = 0.d1..dk × 10^n)
  *   k <= n <= 21      digits, then n - k zeros                     123000
