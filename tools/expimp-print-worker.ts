@@ -1,7 +1,7 @@
 // gs_export's print thread: prints the pages the main thread fetched (expimp-page-printer.ts) and
 // writes them to their row files with synchronous writes, which block this thread only. The main
 // thread meanwhile waits on the node for the next page, so printing (mostly the DOUBLE cells'
-// std::to_chars) no longer takes turns with fetching. Requests come in order and are served in
+// shortest digits, double_text.cc) no longer takes turns with fetching. Requests come in order and are served in
 // order, so a file's lines are its pages' lines in the order sent. A failure (a malformed page,
 // a write error) closes that file and is answered once; later requests for it are dropped.
 

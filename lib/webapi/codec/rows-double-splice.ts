@@ -4,7 +4,7 @@
 // machine (random 15–17 digit doubles take V8's slow path), against 0.7 ms for small integers.
 //
 // The page is first written without its doubles, each double's byte offset noted, then one native
-// call splices their text in (std::to_chars' shortest round-trip digits, laid out as String(x)).
+// call splices their text in (the shortest round-trip digits, laid out as String(x)).
 // The text is byte for byte what ValueEncoder writes value by value (value-encode.ts): finite
 // doubles bare, -0 as -0, NaN and the infinities as JSON strings. Only pages whose every byte is
 // ASCII take this path (BOOL, BYTE, SHORT, INTEGER, DOUBLE and TIMESTAMP(ms) columns in UTC, no

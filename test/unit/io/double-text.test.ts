@@ -75,6 +75,23 @@ describe('double text addon', () => {
     for (const [value, text] of cases) assert.equal(splice(addon, [value]), `"${text}"`, text);
   });
 
+  it('prints every power of two and its neighbours as String(x) does: the interval below is half as wide', (t) => {
+    const addon = addonOrSkip(t);
+    if (addon === undefined) return;
+    const values: number[] = [];
+    const view = new DataView(new ArrayBuffer(8));
+    for (let exponent = -1074; exponent <= 1023; exponent++) {
+      view.setFloat64(0, 2 ** exponent);
+      const bits = view.getBigUint64(0);
+      for (const ulps of [-1n, 0n, 1n]) {
+        view.setBigUint64(0, bits + ulps);
+        values.push(view.getFloat64(0));
+      }
+    }
+    const printed = splice(addon, values);
+    assert.equal(printed, values.map(expectedCell).join(''));
+  });
+
   it('splices the cells at their places in the text, in order, with the text around them', (t) => {
     const addon = addonOrSkip(t);
     if (addon === undefined) return;
