@@ -244,7 +244,7 @@ function filterOf(input: SqlPlanNode, conjuncts: readonly SqlBoundExpression[]):
   return { kind: 'filter', input, predicate: andOf(conjuncts)!, columns: input.columns };
 }
 
-function andOf(conjuncts: readonly SqlBoundExpression[]): SqlBoundExpression | undefined {
+export function andOf(conjuncts: readonly SqlBoundExpression[]): SqlBoundExpression | undefined {
   return conjuncts.reduce<SqlBoundExpression | undefined>((all, next) =>
     (all === undefined ? next : { kind: 'logic', operator: 'AND', left: all, right: next, type: 'BOOL' }), undefined);
 }
@@ -275,7 +275,7 @@ function childrenOf(expression: SqlBoundExpression): SqlBoundExpression[] {
   }
 }
 
-function columnsOf(expression: SqlBoundExpression): number[] {
+export function columnsOf(expression: SqlBoundExpression): number[] {
   if (expression.kind === 'column') return [expression.index];
   return childrenOf(expression).flatMap(columnsOf);
 }

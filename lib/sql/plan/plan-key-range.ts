@@ -106,5 +106,7 @@ function compareBound(a: SqlValue, b: SqlValue): number {
   if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
   const x = Number(a);
   const y = Number(b);
+  // NaN above every number, as the executor orders it (compare.ts).
+  if (Number.isNaN(x) || Number.isNaN(y)) return Number(Number.isNaN(x)) - Number(Number.isNaN(y));
   return x < y ? -1 : x > y ? 1 : 0;
 }

@@ -158,7 +158,8 @@ function keyBound(value: unknown, strict: boolean, keyType: SqlType, side: 'low'
   const step = strict ? 1 : 0;
   let integer: number | bigint;
   if (typeof value === 'number') {
-    if (Number.isNaN(value)) return null;
+    // NaN orders above every number (compare.ts): `k < NaN` holds for every key, `k >= NaN` for none.
+    if (Number.isNaN(value)) return side === 'low' ? null : undefined;
     if (!Number.isFinite(value)) return (value > 0) === (side === 'low') ? null : undefined;
     const rounded = side === 'low' ? Math.ceil(value) : Math.floor(value);
     integer = rounded === value ? rounded + (side === 'low' ? step : -step) : rounded;

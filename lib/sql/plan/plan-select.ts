@@ -27,7 +27,8 @@ import type {
   SqlAggregateCall, SqlAggregateName, SqlPlanColumn, SqlPlanNode,
 } from './logical-plan.ts';
 import { planFromReference, relationScope, relationStar } from './plan-from.ts';
-import { optimizeJoins } from './plan-join.ts';
+import { andOf, columnsOf, hasSubquery, optimizeJoins } from './plan-join.ts';
+import { conjunctsNotImplied } from './plan-key-implied.ts';
 import { planSetOperation } from './plan-set-operation.ts';
 import { planWindow, windowsIn } from './plan-window.ts';
 import { subqueryBinder, withOuterScope, type SqlOuterReferences } from './plan-subquery.ts';
@@ -596,10 +597,19 @@ function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, ro
   if (source.star !== undefined) return optimizeJoins(root, context);
   if (scan.kind !== 'scan') return root;
   const schema = source.schema!;
-  const access = scanAccess(schema, findFilterOverScan(root, scan), context);
-  const pushed: Extract<SqlPlanNode, { kind: 'scan' }> = {
-    ...scan, columnIndexes: [...source.usedColumns].sort((a, b) => a - b), ...access, descending: false,
-  };
+  const filter = filterOverScan(root, scan);
+  const access = scanAccess(schema, filter?.predicate, context);
+  let columnIndexes = [...source.usedColumns].sort((a, b) => a - b);
+  // The WHERE conjuncts the key ranges enforce leave the filter (plan-key-implied.ts).
+  if (filter !== undefined && access.index === undefined) {
+    const conjuncts = conjunctsOf(filter.predicate);
+    const left = conjunctsNotImplied(schema, access.keyRanges ?? [access.keyRange], conjuncts, context.evalContext);
+    if (left.length < conjuncts.length) {
+      root = replaceNode(root, filter, left.length === 0 ? scan : { ...filter, predicate: andOf(left)! });
+      columnIndexes = columnsReadBy(root, scan) ?? columnIndexes;
+    }
+  }
+  const pushed: Extract<SqlPlanNode, { kind: 'scan' }> = { ...scan, columnIndexes, ...access, descending: false };
   let plan = replaceNode(root, scan, pushed);
   const ordered = sortByScan(plan, pushed, schema);
   const sorted = ordered === undefined && hasSort(plan);
@@ -610,6 +620,39 @@ function pushDown(root: SqlPlanNode, source: Source, context: SqlPlanContext, ro
   return replaceNode(plan, pushed, final);
 }
 
+/**
+ * The columns of `scan` the plan reads, when the scan's reader is an aggregate (under a filter or
+ * not), whose keys, arguments and filter are then all it reads: the nodes above read the
+ * aggregate's columns. Undefined for any other shape, or a subquery anywhere on the chain (an
+ * outer reference reads the scan's row): the scan keeps every column the statement names.
+ */
+function columnsReadBy(root: SqlPlanNode, scan: SqlPlanNode): number[] | undefined {
+  for (let node: SqlPlanNode = root; 'input' in node; node = node.input) {
+    if (node.kind === 'project' ? node.expressions.some(hasSubquery)
+      : node.kind === 'filter' ? hasSubquery(node.predicate)
+        : node.kind !== 'sort' && node.kind !== 'limit' && node.kind !== 'distinct' && node.kind !== 'aggregate') {
+      return undefined;
+    }
+    if (node.kind !== 'aggregate') continue;
+    const filter = node.input.kind === 'filter' ? node.input : undefined;
+    if ((filter?.input ?? node.input) !== scan) return undefined;
+    const expressions = [...node.keys, ...node.aggregates.flatMap((call) => call.args)];
+    if (filter !== undefined) expressions.push(filter.predicate);
+    if (expressions.some(hasSubquery)) return undefined;
+    const columns = [...new Set(expressions.flatMap(columnsOf))].sort((a, b) => a - b);
+    return columns.length === 0 ? undefined : columns;
+  }
+  return undefined;
+}
+
+/** The filter whose input is `scan`, on the chain of inputs from root. */
+function filterOverScan(root: SqlPlanNode, scan: SqlPlanNode): Extract<SqlPlanNode, { kind: 'filter' }> | undefined {
+  for (let node: SqlPlanNode = root; 'input' in node; node = node.input) {
+    if (node.kind === 'filter' && node.input === scan) return node;
+  }
+  return undefined;
+}
+
 function hasSort(node: SqlPlanNode): boolean {
   return node.kind === 'sort' || ('input' in node && hasSort(node.input));
 }
@@ -618,9 +661,4 @@ function hasSort(node: SqlPlanNode): boolean {
 export function scanWithRanges(scan: Extract<SqlPlanNode, { kind: 'scan' }>, schema: ContainerSchema,
   where: SqlBoundExpression | undefined, context: SqlPlanContext): Extract<SqlPlanNode, { kind: 'scan' }> {
   return { ...scan, ...scanAccess(schema, where, context) };
-}
-
-function findFilterOverScan(node: SqlPlanNode, scan: SqlPlanNode): SqlBoundExpression | undefined {
-  if (node.kind === 'filter' && node.input === scan) return node.predicate;
-  return 'input' in node ? findFilterOverScan(node.input, scan) : undefined;
 }
