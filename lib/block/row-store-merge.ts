@@ -43,6 +43,15 @@ export function rowStoreSortBatch(
   const n = rows.length;
   const rowKeys: RowKey[] = new Array<RowKey>(n);
   for (let i = 0; i < n; i++) rowKeys[i] = keys.keyOf(rows[i] as Row);
+  // A batch already in key order without repeats (a host's next rows) needs no sort.
+  let ascending = true;
+  for (let i = 1; i < n && ascending; i++) ascending = keys.compare(rowKeys[i - 1]!, rowKeys[i]!) < 0;
+  if (ascending) {
+    return {
+      count: n, rows: rows.slice(), keys: rowKeys, payloadBytes: payloadBytes?.slice(),
+      positions: new Int32Array(n), replaces: new Uint8Array(n), targets: new Int32Array(n),
+    };
+  }
   const order: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const compare = keys.compare;
