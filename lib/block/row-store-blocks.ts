@@ -171,11 +171,12 @@ export class RowStoreBlocks {
     }
   }
 
-  /** Moves the upper half of block into a new block; returns that block. */
-  split(block: RowBlock): RowBlock {
+  /** Moves block's rows from index on (the upper half by default) into a new block; returns it. */
+  split(block: RowBlock, index = block.rowCount >> 1): RowBlock {
     assert(block.rowCount >= 2);
+    assert(index > 0 && index < block.rowCount);
     this.willChange(block);
-    const right = block.splitAt(block.rowCount >> 1);
+    const right = block.splitAt(index);
     this.register(right);
     this.touched.add(block);
     return right;

@@ -2,8 +2,9 @@
 // block's run in one pass per column (RowBlock.mergeRows), instead of one shifting insert per row.
 //
 // A run that does not fit its block peels off the rows below the block's first key (only the first
-// block gets those) and, in the last block, those above its last key: they go to new full blocks,
-// or fill the last block first, as an ordered ingest would. The rest is merged in place, or the
+// block gets those) and, in the last block or when they are at least as many as the block holds,
+// those above its last key: they fill the block first and then go to new full blocks, as an
+// ordered ingest would. The rest is merged in place, or the
 // block is split in half and each half takes its part of the run, recursively; between two blocks
 // splits leave room for later inserts rather than full blocks. Each level halves the rows, and a
 // block of one row peels off everything but a replacement of that row, which fits.
@@ -42,6 +43,15 @@ export function rowStoreSortBatch(
   const n = rows.length;
   const rowKeys: RowKey[] = new Array<RowKey>(n);
   for (let i = 0; i < n; i++) rowKeys[i] = keys.keyOf(rows[i] as Row);
+  // A batch already in key order without repeats (a host's next rows) needs no sort.
+  let ascending = true;
+  for (let i = 1; i < n && ascending; i++) ascending = keys.compare(rowKeys[i - 1]!, rowKeys[i]!) < 0;
+  if (ascending) {
+    return {
+      count: n, rows: rows.slice(), keys: rowKeys, payloadBytes: payloadBytes?.slice(),
+      positions: new Int32Array(n), replaces: new Uint8Array(n), targets: new Int32Array(n),
+    };
+  }
   const order: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const compare = keys.compare;
@@ -112,8 +122,15 @@ function mergeIntoBlock(
   let head = from;
   while (head < to && positions[head] === 0 && replaces[head] === 0) head++;
   let tail = to;
-  const peelTail = block.rowCount < 2 || context.blocks.tree.higher(block.firstKey()) === undefined;
-  while (peelTail && tail > head && positions[tail - 1] === block.rowCount) tail--;
+  while (tail > head && positions[tail - 1] === block.rowCount) tail--;
+  // The rows above the block's last key: in the last block (or a block of one row) they always
+  // go on in new blocks. Between two blocks they do only when there are at least as many as the
+  // block holds (a host's next rows in a table keyed by host, then time): splitting would leave
+  // a trail of half, quarter, … full blocks, re-planning the run at each level. Fewer stay in the
+  // merge, so a split leaves room between the blocks for later inserts.
+  const peelTail = block.rowCount < 2 || to - tail >= block.rowCount ||
+    context.blocks.tree.higher(block.firstKey()) === undefined;
+  if (!peelTail) tail = to;
   let insertedCount = 0;
   if (head < tail) {
     const middle = { from: head, to: tail, depth: run.depth + 1 };
@@ -135,12 +152,19 @@ function mergeIntoBlock(
   return insertedCount;
 }
 
-/** Splits block in half; each half merges the part of the run in its key range. */
+/**
+ * Splits block in half, or where the whole run goes in when that is one gap between two of its
+ * rows (a host's next rows, in a block that goes on with the next host's): the left part then
+ * takes the run at its end, by the tail peel when it is long. Each part merges the part of the
+ * run in its key range.
+ */
 function mergeSplit(
   context: RowStoreMergeContext, batch: SortedBatch, block: RowBlock, run: Run,
 ): number {
   assert(block.rowCount >= 2, 'a one-row block takes any run');
-  const right = context.blocks.split(block);
+  const gap = batch.positions[run.from]!;
+  const oneGap = gap > 0 && gap < block.rowCount && batch.positions[run.to - 1] === gap;
+  const right = context.blocks.split(block, oneGap ? gap : block.rowCount >> 1);
   const rightKey = right.firstKey();
   let cut = run.from;
   while (cut < run.to && context.keys.compare(batch.keys[cut]!, rightKey) < 0) cut++;

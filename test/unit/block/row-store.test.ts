@@ -51,6 +51,32 @@ describe('row-store', () => {
       [9000, 8000, 7000, 6000, 5000].map(tsbsRow));
   });
 
+  it('puts each host\'s next rows between two hosts\' blocks into full blocks, as an ordered ingest', () => {
+    // Keyed by host, then time, written as TSBS does: every host's next 1,000 rows in turn, so
+    // each batch goes between the blocks of the host before and of the host after.
+    const schema = schemaOf([column('host', 'STRING', true), ...tsbs.columns], 2);
+    const { store, space } = open(schema);
+    const hostCount = 12;
+    const rowsPerBatch = 1000;
+    const passCount = 4;
+    for (let pass = 0; pass < passCount; pass++) {
+      for (let h = 0; h < hostCount; h++) {
+        store.put(Array.from({ length: rowsPerBatch }, (_, i) =>
+          [`host_${h}`, ...tsbsRow((pass * rowsPerBatch + i) * 1000)]));
+      }
+    }
+    store.checkInvariants();
+    const rowCount = hostCount * rowsPerBatch * passCount;
+    assert.equal(store.count(), rowCount);
+    assert.deepStrictEqual(store.get(['host_3', 2_500_000]), ['host_3', ...tsbsRow(2_500_000)]);
+    // About 350 rows fill a 32 KB block: 138 blocks at the least (156 here). Splitting in half
+    // each block that a host's rows go into left a trail of half, quarter, … full blocks (339).
+    const blocksFullCount = Math.ceil(rowCount / 350);
+    assert.ok(store.blockCount <= blocksFullCount + 2 * hostCount,
+      `${store.blockCount} blocks for ${rowCount} rows (${blocksFullCount} full ones)`);
+    assert.equal(space.bytesInUse, store.usedBytes);
+  });
+
   it('upserts out-of-order rows and replaces by key', () => {
     const { store } = open(tsbs);
     store.put([tsbsRow(30), tsbsRow(10), tsbsRow(20)]);
