@@ -34,7 +34,11 @@ import { Buffer } from 'node:buffer';
 import { assert } from '../base/assert.ts';
 import type { ColumnSchema } from '../schema/container-schema.ts';
 import type { SqlType } from '../sql/value.ts';
-import { pgWireMalformed, pgWireVaruintAt, type PgWirePage } from './pg-data-rows-wire.ts';
+import {
+  PG_CELL_LENGTH_BYTES, PG_DATA_ROW_HEADER_BYTES, pgDataRowBegin, pgDataRowEnd, pgWireMalformed, pgWireVaruintAt,
+  pgWriteInt32,
+  type PgWirePage,
+} from './pg-data-rows-wire.ts';
 
 const TYPE_BOOL = 0;
 const TYPE_BYTE = 1;
@@ -61,9 +65,6 @@ const WIRE_SIZE_BYTES = [1, 1, 2, 4, 8, 4, 8, 8, 8, 10, 0];
 /** Cell bytes of each fixed-size type. */
 const CELL_SIZE_BYTES = [1, 2, 2, 4, 8, 4, 8, 8, 8, 8, 0];
 const CELL_SIZE_BYTES_MAX = 8;
-/** 'D', int32 length, int16 column count. */
-const ROW_HEADER_BYTES = 7;
-const CELL_LENGTH_BYTES = 4;
 const TWO_32 = 0x1_0000_0000;
 /** 2000-01-01 00:00 UTC in µs since 1970 (946,684,800,000,000), in 32-bit halves. */
 const PG_EPOCH_US_HIGH = 220_417;
@@ -84,13 +85,6 @@ export function pgDataRowsBinaryFits(types: readonly SqlType[], columns: readonl
   return true;
 }
 
-function writeInt32(out: Buffer, at: number, value: number): void {
-  out[at] = value >>> 24;
-  out[at + 1] = (value >>> 16) & 0xff;
-  out[at + 2] = (value >>> 8) & 0xff;
-  out[at + 3] = value & 0xff;
-}
-
 /** The page's `size` little-endian bytes at `from`, big-endian at `at`. */
 function writeSwapped(out: Buffer, at: number, bytes: Uint8Array, from: number, size: number): void {
   for (let i = 0; i < size; i++) out[at + i] = bytes[from + size - 1 - i]!;
@@ -104,8 +98,8 @@ function writePgMicros(out: Buffer, at: number, high: number, low: number): void
     lowPg += TWO_32;
     borrow = 1;
   }
-  writeInt32(out, at, (high - PG_EPOCH_US_HIGH - borrow) | 0);
-  writeInt32(out, at + 4, lowPg);
+  pgWriteInt32(out, at, (high - PG_EPOCH_US_HIGH - borrow) | 0);
+  pgWriteInt32(out, at + 4, lowPg);
 }
 
 /**
@@ -119,8 +113,8 @@ export function pgDataRowsBinaryOfWire(types: readonly SqlType[], page: PgWirePa
   const { bytes, count } = page;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   // A STRING's or BLOB's cell is at most its bytes in the page.
-  const out = Buffer.allocUnsafe(count * (ROW_HEADER_BYTES + columnCount * (CELL_LENGTH_BYTES + CELL_SIZE_BYTES_MAX)) +
-    bytes.length);
+  const out = Buffer.allocUnsafe(
+    count * (PG_DATA_ROW_HEADER_BYTES + columnCount * (PG_CELL_LENGTH_BYTES + CELL_SIZE_BYTES_MAX)) + bytes.length);
   let offset = 0;
   let at = 0;
   for (let r = 0; r < count; r++) {
@@ -128,14 +122,11 @@ export function pgDataRowsBinaryOfWire(types: readonly SqlType[], page: PgWirePa
     const bitmapAt = offset;
     offset += bitmapBytes;
     const rowAt = at;
-    out[at] = 0x44; // 'D'
-    out[at + 5] = columnCount >>> 8;
-    out[at + 6] = columnCount & 0xff;
-    at += ROW_HEADER_BYTES;
+    at = pgDataRowBegin(out, at, columnCount);
     for (let c = 0; c < columnCount; c++) {
       if ((bytes[bitmapAt + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-        writeInt32(out, at, -1);
-        at += CELL_LENGTH_BYTES;
+        pgWriteInt32(out, at, -1);
+        at += PG_CELL_LENGTH_BYTES;
         continue;
       }
       const code = codes[c]!;
@@ -144,16 +135,16 @@ export function pgDataRowsBinaryOfWire(types: readonly SqlType[], page: PgWirePa
         let next = offset + 1;
         if (size >= 0x80) [size, next] = pgWireVaruintAt(bytes, offset);
         if (next + size > bytes.length) throw pgWireMalformed('a string past the page end');
-        writeInt32(out, at, size);
-        at += CELL_LENGTH_BYTES;
+        pgWriteInt32(out, at, size);
+        at += PG_CELL_LENGTH_BYTES;
         for (let i = 0; i < size; i++) out[at + i] = bytes[next + i]!;
         at += size;
         offset = next + size;
         continue;
       }
       if (offset + WIRE_SIZE_BYTES[code]! > bytes.length) throw pgWireMalformed('a value past the page end');
-      writeInt32(out, at, CELL_SIZE_BYTES[code]!);
-      at += CELL_LENGTH_BYTES;
+      pgWriteInt32(out, at, CELL_SIZE_BYTES[code]!);
+      at += PG_CELL_LENGTH_BYTES;
       switch (code) {
         case TYPE_BOOL: {
           const value = bytes[offset]!;
@@ -182,7 +173,7 @@ export function pgDataRowsBinaryOfWire(types: readonly SqlType[], page: PgWirePa
       at += CELL_SIZE_BYTES[code]!;
       offset += WIRE_SIZE_BYTES[code]!;
     }
-    writeInt32(out, rowAt + 1, at - rowAt - 1);
+    pgDataRowEnd(out, rowAt, at);
   }
   if (offset !== bytes.length) throw pgWireMalformed('bytes after the last row');
   return out.subarray(0, at);

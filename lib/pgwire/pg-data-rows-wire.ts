@@ -50,9 +50,14 @@ const WIRE_SIZE_BYTES = [1, 1, 2, 4, 8, 8, 8, 0];
  * -9223372036854775808, -1.2345678901234567e-308, 9999-12-31 23:59:59.999+00.
  */
 const CELL_TEXT_BYTES_MAX = 26;
-/** 'D', int32 length, int16 column count. */
-const ROW_HEADER_BYTES = 7;
-const CELL_LENGTH_BYTES = 4;
+/**
+ * A DataRow message, as both page writers (text here, binary in pg-data-rows-binary.ts) frame it:
+ *
+ *   'D' | int32 length (itself and what follows) | int16 column count | per column:
+ *   int32 cell length (-1: NULL, no bytes) | cell bytes
+ */
+export const PG_DATA_ROW_HEADER_BYTES = 7;
+export const PG_CELL_LENGTH_BYTES = 4;
 const QUOTE = 0x22;
 const C_0 = 0x30;
 const C_SPACE = 0x20;
@@ -113,7 +118,8 @@ function writeTimestamp(out: Buffer, at: number, ms: number): number {
   return at + 3;
 }
 
-function writeInt32(out: Buffer, at: number, value: number): void {
+/** `value` as a big-endian int32 at `at` (no range check: callers write lengths and -1). */
+export function pgWriteInt32(out: Buffer, at: number, value: number): void {
   out[at] = value >>> 24;
   out[at + 1] = (value >>> 16) & 0xff;
   out[at + 2] = (value >>> 8) & 0xff;
@@ -123,6 +129,19 @@ function writeInt32(out: Buffer, at: number, value: number): void {
 function writeAscii(out: Buffer, at: number, text: string): number {
   for (let i = 0; i < text.length; i++) out[at + i] = text.charCodeAt(i);
   return at + text.length;
+}
+
+/** Writes a DataRow's 'D' and column count at `at`; its length is written by pgDataRowEnd. */
+export function pgDataRowBegin(out: Buffer, at: number, columnCount: number): number {
+  out[at] = 0x44; // 'D'
+  out[at + 5] = columnCount >>> 8;
+  out[at + 6] = columnCount & 0xff;
+  return at + PG_DATA_ROW_HEADER_BYTES;
+}
+
+/** Writes the length of the DataRow begun at `rowAt` and ending before `at`. */
+export function pgDataRowEnd(out: Buffer, rowAt: number, at: number): void {
+  pgWriteInt32(out, rowAt + 1, at - rowAt - 1);
 }
 
 /** A varuint (LEB128, least significant group first) of the page at `offset`: [value, next offset]. */
@@ -194,26 +213,23 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
     addon.spliceDoubles(new Uint8Array(0), 0, new Uint32Array(present[slot]!), values[slot]!, present[slot]!));
   const textAt = new Uint32Array(doubleColumns.length);
   // Pass 2: the DataRows. A STRING's text is at most its bytes in the page.
-  const out = Buffer.allocUnsafe(count * (ROW_HEADER_BYTES + columnCount * (CELL_LENGTH_BYTES + CELL_TEXT_BYTES_MAX)) +
-    bytes.length);
+  const out = Buffer.allocUnsafe(
+    count * (PG_DATA_ROW_HEADER_BYTES + columnCount * (PG_CELL_LENGTH_BYTES + CELL_TEXT_BYTES_MAX)) + bytes.length);
   let at = 0;
   for (let r = 0; r < count; r++) {
     offset = rowStarts[r]!;
     const bitmapAt = offset;
     offset += bitmapBytes;
     const rowAt = at;
-    out[at] = 0x44; // 'D'
-    out[at + 5] = columnCount >>> 8;
-    out[at + 6] = columnCount & 0xff;
-    at += ROW_HEADER_BYTES;
+    at = pgDataRowBegin(out, at, columnCount);
     for (let c = 0; c < columnCount; c++) {
       if ((bytes[bitmapAt + (c >> 3)]! & (1 << (c & 7))) !== 0) {
-        writeInt32(out, at, -1);
-        at += CELL_LENGTH_BYTES;
+        pgWriteInt32(out, at, -1);
+        at += PG_CELL_LENGTH_BYTES;
         continue;
       }
       const cellAt = at;
-      at += CELL_LENGTH_BYTES;
+      at += PG_CELL_LENGTH_BYTES;
       switch (codes[c]) {
         case TYPE_BOOL: {
           const value = bytes[offset]!;
@@ -263,9 +279,9 @@ export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
           offset = next + size;
         }
       }
-      writeInt32(out, cellAt, at - cellAt - CELL_LENGTH_BYTES);
+      pgWriteInt32(out, cellAt, at - cellAt - PG_CELL_LENGTH_BYTES);
     }
-    writeInt32(out, rowAt + 1, at - rowAt - 1);
+    pgDataRowEnd(out, rowAt, at);
   }
   return out.subarray(0, at);
 }
