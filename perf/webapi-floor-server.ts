@@ -3,6 +3,8 @@
 //
 //   http      bare node:http: reads the body, answers the fixed JSON of argv[3] (the real
 //             answer's bytes, so both sides move as many)
+//   net       bare node:net: a minimal HTTP/1.1 reader (head to the blank line, Content-Length
+//             body, JSON.parse of it) answering the fixed JSON: what HTTP costs without node:http
 //   fastify   bare fastify 5: the /tql path with its parameters, the default JSON parser, the /tql
 //             body schema (TypeBox, ajv), the fixed JSON
 //   constant  a node with the web API embedded (StoreNode in this process, as `npm start` runs
@@ -38,6 +40,30 @@ if (mode === 'http') {
       response.writeHead(200, { 'content-type': JSON_TYPE,
         'content-length': Buffer.byteLength(fixed) });
       response.end(fixed);
+    });
+  });
+  server.listen(0, '127.0.0.1', () => listening((server.address() as { port: number }).port));
+} else if (mode === 'net') {
+  const { createServer: createNetServer } = await import('node:net');
+  const answer = Buffer.from(fixed);
+  const head = Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: ${JSON_TYPE}\r\ncontent-length: ${answer.length}\r\nkeep-alive: timeout=5\r\n\r\n`);
+  const reply = Buffer.concat([head, answer]);
+  const server = createNetServer((socket) => {
+    socket.setNoDelay(true);
+    let pending = Buffer.alloc(0);
+    socket.on('data', (chunk: Buffer) => {
+      pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
+      for (;;) {
+        const end = pending.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const headText = pending.toString('latin1', 0, end).toLowerCase();
+        const m = /content-length: *(\d+)/.exec(headText);
+        const length = m ? Number(m[1]) : 0;
+        if (pending.length < end + 4 + length) return;
+        JSON.parse(pending.toString('utf8', end + 4, end + 4 + length));
+        pending = pending.subarray(end + 4 + length);
+        socket.write(reply);
+      }
     });
   });
   server.listen(0, '127.0.0.1', () => listening((server.address() as { port: number }).port));

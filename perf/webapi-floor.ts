@@ -127,6 +127,7 @@ try {
       };
       await add('a', 'a node:http', 'http', false);
       await add('b', 'b fastify', 'fastify', false);
+      await add('g', 'g net', 'net', false);
       await add('c', 'c constant', 'constant', false);
       await add('d', 'd inproc', 'real', true);
       if (only.has('e')) targets.push(real);
