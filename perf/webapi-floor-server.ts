@@ -50,7 +50,7 @@ if (mode === 'http') {
   const reply = Buffer.concat([head, answer]);
   const server = createNetServer((socket) => {
     socket.setNoDelay(true);
-    let pending = Buffer.alloc(0);
+    let pending: Buffer = Buffer.alloc(0);
     socket.on('data', (chunk: Buffer) => {
       pending = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       for (;;) {
