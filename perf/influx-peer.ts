@@ -63,6 +63,11 @@ export class InfluxPeer {
     this.agent = new Agent({ keepAlive: true, maxSockets: connectionCount });
   }
 
+  /** influxd's process id, for its CPU time (process-cpu.ts). */
+  get pid(): number {
+    return this.owned.child.pid!;
+  }
+
   /** Starts influxd on `root` (made if missing, else empty) and waits until it answers /ping. */
   static async start(
     executable: string,

@@ -45,6 +45,8 @@ export async function startNodeWebApi(options: {
   clusterName: string;
   logDirectory: string;
   transactionServer: TransactionServer;
+  /** The node's access catalog now (LocalCluster.accessCatalog). */
+  accessCatalog: () => unknown;
 }): Promise<NodeWebApi> {
   const { choice, transactionServer } = options;
   const logger = choice.logger(options.logDirectory);
@@ -66,6 +68,7 @@ export async function startNodeWebApi(options: {
           return socket;
         },
       },
+      accessCatalog: options.accessCatalog,
     },
   });
   const urls = settings.basePaths.map((basePath) =>

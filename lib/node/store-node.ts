@@ -342,6 +342,7 @@ export class StoreNode implements SystemServiceNode {
       this.webApi = await startNodeWebApi({
         environment: this.options, choice: webApiChoice, clusterName: config.cluster.clusterName,
         logDirectory: this.home.logDirectory, transactionServer: server,
+        accessCatalog: () => access.catalog,
       });
     }
     this.status = 'ACTIVE';

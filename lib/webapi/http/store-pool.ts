@@ -2,13 +2,18 @@
 // requests: GridDB's web API opens a connection per request, which here would cost a TCP
 // connection and an authentication each time. At most WEBAPI_STORE_POOL_SIZE_MAX are open; the
 // least recently used is let go to make room. A store whose credentials the node refused, or
-// whose node could not be reached, is let go at once, so a later request tries afresh (and a
-// changed password is noticed by the next connection the store opens, not before). A store let
+// whose node could not be reached, is let go at once, so a later request tries afresh. A store let
 // go is closed when the last request using it is done: a request never sees its store closed
 // under it.
 //
 // In the node's own process (lib/node/node-webapi.ts) the stores of the node's cluster reach it
-// through in-process sockets (LocalCluster), under the node's checks as a TCP client's are.
+// through in-process sockets (LocalCluster), under the node's checks as a TCP client's are. There
+// the pool also sees the node's access catalog (users, passwords, privileges, databases): a store
+// made before the catalog last changed is let go at its next request, so a password changed or a
+// user dropped refuses the very next request made with the old credentials (a new store logs in
+// afresh), as GridDB's web API, which logs in with every request, does. A node in another process
+// (store-webapi) is not watched: there a change is noticed by the next connection the store
+// opens, not before.
 //
 // The password is part of the key only as its SHA-256, so two callers with different passwords
 // for one user never share a store.
@@ -45,6 +50,11 @@ export interface StoreTarget {
 export interface LocalCluster {
   name: string;
   transport: ClientTransport;
+  /**
+   * The node's access catalog now: another value once users, passwords, privileges or databases
+   * changed (compared by identity). The change is in force before its statement is answered.
+   */
+  accessCatalog(): unknown;
 }
 
 /** Errors after which a store is not kept: its credentials or its route are wrong. */
@@ -59,6 +69,8 @@ interface PooledStore {
   released: boolean;
   /** The node has accepted its credentials. */
   verified: boolean;
+  /** LocalCluster.accessCatalog() when the store was made; undefined for another cluster. */
+  readonly accessCatalog: unknown;
 }
 
 export class StorePool {
@@ -112,11 +124,18 @@ export class StorePool {
 
   private acquire(key: string, target: StoreTarget): PooledStore {
     if (this.closed) throw new StorageError('CLOSED', 'the web API is stopping');
+    const local = target.cluster.name === this.local?.name ? this.local : undefined;
     const existing = this.stores.get(key);
     if (existing !== undefined) {
-      this.stores.delete(key);
-      this.stores.set(key, existing);
-      return existing;
+      if (local !== undefined && existing.accessCatalog !== local.accessCatalog()) {
+        // Its login was checked against an older catalog: a new store logs in again.
+        this.release(key, existing);
+        if (existing.users === 0) void existing.store.close();
+      } else {
+        this.stores.delete(key);
+        this.stores.set(key, existing);
+        return existing;
+      }
     }
     if (target.credentials.user === '') {
       throw new StorageError('AUTHENTICATION_FAILED', 'authentication failed (empty user name)');
@@ -126,10 +145,10 @@ export class StorePool {
         'multicast discovery is not supported; list it as FIXED_LIST or PROVIDER in ' +
         'repository.json');
     }
-    const transport = target.cluster.name === this.local?.name ? this.local.transport : undefined;
-    const entry: PooledStore = { store: new ClientStore(this.propertiesOf(target), transport),
-      users: 0,
-      released: false, verified: false };
+    const entry: PooledStore = {
+      store: new ClientStore(this.propertiesOf(target), local?.transport),
+      users: 0, released: false, verified: false, accessCatalog: local?.accessCatalog(),
+    };
     while (this.stores.size >= this.sizeMax) {
       const [oldestKey, oldest] = this.stores.entries().next().value!;
       this.release(oldestKey, oldest);
