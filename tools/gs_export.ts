@@ -51,9 +51,9 @@ const FETCH_ROWS_PER_PRINTED_PAGE = 10_000;
 /** Characters of row lines gathered before a write to the file stream. */
 const WRITE_CHUNK_CHARS_MIN = 1 << 17;
 /**
- * Containers exported at once. Each waits for its getContainer, its query (the node answers one
- * request at a time) and, at its end, for its row file to be printed and closed; the others keep
- * the node and the two print threads busy meanwhile. The TSBS day's export, alternated (load
+ * Containers exported at once, their requests on one connection. Each waits for its getContainer,
+ * its query and, at its end, for its row file to be printed and closed; the others keep the node
+ * and the two print threads busy meanwhile. The TSBS day's export, alternated (load
  * 2.4-2.7): 4 at once 0.75-0.77 s, 6 0.64-0.66 s, 8 0.62-0.73 s (2 at once: 0.96-1.06 s).
  * A container holds at most PAGES_IN_FLIGHT_MAX + 2 pages (one being received, one fetched ahead).
  */
