@@ -11,8 +11,8 @@
 // without them, their places and values noted, and the addon splices in their text in one call at
 // the end (String(x) is the export's slowest step on 17-digit doubles); without it, String(x) here.
 // A page of fixed-size columns only (no STRING) goes to the addon's printPage whole when it has it
-// (double_text_page.h: the same text, 0.45 → 0.3 s of CPU for the TSBS day), written into the
-// printer's one buffer; a page printPage calls malformed is printed here, which names the problem.
+// (double_text_page.h: the same text, 0.45 → 0.25 s of CPU for the TSBS day), written into the
+// thread's one buffer; a page printPage calls malformed is printed here, which names the problem.
 // test/unit/tools/expimp-page-printer.test.ts compares it with rowPrinterOf on random rows.
 
 import { Buffer } from 'node:buffer';
@@ -41,14 +41,14 @@ const AT = 0x40;
 /** `+0000`: times are printed in UTC. */
 const ZONE_UTC = Buffer.from('+0000', 'latin1');
 
-/** Numbered as double_text_page.h's PageKind, which takes all but STRING. */
 /**
  * The buffer pages are printed into: one per thread, shared by its printers, since a thread
  * prints one page at a time. A printer's own (one per container) would be 100 buffers of 1 MiB
- * for the TSBS day, grown to 8 MiB each for its 10,000-row pages.
+ * for the TSBS day, grown to 4 MiB each for its 10,000-row pages.
  */
 const pageOut: { buffer: Buffer } = { buffer: Buffer.allocUnsafe(PAGE_BUFFER_BYTES_INITIAL) };
 
+/** Numbered as double_text_page.h's PageKind, which takes all but STRING. */
 const enum Kind { BOOL, BYTE, SHORT, INTEGER, LONG, FLOAT, DOUBLE, TIMESTAMP_MS, STRING }
 
 /** The column's kind for the page printer, or undefined when it is printed from rows only. */
@@ -144,15 +144,18 @@ class PagePrinter {
       (column.type === 'STRING' ? cellPrinterOf(column, i) : undefined));
     this.bitmapBytes = (columns.length + 7) >> 3;
     this.timestampColumn = columns.find((column) => column.type === 'TIMESTAMP');
-    this.whole = doubles?.printPage === undefined || this.kinds.includes(Kind.STRING) ? undefined
-      : { kinds: Uint8Array.from(this.kinds), notNulls: Uint8Array.from(this.nullables, (nullable) => (nullable ? 0 : 1)) };
+    this.whole = doubles?.printPage === undefined || this.kinds.includes(Kind.STRING) ? undefined : {
+      kinds: Uint8Array.from(this.kinds),
+      notNulls: Uint8Array.from(this.nullables, (nullable) => (nullable ? 0 : 1)),
+    };
   }
 
   print(bytes: Uint8Array, count: number, firstRowIndex: number): Buffer {
     if (this.whole !== undefined) {
       this.at = 0;
       this.ensure(count * (this.kinds.length * FIXED_CELL_BYTES_MAX + 1));
-      const written = this.doubles!.printPage!(bytes, count, this.whole.kinds, this.whole.notNulls, this.out);
+      const { kinds, notNulls } = this.whole;
+      const written = this.doubles!.printPage!(bytes, count, kinds, notNulls, this.out);
       assert(written <= this.out.length);
       if (written >= 0) return this.out.subarray(0, written);
       // Malformed: printed below, which throws naming the row and the problem.
