@@ -28,6 +28,12 @@ const MS_PER_DAY = 86_400_000;
 const TWO_TO_32 = 2 ** 32;
 /** The printer's Buffer starts this large and doubles when a page needs more. */
 const PAGE_BUFFER_BYTES_INITIAL = 1 << 20;
+/**
+ * The most room printPage may ask for (a page's rows × (columns × FIXED_CELL_BYTES_MAX + 1)): a
+ * 10,000-row TSBS page asks for 4.4 MB. A larger page (wide rows) is printed a cell at a time,
+ * its buffer grown only as far as its text needs.
+ */
+const PAGE_WHOLE_BYTES_MAX = 16 << 20;
 /** The noted DOUBLE and FLOAT cells of a page start with room for this many, and double. */
 const NOTED_CELL_COUNT_INITIAL = 1 << 14;
 /** Bytes a fixed-width cell prints at most, with quotes and comma: "-1.7976931348623157e+308". */
@@ -151,9 +157,10 @@ class PagePrinter {
   }
 
   print(bytes: Uint8Array, count: number, firstRowIndex: number): Buffer {
-    if (this.whole !== undefined) {
+    const wholeBytes = count * (this.kinds.length * FIXED_CELL_BYTES_MAX + 1);
+    if (this.whole !== undefined && wholeBytes <= PAGE_WHOLE_BYTES_MAX) {
       this.at = 0;
-      this.ensure(count * (this.kinds.length * FIXED_CELL_BYTES_MAX + 1));
+      this.ensure(wholeBytes);
       const { kinds, notNulls } = this.whole;
       const written = this.doubles!.printPage!(bytes, count, kinds, notNulls, this.out);
       assert(written <= this.out.length);

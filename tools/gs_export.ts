@@ -48,6 +48,8 @@ const FETCH_ROWS_PER_PAGE = 2_000;
  * at most for the day's rows, at most PAGES_IN_FLIGHT_MAX + 2 a container exported at once.
  */
 const FETCH_ROWS_PER_PRINTED_PAGE = 10_000;
+/** Cells per page handed to the print threads (fewer rows a page for wide rows): 40 a row. */
+const FETCH_CELLS_PER_PRINTED_PAGE = 400_000;
 /** Characters of row lines gathered before a write to the file stream. */
 const WRITE_CHUNK_CHARS_MIN = 1 << 17;
 /**
@@ -272,9 +274,11 @@ async function exportContainer(
     if (job.schemaOnly) {
       writeFileSync(rowPath, header);
     } else {
-      const printed = pagePrintable(info.columns);
-      const query = container.query(job.tql ?? 'select *')
-        .setFetchOption('SIZE', printed ? FETCH_ROWS_PER_PRINTED_PAGE : FETCH_ROWS_PER_PAGE);
+      const printedRows = Math.min(FETCH_ROWS_PER_PRINTED_PAGE,
+        Math.floor(FETCH_CELLS_PER_PRINTED_PAGE / info.columns.length));
+      const pageRows = pagePrintable(info.columns) ? Math.max(FETCH_ROWS_PER_PAGE, printedRows)
+        : FETCH_ROWS_PER_PAGE;
+      const query = container.query(job.tql ?? 'select *').setFetchOption('SIZE', pageRows);
       const rows = await query.fetch();
       try {
         const target = { path: rowPath, header, columns: info.columns, directory: job.directory, stem };
