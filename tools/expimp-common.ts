@@ -153,6 +153,11 @@ export class Progress {
     return new Progress(process.stderr.isTTY ? 'bar' : 'lines', rowsPerLine);
   }
 
+  /** Whether start() uses its total (only a bar shows one): counting costs a request a container. */
+  get showsTotal(): boolean {
+    return this.mode === 'bar';
+  }
+
   start(label: string, totalRows: number): void {
     this.startMs = Date.now();
     this.lastLineRows = 0;

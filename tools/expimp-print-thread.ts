@@ -1,9 +1,11 @@
-// gs_export's print thread, the main thread's side: row files whose pages are printed and written
-// on one worker thread (expimp-print-worker.ts) while the main thread fetches the next pages from
-// the node. Memory stays bounded: a file has at most PAGES_IN_FLIGHT_MAX pages sent and not yet
-// written (page() waits for room), each the page's bytes moved (or copied) to the thread. Pages
-// of a file are written in the order sent. A failure (a malformed page, a write error, the thread
-// gone) makes that file's next page() or close() throw it, naming the file; the caller then
+// gs_export's print threads, the main thread's side: row files whose pages are printed and
+// written on PRINT_THREAD_COUNT worker threads (expimp-print-worker.ts) while the main thread
+// fetches the next pages from the node. A file belongs to one thread for its whole life (files
+// go to the threads in turn), so its pages are printed and written in the order sent; two files
+// exported at once are printed by two threads side by side. Memory stays bounded: a file has at
+// most PAGES_IN_FLIGHT_MAX pages sent and not yet written (page() waits for room), each the
+// page's bytes moved (or copied) to its thread. A failure (a malformed page, a write error, a
+// thread gone) makes that file's next page() or close() throw it, naming the file; the caller then
 // treats the file as incomplete (gs_export removes it and does not list the container).
 
 import { Worker } from 'node:worker_threads';
@@ -16,6 +18,13 @@ import type { PrintReply, PrintRequest } from './expimp-print-messages.ts';
  * and the client fetches one more ahead (lib/client/client-query.ts), so about 3 pages a file.
  */
 export const PAGES_IN_FLIGHT_MAX = 2;
+/**
+ * Worker threads printing: printing (mostly the DOUBLE cells' digits) kept one thread busy for
+ * 0.65 s of a 0.95 s export of the TSBS day and set its pace; with two, the containers exported
+ * at once (gs_export's EXPORTS_IN_FLIGHT_MAX) print side by side. More would only contend for
+ * the cores with the node on a small machine.
+ */
+export const PRINT_THREAD_COUNT = 2;
 
 const WORKER_URL = import.meta.url.endsWith('.js')
   ? new URL('./expimp-print-worker.js', import.meta.url)
@@ -34,7 +43,8 @@ export interface PrintedFileOptions {
 }
 
 export class PrintThread {
-  private worker: Worker | undefined;
+  /** Started on first use (or by start()); index = file id % PRINT_THREAD_COUNT. */
+  private readonly workers: Array<Worker | undefined> = Array.from({ length: PRINT_THREAD_COUNT });
   private readonly files = new Map<number, PrintedFile>();
   private nextFile = 0;
   /** Why the thread is gone, once it is. */
@@ -43,12 +53,12 @@ export class PrintThread {
   /** A row file written by the thread; pages go through its page(), then close(). */
   open(options: PrintedFileOptions): PrintedFile {
     if (this.stopped !== undefined) throw this.stopped;
-    const worker = this.started();
     const id = this.nextFile++;
+    const worker = this.started(id % PRINT_THREAD_COUNT);
     const file = new PrintedFile(id, options, (request, transfer) => worker.postMessage(request, transfer),
       () => this.forget(id));
     this.files.set(id, file);
-    if (this.files.size === 1) worker.ref();
+    if (this.files.size === 1) for (const each of this.workers) each?.ref();
     worker.postMessage({
       kind: 'open', file: id, path: options.path, header: options.header, columns: options.columns,
       directory: options.directory, stem: options.stem,
@@ -56,16 +66,26 @@ export class PrintThread {
     return file;
   }
 
-  /** Ends the thread; files still open fail. */
-  async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    this.stopped ??= new Error('the print thread was stopped');
-    if (worker !== undefined) await worker.terminate();
+  /**
+   * Starts the threads now, so that they load their modules while the caller connects and lists
+   * containers instead of when the first page is ready; they keep no process alive while idle.
+   */
+  start(): void {
+    for (let index = 0; index < PRINT_THREAD_COUNT; index++) this.started(index);
   }
 
-  private started(): Worker {
-    if (this.worker !== undefined) return this.worker;
+  /** Ends the threads; files still open fail. */
+  async stop(): Promise<void> {
+    const workers = [...this.workers];
+    this.workers.fill(undefined);
+    this.stopped ??= new Error('the print thread was stopped');
+    await Promise.all(workers.map((worker) => worker?.terminate()));
+  }
+
+  private started(index: number): Worker {
+    assert(index >= 0 && index < PRINT_THREAD_COUNT);
+    const running = this.workers[index];
+    if (running !== undefined) return running;
     // Not the main thread's --import hooks: the boot file registers the loader it needs.
     const worker = new Worker(WORKER_URL, { execArgv: [] });
     worker.on('message', (reply: PrintReply) => this.files.get(reply.file)?.answer(reply));
@@ -76,13 +96,13 @@ export class PrintThread {
     worker.on('error', gone);
     worker.on('exit', (code) => gone(new Error(`it exited with code ${code}`)));
     worker.unref();
-    this.worker = worker;
+    this.workers[index] = worker;
     return worker;
   }
 
   private forget(id: number): void {
     this.files.delete(id);
-    if (this.files.size === 0) this.worker?.unref();
+    if (this.files.size === 0) for (const worker of this.workers) worker?.unref();
   }
 }
 

@@ -1,4 +1,5 @@
-// gs_export's print thread: prints the pages the main thread fetched (expimp-page-printer.ts) and
+// One of gs_export's print threads (expimp-print-thread.ts starts PRINT_THREAD_COUNT of them and
+// gives each file to one): prints the pages the main thread fetched (expimp-page-printer.ts) and
 // writes them to their row files with synchronous writes, which block this thread only. The main
 // thread meanwhile waits on the node for the next page, so printing (mostly the DOUBLE cells'
 // shortest digits, double_text.cc) no longer takes turns with fetching. Requests come in order and are served in

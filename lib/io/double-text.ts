@@ -40,6 +40,14 @@ export interface DoubleTextAddon {
    */
   parseDoubles?(text: Uint8Array, starts: Uint32Array, ends: Uint32Array, values: Float64Array,
     ok: Uint8Array, count: number): void;
+  /**
+   * A whole export page of fixed-size columns (double_text_page.h: `kinds` a byte per column as
+   * tools/expimp-page-printer.ts numbers them, `notNull` 1 for NOT NULL) printed into `out`, which
+   * holds at least count × (columns × 40 + 1) bytes: the bytes written, or -1 for a malformed page
+   * (nothing to rely on in `out` then). Absent from an addon built before it.
+   */
+  printPage?(bytes: Uint8Array, count: number, kinds: Uint8Array, notNull: Uint8Array,
+    out: Uint8Array): number;
 }
 
 export interface DoubleTextSupport {

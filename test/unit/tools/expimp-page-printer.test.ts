@@ -3,7 +3,8 @@
 // edge doubles (-0, NaN, ±Infinity, subnormals, integers ≥ 1e21), strings printed to files and
 // escaped strings included, pages printed in sequence (the kept day text across days and back);
 // malformed pages throw. Each with the double_text addon (lib/io/double-text.ts) printing DOUBLE and
-// FLOAT cells, and with the String(x) fallback used without it.
+// FLOAT cells (pages of fixed-size columns whole, by its printPage), with an addon built before
+// printPage (cells spliced into the page printed here), and with the String(x) fallback.
 
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -44,12 +45,17 @@ const TYPES = ['BOOL', 'BYTE', 'SHORT', 'INTEGER', 'LONG', 'FLOAT', 'DOUBLE', 'T
 
 const VALUES: SuiteValues = { double: DOUBLE, timestampMs: TIMESTAMP_MS, text: TEXT };
 
-const TABLE = fc.array(fc.tuple(fc.constantFrom(...TYPES), fc.boolean()), { minLength: 1, maxLength: 10 })
-  .map(tableColumns)
-  .chain((columns) => fc.record({
-    columns: fc.constant(columns),
-    pages: fc.array(tableRows(columns, VALUES, 12), { minLength: 1, maxLength: 3 }),
-  }, { noNullPrototype: true }));
+function tableOf(types: ReadonlyArray<typeof TYPES[number]>) {
+  return fc.array(fc.tuple(fc.constantFrom(...types), fc.boolean()), { minLength: 1, maxLength: 10 })
+    .map(tableColumns)
+    .chain((columns) => fc.record({
+      columns: fc.constant(columns),
+      pages: fc.array(tableRows(columns, VALUES, 12), { minLength: 1, maxLength: 3 }),
+    }, { noNullPrototype: true }));
+}
+const TABLE = tableOf(TYPES);
+/** Fixed-size columns only: the pages the addon's printPage prints whole. */
+const FIXED_TABLE = tableOf(TYPES.filter((type) => type !== 'STRING'));
 
 function encoded(columns: ColumnSchema[], rows: readonly Row[]): Uint8Array {
   return tableWireBytes(tableSchema(columns), rows);
@@ -57,6 +63,8 @@ function encoded(columns: ColumnSchema[], rows: readonly Row[]): Uint8Array {
 
 const DOUBLE_PRINTERS: Array<[string, DoubleTextAddon | null]> = [
   [doubleText === undefined ? 'String(x) (the double_text addon is not built)' : 'the double_text addon', doubleText ?? null],
+  ['the double_text addon without printPage (built before it)',
+    doubleText === undefined ? null : { ...doubleText, printPage: undefined }],
   ['String(x), the fallback without the addon', null],
 ];
 
@@ -91,6 +99,20 @@ for (const [doublesName, doubles] of DOUBLE_PRINTERS) describe(`export page prin
         rmSync(fast, { recursive: true, force: true });
       }
     }), { numRuns: 400 });
+  });
+
+  it('prints the same bytes as rowLine for random pages of fixed-size columns only, in sequence', () => {
+    fc.assert(fc.property(FIXED_TABLE, ({ columns, pages }) => {
+      const printPage = pagePrinterOf(columns, { directory: tmpdir(), stem: 's', rowIndex: 0 }, doubles);
+      let rowIndex = 0;
+      for (const page of pages) {
+        const rows = page as Row[];
+        const expected = rows.map((row) => rowLine(columns, row, { directory: tmpdir(), stem: 's', rowIndex: rowIndex++ }))
+          .join('');
+        const printed = printPage(encoded(columns, rows), rows.length, rowIndex - rows.length);
+        assert.equal(printed.toString('latin1'), expected);
+      }
+    }), { numRuns: 1000 });
   });
 
   it('prints every double as the row printer does', () => {

@@ -21,6 +21,13 @@
  *     a TypeError or RangeError and change nothing.
  *   spliceJsonDoubles(text, textBytes, at, values, count) -> Buffer
  *     The same, each value as the web API's JSON number.
+ *   printPage(bytes, count, kinds, notNull, out) -> number
+ *     A whole page of fixed-size columns at once (double_text_page.h: its format and the text):
+ *     bytes: Uint8Array, `count` rows in the row codec's 'wire' form; kinds, notNull: Uint8Array,
+ *     a byte per column (tools/expimp-page-printer.ts's Kind, 1 = NOT NULL); out: Uint8Array of
+ *     at least count × (columns × 40 + 1) bytes, reused from page to page by the caller. Returns
+ *     the bytes written to out, or -1 for a page not as its format says (the caller prints it its
+ *     own way for the error). No new buffer a page: a page's text is written once, where it goes.
  *   parseDoubles(text, starts, ends, values, ok, count) -> undefined
  *     The other way, for gs_import (tools/expimp-row-scan.ts): the k-th cell (k < count) is the
  *     text at bytes [starts[k], ends[k]); values[k] gets the double it spells by std::from_chars,
@@ -35,6 +42,7 @@
 #include <vector>
 #include <node_api.h>
 #include "double_text_shortest.h"
+#include "double_text_page.h"
 
 namespace {
 
@@ -196,6 +204,37 @@ napi_value splice_json_doubles(napi_env env, napi_callback_info info) {
   return splice(env, info, Layout::JSON_NUMBER);
 }
 
+napi_value print_page_call(napi_env env, napi_callback_info info) {
+  size_t argc = 5;
+  napi_value argv[5];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *bytes_data, *kinds_data, *not_null_data, *out_data;
+  size_t bytes_length, count, kinds_length, not_null_length, out_length;
+  if (argc < 5 || !typed_array(env, argv[0], napi_uint8_array, &bytes_data, &bytes_length) ||
+      !count_argument(env, argv[1], &count) ||
+      !typed_array(env, argv[2], napi_uint8_array, &kinds_data, &kinds_length) ||
+      !typed_array(env, argv[3], napi_uint8_array, &not_null_data, &not_null_length) ||
+      !typed_array(env, argv[4], napi_uint8_array, &out_data, &out_length)) {
+    napi_throw_type_error(env, nullptr, "expected (Uint8Array, count, Uint8Array, Uint8Array, Uint8Array)");
+    return nullptr;
+  }
+  const uint8_t *kinds = static_cast<const uint8_t *>(kinds_data);
+  if (kinds_length == 0 || not_null_length != kinds_length) {
+    return throw_range(env, "kinds and notNull: a byte per column, at least one column");
+  }
+  for (size_t i = 0; i < kinds_length; i++) {
+    if (kinds[i] >= PAGE_KIND_COUNT) return throw_range(env, "a kind that is not of fixed size");
+  }
+  if (out_length < count * (kinds_length * PAGE_CELL_BYTES_MAX + 1)) return throw_range(env, "out too small");
+  const long written = print_page(
+      static_cast<const uint8_t *>(bytes_data), bytes_length, count, kinds,
+      static_cast<const uint8_t *>(not_null_data), kinds_length, static_cast<char *>(out_data),
+      out_length, [](char *out, double value) { return write_cell(out, value, Layout::EXPORT_CELL); });
+  napi_value result;
+  napi_create_int64(env, written, &result);
+  return result;
+}
+
 napi_value parse_doubles(napi_env env, napi_callback_info info) {
   size_t argc = 6;
   napi_value argv[6];
@@ -253,5 +292,8 @@ NAPI_MODULE_INIT() {
   napi_create_function(env, "spliceJsonDoubles", NAPI_AUTO_LENGTH, splice_json_doubles, nullptr,
                        &json);
   napi_set_named_property(env, exports, "spliceJsonDoubles", json);
+  napi_value page;
+  napi_create_function(env, "printPage", NAPI_AUTO_LENGTH, print_page_call, nullptr, &page);
+  napi_set_named_property(env, exports, "printPage", page);
   return exports;
 }
