@@ -29,7 +29,7 @@ import {
   columnFormats, PG_PAGE_ROW_COUNT, startedOfLocal, startedOfSql, writeDataRows, writeRowDescription,
   type PgStarted,
 } from './pg-results.ts';
-import type { PgSqlBackend } from './pg-sql-backend.ts';
+import type { PgRowSource, PgSqlBackend } from './pg-sql-backend.ts';
 import { firstWord, inlineParameters, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
 import { PgOid, pgParameter } from './pg-types.ts';
 
@@ -509,14 +509,25 @@ export class PgSession {
       : undefined;
     const startedMs = this.host.monotonicMs();
     let sent = 0;
+    // When every row is wanted, the engine's next page is asked for before this one is written,
+    // so that the engine thread makes it while this thread writes the DataRows and the client
+    // reads them (a scan through the port was the two one after the other, page after page). Its
+    // rejection is marked handled here and met when it is awaited; on a cancel or an error the
+    // statement's close ends the result, and the page is dropped.
+    let ahead: ReturnType<NonNullable<PgRowSource['wire']>['next']> | undefined;
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       let page;
       let count;
       try {
-        const wire = ofWire === undefined ? undefined : await started.source.wire!.next(want);
+        const wire = ofWire === undefined ? undefined : await (ahead ?? started.source.wire!.next(want));
+        ahead = undefined;
         if (wire !== undefined) {
+          if (rowCountMax === 0 && !wire.done) {
+            ahead = started.source.wire!.next(want);
+            ahead.catch(() => undefined);
+          }
           this.host.out.bytes(ofWire!(types, wire.page));
           page = wire;
           count = wire.page.count;
