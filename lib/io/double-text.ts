@@ -40,6 +40,13 @@ export interface DoubleTextAddon {
    */
   parseDoubles?(text: Uint8Array, starts: Uint32Array, ends: Uint32Array, values: Float64Array,
     ok: Uint8Array, count: number): void;
+  /**
+   * The PostgreSQL text-format DataRows of `count` rows of a query page in the row codec's wire
+   * form, columns of `codes` (lib/pgwire/pg-data-rows-wire.ts numbers the types and draws the
+   * layout), as a new Buffer; or why the page does not hold the rows. Absent from an addon built
+   * before it.
+   */
+  pgTextDataRows?(page: Uint8Array, count: number, codes: Uint8Array): Buffer | string;
 }
 
 export interface DoubleTextSupport {
