@@ -165,8 +165,8 @@ export function pgWireVaruintAt(bytes: Uint8Array, offset: number): [number, num
 }
 
 /**
- * The DataRows of `page` (rows of `types`, for which pgDataRowsWireFits), in one buffer, ready to
- * be sent as they are.
+ * The DataRows of `page` (rows of `types`, for which pgDataRowsWireFits), in one new buffer that
+ * nothing else holds: the session hands it to the socket without a copy.
  */
 export function pgDataRowsOfWire(types: readonly SqlType[], page: PgWirePage,
   addon: DoubleTextAddon = doubleText!): Buffer {

@@ -41,8 +41,8 @@ export interface PgSessionHost {
   readonly statementsPerQueryMax: number;
   readonly serverVersion: string;
   readonly out: PgBackendWriter;
-  /** Sends what `out` holds; waits while the socket has too much queued. */
-  flush(): Promise<void>;
+  /** Sends what `out` holds, then `bytes` (not copied); waits while the socket has too much queued. */
+  flush(bytes?: Buffer): Promise<void>;
   /** True once after a CancelRequest for this connection. */
   takeCancel(): boolean;
   monotonicMs(): number;
@@ -520,6 +520,8 @@ export class PgSession {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       let page;
       let count;
+      /** A page's DataRows written from its bytes: sent as they are, after what `out` holds. */
+      let pageBytes: Buffer | undefined;
       try {
         const wire = ofWire === undefined ? undefined : await (ahead ?? started.source.wire!.next(want));
         ahead = undefined;
@@ -528,7 +530,7 @@ export class PgSession {
             ahead = started.source.wire!.next(want);
             ahead.catch(() => undefined);
           }
-          this.host.out.bytes(ofWire!(types, wire.page));
+          pageBytes = ofWire!(types, wire.page);
           page = wire;
           count = wire.page.count;
         } else {
@@ -542,7 +544,7 @@ export class PgSession {
       sent += count;
       portal.rowCount += count;
       if (page.done) portal.done = true;
-      await this.host.flush();
+      await this.host.flush(pageBytes);
       if (!portal.done) await this.checkInterrupted(portal, startedMs);
     }
     if (!portal.done) {
