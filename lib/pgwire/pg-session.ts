@@ -512,8 +512,8 @@ export class PgSession {
     // When every row is wanted, the engine's next page is asked for before this one is written,
     // so that the engine thread makes it while this thread writes the DataRows and the client
     // reads them (a scan through the port was the two one after the other, page after page). Its
-    // rejection is marked handled here and met when it is awaited; on a cancel or an error the
-    // statement's close ends the result, and the page is dropped.
+    // rejection is marked handled here and met when it is awaited; on a cancel (checkInterrupted)
+    // or an error writing this page the result is closed, and that page is dropped.
     let ahead: ReturnType<NonNullable<PgRowSource['wire']>['next']> | undefined;
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
@@ -539,6 +539,11 @@ export class PgSession {
           count = page.rows.length;
         }
       } catch (error) {
+        if (ahead !== undefined) {
+          // This page failed to be written while the next was asked for: the result ends here.
+          portal.done = true;
+          await started.source.close();
+        }
         throw this.interrupted(error);
       }
       sent += count;

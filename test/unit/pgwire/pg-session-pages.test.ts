@@ -1,7 +1,8 @@
 // How a query's pages reach the client: when every row is wanted, the engine's next page is asked
 // for before the DataRows of this one are written and flushed (the engine makes it meanwhile), and
 // none after the last; the DataRows go to flush as written (no copy into the message writer and
-// out again). A fake backend records the order.
+// out again); a page that cannot be written while the next is asked for closes the result. A fake
+// backend records the order.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -16,7 +17,7 @@ import { wireBytes } from './pg-wire-pages.ts';
 const COLUMNS: ColumnSchema[] = [{ name: 'x', type: 'DOUBLE', array: false, notNull: false }];
 
 /** A session over a backend whose result has `pageCount` full pages; `events` in the order met. */
-function sessionOf(pageCount: number, events: string[]): { session: PgSession; out: PgBackendWriter } {
+function sessionOf(pageCount: number, events: string[], firstPageCut = false): { session: PgSession; out: PgBackendWriter } {
   const page = { count: PG_PAGE_ROW_COUNT, bytes: wireBytes(COLUMNS, Array.from({ length: PG_PAGE_ROW_COUNT }, (_v, i) => [i + 0.5])) };
   let given = 0;
   const backend = {
@@ -29,11 +30,16 @@ function sessionOf(pageCount: number, events: string[]): { session: PgSession; o
             const k = ++given;
             events.push(`next ${k}`);
             await new Promise((resolve) => setImmediate(resolve));
-            return { page, done: k === pageCount };
+            // A first page cut short: its DataRows cannot be written (PROTOCOL_ERROR).
+            const bytes = firstPageCut && k === 1 ? page.bytes.subarray(0, page.bytes.length - 1) : page.bytes;
+            return { page: { count: page.count, bytes }, done: k === pageCount };
           },
         },
         next: () => Promise.reject(new Error('pages are taken as wire pages here')),
-        close: () => Promise.resolve(),
+        close: () => {
+          events.push('close');
+          return Promise.resolve();
+        },
       },
     }),
   } as unknown as PgSqlBackend;
@@ -43,7 +49,8 @@ function sessionOf(pageCount: number, events: string[]): { session: PgSession; o
     backend, connectionId: 1, user: 'admin', statementTimeoutMs: 0, statementsPerQueryMax: 100,
     serverVersion: '15.0', out,
     flush: (bytes?: Buffer) => {
-      out.take();
+      const written = out.take();
+      if (written.includes('PROTOCOL_ERROR') || written.includes('malformed')) events.push('error sent');
       events.push(`flush ${++flushed}`);
       // A page's DataRows come apart from `out`, handed on without a copy.
       if (bytes !== undefined) events.push(`page bytes ${bytes[0] === 0x44 ? 'DataRow' : bytes[0]} ${bytes.length}`);
@@ -77,5 +84,13 @@ describe('pg-session pages', { skip: doubleTextSupport.available ? undefined : d
     const pages = events.filter((e) => e.startsWith('page bytes'));
     assert.equal(pages.length, 3);
     for (const page of pages) assert.match(page, /^page bytes DataRow \d+$/);
+  });
+
+  it('closes the result when a page cannot be written while the next one is asked for', async () => {
+    const events: string[] = [];
+    const { session } = sessionOf(3, events, true);
+    await session.message(0x51, query('SELECT x FROM t'));
+    assert.deepEqual(events.filter((e) => e.startsWith('next') || e === 'close' || e === 'error sent'),
+      ['next 1', 'next 2', 'close', 'error sent']);
   });
 });
