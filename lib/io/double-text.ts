@@ -48,6 +48,14 @@ export interface DoubleTextAddon {
    */
   printPage?(bytes: Uint8Array, count: number, kinds: Uint8Array, notNull: Uint8Array,
     out: Uint8Array): number;
+
+  /**
+   * The PostgreSQL text-format DataRows of `count` rows of a query page in the row codec's wire
+   * form, columns of `codes` (lib/pgwire/pg-data-rows-wire.ts numbers the types and draws the
+   * layout), as a new Buffer; or why the page does not hold the rows. Absent from an addon built
+   * before it.
+   */
+  pgTextDataRows?(page: Uint8Array, count: number, codes: Uint8Array): Buffer | string;
 }
 
 export interface DoubleTextSupport {

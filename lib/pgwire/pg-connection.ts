@@ -336,7 +336,7 @@ export class PgConnection {
       backend: host.backend, connectionId: this.id, user: this.user,
       statementTimeoutMs: host.statementTimeoutMs, statementsPerQueryMax: host.statementsPerQueryMax,
       serverVersion: host.serverVersion, out: this.out,
-      flush: () => this.flush(),
+      flush: (bytes) => this.flush(bytes),
       takeCancel: () => {
         const pending = this.cancelPending;
         this.cancelPending = false;
@@ -348,10 +348,14 @@ export class PgConnection {
     await this.flush();
   }
 
-  /** Sends what is written; waits while the socket holds more than PG_REPLY_QUEUED_BYTES_MAX. */
-  async flush(): Promise<void> {
-    if (this.out.byteCount === 0 || this.phase === 'closing') return;
-    this.stream.write(this.out.take());
+  /**
+   * Sends what is written, then `bytes` as they are (a page's DataRows, not copied into `out` and
+   * out again); waits while the socket holds more than PG_REPLY_QUEUED_BYTES_MAX.
+   */
+  async flush(bytes?: Buffer): Promise<void> {
+    if (this.phase === 'closing' || (this.out.byteCount === 0 && bytes === undefined)) return;
+    if (this.out.byteCount > 0) this.stream.write(this.out.take());
+    if (bytes !== undefined && bytes.byteLength > 0) this.stream.write(bytes);
     while (this.stream.writableLength > PG_REPLY_QUEUED_BYTES_MAX && !this.isClosing) {
       await new Promise<void>((resolve) => {
         const done = () => {

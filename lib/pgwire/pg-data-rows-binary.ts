@@ -103,8 +103,8 @@ function writePgMicros(out: Buffer, at: number, high: number, low: number): void
 }
 
 /**
- * The DataRows of `page` (rows of `types`, for which pgDataRowsBinaryFits), in one buffer, ready
- * to be sent as they are.
+ * The DataRows of `page` (rows of `types`, for which pgDataRowsBinaryFits), in one new buffer
+ * that nothing else holds: the session hands it to the socket without a copy.
  */
 export function pgDataRowsBinaryOfWire(types: readonly SqlType[], page: PgWirePage): Buffer {
   const columnCount = types.length;

@@ -29,7 +29,7 @@ import {
   columnFormats, PG_PAGE_ROW_COUNT, startedOfLocal, startedOfSql, writeDataRows, writeRowDescription,
   type PgStarted,
 } from './pg-results.ts';
-import type { PgSqlBackend } from './pg-sql-backend.ts';
+import type { PgRowSource, PgSqlBackend } from './pg-sql-backend.ts';
 import { firstWord, inlineParameters, rewriteParameters, splitStatements, type RewrittenStatement } from './pg-statement-text.ts';
 import { PgOid, pgParameter } from './pg-types.ts';
 
@@ -41,8 +41,8 @@ export interface PgSessionHost {
   readonly statementsPerQueryMax: number;
   readonly serverVersion: string;
   readonly out: PgBackendWriter;
-  /** Sends what `out` holds; waits while the socket has too much queued. */
-  flush(): Promise<void>;
+  /** Sends what `out` holds, then `bytes` (not copied); waits while the socket has too much queued. */
+  flush(bytes?: Buffer): Promise<void>;
   /** True once after a CancelRequest for this connection. */
   takeCancel(): boolean;
   monotonicMs(): number;
@@ -509,15 +509,28 @@ export class PgSession {
       : undefined;
     const startedMs = this.host.monotonicMs();
     let sent = 0;
+    // When every row is wanted, the engine's next page is asked for before this one is written,
+    // so that the engine thread makes it while this thread writes the DataRows and the client
+    // reads them (a scan through the port was the two one after the other, page after page). Its
+    // rejection is marked handled here and met when it is awaited; on a cancel (checkInterrupted)
+    // or an error writing this page the result is closed, and that page is dropped.
+    let ahead: ReturnType<NonNullable<PgRowSource['wire']>['next']> | undefined;
     if (!portal.done) await this.checkInterrupted(portal, startedMs);
     while (!portal.done && (rowCountMax === 0 || sent < rowCountMax)) {
       const want = rowCountMax === 0 ? PG_PAGE_ROW_COUNT : Math.min(PG_PAGE_ROW_COUNT, rowCountMax - sent);
       let page;
       let count;
+      /** A page's DataRows written from its bytes: sent as they are, after what `out` holds. */
+      let pageBytes: Buffer | undefined;
       try {
-        const wire = ofWire === undefined ? undefined : await started.source.wire!.next(want);
+        const wire = ofWire === undefined ? undefined : await (ahead ?? started.source.wire!.next(want));
+        ahead = undefined;
         if (wire !== undefined) {
-          this.host.out.bytes(ofWire!(types, wire.page));
+          if (rowCountMax === 0 && !wire.done) {
+            ahead = started.source.wire!.next(want);
+            ahead.catch(() => undefined);
+          }
+          pageBytes = ofWire!(types, wire.page);
           page = wire;
           count = wire.page.count;
         } else {
@@ -526,12 +539,17 @@ export class PgSession {
           count = page.rows.length;
         }
       } catch (error) {
+        if (ahead !== undefined) {
+          // This page failed to be written while the next was asked for: the result ends here.
+          portal.done = true;
+          await started.source.close();
+        }
         throw this.interrupted(error);
       }
       sent += count;
       portal.rowCount += count;
       if (page.done) portal.done = true;
-      await this.host.flush();
+      await this.host.flush(pageBytes);
       if (!portal.done) await this.checkInterrupted(portal, startedMs);
     }
     if (!portal.done) {

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { doubleTextSupport } from '../../../lib/io/double-text.ts';
+import { doubleText, doubleTextSupport, type DoubleTextAddon } from '../../../lib/io/double-text.ts';
 import { pgDataRowsOfWire, pgDataRowsWireFits } from '../../../lib/pgwire/pg-data-rows-wire.ts';
 import { TIMESTAMP_MS_MAX, type Row, type Value } from '../../../lib/schema/column-type.ts';
 import type { ColumnSchema } from '../../../lib/schema/container-schema.ts';
@@ -42,25 +42,48 @@ function columnsOf(types: readonly string[]): ColumnSchema[] {
 }
 
 
+/**
+ * The two writers: the addon's one call per page (pgTextDataRows), and this file's loop, used with
+ * an addon built before that call.
+ */
+const WRITERS: Array<[string, DoubleTextAddon | undefined]> = [
+  ['the native page writer', doubleText],
+  ['the loop over the page', doubleText === undefined ? undefined : { spliceDoubles: doubleText.spliceDoubles }],
+];
+
 describe('pg-data-rows-wire', { skip: doubleTextSupport.available ? undefined : doubleTextSupport.reason }, () => {
-  it('writes the bytes writeDataRows writes for the decoded rows', () => {
-    fc.assert(fc.property(table, ({ types, rows }) => {
-      const columns = columnsOf(types);
-      const bytes = wireBytes(columns, rows as Row[]);
-      const old = generalDataRows(types, columns, bytes, rows.length, 0);
-      assert.ok(pgDataRowsWireFits(types, columns, types.map(() => 0)));
-      const written = pgDataRowsOfWire(types, { count: rows.length, bytes });
-      assert.deepEqual(written, old);
-    }), { numRuns: 300 });
+  it('has the native page writer in the addon built here', () => {
+    assert.equal(typeof doubleText?.pgTextDataRows, 'function');
   });
 
-  it('refuses a page that does not hold its rows, as RowBatch.decode does', () => {
-    const columns = columnsOf(['STRING', 'DOUBLE']);
-    const bytes = wireBytes(columns, [['abc', 1.5], [null, 2.5]]);
-    assert.throws(() => pgDataRowsOfWire(['STRING', 'DOUBLE'], { count: 2, bytes: bytes.subarray(0, bytes.length - 1) }),
-      { code: 'PROTOCOL_ERROR' });
-    assert.throws(() => pgDataRowsOfWire(['STRING', 'DOUBLE'], { count: 1, bytes }), { code: 'PROTOCOL_ERROR' });
-  });
+  for (const [name, addon] of WRITERS) {
+    it(`writes the bytes writeDataRows writes for the decoded rows: ${name}`, () => {
+      fc.assert(fc.property(table, ({ types, rows }) => {
+        const columns = columnsOf(types);
+        const bytes = wireBytes(columns, rows as Row[]);
+        const old = generalDataRows(types, columns, bytes, rows.length, 0);
+        assert.ok(pgDataRowsWireFits(types, columns, types.map(() => 0)));
+        const written = pgDataRowsOfWire(types, { count: rows.length, bytes }, addon);
+        assert.deepEqual(written, old);
+      }), { numRuns: 300 });
+    });
+
+    it(`refuses a page that does not hold its rows, as RowBatch.decode does: ${name}`, () => {
+      const columns = columnsOf(['STRING', 'DOUBLE']);
+      const bytes = wireBytes(columns, [['abc', 1.5], [null, 2.5]]);
+      assert.throws(() => pgDataRowsOfWire(['STRING', 'DOUBLE'], { count: 2, bytes: bytes.subarray(0, bytes.length - 1) },
+        addon), { code: 'PROTOCOL_ERROR' });
+      assert.throws(() => pgDataRowsOfWire(['STRING', 'DOUBLE'], { count: 1, bytes }, addon), { code: 'PROTOCOL_ERROR' });
+      assert.throws(() => pgDataRowsOfWire(['STRING', 'DOUBLE'], { count: 3, bytes }, addon), { code: 'PROTOCOL_ERROR' });
+      assert.throws(() => pgDataRowsOfWire(['BOOL'], { count: 1, bytes: Uint8Array.of(0, 2) }, addon),
+        { code: 'PROTOCOL_ERROR' });
+      // A STRING length whose varuint runs past the page, and one longer than 8 bytes.
+      assert.throws(() => pgDataRowsOfWire(['STRING'], { count: 1, bytes: Uint8Array.of(0, 0x80) }, addon),
+        { code: 'PROTOCOL_ERROR' });
+      assert.throws(() => pgDataRowsOfWire(['STRING'], { count: 1, bytes: Uint8Array.of(0, ...new Array<number>(9).fill(0x80)) },
+        addon), { code: 'PROTOCOL_ERROR' });
+    });
+  }
 
   it('takes text-format columns of its types only', () => {
     const columns = columnsOf(['DOUBLE', 'TIMESTAMP']);

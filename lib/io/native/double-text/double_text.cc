@@ -34,6 +34,13 @@
  *     correctly rounded as Number(text) is, and ok[k] 1, when the whole cell is a decimal number
  *     (-?digits[.digits][e[+-]digits], or .digits) whose value is in range; else ok[k] 0 and the
  *     caller parses that cell its own way (NaN, Infinity, an exponent past the range, a bad cell).
+ *   pgTextDataRows(page, count, codes) -> Buffer | string
+ *     For the PostgreSQL port (lib/pgwire/pg-data-rows-wire.ts, where the layout is drawn): the
+ *     PostgreSQL text-format DataRow messages of `count` rows of a query page in the row codec's
+ *     wire form (a NULL bitmap, then each non-NULL value), one after another in a new Buffer. codes:
+ *     Uint8Array, each column's type as pg-data-rows-wire.ts numbers them (BOOL 0, BYTE 1, SHORT 2,
+ *     INTEGER 3, LONG 4, DOUBLE 5, TIMESTAMP 6 (ms), STRING 7). Page bytes that do not hold the
+ *     rows give a string instead, saying what was wrong; bad arguments throw a TypeError.
  */
 #include <charconv>
 #include <cmath>
@@ -279,9 +286,260 @@ napi_value parse_doubles(napi_env env, napi_callback_info info) {
   return nullptr;
 }
 
+// ---- pgTextDataRows ----------------------------------------------------------------------------
+
+enum PgType : uint8_t { PG_BOOL, PG_BYTE, PG_SHORT, PG_INTEGER, PG_LONG, PG_DOUBLE, PG_TIMESTAMP, PG_STRING };
+constexpr uint8_t PG_TYPE_COUNT = 8;
+/** Value bytes in the page of each fixed-size type (STRING: a varuint length, then its bytes). */
+constexpr size_t PG_WIRE_BYTES[PG_TYPE_COUNT] = {1, 1, 2, 4, 8, 8, 8, 0};
+/** 'D', int32 length, int16 column count; int32 length before each cell. */
+constexpr size_t PG_ROW_HEADER_BYTES = 7;
+constexpr size_t PG_CELL_LENGTH_BYTES = 4;
+/** The longest cell text but STRING's: -9223372036854775808, -1.2345678901234567e-308, 9999-12-31 23:59:59.999+00. */
+constexpr size_t PG_CELL_TEXT_BYTES_MAX = 26;
+/** TIMESTAMP_MS_MAX of lib/schema/column-type.ts: 9999-12-31T23:59:59.999Z. */
+constexpr uint64_t PG_TIMESTAMP_MS_MAX = 253402300799999ULL;
+constexpr uint64_t MS_PER_DAY = 86400000;
+
+void put_int32(char *out, uint32_t value) {
+  out[0] = static_cast<char>(value >> 24);
+  out[1] = static_cast<char>(value >> 16);
+  out[2] = static_cast<char>(value >> 8);
+  out[3] = static_cast<char>(value);
+}
+
+template <typename T>
+T read_le(const uint8_t *at) {
+  T value;
+  std::memcpy(&value, at, sizeof value);  // x86-64 and arm64 are little-endian, as the page is
+  return value;
+}
+
+/** An integer's decimal text, as String(n) (BigInt's for LONG). */
+char *write_integer(char *out, int64_t value) {
+  uint64_t magnitude = static_cast<uint64_t>(value);
+  if (value < 0) {
+    *out++ = '-';
+    magnitude = ~magnitude + 1;
+  }
+  if (magnitude == 0) {
+    *out++ = '0';
+    return out;
+  }
+  return out + write_digits(out, magnitude);
+}
+
+/** (year, month, day) of days since 1970-01-01 (H. Hinnant's civil_from_days), days >= 0. */
+void civil_from_days(int64_t days, int *year, int *month, int *day) {
+  days += 719468;
+  const int64_t era = days / 146097;
+  const int64_t day_of_era = days - era * 146097;
+  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+  const int64_t shifted_month = (5 * day_of_year + 2) / 153;
+  *day = static_cast<int>(day_of_year - (153 * shifted_month + 2) / 5 + 1);
+  *month = static_cast<int>(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
+  *year = static_cast<int>(year_of_era + era * 400 + (*month <= 2 ? 1 : 0));
+}
+
+void put_pair(char *out, int value) {
+  std::memcpy(out, DIGIT_PAIRS + 2 * value, 2);
+}
+
+/** A TIMESTAMP cell: `YYYY-MM-DD hh:mm:ss[.f[f[f]]]+00`, trailing zeros of the ms dropped. */
+char *write_timestamp(char *out, uint64_t ms) {
+  int year, month, day;
+  civil_from_days(static_cast<int64_t>(ms / MS_PER_DAY), &year, &month, &day);
+  uint32_t rest = static_cast<uint32_t>(ms % MS_PER_DAY);
+  const uint32_t milli = rest % 1000;
+  rest /= 1000;
+  put_pair(out, year / 100);
+  put_pair(out + 2, year % 100);
+  out[4] = '-';
+  put_pair(out + 5, month);
+  out[7] = '-';
+  put_pair(out + 8, day);
+  out[10] = ' ';
+  put_pair(out + 11, static_cast<int>(rest / 3600));
+  out[13] = ':';
+  put_pair(out + 14, static_cast<int>(rest / 60 % 60));
+  out[16] = ':';
+  put_pair(out + 17, static_cast<int>(rest % 60));
+  out += 19;
+  if (milli != 0) {
+    *out++ = '.';
+    *out++ = static_cast<char>('0' + milli / 100);
+    if (milli % 100 != 0) {
+      *out++ = static_cast<char>('0' + milli / 10 % 10);
+      if (milli % 10 != 0) *out++ = static_cast<char>('0' + milli % 10);
+    }
+  }
+  std::memcpy(out, "+00", 3);
+  return out + 3;
+}
+
+/** A DOUBLE cell as String(x), -0 as 0. */
+char *write_double_text(char *out, double value) {
+  if (value == 0) {
+    *out++ = '0';
+    return out;
+  }
+  // write_cell's JSON layout is String(x) for finite values; NaN and ±Infinity come quoted there.
+  if (!std::isfinite(value)) {
+    if (std::isnan(value)) {
+      std::memcpy(out, "NaN", 3);
+      return out + 3;
+    }
+    if (value < 0) *out++ = '-';
+    std::memcpy(out, "Infinity", 8);
+    return out + 8;
+  }
+  return write_cell(out, value, Layout::JSON_NUMBER);
+}
+
+/** The DataRows of the page into `out` (large enough); nullptr and `why` when the page is bad. */
+char *pg_text_data_rows(char *out, const uint8_t *page, size_t page_bytes, size_t count,
+                        const uint8_t *codes, size_t column_count, const char **why) {
+  const size_t bitmap_bytes = (column_count + 7) / 8;
+  const uint8_t *at = page;
+  const uint8_t *end = page + page_bytes;
+  for (size_t r = 0; r < count; r++) {
+    if (static_cast<size_t>(end - at) < bitmap_bytes) {
+      *why = "a row past the page end";
+      return nullptr;
+    }
+    const uint8_t *bitmap = at;
+    at += bitmap_bytes;
+    char *row = out;
+    out[0] = 'D';
+    out[5] = static_cast<char>(column_count >> 8);
+    out[6] = static_cast<char>(column_count);
+    out += PG_ROW_HEADER_BYTES;
+    for (size_t c = 0; c < column_count; c++) {
+      if ((bitmap[c >> 3] & (1u << (c & 7))) != 0) {
+        put_int32(out, 0xffffffffu);
+        out += PG_CELL_LENGTH_BYTES;
+        continue;
+      }
+      const uint8_t code = codes[c];
+      char *cell = out;
+      out += PG_CELL_LENGTH_BYTES;
+      if (code == PG_STRING) {
+        uint64_t size = 0;
+        int shift = 0;
+        bool ended = false;
+        for (int i = 0; i < 8; i++) {
+          if (at >= end) {
+            *why = "a length past the page end";
+            return nullptr;
+          }
+          const uint8_t byte = *at++;
+          size |= static_cast<uint64_t>(byte & 0x7f) << shift;
+          shift += 7;
+          if (byte < 0x80) {
+            ended = true;
+            break;
+          }
+        }
+        if (!ended) {
+          *why = "a length longer than 8 bytes";
+          return nullptr;
+        }
+        if (size > static_cast<uint64_t>(end - at)) {
+          *why = "a string past the page end";
+          return nullptr;
+        }
+        std::memcpy(out, at, size);
+        out += size;
+        at += size;
+      } else {
+        if (static_cast<size_t>(end - at) < PG_WIRE_BYTES[code]) {
+          *why = "a value past the page end";
+          return nullptr;
+        }
+        switch (code) {
+          case PG_BOOL:
+            if (*at > 1) {
+              *why = "a BOOL of more than 1";
+              return nullptr;
+            }
+            *out++ = *at == 1 ? 't' : 'f';
+            break;
+          case PG_BYTE: out = write_integer(out, static_cast<int8_t>(*at)); break;
+          case PG_SHORT: out = write_integer(out, read_le<int16_t>(at)); break;
+          case PG_INTEGER: out = write_integer(out, read_le<int32_t>(at)); break;
+          case PG_LONG: out = write_integer(out, read_le<int64_t>(at)); break;
+          case PG_DOUBLE: out = write_double_text(out, read_le<double>(at)); break;
+          default: {  // PG_TIMESTAMP
+            const uint64_t ms = read_le<uint64_t>(at);
+            if (ms > PG_TIMESTAMP_MS_MAX) {
+              *why = "a TIMESTAMP past 9999-12-31";
+              return nullptr;
+            }
+            out = write_timestamp(out, ms);
+          }
+        }
+        at += PG_WIRE_BYTES[code];
+      }
+      put_int32(cell, static_cast<uint32_t>(out - cell - PG_CELL_LENGTH_BYTES));
+    }
+    put_int32(row + 1, static_cast<uint32_t>(out - row - 1));
+  }
+  if (at != end) {
+    *why = "bytes after the last row";
+    return nullptr;
+  }
+  return out;
+}
+
+napi_value pg_text_data_rows_call(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  napi_get_cb_info(env, info, &argc, argv, nullptr, nullptr);
+  void *page_data, *codes_data;
+  size_t page_bytes, count, column_count;
+  if (argc < 3 || !typed_array(env, argv[0], napi_uint8_array, &page_data, &page_bytes) ||
+      !count_argument(env, argv[1], &count) ||
+      !typed_array(env, argv[2], napi_uint8_array, &codes_data, &column_count)) {
+    napi_throw_type_error(env, nullptr, "expected (Uint8Array, count, Uint8Array)");
+    return nullptr;
+  }
+  const uint8_t *codes = static_cast<const uint8_t *>(codes_data);
+  for (size_t c = 0; c < column_count; c++) {
+    if (codes[c] >= PG_TYPE_COUNT) {
+      napi_throw_type_error(env, nullptr, "a type code past STRING");
+      return nullptr;
+    }
+  }
+  if (column_count > 0xffff) {
+    napi_throw_type_error(env, nullptr, "more than 65535 columns");
+    return nullptr;
+  }
+  // A STRING's text is at most its bytes in the page; every other cell at most PG_CELL_TEXT_BYTES_MAX.
+  thread_local std::vector<char> scratch;
+  const size_t bound =
+      count * (PG_ROW_HEADER_BYTES + column_count * (PG_CELL_LENGTH_BYTES + PG_CELL_TEXT_BYTES_MAX)) + page_bytes;
+  if (scratch.size() < bound + 1) scratch.resize(bound + 1);  // + 1: never an empty vector's nullptr
+  const char *why = nullptr;
+  const char *end = pg_text_data_rows(scratch.data(), static_cast<const uint8_t *>(page_data), page_bytes,
+                                      count, codes, column_count, &why);
+  napi_value result;
+  if (end == nullptr) {
+    if (napi_create_string_utf8(env, why, NAPI_AUTO_LENGTH, &result) != napi_ok) return nullptr;
+    return result;
+  }
+  if (napi_create_buffer_copy(env, end - scratch.data(), scratch.data(), nullptr, &result) != napi_ok) {
+    return nullptr;
+  }
+  return result;
+}
+
 }  // namespace
 
 NAPI_MODULE_INIT() {
+  napi_value rows;
+  napi_create_function(env, "pgTextDataRows", NAPI_AUTO_LENGTH, pg_text_data_rows_call, nullptr, &rows);
+  napi_set_named_property(env, exports, "pgTextDataRows", rows);
   napi_value parse;
   napi_create_function(env, "parseDoubles", NAPI_AUTO_LENGTH, parse_doubles, nullptr, &parse);
   napi_set_named_property(env, exports, "parseDoubles", parse);
