@@ -161,8 +161,8 @@ export function writeOnce<T>(
 
 /**
  * Whether a write's outcome still holds: always, unless the write went into a manual transaction,
- * then while its session is open. The statement table keeps it as long as the outcome (an object,
- * not a closure beside `run`, which kept the request, rows and bytes, with it).
+ * then while its session is open. The statement table keeps it beside a manual write's outcome (an
+ * object, not a closure beside `run`, which kept the request, rows and bytes, with it).
  */
 class SessionOutcomeValidity implements OutcomeValidity {
   private diesWithSession = false;
@@ -179,6 +179,11 @@ class SessionOutcomeValidity implements OutcomeValidity {
 
   holds(): boolean {
     return !this.diesWithSession || this.sessions.isOpen(this.sessionId);
+  }
+
+  /** An auto-commit write's outcome holds for good: the table then keeps no validity for it. */
+  holdsForGood(): boolean {
+    return !this.diesWithSession;
   }
 }
 
