@@ -46,12 +46,7 @@ export function rowStoreSortBatch(
   // A batch already in key order without repeats (a host's next rows) needs no sort.
   let ascending = true;
   for (let i = 1; i < n && ascending; i++) ascending = keys.compare(rowKeys[i - 1]!, rowKeys[i]!) < 0;
-  if (ascending) {
-    return {
-      count: n, rows: rows.slice(), keys: rowKeys, payloadBytes: payloadBytes?.slice(),
-      positions: new Int32Array(n), replaces: new Uint8Array(n), targets: new Int32Array(n),
-    };
-  }
+  if (ascending) return sortedBatchOf(rows.slice(), rowKeys, payloadBytes?.slice());
   const order: number[] = new Array<number>(n);
   for (let i = 0; i < n; i++) order[i] = i;
   const compare = keys.compare;
@@ -69,9 +64,22 @@ export function rowStoreSortBatch(
     sortedRows.push(rows[index]!);
     sortedKeys.push(rowKeys[index]!);
   }
-  const count = sortedRows.length;
+  return sortedBatchOf(sortedRows, sortedKeys, sortedPayloadBytes);
+}
+
+/**
+ * The one constructor of a sorted batch, for the in-order fast path and the sorting path alike:
+ * the merge plan's scratch (positions, replaces, targets) is sized by the rows kept.
+ */
+function sortedBatchOf(
+  rows: StoredRow[], keys: RowKey[], payloadBytes: Float64Array | undefined,
+): SortedBatch {
+  const count = rows.length;
+  assert(keys.length === count, 'sorted batch keys differ from its rows');
+  assert(payloadBytes === undefined || payloadBytes.length >= count,
+    'sorted batch payload sizes shorter than its rows');
   return {
-    count, rows: sortedRows, keys: sortedKeys, payloadBytes: sortedPayloadBytes,
+    count, rows, keys, payloadBytes,
     positions: new Int32Array(count), replaces: new Uint8Array(count),
     targets: new Int32Array(count),
   };
