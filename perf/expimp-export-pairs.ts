@@ -15,11 +15,10 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { getStore } from '../lib/client/store-factory.ts';
 import { benchConfig } from './bench-config.ts';
 import { withNodeProcess } from './node-process.ts';
 import { processCpuMs } from './process-cpu.ts';
-import { tsbsContainerDefinition } from './tsbs.ts';
+import { expimpLoadDay, expimpToolArgs } from './workloads/expimp.ts';
 
 const run = promisify(execFile);
 const ROUND_COUNT_MAX = 50;
@@ -33,18 +32,9 @@ const { dataset } = benchConfig(process.env['BENCH_QUICK'] === '1');
 const root = mkdtempSync(join(tmpdir(), 'store-export-pairs-'));
 try {
   await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
-    const store = getStore(node.storeProperties);
-    try {
-      const containers = [];
-      for (const host of dataset.hosts) {
-        containers.push(await store.putContainer(tsbsContainerDefinition(host.containerName)));
-      }
-      for (const batch of dataset.batches) await containers[batch.hostIndex]!.multiPut(batch.rows);
-    } finally {
-      await store.close();
-    }
+    await expimpLoadDay(node, dataset);
     const env = { ...process.env, GS_HOME: join(root, 'node'), GS_LOG: join(root, 'log') };
-    const args = ['-u', 'admin/admin', '-s', node.storeProperties.notificationMember, '--silent'];
+    const args = expimpToolArgs(node);
     console.log('round\troot\tload1\twall_s\tcpu_s\tuser_s\tsys_s\tnode_cpu_s\trows/s');
     for (let round = 0; round < roundCount; round++) {
       const directories: string[] = [];

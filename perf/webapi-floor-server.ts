@@ -17,12 +17,12 @@
 //   node --import tsx perf/webapi-floor-server.ts <mode> [fixed answer] <home>
 
 import { createServer } from 'node:http';
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { toolEntry } from '../tools/bin/tool-entry.mjs';
 import { TqlBody } from '../lib/webapi/routes/body-schemas.ts';
+import { writeInProcessNodeHome } from './in-process-node-home.ts';
 
 const TOOLS_DIRECTORY = fileURLToPath(new URL('../tools/', import.meta.url));
 const JSON_TYPE = 'application/json; charset=UTF-8';
@@ -93,14 +93,7 @@ if (mode === 'http') {
     (ClientStore.prototype as unknown as { queryByName: unknown }).queryByName =
       async () => query;
   }
-  mkdirSync(join(home, 'conf'), { recursive: true });
-  const ports = Object.fromEntries(['system', 'transaction', 'sql', 'cluster', 'sync']
-    .map((service) => [service, { servicePort: 0 }]));
-  writeFileSync(join(home, 'conf', 'gs_node.json'),
-    JSON.stringify({ ...ports, dataStore: { logWriteMode: 1 } }));
-  mkdirSync(join(home, 'webapi', 'conf'), { recursive: true });
-  writeFileSync(join(home, 'webapi', 'conf', 'repository.json'), JSON.stringify({ clusters: [
-    { name: 'myCluster', mode: 'FIXED_LIST', transactionMember: '127.0.0.1:1', sqlMember: '' }] }));
+  writeInProcessNodeHome(home);
   const { pino } = await import('pino');
   const node = await StoreNode.start({
     env: { GS_HOME: home, GS_LOG: join(home, 'log') }, cwd: process.cwd(),

@@ -10,7 +10,7 @@
 //
 //   node --import tsx perf/webapi-latency.ts [--count 300] [--pause-ms 0] [--case max|range]
 
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,7 @@ import { assert } from '../lib/base/assert.ts';
 import { NodeFileSystem } from '../lib/io/node-file-system.ts';
 import { StoreNode } from '../lib/node/store-node.ts';
 import { WEBAPI_SETTINGS_DEFAULT } from '../lib/webapi/config/webapi-settings.ts';
+import { writeInProcessNodeHome } from './in-process-node-home.ts';
 import { median, percentile } from './stats.ts';
 import { tsbsDataset } from './tsbs.ts';
 import { httpCall, webApiBatchBody, webApiContainerBody } from './workloads/webapi-ingest.ts';
@@ -38,14 +39,7 @@ const count = Number(args.count);
 const pauseMs = Number(args['pause-ms']);
 
 const home = mkdtempSync(join(tmpdir(), 'store-webapi-latency-'));
-mkdirSync(join(home, 'conf'));
-const ports = Object.fromEntries(['system', 'transaction', 'sql', 'cluster', 'sync']
-  .map((service) => [service, { servicePort: 0 }]));
-writeFileSync(join(home, 'conf', 'gs_node.json'),
-  JSON.stringify({ ...ports, dataStore: { logWriteMode: 1 } }));
-mkdirSync(join(home, 'webapi', 'conf'), { recursive: true });
-writeFileSync(join(home, 'webapi', 'conf', 'repository.json'), JSON.stringify({ clusters: [
-  { name: 'myCluster', mode: 'FIXED_LIST', transactionMember: '127.0.0.1:1', sqlMember: '' }] }));
+writeInProcessNodeHome(home);
 
 const node = await StoreNode.start({
   env: { GS_HOME: home, GS_LOG: join(home, 'log') }, cwd: process.cwd(),

@@ -19,7 +19,7 @@ import { getStore } from '../../lib/client/store-factory.ts';
 import { toolEntry } from '../../tools/bin/tool-entry.mjs';
 import type { BenchConfig } from '../bench-config.ts';
 import { throughputResult, type WorkloadReport } from '../bench-result.ts';
-import { withNodeProcess } from '../node-process.ts';
+import { withNodeProcess, type NodeProcess } from '../node-process.ts';
 import { startPostgresPeer } from '../postgres-peer.ts';
 import { median } from '../stats.ts';
 import { tsbsContainerDefinition, TSBS_CPU_FIELDS, type TsbsDataset } from '../tsbs.ts';
@@ -53,24 +53,34 @@ export async function expimpWorkload(config: BenchConfig): Promise<WorkloadRepor
   };
 }
 
+/** The TSBS day into `node`, a container per host, through the client. */
+export async function expimpLoadDay(node: NodeProcess, dataset: TsbsDataset): Promise<void> {
+  const store = getStore(node.storeProperties);
+  try {
+    const containers = [];
+    for (const host of dataset.hosts) {
+      containers.push(await store.putContainer(tsbsContainerDefinition(host.containerName)));
+    }
+    for (const batch of dataset.batches) await containers[batch.hostIndex]!.multiPut(batch.rows);
+  } finally {
+    await store.close();
+  }
+}
+
+/** gs_export's and gs_import's user, server and --silent for `node`. */
+export function expimpToolArgs(node: NodeProcess): string[] {
+  return ['-u', 'admin/admin', '-s', node.storeProperties.notificationMember, '--silent'];
+}
+
 async function storeRuns(dataset: TsbsDataset, repeatCount: number) {
   const root = mkdtempSync(join(tmpdir(), 'store-bench-expimp-'));
   const exportMs: number[] = [];
   const importMs: number[] = [];
   try {
     await withNodeProcess(join(root, 'node'), { logWriteMode: 0 }, async (node) => {
-      const store = getStore(node.storeProperties);
-      try {
-        const containers = [];
-        for (const host of dataset.hosts) {
-          containers.push(await store.putContainer(tsbsContainerDefinition(host.containerName)));
-        }
-        for (const batch of dataset.batches) await containers[batch.hostIndex]!.multiPut(batch.rows);
-      } finally {
-        await store.close();
-      }
+      await expimpLoadDay(node, dataset);
       const env = { ...process.env, GS_HOME: join(root, 'node'), GS_LOG: join(root, 'log') };
-      const args = ['-u', 'admin/admin', '-s', node.storeProperties.notificationMember, '--silent'];
+      const args = expimpToolArgs(node);
       for (let i = 0; i < repeatCount; i++) {
         const directory = join(root, `export-${i}`);
         exportMs.push(await timedTool('gs_export', [...args, '--all', '-d', directory], env));

@@ -7,17 +7,17 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
 import type { Row, Value } from '../../../lib/schema/column-type.ts';
 import { INT64_MAX, INT64_MIN, TIMESTAMP_MS_MAX, TIMESTAMP_NS_MAX, TIMESTAMP_US_MAX } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
-import { newNodeHome, removeHome, runTool, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
+import { runTool } from '../node/node-process.ts';
+import { expimpNodeFixture } from './expimp-node-fixture.ts';
 
 const TOOLS = fileURLToPath(new URL('../../../tools/', import.meta.url));
 const RUN_COUNT = Number(process.env['EXPIMP_RUNS'] ?? 4);
@@ -138,131 +138,107 @@ async function interruptImport(toolArgs: string[], signal: NodeJS.Signals, env: 
 }
 
 describe('gs_export and gs_import', { timeout: 600_000 }, () => {
-  let home: string;
-  let node: NodeProcess;
-  let store: ClientStore;
-  let args: string[];
-  const directories: string[] = [];
-  const newDirectory = () => {
-    const directory = mkdtempSync(join(tmpdir(), 'store-expimp-'));
-    directories.push(directory);
-    return directory;
-  };
-
-  before(async () => {
-    home = newNodeHome({ dataStore: { logWriteMode: 0 } });
-    node = await startNodeProcess(home);
-    store = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
-      username: 'admin', password: 'admin' });
-    args = ['-u', 'admin/admin', '-s', `127.0.0.1:${node.transactionPort}`, '--silent'];
-  });
-
-  after(async () => {
-    await store?.close().catch(() => undefined);
-    await node?.kill();
-    removeHome(home);
-    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-  });
+  const fixture = expimpNodeFixture('store-expimp-');
 
   it('round-trips random schemas and rows losslessly: export, drop, import, compare', async () => {
     await fc.assert(fc.asyncProperty(fc.array(CONTAINER, { minLength: 1, maxLength: 3 }), async (containers) => {
       const names = containers.map((_, i) => `rt_${i}`);
-      for (const name of ['rt_0', 'rt_1', 'rt_2']) await store.dropContainer(name);
+      for (const name of ['rt_0', 'rt_1', 'rt_2']) await fixture.store.dropContainer(name);
       const before = new Map<string, string[]>();
       for (const [i, spec] of containers.entries()) {
-        const container = await store.putContainer({ name: names[i]!, type: spec.type, rowKey: spec.rowKey, columns: spec.columns });
+        const container = await fixture.store.putContainer({ name: names[i]!, type: spec.type, rowKey: spec.rowKey, columns: spec.columns });
         if (spec.rows.length > 0) await container.multiPut(spec.rows);
-        before.set(names[i]!, await rowsOf(store, names[i]!));
+        before.set(names[i]!, await rowsOf(fixture.store, names[i]!));
       }
-      const directory = newDirectory();
-      const exported = await runTool('gs_export.ts', [...args, '--all', '-d', directory], node.env);
+      const directory = fixture.newDirectory();
+      const exported = await runTool('gs_export.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
       assert.equal(exported.code, 0, exported.stderr);
-      for (const name of names) await store.dropContainer(name);
-      const imported = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+      for (const name of names) await fixture.store.dropContainer(name);
+      const imported = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
       assert.equal(imported.code, 0, imported.stderr);
       for (const name of names) {
-        assert.deepStrictEqual(await rowsOf(store, name), before.get(name), name);
-        await store.dropContainer(name);
+        assert.deepStrictEqual(await rowsOf(fixture.store, name), before.get(name), name);
+        await fixture.store.dropContainer(name);
       }
     }), { numRuns: RUN_COUNT });
   });
 
   it('round-trips the edge values of every type (fixed rows)', async () => {
-    const container = await store.putContainer(EDGES);
+    const container = await fixture.store.putContainer(EDGES);
     await container.multiPut(EDGE_ROWS);
-    const before = await rowsOf(store, 'edges');
-    const directory = newDirectory();
-    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'edges', '-d', directory], node.env)).code, 0);
-    await store.dropContainer('edges');
-    const result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    const before = await rowsOf(fixture.store, 'edges');
+    const directory = fixture.newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...fixture.args, '-c', 'edges', '-d', directory], fixture.node.env)).code, 0);
+    await fixture.store.dropContainer('edges');
+    const result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepStrictEqual(await rowsOf(store, 'edges'), before);
-    await store.dropContainer('edges');
+    assert.deepStrictEqual(await rowsOf(fixture.store, 'edges'), before);
+    await fixture.store.dropContainer('edges');
   });
 
   it('--csv: plain CSV with a header row, out and in; a bad record names its line and writes nothing', async () => {
-    const container = await store.putContainer(EDGES);
+    const container = await fixture.store.putContainer(EDGES);
     await container.multiPut(EDGE_ROWS);
-    const before = await rowsOf(store, 'edges');
-    const path = join(newDirectory(), 'edges.csv');
-    let result = await runTool('gs_export.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    const before = await rowsOf(fixture.store, 'edges');
+    const path = join(fixture.newDirectory(), 'edges.csv');
+    let result = await runTool('gs_export.ts', [...fixture.args, '-c', 'edges', '--csv', path], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
     const text = readFileSync(path, 'utf8');
     assert.match(text, /^k,l,d,f,t9,b,sa,g,la,da\n/);
-    await store.dropContainer('edges');
-    await store.putContainer(EDGES);
-    result = await runTool('gs_import.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    await fixture.store.dropContainer('edges');
+    await fixture.store.putContainer(EDGES);
+    result = await runTool('gs_import.ts', [...fixture.args, '-c', 'edges', '--csv', path], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepStrictEqual(await rowsOf(store, 'edges'), before);
+    assert.deepStrictEqual(await rowsOf(fixture.store, 'edges'), before);
     // One record holds a quoted line feed, so the five lines hold four records: the bad one is on line 6.
-    await store.dropContainer('edges');
-    await store.putContainer(EDGES);
+    await fixture.store.dropContainer('edges');
+    await fixture.store.putContainer(EDGES);
     const records = text.trimEnd().split('\n');
     assert.equal(records.length, 5);
     writeFileSync(path, [...records, 'new,12,x,,,,,,,'].join('\n') + '\n');
-    result = await runTool('gs_import.ts', [...args, '-c', 'edges', '--csv', path], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '-c', 'edges', '--csv', path], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /edges\.csv:6:3: column "d": expected a number/);
-    assert.deepEqual(await rowsOf(store, 'edges'), []);
-    await store.dropContainer('edges');
+    assert.deepEqual(await rowsOf(fixture.store, 'edges'), []);
+    await fixture.store.dropContainer('edges');
   });
 
   it('a corrupted row file names file, line and column and changes nothing', async () => {
     const definition: ContainerDefinition = { name: 'bad', type: 'COLLECTION', rowKey: true,
       columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE' }, { name: 'n', type: 'BYTE' }] };
-    const container = await store.putContainer(definition);
+    const container = await fixture.store.putContainer(definition);
     await container.multiPut(Array.from({ length: 2500 }, (_, i) => [i, i / 2, i % 100]));
-    const directory = newDirectory();
-    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'bad', '-d', directory], node.env)).code, 0);
+    const directory = fixture.newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...fixture.args, '-c', 'bad', '-d', directory], fixture.node.env)).code, 0);
     const rowFile = join(directory, 'public.bad.csv');
     const lines = readFileSync(rowFile, 'utf8').split('\n');
     const good = lines.slice();
     // Line 2004 (1-based) is row 2000: after two full batches would have been written.
     lines[2003] = '"1999","0.5","300"';
     writeFileSync(rowFile, lines.join('\n'));
-    await store.dropContainer('bad');
-    let result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    await fixture.store.dropContainer('bad');
+    let result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /public\.bad\.csv:2004:3: .*"n"/);
-    assert.equal(await store.getContainer('bad'), undefined, 'nothing created');
+    assert.equal(await fixture.store.getContainer('bad'), undefined, 'nothing created');
     // Over an existing container with --replace: the old rows stay.
-    const old = await store.putContainer(definition);
+    const old = await fixture.store.putContainer(definition);
     await old.put([7, 7.5, 7]);
     lines[2003] = '"1999","0.5,"1"';
     writeFileSync(rowFile, lines.join('\n'));
-    result = await runTool('gs_import.ts', [...args, '--all', '--replace', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '--replace', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /public\.bad\.csv:2004:\d+: /);
-    assert.deepEqual(await rowsOf(store, 'bad'), [rowText([7, 7.5, 7])]);
+    assert.deepEqual(await rowsOf(fixture.store, 'bad'), [rowText([7, 7.5, 7])]);
     // Without --append/--replace an existing container is refused; with --append the rows come in.
     writeFileSync(rowFile, good.join('\n'));
-    result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /exists; give --append or --replace/);
-    result = await runTool('gs_import.ts', [...args, '--all', '--append', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '--append', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal((await rowsOf(store, 'bad')).length, 2500);
-    await store.dropContainer('bad');
+    assert.equal((await rowsOf(fixture.store, 'bad')).length, 2500);
+    await fixture.store.dropContainer('bad');
   });
 
   it('a bad container among several stops the import, or with --force is skipped and the next come in', async () => {
@@ -270,44 +246,44 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
       columns: [{ name: 'id', type: 'INTEGER' }, { name: 'n', type: 'BYTE' }] });
     const names = ['force1', 'force2', 'force3'];
     for (const name of names) {
-      const container = await store.putContainer(definitionOf(name));
+      const container = await fixture.store.putContainer(definitionOf(name));
       await container.multiPut(Array.from({ length: 1500 }, (_, i) => [i, i % 100]));
     }
-    const directory = newDirectory();
-    const exported = await runTool('gs_export.ts', [...args, ...names.flatMap((name) => ['-c', name]), '-d', directory],
-      node.env);
+    const directory = fixture.newDirectory();
+    const exported = await runTool('gs_export.ts', [...fixture.args, ...names.flatMap((name) => ['-c', name]), '-d', directory],
+      fixture.node.env);
     assert.equal(exported.code, 0, exported.stderr);
     const rowFile = join(directory, 'public.force2.csv');
     const lines = readFileSync(rowFile, 'utf8').split('\n');
     lines[1200] = '"1196","300"';
     writeFileSync(rowFile, lines.join('\n'));
-    for (const name of names) await store.dropContainer(name);
-    let result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+    for (const name of names) await fixture.store.dropContainer(name);
+    let result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /public\.force2\.csv:1201:2: /);
-    assert.equal((await rowsOf(store, 'force1')).length, 1500);
-    assert.equal(await store.getContainer('force2'), undefined, 'nothing of the bad file');
-    assert.equal(await store.getContainer('force3'), undefined, 'the import stopped at the bad file');
-    const loud = args.filter((arg) => arg !== '--silent');
-    result = await runTool('gs_import.ts', [...loud, '--all', '--replace', '--force', '-d', directory], node.env);
+    assert.equal((await rowsOf(fixture.store, 'force1')).length, 1500);
+    assert.equal(await fixture.store.getContainer('force2'), undefined, 'nothing of the bad file');
+    assert.equal(await fixture.store.getContainer('force3'), undefined, 'the import stopped at the bad file');
+    const loud = fixture.args.filter((arg) => arg !== '--silent');
+    result = await runTool('gs_import.ts', [...loud, '--all', '--replace', '--force', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stdout, /public\.force1 : 1500\npublic\.force3 : 1500\nImport completed\nSuccess:2 Failure:1/);
-    assert.equal(await store.getContainer('force2'), undefined);
-    assert.equal((await rowsOf(store, 'force3')).length, 1500);
-    for (const name of ['force1', 'force3']) await store.dropContainer(name);
+    assert.equal(await fixture.store.getContainer('force2'), undefined);
+    assert.equal((await rowsOf(fixture.store, 'force3')).length, 1500);
+    for (const name of ['force1', 'force3']) await fixture.store.dropContainer(name);
   });
 
   it('a row file that fails mid-write fails its container alone: its path in the error, neither of its files left, not listed', async () => {
     const names = ['full1', 'full2'];
     for (const name of names) {
-      const container = await store.putContainer({ name, type: 'COLLECTION', rowKey: true,
+      const container = await fixture.store.putContainer({ name, type: 'COLLECTION', rowKey: true,
         columns: [{ name: 'id', type: 'INTEGER' }, { name: 'v', type: 'DOUBLE' }] });
       await container.multiPut(Array.from({ length: 5000 }, (_, i) => [i, i / 3]));
     }
-    const directory = newDirectory();
+    const directory = fixture.newDirectory();
     // Every write to /dev/full fails with ENOSPC: full1's rows go nowhere, as on a full disk.
     symlinkSync('/dev/full', join(directory, 'public.full1.csv'));
-    const result = await runTool('gs_export.ts', [...args, '-c', 'full1', '-c', 'full2', '-d', directory], node.env);
+    const result = await runTool('gs_export.ts', [...fixture.args, '-c', 'full1', '-c', 'full2', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1, result.stderr);
     assert.match(result.stderr, /D00D01: Export of public\.full1 failed: \S*public\.full1\.csv: ENOSPC/);
     assert.equal(existsSync(join(directory, 'public.full1.csv')), false, 'no row file of full1');
@@ -315,233 +291,233 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
     const listed = JSON.parse(readFileSync(join(directory, 'gs_export.json'), 'utf8')).container;
     assert.deepStrictEqual(listed.map((entry: { name: string }) => entry.name), ['full2']);
     assert.equal(readFileSync(join(directory, 'public.full2.csv'), 'utf8').split('\n').length, 4 + 5000 + 1);
-    for (const name of names) await store.dropContainer(name);
+    for (const name of names) await fixture.store.dropContainer(name);
   });
 
   it('an interrupted import says exactly how many rows it wrote; --append finishes it', async () => {
     const definition: ContainerDefinition = { name: 'big', type: 'TIME_SERIES',
       columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
     const rowCount = 100_000;
-    const container = await store.putContainer(definition);
+    const container = await fixture.store.putContainer(definition);
     for (let start = 0; start < rowCount; start += 10_000) {
       await container.multiPut(Array.from({ length: 10_000 }, (_, i) => [start + i, BigInt(start + i)]));
     }
-    const directory = newDirectory();
-    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'big', '-d', directory], node.env)).code, 0);
-    await store.dropContainer('big');
+    const directory = fixture.newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...fixture.args, '-c', 'big', '-d', directory], fixture.node.env)).code, 0);
+    await fixture.store.dropContainer('big');
     // SIGINT at the first progress line: the import has written some batches, not all.
     const { code, stdout, stderr } = await interruptImport(
-      [...args.filter((arg) => arg !== '--silent'), '--all', '-d', directory], 'SIGINT', node.env);
+      [...fixture.args.filter((arg) => arg !== '--silent'), '--all', '-d', directory], 'SIGINT', fixture.node.env);
     assert.equal(code, 1, stdout + stderr);
     const match = /interrupted: (\d+) of 100000 rows written \(public\.big\.csv up to line (\d+)\)/.exec(stderr);
     assert.ok(match !== null, stderr);
     const written = Number(match[1]);
     assert.ok(written > 0 && written < rowCount);
     assert.equal(Number(match[2]), written + 4, 'four header lines, then a row a line');
-    assert.equal((await rowsOf(store, 'big')).length, written);
-    const result = await runTool('gs_import.ts', [...args, '--all', '--append', '-d', directory], node.env);
+    assert.equal((await rowsOf(fixture.store, 'big')).length, written);
+    const result = await runTool('gs_import.ts', [...fixture.args, '--all', '--append', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal((await rowsOf(store, 'big')).length, rowCount);
-    await store.dropContainer('big');
+    assert.equal((await rowsOf(fixture.store, 'big')).length, rowCount);
+    await fixture.store.dropContainer('big');
   });
 
   it('a row file too large to keep its rows between the two reads is read again and comes in whole', async () => {
     // 900 rows of 10,000 characters: a 9 MB row file, past gs_import's KEPT_FILE_BYTES_MAX (8 MiB).
     const definition: ContainerDefinition = { name: 'large', type: 'COLLECTION', rowKey: true,
       columns: [{ name: 'id', type: 'INTEGER' }, { name: 's', type: 'STRING' }] };
-    const container = await store.putContainer(definition);
+    const container = await fixture.store.putContainer(definition);
     for (let start = 0; start < 900; start += 100) {
       await container.multiPut(Array.from({ length: 100 }, (_, i) => [start + i, String(start + i).padEnd(10_000, 'x')]));
     }
-    const before = await rowsOf(store, 'large');
-    const directory = newDirectory();
-    assert.equal((await runTool('gs_export.ts', [...args, '-c', 'large', '-d', directory], node.env)).code, 0);
+    const before = await rowsOf(fixture.store, 'large');
+    const directory = fixture.newDirectory();
+    assert.equal((await runTool('gs_export.ts', [...fixture.args, '-c', 'large', '-d', directory], fixture.node.env)).code, 0);
     assert.ok(statSync(join(directory, 'public.large.csv')).size > 8 << 20);
-    const result = await runTool('gs_import.ts', [...args, '--all', '--replace', '-d', directory], node.env);
+    const result = await runTool('gs_import.ts', [...fixture.args, '--all', '--replace', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepStrictEqual(await rowsOf(store, 'large'), before);
-    await store.dropContainer('large');
+    assert.deepStrictEqual(await rowsOf(fixture.store, 'large'), before);
+    await fixture.store.dropContainer('large');
   });
 
   it('gs_import --csv stops on SIGTERM after the batches in flight and says how many rows it wrote', async () => {
     const definition: ContainerDefinition = { name: 'bigcsv', type: 'TIME_SERIES',
       columns: [{ name: 'ts', type: 'TIMESTAMP' }, { name: 'v', type: 'LONG' }] };
     const rowCount = 100_000;
-    const path = join(newDirectory(), 'bigcsv.csv');
+    const path = join(fixture.newDirectory(), 'bigcsv.csv');
     writeFileSync(path, `ts,v\n${Array.from({ length: rowCount }, (_, i) =>
       `${new Date(i).toISOString()},${i}`).join('\n')}\n`);
-    await store.putContainer(definition);
+    await fixture.store.putContainer(definition);
     const { code, stdout, stderr } = await interruptImport(
-      [...args.filter((arg) => arg !== '--silent'), '-c', 'bigcsv', '--csv', path], 'SIGTERM', node.env);
+      [...fixture.args.filter((arg) => arg !== '--silent'), '-c', 'bigcsv', '--csv', path], 'SIGTERM', fixture.node.env);
     assert.equal(code, 1, stdout + stderr);
     const match = /interrupted: (\d+) of 100000 rows written \(bigcsv\.csv up to line (\d+)\); run again/.exec(stderr);
     assert.ok(match !== null, stderr);
     const written = Number(match[1]);
     assert.ok(written > 0 && written < rowCount);
     assert.equal(Number(match[2]), written + 1, 'the header line, then a record a line');
-    assert.equal((await rowsOf(store, 'bigcsv')).length, written);
-    const result = await runTool('gs_import.ts', [...args, '-c', 'bigcsv', '--csv', path], node.env);
+    assert.equal((await rowsOf(fixture.store, 'bigcsv')).length, written);
+    const result = await runTool('gs_import.ts', [...fixture.args, '-c', 'bigcsv', '--csv', path], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.equal((await rowsOf(store, 'bigcsv')).length, rowCount);
-    await store.dropContainer('bigcsv');
+    assert.equal((await rowsOf(fixture.store, 'bigcsv')).length, rowCount);
+    await fixture.store.dropContainer('bigcsv');
   });
 
   it('--acl exports general users, databases and grants and imports them; a missing user imports nothing; --prefixdb', async () => {
     const definition: ContainerDefinition = { name: 'aclc', type: 'COLLECTION', rowKey: 1,
       columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
-    await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
-    await store.sql("CREATE USER user1 IDENTIFIED BY 'pw1'");
-    await store.sql('CREATE DATABASE db1');
-    await store.sql('GRANT SELECT ON db1 TO user1');
-    const directory = newDirectory();
-    let result = await runTool('gs_export.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    await (await fixture.store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+    await fixture.store.sql("CREATE USER user1 IDENTIFIED BY 'pw1'");
+    await fixture.store.sql('CREATE DATABASE db1');
+    await fixture.store.sql('GRANT SELECT ON db1 TO user1');
+    const directory = fixture.newDirectory();
+    let result = await runTool('gs_export.ts', [...fixture.args, '--all', '--acl', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
     const aclPath = join(directory, 'gs_export_acl.json');
     assert.deepStrictEqual(JSON.parse(readFileSync(aclPath, 'utf8')), { version: '5.8.0',
       user: [{ isRole: false, username: 'user1', password: createHash('sha256').update('pw1').digest('hex') }],
       database: [{ name: 'db1', acl: [{ username: 'user1', role: 'READ' }] }] });
     // A general user may not: --acl is for administrators.
-    const asUser = ['-u', 'user1/pw1', ...args.filter((arg) => arg !== '-u' && arg !== 'admin/admin')];
-    result = await runTool('gs_export.ts', [...asUser, '--all', '--acl', '-d', newDirectory()], node.env);
+    const asUser = ['-u', 'user1/pw1', ...fixture.args.filter((arg) => arg !== '-u' && arg !== 'admin/admin')];
+    result = await runTool('gs_export.ts', [...asUser, '--all', '--acl', '-d', fixture.newDirectory()], fixture.node.env);
     assert.equal(result.code, 2);
     assert.match(result.stderr, /--acl is for administrators: user1 is a general user/);
-    await store.sql('DROP DATABASE db1');
-    await store.dropContainer('aclc');
-    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    await fixture.store.sql('DROP DATABASE db1');
+    await fixture.store.dropContainer('aclc');
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '--acl', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    assert.deepStrictEqual(await rowsOf(store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
-    const grantAgain = await store.sql('GRANT ALL ON db1 TO user1').then(() => 'ok', (error: { code?: string }) => error.code);
+    assert.deepStrictEqual(await rowsOf(fixture.store, 'aclc'), ['[1,"a"]', '[2,"b"]']);
+    const grantAgain = await fixture.store.sql('GRANT ALL ON db1 TO user1').then(() => 'ok', (error: { code?: string }) => error.code);
     assert.equal(grantAgain, 'TXN_OTHER_PRIVILEGE_EXISTS', 'the READ grant came back with db1');
     // A user this node does not have is made from its SHA-256; one without a SHA-256 to make it
     // from is refused before any container is touched.
-    await store.dropContainer('aclc');
+    await fixture.store.dropContainer('aclc');
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0',
       user: [{ isRole: false, username: 'user2', password: 'x' }],
       database: [{ name: 'db2', acl: [{ username: 'user2', role: 'READ' }] }] }));
-    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '--acl', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /D0023B: .*gs_export_acl\.json: user\[0\] "user2" is not on this node and its "password" is not a SHA-256/);
-    assert.equal(await store.getContainerInfo('aclc'), undefined);
+    assert.equal(await fixture.store.getContainerInfo('aclc'), undefined);
     writeFileSync(aclPath, JSON.stringify({ version: '5.8.0', user: [],
       database: [{ name: 'public', acl: [{ username: 'user1', role: 'READ' }] }] }));
-    result = await runTool('gs_import.ts', [...args, '--all', '--acl', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--all', '--acl', '-d', directory], fixture.node.env);
     assert.match(result.stderr, /D00238: .*database\[0\] public grants 1 rights/);
-    await store.sql('DROP USER user1');
-    await store.sql('DROP DATABASE db1');
+    await fixture.store.sql('DROP USER user1');
+    await fixture.store.sql('DROP DATABASE db1');
     rmSync(aclPath);
-    result = await runTool('gs_import.ts', [...args, '--db', 'public', '--acl', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '--db', 'public', '--acl', '-d', directory], fixture.node.env);
     assert.equal(result.code, 1);
     assert.match(result.stderr, /D00235: An ACL file does not exist\./);
     // --acl needs --all or --db; --prefixdb needs -c or --containerregex and an existing database.
     for (const name of ['gs_export.ts', 'gs_import.ts']) {
-      result = await runTool(name, [...args, '-c', 'aclc', '--acl', '-d', newDirectory()], node.env);
+      result = await runTool(name, [...fixture.args, '-c', 'aclc', '--acl', '-d', fixture.newDirectory()], fixture.node.env);
       assert.equal(result.code, 2);
       assert.match(result.stderr, /D00A46: \[--acl\] option and \[--all\] option or \[--db\] option must be set at same time\./);
-      result = await runTool(name, [...args, '--all', '--prefixdb', 'public', '-d', newDirectory()], node.env);
+      result = await runTool(name, [...fixture.args, '--all', '--prefixdb', 'public', '-d', fixture.newDirectory()], fixture.node.env);
       assert.equal(result.code, 2);
       assert.match(result.stderr, /D00A42: /);
-      result = await runTool(name, [...args, '-c', 'aclc', '--prefixdb', 'db1', '-d', newDirectory()], node.env);
+      result = await runTool(name, [...fixture.args, '-c', 'aclc', '--prefixdb', 'db1', '-d', fixture.newDirectory()], fixture.node.env);
       assert.equal(result.code, 1);
       assert.match(result.stderr, /D00E0D: database "db1" does not exist/);
     }
     // --prefixdb public: the containers of public, in and out.
-    result = await runTool('gs_import.ts', [...args, '-c', 'aclc', '--prefixdb', 'public', '-d', directory], node.env);
+    result = await runTool('gs_import.ts', [...fixture.args, '-c', 'aclc', '--prefixdb', 'public', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
-    const again = newDirectory();
-    result = await runTool('gs_export.ts', [...args, '--containerregex', 'acl.', '--prefixdb', 'public', '-d', again], node.env);
+    const again = fixture.newDirectory();
+    result = await runTool('gs_export.ts', [...fixture.args, '--containerregex', 'acl.', '--prefixdb', 'public', '-d', again], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
     assert.deepStrictEqual(JSON.parse(readFileSync(join(again, 'gs_export.json'), 'utf8')).container,
       [{ database: 'public', name: 'aclc', metafile: 'public.aclc_properties.json' }]);
-    await store.dropContainer('aclc');
+    await fixture.store.dropContainer('aclc');
   });
 
   it('--db, --all and --prefixdb: each database\'s containers out and back into that database', async () => {
     const definition: ContainerDefinition = { name: 'dbc', type: 'COLLECTION', rowKey: 1,
       columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
-    await store.sql('CREATE DATABASE db2');
-    const db2 = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+    await fixture.store.sql('CREATE DATABASE db2');
+    const db2 = getStore({ notificationMember: `127.0.0.1:${fixture.node.transactionPort}`, clusterName: 'myCluster',
       username: 'admin', password: 'admin', database: 'db2' });
     try {
-      await (await store.putContainer(definition)).multiPut([[1, 'public']]);
+      await (await fixture.store.putContainer(definition)).multiPut([[1, 'public']]);
       await (await db2.putContainer(definition)).multiPut([[1, 'db2'], [2, 'db2']]);
-      const byDb = newDirectory();
-      let result = await runTool('gs_export.ts', [...args, '--db', 'db2', '-d', byDb], node.env);
+      const byDb = fixture.newDirectory();
+      let result = await runTool('gs_export.ts', [...fixture.args, '--db', 'db2', '-d', byDb], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
       assert.deepStrictEqual(JSON.parse(readFileSync(join(byDb, 'gs_export.json'), 'utf8')).container,
         [{ database: 'db2', name: 'dbc', metafile: 'db2.dbc_properties.json' }]);
-      const everything = newDirectory();
-      result = await runTool('gs_export.ts', [...args, '--all', '-d', everything], node.env);
+      const everything = fixture.newDirectory();
+      result = await runTool('gs_export.ts', [...fixture.args, '--all', '-d', everything], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
-      await store.dropContainer('dbc');
+      await fixture.store.dropContainer('dbc');
       await db2.dropContainer('dbc');
-      result = await runTool('gs_import.ts', [...args, '--all', '-d', everything], node.env);
+      result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', everything], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
-      assert.deepStrictEqual(await rowsOf(store, 'dbc'), ['[1,"public"]']);
+      assert.deepStrictEqual(await rowsOf(fixture.store, 'dbc'), ['[1,"public"]']);
       assert.deepStrictEqual(await rowsOf(db2, 'dbc'), ['[1,"db2"]', '[2,"db2"]']);
       await db2.dropContainer('dbc');
-      result = await runTool('gs_import.ts', [...args, '-c', 'dbc', '--prefixdb', 'db2', '-d', everything], node.env);
+      result = await runTool('gs_import.ts', [...fixture.args, '-c', 'dbc', '--prefixdb', 'db2', '-d', everything], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
       assert.deepStrictEqual(await rowsOf(db2, 'dbc'), ['[1,"db2"]', '[2,"db2"]']);
-      const prefixed = newDirectory();
-      result = await runTool('gs_export.ts', [...args, '-c', 'dbc', '--prefixdb', 'db2', '-d', prefixed], node.env);
+      const prefixed = fixture.newDirectory();
+      result = await runTool('gs_export.ts', [...fixture.args, '-c', 'dbc', '--prefixdb', 'db2', '-d', prefixed], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
       assert.match(readFileSync(join(prefixed, 'db2.dbc.csv'), 'utf8'), /"2","db2"/);
-      await store.dropContainer('dbc');
+      await fixture.store.dropContainer('dbc');
       await db2.dropContainer('dbc');
     } finally {
       await db2.close();
     }
-    await store.sql('DROP DATABASE db2');
+    await fixture.store.sql('DROP DATABASE db2');
   });
 
   it('views: --all and --db write their definitions to gs_export_view.json; gs_import makes them again', async () => {
     const definition: ContainerDefinition = { name: 'vt', type: 'COLLECTION', rowKey: 1,
       columns: [{ name: 'k', type: 'INTEGER' }, { name: 'v', type: 'STRING' }] };
-    await store.sql('CREATE DATABASE db3');
-    const db3 = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
+    await fixture.store.sql('CREATE DATABASE db3');
+    const db3 = getStore({ notificationMember: `127.0.0.1:${fixture.node.transactionPort}`, clusterName: 'myCluster',
       username: 'admin', password: 'admin', database: 'db3' });
     const viewRows = async (on: ClientStore) => (await (await on.sql(
       'SELECT VIEW_NAME, VIEW_DEFINITION FROM "#views"')).toArray()).map((row) => row.join(' = '));
     try {
-      await (await store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
-      await store.sql('CREATE VIEW "vt.big" AS SELECT k FROM vt WHERE k > 1');
+      await (await fixture.store.putContainer(definition)).multiPut([[1, 'a'], [2, 'b']]);
+      await fixture.store.sql('CREATE VIEW "vt.big" AS SELECT k FROM vt WHERE k > 1');
       await db3.sql('CREATE FORCE VIEW v3 AS SELECT * FROM later');
-      const before = [await viewRows(store), await viewRows(db3)];
-      const directory = newDirectory();
-      let result = await runTool('gs_export.ts', [...args.filter((arg) => arg !== '--silent'), '--all', '-d',
-        directory], node.env);
+      const before = [await viewRows(fixture.store), await viewRows(db3)];
+      const directory = fixture.newDirectory();
+      let result = await runTool('gs_export.ts', [...fixture.args.filter((arg) => arg !== '--silent'), '--all', '-d',
+        directory], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, /The number of target views : 2\n/);
       assert.deepStrictEqual(JSON.parse(readFileSync(join(directory, 'gs_export_view.json'), 'utf8')), {
         version: '5.8.0', view: [
           { database: 'public', name: 'vt.big', definition: 'SELECT k FROM vt WHERE k > 1' },
           { database: 'db3', name: 'v3', definition: 'SELECT * FROM later' }] });
-      await store.sql('DROP VIEW "vt.big"');
+      await fixture.store.sql('DROP VIEW "vt.big"');
       await db3.sql('DROP VIEW v3');
-      await store.dropContainer('vt');
-      result = await runTool('gs_import.ts', [...args, '--db', 'public', '-d', directory], node.env);
+      await fixture.store.dropContainer('vt');
+      result = await runTool('gs_import.ts', [...fixture.args, '--db', 'public', '-d', directory], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
-      assert.deepStrictEqual([await viewRows(store), await viewRows(db3)], [before[0], []], '--db: its views only');
-      assert.deepStrictEqual(await (await store.sql('SELECT * FROM "vt.big"')).toArray(), [[2]]);
-      await store.dropContainer('vt');
-      result = await runTool('gs_import.ts', [...args, '--all', '-d', directory], node.env);
+      assert.deepStrictEqual([await viewRows(fixture.store), await viewRows(db3)], [before[0], []], '--db: its views only');
+      assert.deepStrictEqual(await (await fixture.store.sql('SELECT * FROM "vt.big"')).toArray(), [[2]]);
+      await fixture.store.dropContainer('vt');
+      result = await runTool('gs_import.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
       assert.equal(result.code, 1, 'a view already there is an error');
       assert.match(result.stderr, /D00251: Import of the view public\.vt\.big failed: .*already exists/);
-      result = await runTool('gs_import.ts', [...args, '--all', '--replace', '-d', directory], node.env);
+      result = await runTool('gs_import.ts', [...fixture.args, '--all', '--replace', '-d', directory], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
-      assert.deepStrictEqual([await viewRows(store), await viewRows(db3)], before);
+      assert.deepStrictEqual([await viewRows(fixture.store), await viewRows(db3)], before);
       // -c and --containerregex leave views out, as GridDB's.
-      const some = newDirectory();
-      result = await runTool('gs_export.ts', [...args, '-c', 'vt', '-d', some], node.env);
+      const some = fixture.newDirectory();
+      result = await runTool('gs_export.ts', [...fixture.args, '-c', 'vt', '-d', some], fixture.node.env);
       assert.equal(result.code, 0, result.stderr);
       assert.equal(existsSync(join(some, 'gs_export_view.json')), false);
-      await store.sql('DROP VIEW "vt.big"');
+      await fixture.store.sql('DROP VIEW "vt.big"');
       await db3.sql('DROP VIEW v3');
-      await store.dropContainer('vt');
+      await fixture.store.dropContainer('vt');
     } finally {
       await db3.close();
     }
-    await store.sql('DROP DATABASE db3');
+    await fixture.store.sql('DROP DATABASE db3');
   });
 
   it('answers --help and --version, and logs with the password masked', async () => {
@@ -551,12 +527,12 @@ describe('gs_export and gs_import', { timeout: 600_000 }, () => {
       assert.match(help.stdout, /^Usage: gs_(export|import) /);
       assert.match((await runTool(name, ['--version'], {})).stdout, /^gs_(export|import) \(store\) /);
     }
-    const directory = newDirectory();
-    const result = await runTool('gs_export.ts', ['-u', 'admin/admin', '-s', `127.0.0.1:${node.transactionPort}`,
-      '--all', '-d', directory], node.env);
+    const directory = fixture.newDirectory();
+    const result = await runTool('gs_export.ts', ['-u', 'admin/admin', '-s', `127.0.0.1:${fixture.node.transactionPort}`,
+      '--all', '-d', directory], fixture.node.env);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /Export Start\.[\s\S]*Number of target container:\d+ \( Success:\d+ Failure:0 \)\nExport Completed\./);
-    const log = readFileSync(join(node.env['GS_LOG']!, 'gs_export.log'), 'utf8');
+    const log = readFileSync(join(fixture.node.env['GS_LOG']!, 'gs_export.log'), 'utf8');
     assert.match(log, /\[INFO\] main start: -u admin\/\*\*\* /);
     assert.doesNotMatch(log, /admin\/admin/);
   });

@@ -8,17 +8,16 @@
 // writes), and gs_export.json listing every container in order.
 
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { getStore, type ClientStore } from '../../../lib/client/store-factory.ts';
 import { TIMESTAMP_MS_MAX, type Row } from '../../../lib/schema/column-type.ts';
 import type { ContainerDefinition } from '../../../lib/schema/container-schema.ts';
 import { fileStemOf } from '../../../tools/expimp-metadata.ts';
 import { rowLine } from '../../../tools/expimp-row-file.ts';
-import { newNodeHome, removeHome, runTool, startNodeProcess, type NodeProcess } from '../node/node-process.ts';
+import { runTool } from '../node/node-process.ts';
+import { expimpNodeFixture } from './expimp-node-fixture.ts';
 
 const RUN_COUNT = Number(process.env['EXPIMP_RUNS'] ?? 3);
 const ROW_COUNTS = [0, 1, 1_999, 2_001, 9_999, 10_001, 20_003] as const;
@@ -76,46 +75,26 @@ const CONTAINERS = fc.array(fc.record({
 }, { noNullPrototype: true }), { minLength: 5, maxLength: 9 });
 
 describe('gs_export pipelining', { timeout: 600_000 }, () => {
-  let home: string;
-  let node: NodeProcess;
-  let store: ClientStore;
-  let args: string[];
-  const directories: string[] = [];
-
-  before(async () => {
-    home = newNodeHome({ dataStore: { logWriteMode: 0 } });
-    node = await startNodeProcess(home);
-    store = getStore({ notificationMember: `127.0.0.1:${node.transactionPort}`, clusterName: 'myCluster',
-      username: 'admin', password: 'admin' });
-    args = ['-u', 'admin/admin', '-s', `127.0.0.1:${node.transactionPort}`, '--silent'];
-  });
-
-  after(async () => {
-    await store?.close().catch(() => undefined);
-    await node?.kill();
-    removeHome(home);
-    for (const directory of directories) rmSync(directory, { recursive: true, force: true });
-  });
+  const fixture = expimpNodeFixture('store-export-pipelining-');
 
   it('writes each container\'s rows as a serial export does, many containers and pages at once', async () => {
     await fc.assert(fc.asyncProperty(CONTAINERS, async (specs) => {
-      for (const name of await store.getContainerNames()) await store.dropContainer(name);
+      for (const name of await fixture.store.getContainerNames()) await fixture.store.dropContainer(name);
       const names = specs.map((_, i) => `p_${i}`);
       for (const [i, spec] of specs.entries()) {
-        const container = await store.putContainer(definitionOf(names[i]!, spec.kind));
+        const container = await fixture.store.putContainer(definitionOf(names[i]!, spec.kind));
         const rows = rowsOf(spec.kind, spec.rowCount, spec.seed);
         if (rows.length > 0) await container.multiPut(rows);
       }
-      const directory = mkdtempSync(join(tmpdir(), 'store-export-pipelining-'));
-      directories.push(directory);
-      const exported = await runTool('gs_export.ts', [...args, '--all', '-d', directory], node.env);
+      const directory = fixture.newDirectory();
+      const exported = await runTool('gs_export.ts', [...fixture.args, '--all', '-d', directory], fixture.node.env);
       assert.equal(exported.code, 0, exported.stderr);
       const listed = JSON.parse(readFileSync(join(directory, 'gs_export.json'), 'utf8')) as
         { container: Array<{ name: string }> };
-      const order = await store.getContainerNames();
+      const order = await fixture.store.getContainerNames();
       assert.deepStrictEqual(listed.container.map((entry) => entry.name), order);
       for (const [sequence, name] of order.entries()) {
-        const container = (await store.getContainer(name))!;
+        const container = (await fixture.store.getContainer(name))!;
         const rows = await (await container.query('select *').fetch()).toArray();
         const place = { directory, stem: fileStemOf('public', name, sequence), rowIndex: 0 };
         const expected = rows.map((row, rowIndex) => rowLine(container.info.columns, row, { ...place, rowIndex }))
