@@ -113,16 +113,9 @@ char *write_cell(char *out, double value, Layout layout) {
         out += 1;
       }
       *out++ = 'e';
-      int shown = n - 1;
+      const int shown = n - 1;
       *out++ = shown < 0 ? '-' : '+';
-      if (shown < 0) shown = -shown;
-      char reversed[4];
-      int count = 0;
-      do {
-        reversed[count++] = static_cast<char>('0' + shown % 10);
-        shown /= 10;
-      } while (shown > 0);
-      while (count > 0) *out++ = reversed[--count];
+      out = page_detail::write_integer(out, shown < 0 ? -shown : shown);
     }
   }
   if (quoted) *out++ = '"';
