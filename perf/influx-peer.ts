@@ -8,7 +8,7 @@
 
 import { spawn } from 'node:child_process';
 import {
-  accessSync, closeSync, constants, mkdirSync, openSync, readFileSync, writeFileSync,
+  accessSync, closeSync, createWriteStream, constants, mkdirSync, openSync, readFileSync, writeFileSync,
 } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { delimiter, join } from 'node:path';
@@ -140,6 +140,42 @@ export class InfluxPeer {
       throw new Error(`influxd ${statement}: HTTP ${reply.status}: ${reply.body.slice(0, 500)}`);
     }
     return reply.body;
+  }
+
+  /**
+   * The answer of `statement` as InfluxDB streams it (`chunked=true`, CSV: a header line, then a
+   * line per point: name, tags, time in ns, fields) into the file at `path`: how a user exports
+   * rows through InfluxDB's HTTP API. Resolves with the bytes written.
+   */
+  exportCsv(database: string, statement: string, path: string): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const outgoing = request({
+        host: '127.0.0.1', port: this.httpPort, method: 'GET', agent: this.agent,
+        path: `/query?db=${encodeURIComponent(database)}&chunked=true&chunk_size=10000` +
+          `&q=${encodeURIComponent(statement)}`,
+        headers: { accept: 'application/csv' },
+      }, (response) => {
+        if (response.statusCode !== 200) {
+          response.resume();
+          reject(new Error(`influxd export ${statement}: HTTP ${response.statusCode}`));
+          return;
+        }
+        const out = createWriteStream(path);
+        let bytes = 0;
+        response.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (!out.write(chunk)) {
+            response.pause();
+            out.once('drain', () => response.resume());
+          }
+        });
+        response.on('end', () => out.end(() => resolve(bytes)));
+        response.on('error', reject);
+        out.on('error', reject);
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
   }
 
   async stop(): Promise<void> {

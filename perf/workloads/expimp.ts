@@ -4,21 +4,29 @@
 // import reads each file twice: checked, then written).
 //
 // Store: a node process, logWriteMode 0 (every statement durable when acknowledged), loaded
-// untimed through the client. Peer: PostgreSQL's COPY TO / COPY FROM of the same rows as CSV,
-// one table with a primary key (perf/postgres-peer.ts), skipped when PostgreSQL is not installed.
-// influx_inspect export / line-protocol import would be the other peer; it is not run here. The
-// issue's target: at least the peer's rows/s.
+// untimed through the client. Peers, each skipped when not installed: PostgreSQL's COPY TO / COPY
+// FROM of the same rows as CSV, one table with a primary key (perf/postgres-peer.ts); InfluxDB
+// (influxd): its line-protocol import, the day's lines in writes of 5,000 one after another over
+// one connection (what `influx -import` does), and its export of every point through the HTTP
+// API, `SELECT * FROM cpu` streamed as chunked CSV into a file (Debian's influxdb package has no
+// influx_inspect, whose `export` reads the files directly). The issue's target: at least the
+// faster peer's rows/s; each peer's own ratio is printed beside it.
 
 import { execFile } from 'node:child_process';
-import { chmodSync, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, createReadStream, createWriteStream, mkdtempSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { assert } from '../../lib/base/assert.ts';
 import { getStore } from '../../lib/client/store-factory.ts';
 import { toolEntry } from '../../tools/bin/tool-entry.mjs';
 import type { BenchConfig } from '../bench-config.ts';
-import { throughputResult, type WorkloadReport } from '../bench-result.ts';
+import {
+  throughputResult, type BenchDetail, type BenchPeer, type BenchResult, type WorkloadReport,
+} from '../bench-result.ts';
+import { InfluxPeer, influxdPath } from '../influx-peer.ts';
+import { INFLUX_MEASUREMENT, influxBatchBody, influxLinePrefix } from '../influx-line-protocol.ts';
 import { withNodeProcess, type NodeProcess } from '../node-process.ts';
 import { startPostgresPeer } from '../postgres-peer.ts';
 import { median } from '../stats.ts';
@@ -27,30 +35,56 @@ import { tsbsContainerDefinition, TSBS_CPU_FIELDS, type TsbsDataset } from '../t
 const run = promisify(execFile);
 const REPEAT_COUNT = 3;
 const TARGET = { of: 'ratio', min: 1 } as const;
+/** Points a write of InfluxDB's import carries: `influx -import`'s batch size. */
+const INFLUX_IMPORT_LINES_PER_WRITE = 5000;
+
+interface PeerRuns {
+  exportMs: number[];
+  importMs: number[];
+}
 
 export async function expimpWorkload(config: BenchConfig): Promise<WorkloadReport> {
   const { dataset } = config;
   const repeatCount = config.quick ? 1 : REPEAT_COUNT;
   const store = await storeRuns(dataset, repeatCount);
-  const peer = await postgresRuns(dataset, repeatCount);
+  const peers: Array<{ peer: BenchPeer; runs: PeerRuns; how: { export: string; import: string } }> = [];
+  const postgres = await postgresRuns(dataset, repeatCount);
+  if (postgres !== undefined) {
+    peers.push({ peer: 'postgres', runs: postgres,
+      how: { export: 'COPY cpu TO file CSV', import: 'TRUNCATE; COPY cpu FROM file CSV' } });
+  }
+  const influx = await influxRuns(dataset, repeatCount);
+  if (influx !== undefined) {
+    peers.push({ peer: 'influxdb', runs: influx,
+      how: { export: 'GET /query SELECT * FROM cpu, chunked CSV to a file',
+        import: `POST /write of the day's line protocol, ${INFLUX_IMPORT_LINES_PER_WRITE} lines a write` } });
+  }
   const rowsPerS = (ms: number) => dataset.rowCount / (ms / 1000);
   const value = (samples: number[]) => rowsPerS(median(samples));
-  const peerValue = (samples: number[] | undefined) => samples === undefined ? null : value(samples);
-  return {
-    results: [
-      throughputResult('expimp/export/tsbs-day', value(store.exportMs), peerValue(peer?.exportMs),
-        { peer: 'postgres', target: TARGET }),
-      throughputResult('expimp/import/tsbs-day', value(store.importMs), peerValue(peer?.importMs),
-        { peer: 'postgres', target: TARGET }),
-    ],
-    details: [
-      { name: 'expimp/export/tsbs-day', method: 'gs_export --all (child process) vs COPY cpu TO file CSV',
-        storeSamples: store.exportMs.map(rowsPerS), peerSamples: (peer?.exportMs ?? []).map(rowsPerS) },
-      { name: 'expimp/import/tsbs-day',
-        method: 'gs_import --all --replace (child process) vs TRUNCATE; COPY cpu FROM file CSV',
-        storeSamples: store.importMs.map(rowsPerS), peerSamples: (peer?.importMs ?? []).map(rowsPerS) },
-    ],
-  };
+  const results: BenchResult[] = [];
+  const details: BenchDetail[] = [];
+  for (const kind of ['export', 'import'] as const) {
+    const name = `expimp/${kind}/tsbs-day`;
+    const storeSamples = kind === 'export' ? store.exportMs : store.importMs;
+    const peerSamples = (runs: PeerRuns) => kind === 'export' ? runs.exportMs : runs.importMs;
+    // The target is the faster peer's rows/s; the other peer is printed beside it, untargeted.
+    const ranked = [...peers].sort((a, b) => value(peerSamples(b.runs)) - value(peerSamples(a.runs)));
+    const fastest = ranked[0];
+    results.push(throughputResult(name, value(storeSamples),
+      fastest === undefined ? null : value(peerSamples(fastest.runs)),
+      { peer: fastest?.peer ?? 'postgres', target: TARGET }));
+    for (const other of ranked.slice(1)) {
+      results.push(throughputResult(`${name}/vs-${other.peer}`, value(storeSamples),
+        value(peerSamples(other.runs)), { peer: other.peer }));
+    }
+    details.push({ name, storeSamples: storeSamples.map(rowsPerS),
+      peerSamples: fastest === undefined ? [] : peerSamples(fastest.runs).map(rowsPerS),
+      method: `gs_${kind} ${kind === 'export' ? '--all' : '--all --replace'} (child process) vs ` +
+        (peers.length === 0 ? 'no peer installed'
+          : peers.map((p) => `${p.peer}: ${p.how[kind]} (${peerSamples(p.runs).map(rowsPerS)
+            .map((r) => Math.round(r)).join(', ')} rows/s)`).join('; ')) });
+  }
+  return { results, details };
 }
 
 /** The TSBS day into `node`, a container per host, through the client. */
@@ -124,6 +158,63 @@ async function postgresRuns(dataset: TsbsDataset, repeatCount: number) {
     await peer.stop();
   }
   return { exportMs, importMs };
+}
+
+/**
+ * InfluxDB's import and export of the day, each repeat into a new database: the line protocol is
+ * made before the clock starts (as a file on disk would be), then written in order.
+ */
+async function influxRuns(dataset: TsbsDataset, repeatCount: number): Promise<PeerRuns | undefined> {
+  const influxd = influxdPath();
+  if (influxd === undefined) {
+    console.warn('  expimp: influxd is not on PATH (Debian package influxdb): InfluxDB skipped');
+    return undefined;
+  }
+  const root = mkdtempSync(join(tmpdir(), 'store-bench-expimp-influx-'));
+  const exportMs: number[] = [];
+  const importMs: number[] = [];
+  const peer = await InfluxPeer.start(influxd, join(root, 'influxdb'), 1);
+  try {
+    const prefixes = dataset.hosts.map(influxLinePrefix);
+    const lines = dataset.batches.flatMap((batch) =>
+      influxBatchBody(batch, prefixes[batch.hostIndex]!).split('\n').filter((line) => line !== ''));
+    const writes: Buffer[] = [];
+    for (let at = 0; at < lines.length; at += INFLUX_IMPORT_LINES_PER_WRITE) {
+      writes.push(Buffer.from(`${lines.slice(at, at + INFLUX_IMPORT_LINES_PER_WRITE).join('\n')}\n`));
+    }
+    for (let i = 0; i < repeatCount; i++) {
+      const database = `expimp_${i}`;
+      await peer.createDatabase(database);
+      let startMs = performance.now();
+      for (const body of writes) await peer.write(database, body);
+      importMs.push(performance.now() - startMs);
+      const written = await peer.pointCount(database, INFLUX_MEASUREMENT);
+      assert(written === dataset.rowCount, `InfluxDB holds ${written} of ${dataset.rowCount} points`);
+      const path = join(root, `export-${i}.csv`);
+      startMs = performance.now();
+      await peer.exportCsv(database, `SELECT * FROM ${INFLUX_MEASUREMENT}`, path);
+      exportMs.push(performance.now() - startMs);
+      const exportedLines = await lineCount(path);
+      // A header line and a line per point.
+      assert(exportedLines === dataset.rowCount + 1,
+        `InfluxDB exported ${exportedLines} lines for ${dataset.rowCount} points`);
+      rmSync(path, { force: true });
+      await peer.dropDatabase(database);
+    }
+  } finally {
+    await peer.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { exportMs, importMs };
+}
+
+/** Newline-ended lines of the file at `path`, read as a stream. */
+async function lineCount(path: string): Promise<number> {
+  let count = 0;
+  for await (const chunk of createReadStream(path)) {
+    for (const byte of chunk as Buffer) if (byte === 0x0a) count++;
+  }
+  return count;
 }
 
 /** The dataset as `time,hostname,usage_user,…` lines, readable by the server's user. */
