@@ -292,7 +292,6 @@ constexpr size_t PG_CELL_LENGTH_BYTES = 4;
 constexpr size_t PG_CELL_TEXT_BYTES_MAX = 26;
 /** TIMESTAMP_MS_MAX of lib/schema/column-type.ts: 9999-12-31T23:59:59.999Z. */
 constexpr uint64_t PG_TIMESTAMP_MS_MAX = 253402300799999ULL;
-constexpr uint64_t MS_PER_DAY = 86400000;
 
 void put_int32(char *out, uint32_t value) {
   out[0] = static_cast<char>(value >> 24);
@@ -301,39 +300,10 @@ void put_int32(char *out, uint32_t value) {
   out[3] = static_cast<char>(value);
 }
 
-template <typename T>
-T read_le(const uint8_t *at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);  // x86-64 and arm64 are little-endian, as the page is
-  return value;
-}
-
-/** An integer's decimal text, as String(n) (BigInt's for LONG). */
-char *write_integer(char *out, int64_t value) {
-  uint64_t magnitude = static_cast<uint64_t>(value);
-  if (value < 0) {
-    *out++ = '-';
-    magnitude = ~magnitude + 1;
-  }
-  if (magnitude == 0) {
-    *out++ = '0';
-    return out;
-  }
-  return out + write_digits(out, magnitude);
-}
-
-/** (year, month, day) of days since 1970-01-01 (H. Hinnant's civil_from_days), days >= 0. */
-void civil_from_days(int64_t days, int *year, int *month, int *day) {
-  days += 719468;
-  const int64_t era = days / 146097;
-  const int64_t day_of_era = days - era * 146097;
-  const int64_t year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
-  const int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-  const int64_t shifted_month = (5 * day_of_year + 2) / 153;
-  *day = static_cast<int>(day_of_year - (153 * shifted_month + 2) / 5 + 1);
-  *month = static_cast<int>(shifted_month < 10 ? shifted_month + 3 : shifted_month - 9);
-  *year = static_cast<int>(year_of_era + era * 400 + (*month <= 2 ? 1 : 0));
-}
+using page_detail::MS_PER_DAY;
+using page_detail::civil_from_days;
+using page_detail::read_le;
+using page_detail::write_integer;
 
 void put_pair(char *out, int value) {
   std::memcpy(out, DIGIT_PAIRS + 2 * value, 2);
@@ -342,7 +312,7 @@ void put_pair(char *out, int value) {
 /** A TIMESTAMP cell: `YYYY-MM-DD hh:mm:ss[.f[f[f]]]+00`, trailing zeros of the ms dropped. */
 char *write_timestamp(char *out, uint64_t ms) {
   int year, month, day;
-  civil_from_days(static_cast<int64_t>(ms / MS_PER_DAY), &year, &month, &day);
+  civil_from_days(ms / MS_PER_DAY, &year, &month, &day);
   uint32_t rest = static_cast<uint32_t>(ms % MS_PER_DAY);
   const uint32_t milli = rest % 1000;
   rest /= 1000;

@@ -19,9 +19,12 @@
 #ifndef DOUBLE_TEXT_PAGE_H
 #define DOUBLE_TEXT_PAGE_H
 
+#pragma once
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include "double_text_shortest.h"
 
 /** Column kinds, numbered as tools/expimp-page-printer.ts's `Kind` (STRING is never passed here). */
 enum class PageKind : uint8_t { BOOL, BYTE, SHORT, INTEGER, LONG, FLOAT, DOUBLE, TIMESTAMP_MS };
@@ -35,17 +38,26 @@ namespace page_detail {
 
 constexpr uint64_t MS_PER_DAY = 86400000;
 
-/** "yyyy-MM-dd" of `days` since 1970-01-01 (proleptic Gregorian; H. Hinnant's civil_from_days). */
-inline char *write_day(char *out, uint64_t days) {
+/**
+ * (year, month, day) of `days` since 1970-01-01, days >= 0 (proleptic Gregorian; H. Hinnant's
+ * civil_from_days). The export's dates and the PostgreSQL port's timestamps both take it.
+ */
+inline void civil_from_days(uint64_t days, int *year, int *month, int *day) {
   const int64_t z = static_cast<int64_t>(days) + 719468;
   const int64_t era = z / 146097;
   const int64_t doe = z - era * 146097;
   const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
   const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
   const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t day = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t month = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  *day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  *month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  *year = static_cast<int>(yoe + era * 400 + (*month <= 2 ? 1 : 0));
+}
+
+/** "yyyy-MM-dd" of `days` since 1970-01-01. */
+inline char *write_day(char *out, uint64_t days) {
+  int year, month, day;
+  civil_from_days(days, &year, &month, &day);
   out[0] = static_cast<char>('0' + year / 1000);
   out[1] = static_cast<char>('0' + year / 100 % 10);
   out[2] = static_cast<char>('0' + year / 10 % 10);
@@ -65,21 +77,18 @@ inline char *two_digits(char *out, uint32_t value) {
   return out + 2;
 }
 
-/** The decimal text of `value`, as String(value) of an integer. */
+/** The decimal text of `value`, as String(value) of an integer (BigInt's for LONG). */
 inline char *write_integer(char *out, int64_t value) {
   uint64_t magnitude = static_cast<uint64_t>(value);
   if (value < 0) {
     *out++ = '-';
     magnitude = 0 - magnitude;
   }
-  char reversed[20];
-  int count = 0;
-  do {
-    reversed[count++] = static_cast<char>('0' + magnitude % 10);
-    magnitude /= 10;
-  } while (magnitude > 0);
-  while (count > 0) *out++ = reversed[--count];
-  return out;
+  if (magnitude == 0) {
+    *out++ = '0';
+    return out;
+  }
+  return out + write_digits(out, magnitude);
 }
 
 template <typename T>
