@@ -207,10 +207,7 @@ export class StatementResults {
     this.indexDelete(slot);
     this.clientUnlink(client, slot);
     if (client.entryCount === 0) this.byKey.delete(client.clientKey);
-    this.states[slot] = EntryState.DEAD;
-    this.clients[slot] = undefined;
-    this.values[slot] = undefined;
-    this.validities[slot] = undefined;
+    this.clearSlot(slot);
     this.entryCount--;
   }
 
@@ -248,6 +245,7 @@ export class StatementResults {
     this.validities[to] = this.validities[from];
   }
 
+  /** A dead slot, holding nothing that could keep a value alive. */
   private clearSlot(slot: number): void {
     this.states[slot] = EntryState.DEAD;
     this.clients[slot] = undefined;
